@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf system event types and their payloads.
+ *
+ * The payload of an event is what posix_trace_getnext_event() copies into
+ * the caller's data buffer. Every struct here is written with fixed-size
+ * __u32-style types only, so the BPF programs (which include vmlinux.h)
+ * and user space share one definition. Fields are little-endian as
+ * recorded on x86_64; logs record them unchanged.
+ */
+#ifndef PTBPF_EVENTS_H
+#define PTBPF_EVENTS_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+/*
+ * Event id space (trace_event_id_t values), the same for every stream:
+ *
+ *   1 .. 15        POSIX system events (POSIX_TRACE_START, ...)
+ *   16 .. 63       ptbpf kernel events (process, signals, scheduling)
+ *   1024 .. 2047   syscalls: entry of nr is 1024 + 2 * nr, exit is that + 1
+ *   2048 .. 4095   user events, numbered per stream by name;
+ *                  2048 is POSIX_TRACE_UNNAMED_USEREVENT
+ */
+#define PTBPF_EV_PROC_FORK 16     /* struct ptbpf_ev_fork, "proc_fork" */
+#define PTBPF_EV_PROC_EXEC 17     /* struct ptbpf_ev_exec, "proc_exec" */
+#define PTBPF_EV_THREAD_EXIT 18   /* struct ptbpf_ev_exit, "thread_exit" */
+#define PTBPF_EV_PROC_EXIT 19     /* struct ptbpf_ev_exit, "proc_exit" */
+#define PTBPF_EV_SIGNAL_GENERATE 20 /* struct ptbpf_ev_signal, "signal_generate" */
+#define PTBPF_EV_SIGNAL_DELIVER 21 /* struct ptbpf_ev_signal, "signal_deliver" */
+#define PTBPF_EV_SCHED_SWITCH_OUT 22 /* struct ptbpf_ev_sched_switch, "sched_switch_out" */
+#define PTBPF_EV_SCHED_SWITCH_IN 23 /* struct ptbpf_ev_sched_switch, "sched_switch_in" */
+#define PTBPF_EV_SCHED_WAKEUP 24  /* struct ptbpf_ev_sched_wakeup, "sched_wakeup" */
+#define PTBPF_EV_KERNEL_FIRST PTBPF_EV_PROC_FORK
+#define PTBPF_EV_KERNEL_LAST PTBPF_EV_SCHED_WAKEUP
+
+#define PTBPF_EV_SYSCALL_BASE 1024
+#define PTBPF_SYSCALL_NR_MAX 512 /* syscall numbers 0 .. 511 */
+#define PTBPF_EV_SYS_ENTER(nr) (PTBPF_EV_SYSCALL_BASE + 2 * (nr))
+#define PTBPF_EV_SYS_EXIT(nr) (PTBPF_EV_SYSCALL_BASE + 2 * (nr) + 1)
+#define PTBPF_EV_IS_SYSCALL(id) \
+	((id) >= PTBPF_EV_SYSCALL_BASE && (id) < PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX)
+#define PTBPF_EV_SYSCALL_NR(id) (((id) - PTBPF_EV_SYSCALL_BASE) / 2)
+#define PTBPF_EV_SYSCALL_IS_EXIT(id) (((id) - PTBPF_EV_SYSCALL_BASE) & 1)
+
+#define PTBPF_EV_USER_BASE 2048
+#define PTBPF_EV_ID_LIMIT 4096
+
+/* Path strings captured at syscall entry: at most this many bytes each. */
+#define PTBPF_PATH_MAX 256
+#define PTBPF_COMM_LEN 16
+
+/* ptbpf_ev_sys_enter.flags */
+#define PTBPF_SYS_PATH0_TRUNCATED 0x1
+#define PTBPF_SYS_PATH1_TRUNCATED 0x2
+#define PTBPF_SYS_PATH0_FAULT 0x4 /* the pointer could not be read */
+#define PTBPF_SYS_PATH1_FAULT 0x8
+
+/*
+ * "sys_enter_NAME": the raw arguments at entry. For syscalls that take
+ * path names, path_len[i] bytes (NUL included) of path i follow in
+ * paths[], path 0 first; path_arg[i] says which argument it was (0-5).
+ */
+struct ptbpf_ev_sys_enter {
+	__s64 nr;
+	__u64 args[6];
+	__u16 path_len[2];
+	__u8 path_arg[2];
+	__u16 flags;
+	__u16 reserved;
+	char paths[];
+};
+
+/* "sys_exit_NAME": the return value (a negative errno on failure). */
+struct ptbpf_ev_sys_exit {
+	__s64 nr;
+	__s64 ret;
+};
+
+/* "proc_fork": a new process or thread (clone, fork, vfork, clone3). */
+struct ptbpf_ev_fork {
+	__s32 parent_pid;
+	__s32 parent_tid;
+	__s32 child_pid; /* the new task's process id (tgid) */
+	__s32 child_tid; /* the new task's kernel thread id */
+	__u32 is_thread; /* 1: a thread of parent_pid, 0: a new process */
+	char comm[PTBPF_COMM_LEN];
+};
+
+/* "proc_exec": a successful execve/execveat. */
+struct ptbpf_ev_exec {
+	__s32 pid;
+	__s32 old_tid; /* the thread that called exec */
+	__u32 filename_len; /* bytes of filename, NUL included */
+	__u32 truncated;
+	char filename[PTBPF_PATH_MAX];
+};
+
+/* "thread_exit" for every thread, then "proc_exit" for the last one. */
+struct ptbpf_ev_exit {
+	__s32 pid;
+	__s32 tid;
+	__s32 exit_code; /* as wait(2) status: (code << 8) | signal */
+	__u32 group_dead; /* 1 when this was the last thread */
+};
+
+/*
+ * "signal_generate": a signal sent to a traced process (sender_* is the
+ * task that sent it, 0 when the kernel did). "signal_deliver": a signal
+ * delivered to a traced thread (sender_* from siginfo where known).
+ */
+struct ptbpf_ev_signal {
+	__s32 signo;
+	__s32 code;
+	__s32 sender_pid;
+	__s32 sender_uid;
+	__s32 target_pid;
+	__s32 target_tid;
+	__s32 result; /* signal_generate: TRACE_SIGNAL_* result of the kernel */
+	__u32 group;  /* signal_generate: sent to the whole process */
+};
+
+/*
+ * "sched_switch_out": a traced thread leaves the cpu, with its state
+ * (0 = runnable, i.e. preempted; else the kernel's TASK_* bits).
+ * "sched_switch_in": a traced thread gets the cpu.
+ */
+struct ptbpf_ev_sched_switch {
+	__s32 prev_tid;
+	__s32 next_tid;
+	__s64 prev_state;
+	__u32 cpu;
+	__u32 preempt;
+};
+
+/* "sched_wakeup": a traced thread is woken up (woken by waker_tid). */
+struct ptbpf_ev_sched_wakeup {
+	__s32 pid;
+	__s32 tid;
+	__s32 waker_tid;
+	__u32 target_cpu;
+};
+
+#endif /* PTBPF_EVENTS_H */

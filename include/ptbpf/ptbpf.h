@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf extensions to the POSIX tracing API. Everything here is named
+ * ptbpf_* and is not part of POSIX.
+ */
+#ifndef PTBPF_PTBPF_H
+#define PTBPF_PTBPF_H
+
+#include <trace.h>
+#include <stdint.h>
+#include <ptbpf/events.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTBPF_VERSION_MAJOR 0
+#define PTBPF_VERSION_MINOR 1
+#define PTBPF_VERSION_PATCH 0
+#define PTBPF_VERSION_STRING "0.1.0"
+
+/* The library's version string ("0.1.0"). */
+__PTBPF_API const char *ptbpf_version(void);
+
+/*
+ * Kernel thread id (gettid()) of the event most recently returned by a
+ * getnext function on trid; 0 when that event had no thread.
+ */
+__PTBPF_API int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid);
+
+/* Per-stream counters, for summaries and tests. */
+struct ptbpf_counters {
+	uint64_t recorded;        /* events stored in the stream */
+	uint64_t lost;            /* events lost (stream full or kernel ring full) */
+	uint64_t kernel_emitted;  /* records written to the kernel ring buffer */
+	uint64_t kernel_dropped;  /* records the kernel ring buffer had no room for */
+	uint64_t kernel_filtered; /* events of traced tasks dropped by the filter in the kernel */
+	uint64_t user_dropped;    /* user events the shared ring had no room for */
+	uint64_t log_bytes;       /* bytes written to the trace log */
+};
+__PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c);
+
+/*
+ * Add one more process (all its threads) to an active stream created by
+ * posix_trace_create(): the same access checks and errors apply.
+ */
+__PTBPF_API int ptbpf_trace_add_pid(trace_id_t trid, pid_t pid);
+
+/* What the running kernel and the caller offer (see `ptbpf info`). */
+struct ptbpf_features {
+	int btf;           /* /sys/kernel/btf/vmlinux present */
+	int ringbuf;       /* BPF_MAP_TYPE_RINGBUF */
+	int tp_btf;        /* BTF-enabled raw tracepoints */
+	int uprobes;       /* uprobe PMU */
+	int task_pt_regs;  /* bpf_task_pt_regs() helper */
+	int cap_bpf;       /* the caller's effective capabilities */
+	int cap_perfmon;
+	int cap_sys_admin;
+	int cap_sys_ptrace;
+	int cap_sys_resource;
+	int bpf_load_ok;   /* a BPF program could be loaded */
+	char kernel_release[65];
+};
+__PTBPF_API int ptbpf_probe_features(struct ptbpf_features *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PTBPF_PTBPF_H */

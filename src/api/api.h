@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The API layer: argument checks, trid look-ups, and the conversion of the
+ * core's negative errno values into the positive error numbers POSIX
+ * functions return.
+ */
+#ifndef PTBPF_API_API_H
+#define PTBPF_API_API_H
+
+#include <trace.h>
+
+#include "core/registry.h"
+
+#define API_ERR(x) ((x) < 0 ? -(x) : (x))
+
+/* The object behind trid and whether it is a stream with a log. */
+struct api_ref {
+	trace_id_t trid;
+	int kind;
+	void *obj;
+	int has_log;
+};
+
+static inline int api_get(trace_id_t trid, int kinds, struct api_ref *r)
+{
+	r->trid = trid;
+	return registry__get(trid, kinds, &r->obj, &r->kind, &r->has_log);
+}
+
+static inline void api_put(struct api_ref *r)
+{
+	registry__put(r->trid);
+}
+
+#endif

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* posix_trace_attr_*: the trace stream attributes object. */
+#include <errno.h>
+#include <string.h>
+#include <trace.h>
+
+#include "core/attr.h"
+#include "core/event.h"
+
+#define ATTR_GET(attr, a)                        \
+	const struct pt_attr *a = attr__from_const(attr); \
+	if (!(attr) || !attr__valid(a))          \
+		return EINVAL
+
+#define ATTR_SET(attr, a)                        \
+	struct pt_attr *a = attr__from(attr);    \
+	if (!(attr) || !attr__valid(a))          \
+		return EINVAL
+
+int posix_trace_attr_init(trace_attr_t *attr)
+{
+	if (!attr)
+		return EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	attr__init(attr__from(attr));
+	return 0;
+}
+
+int posix_trace_attr_destroy(trace_attr_t *attr)
+{
+	ATTR_SET(attr, a);
+	memset(a, 0, sizeof(*a));
+	return 0;
+}
+
+int posix_trace_attr_getclockres(const trace_attr_t *attr, struct timespec *res)
+{
+	ATTR_GET(attr, a);
+	long ns = attr__clockres_ns();
+
+	(void)a;
+	if (!res)
+		return EINVAL;
+	res->tv_sec = ns / 1000000000L;
+	res->tv_nsec = ns % 1000000000L;
+	return 0;
+}
+
+int posix_trace_attr_getcreatetime(const trace_attr_t *attr, struct timespec *createtime)
+{
+	ATTR_GET(attr, a);
+	if (!createtime)
+		return EINVAL;
+	*createtime = a->create_time;
+	return 0;
+}
+
+int posix_trace_attr_getgenversion(const trace_attr_t *attr, char *genversion)
+{
+	ATTR_GET(attr, a);
+	(void)a;
+	if (!genversion)
+		return EINVAL;
+	strncpy(genversion, PT_GENVERSION, TRACE_NAME_MAX - 1);
+	genversion[TRACE_NAME_MAX - 1] = '\0';
+	return 0;
+}
+
+int posix_trace_attr_getname(const trace_attr_t *attr, char *tracename)
+{
+	ATTR_GET(attr, a);
+	if (!tracename)
+		return EINVAL;
+	memcpy(tracename, a->name, TRACE_NAME_MAX);
+	return 0;
+}
+
+int posix_trace_attr_setname(trace_attr_t *attr, const char *tracename)
+{
+	ATTR_SET(attr, a);
+	if (!tracename)
+		return EINVAL;
+	/* Longer names are truncated to TRACE_NAME_MAX - 1 bytes. */
+	strncpy(a->name, tracename, TRACE_NAME_MAX - 1);
+	a->name[TRACE_NAME_MAX - 1] = '\0';
+	return 0;
+}
+
+int posix_trace_attr_getinherited(const trace_attr_t *__restrict attr, int *__restrict v)
+{
+	ATTR_GET(attr, a);
+	if (!v)
+		return EINVAL;
+	*v = a->inherit;
+	return 0;
+}
+
+int posix_trace_attr_setinherited(trace_attr_t *attr, int v)
+{
+	ATTR_SET(attr, a);
+	if (v != POSIX_TRACE_INHERITED && v != POSIX_TRACE_CLOSE_FOR_CHILD)
+		return EINVAL;
+	a->inherit = v;
+	return 0;
+}
+
+int posix_trace_attr_getlogfullpolicy(const trace_attr_t *__restrict attr, int *__restrict v)
+{
+	ATTR_GET(attr, a);
+	if (!v)
+		return EINVAL;
+	*v = a->log_policy;
+	return 0;
+}
+
+int posix_trace_attr_setlogfullpolicy(trace_attr_t *attr, int v)
+{
+	ATTR_SET(attr, a);
+	if (v != POSIX_TRACE_LOOP && v != POSIX_TRACE_UNTIL_FULL && v != POSIX_TRACE_APPEND)
+		return EINVAL;
+	a->log_policy = v;
+	return 0;
+}
+
+int posix_trace_attr_getstreamfullpolicy(const trace_attr_t *__restrict attr, int *__restrict v)
+{
+	ATTR_GET(attr, a);
+	if (!v)
+		return EINVAL;
+	/* Not yet tied to a stream: the default of a stream without log. */
+	*v = attr__stream_policy(a, false);
+	return 0;
+}
+
+int posix_trace_attr_setstreamfullpolicy(trace_attr_t *attr, int v)
+{
+	ATTR_SET(attr, a);
+	if (v != POSIX_TRACE_LOOP && v != POSIX_TRACE_UNTIL_FULL && v != POSIX_TRACE_FLUSH)
+		return EINVAL;
+	a->stream_policy = v;
+	return 0;
+}
+
+int posix_trace_attr_getlogsize(const trace_attr_t *__restrict attr, size_t *__restrict v)
+{
+	ATTR_GET(attr, a);
+	if (!v)
+		return EINVAL;
+	*v = a->log_size;
+	return 0;
+}
+
+int posix_trace_attr_setlogsize(trace_attr_t *attr, size_t v)
+{
+	ATTR_SET(attr, a);
+	/* Below the smallest log that holds a largest event: the minimum. */
+	a->log_size = v < PT_MIN_LOG_SIZE ? PT_MIN_LOG_SIZE : v;
+	return 0;
+}
+
+int posix_trace_attr_getmaxdatasize(const trace_attr_t *__restrict attr, size_t *__restrict v)
+{
+	ATTR_GET(attr, a);
+	if (!v)
+		return EINVAL;
+	*v = a->max_data_size;
+	return 0;
+}
+
+int posix_trace_attr_setmaxdatasize(trace_attr_t *attr, size_t v)
+{
+	ATTR_SET(attr, a);
+	/* Larger values are lowered to the implementation's maximum. */
+	a->max_data_size = v > PT_MAX_MAX_DATA_SIZE ? PT_MAX_MAX_DATA_SIZE : v;
+	return 0;
+}
+
+int posix_trace_attr_getmaxsystemeventsize(const trace_attr_t *__restrict attr,
+					   size_t *__restrict v)
+{
+	ATTR_GET(attr, a);
+	(void)a;
+	if (!v)
+		return EINVAL;
+	*v = attr__event_cost(attr__max_system_data());
+	return 0;
+}
+
+int posix_trace_attr_getmaxusereventsize(const trace_attr_t *__restrict attr, size_t data_len,
+					 size_t *__restrict v)
+{
+	ATTR_GET(attr, a);
+	if (!v)
+		return EINVAL;
+	*v = attr__event_cost(data_len < a->max_data_size ? data_len : a->max_data_size);
+	return 0;
+}
+
+int posix_trace_attr_getstreamsize(const trace_attr_t *__restrict attr, size_t *__restrict v)
+{
+	ATTR_GET(attr, a);
+	if (!v)
+		return EINVAL;
+	*v = a->stream_size;
+	return 0;
+}
+
+int posix_trace_attr_setstreamsize(trace_attr_t *attr, size_t v)
+{
+	ATTR_SET(attr, a);
+	/* Rounded up to the minimum, lowered to the maximum (README). */
+	if (v < PT_MIN_STREAM_SIZE)
+		v = PT_MIN_STREAM_SIZE;
+	if (v > PT_MAX_STREAM_SIZE)
+		v = PT_MAX_STREAM_SIZE;
+	a->stream_size = v;
+	return 0;
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The trace controller: create, start, stop, clear, flush, shutdown,
+ * attributes, status and filters of active trace streams. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <trace.h>
+
+#include "api/api.h"
+#include "core/attr.h"
+#include "core/logtrace.h"
+#include "core/stream.h"
+
+static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
+{
+	struct pt_attr a;
+	struct pt_stream *s;
+	int err;
+
+	if (!trid || pid < 0)
+		return EINVAL;
+	if (attr) {
+		if (!attr__valid(attr__from_const(attr)))
+			return EINVAL;
+		a = *attr__from_const(attr);
+	} else {
+		attr__init(&a);
+	}
+	if (fd < 0 && a.stream_policy == POSIX_TRACE_FLUSH)
+		return EINVAL; /* FLUSH needs a log */
+	err = stream__create(&s, pid, &a, fd);
+	if (err)
+		return API_ERR(err);
+	err = registry__add(TRACE_KIND_ACTIVE, s, fd >= 0, trid);
+	if (err) {
+		stream__destroy(s);
+		return API_ERR(err);
+	}
+	return 0;
+}
+
+int posix_trace_create(pid_t pid, const trace_attr_t *__restrict attr, trace_id_t *__restrict trid)
+{
+	return create(pid, attr, -1, trid);
+}
+
+int posix_trace_create_withlog(pid_t pid, const trace_attr_t *__restrict attr, int fd,
+			       trace_id_t *__restrict trid)
+{
+	struct stat st;
+	int fl;
+
+	if (fd < 0)
+		return EBADF;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return EBADF;
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return EBADF;
+	if (fl & O_APPEND)
+		return EINVAL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		return EINVAL;
+	return create(pid, attr, fd, trid);
+}
+
+static void wake_stream(void *obj)
+{
+	stream__wake_all(obj);
+}
+
+int posix_trace_shutdown(trace_id_t trid)
+{
+	void *obj;
+	int err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
+
+	if (err)
+		return API_ERR(err);
+	stream__destroy(obj);
+	return 0;
+}
+
+#define WITH_STREAM(trid, s, body)                                   \
+	do {                                                         \
+		struct api_ref r_;                                   \
+		struct pt_stream *s;                                 \
+		if (api_get(trid, TRACE_KIND_ACTIVE, &r_))           \
+			return EINVAL;                               \
+		s = r_.obj;                                          \
+		body;                                                \
+		api_put(&r_);                                        \
+	} while (0)
+
+int posix_trace_start(trace_id_t trid)
+{
+	int err = 0;
+
+	WITH_STREAM(trid, s, err = stream__start(s));
+	return API_ERR(err);
+}
+
+int posix_trace_stop(trace_id_t trid)
+{
+	int err = 0;
+
+	WITH_STREAM(trid, s, err = stream__stop(s));
+	return API_ERR(err);
+}
+
+int posix_trace_clear(trace_id_t trid)
+{
+	int err = 0;
+
+	WITH_STREAM(trid, s, err = stream__clear(s));
+	return API_ERR(err);
+}
+
+int posix_trace_flush(trace_id_t trid)
+{
+	struct api_ref r;
+	int err;
+
+	if (api_get(trid, TRACE_KIND_ACTIVE, &r))
+		return EINVAL;
+	err = r.has_log ? stream__flush(r.obj) : -EINVAL;
+	api_put(&r);
+	return API_ERR(err);
+}
+
+int posix_trace_get_attr(trace_id_t trid, trace_attr_t *attr)
+{
+	struct api_ref r;
+
+	if (!attr)
+		return EINVAL;
+	if (api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
+		return EINVAL;
+	if (r.kind == TRACE_KIND_LOG)
+		logtrace__get_attr(r.obj, attr__from(attr));
+	else
+		stream__get_attr(r.obj, attr__from(attr));
+	api_put(&r);
+	return 0;
+}
+
+int posix_trace_get_status(trace_id_t trid, struct posix_trace_status_info *st)
+{
+	struct api_ref r;
+
+	if (!st)
+		return EINVAL;
+	if (api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
+		return EINVAL;
+	if (r.kind == TRACE_KIND_LOG)
+		logtrace__get_status(r.obj, st);
+	else
+		stream__get_status(r.obj, st);
+	api_put(&r);
+	return 0;
+}
+
+int posix_trace_get_filter(trace_id_t trid, trace_event_set_t *set)
+{
+	if (!set)
+		return EINVAL;
+	WITH_STREAM(trid, s, stream__get_filter(s, set));
+	return 0;
+}
+
+int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set, int how)
+{
+	int err = 0;
+
+	if (!set || (how != POSIX_TRACE_SET_EVENTSET && how != POSIX_TRACE_ADD_EVENTSET &&
+		     how != POSIX_TRACE_SUB_EVENTSET))
+		return EINVAL;
+	WITH_STREAM(trid, s, err = stream__set_filter(s, set, how));
+	return API_ERR(err);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf_* extensions that act on traces. */
+#include <errno.h>
+#include <ptbpf/ptbpf.h>
+
+#include "api/api.h"
+#include "core/logtrace.h"
+#include "core/stream.h"
+
+const char *ptbpf_version(void)
+{
+	return PTBPF_VERSION_STRING;
+}
+
+int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid)
+{
+	struct api_ref r;
+
+	if (!tid || api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
+		return EINVAL;
+	*tid = r.kind == TRACE_KIND_LOG ? logtrace__last_tid(r.obj) : stream__last_tid(r.obj);
+	api_put(&r);
+	return 0;
+}
+
+int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c)
+{
+	struct api_ref r;
+
+	if (!c || api_get(trid, TRACE_KIND_ACTIVE, &r))
+		return EINVAL;
+	stream__counters(r.obj, c);
+	api_put(&r);
+	return 0;
+}
+
+int ptbpf_trace_add_pid(trace_id_t trid, pid_t pid)
+{
+	struct api_ref r;
+	int err;
+
+	if (pid <= 0)
+		return EINVAL;
+	if (api_get(trid, TRACE_KIND_ACTIVE, &r))
+		return EINVAL;
+	err = stream__add_pid(r.obj, pid);
+	api_put(&r);
+	return API_ERR(err);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Trace stream attributes: the object behind trace_attr_t, its defaults
+ * and the size arithmetic of the stream (what one event costs).
+ */
+#ifndef PTBPF_CORE_ATTR_H
+#define PTBPF_CORE_ATTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <trace.h>
+
+#define PT_ATTR_MAGIC 0x70746174u /* "ptat" */
+
+/* Implementation-defined defaults and bounds (documented in README.md). */
+#define PT_GENVERSION "ptbpf 0.1.0 (POSIX.1-2017 TRC TEF TRI TRL, eBPF)"
+#define PT_DEFAULT_STREAM_SIZE (4u << 20)
+#define PT_MIN_STREAM_SIZE 4096u
+#define PT_MAX_STREAM_SIZE (1u << 30)
+#define PT_DEFAULT_MAX_DATA_SIZE 1024u
+#define PT_MAX_MAX_DATA_SIZE 65536u
+#define PT_DEFAULT_LOG_SIZE (64u << 20)
+#define PT_MIN_LOG_SIZE 4096u
+
+struct pt_attr {
+	uint32_t magic;
+	char name[TRACE_NAME_MAX];
+	struct timespec create_time;
+	int inherit;
+	int stream_policy; /* -1: the default (LOOP without log, FLUSH with) */
+	int log_policy;
+	size_t stream_size;
+	size_t max_data_size;
+	size_t log_size;
+};
+
+_Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");
+
+static inline struct pt_attr *attr__from(trace_attr_t *a)
+{
+	return (struct pt_attr *)(void *)a;
+}
+
+static inline const struct pt_attr *attr__from_const(const trace_attr_t *a)
+{
+	return (const struct pt_attr *)(const void *)a;
+}
+
+void attr__init(struct pt_attr *a);
+bool attr__valid(const struct pt_attr *a);
+/* The stream full policy in force for a stream with or without a log. */
+int attr__stream_policy(const struct pt_attr *a, bool with_log);
+
+/* Bytes one stored event costs in the stream for data_len bytes of data. */
+size_t attr__event_cost(size_t data_len);
+/* Largest payload of a system event (kernel or POSIX). */
+size_t attr__max_system_data(void);
+
+/* Clock resolution of event timestamps, in nanoseconds. */
+long attr__clockres_ns(void);
+
+#endif

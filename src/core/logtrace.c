@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/logtrace.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/event.h"
+#include "log/log.h"
+
+#define NSEC 1000000000ULL
+
+struct pt_logtrace {
+	struct log_reader *r;
+	size_t type_iter;
+	pid_t last_tid;
+};
+
+int logtrace__open(struct pt_logtrace **out, int fd)
+{
+	struct pt_logtrace *lt = calloc(1, sizeof(*lt));
+	int err;
+
+	if (!lt)
+		return -ENOMEM;
+	err = log_reader__open(&lt->r, fd);
+	if (err) {
+		free(lt);
+		return err;
+	}
+	*out = lt;
+	return 0;
+}
+
+void logtrace__close(struct pt_logtrace *lt)
+{
+	log_reader__close(lt->r);
+	free(lt);
+}
+
+int logtrace__rewind(struct pt_logtrace *lt)
+{
+	return log_reader__rewind(lt->r);
+}
+
+int logtrace__getnext(struct pt_logtrace *lt, struct posix_trace_event_info *ev, void *data,
+		      size_t num_bytes, size_t *data_len, int *unavailable)
+{
+	struct pt_event_hdr h;
+	const void *src;
+	size_t n;
+	int r = log_reader__next(lt->r, &h, &src);
+
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		*unavailable = 1;
+		if (data_len)
+			*data_len = 0;
+		return 0;
+	}
+	memset(ev, 0, sizeof(*ev));
+	ev->posix_event_id = h.id;
+	ev->posix_pid = h.pid;
+	ev->posix_prog_address = (void *)(uintptr_t)h.prog_addr;
+	ev->posix_truncation_status = h.trunc ? POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
+	ev->posix_timestamp.tv_sec = (time_t)(h.ts / NSEC);
+	ev->posix_timestamp.tv_nsec = (long)(h.ts % NSEC);
+	ev->posix_thread_id = (pthread_t)h.thread;
+	n = h.data_len;
+	if (n > num_bytes) {
+		n = num_bytes;
+		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+	}
+	if (n)
+		memcpy(data, src, n);
+	if (data_len)
+		*data_len = n;
+	lt->last_tid = h.tid;
+	*unavailable = 0;
+	return 0;
+}
+
+static int stream_policy_of(int32_t v)
+{
+	return v == POSIX_TRACE_UNTIL_FULL || v == POSIX_TRACE_FLUSH ? v : POSIX_TRACE_LOOP;
+}
+
+void logtrace__get_attr(struct pt_logtrace *lt, struct pt_attr *a)
+{
+	const struct log_meta *m = log_reader__meta(lt->r);
+
+	attr__init(a);
+	memcpy(a->name, m->name, sizeof(a->name) < sizeof(m->name) ? sizeof(a->name) : sizeof(m->name));
+	a->name[sizeof(a->name) - 1] = '\0';
+	a->create_time.tv_sec = (time_t)m->create_sec;
+	a->create_time.tv_nsec = (long)m->create_nsec;
+	a->stream_size = (size_t)m->stream_min_size;
+	a->max_data_size = (size_t)m->max_data_size;
+	a->log_size = (size_t)m->log_max_size;
+	a->stream_policy = stream_policy_of(m->stream_full_policy);
+	switch (m->log_full_policy) {
+	case LOG_POLICY_APPEND:
+		a->log_policy = POSIX_TRACE_APPEND;
+		break;
+	case LOG_POLICY_UNTIL_FULL:
+		a->log_policy = POSIX_TRACE_UNTIL_FULL;
+		break;
+	default:
+		a->log_policy = POSIX_TRACE_LOOP;
+		break;
+	}
+	a->inherit = m->inheritance == POSIX_TRACE_INHERITED ? POSIX_TRACE_INHERITED :
+								 POSIX_TRACE_CLOSE_FOR_CHILD;
+}
+
+/* Keep only values the status members may take. */
+static int pick(int32_t v, int a, int b)
+{
+	return v == a ? a : b;
+}
+
+void logtrace__get_status(struct pt_logtrace *lt, struct posix_trace_status_info *st)
+{
+	struct log_status ls;
+
+	/* A pre-recorded stream is suspended; a log without trailer (its
+	 * writer died) reports an overrun-free, not-full stream. */
+	memset(st, 0, sizeof(*st));
+	st->posix_stream_status = POSIX_TRACE_SUSPENDED;
+	st->posix_stream_full_status = POSIX_TRACE_NOT_FULL;
+	st->posix_stream_overrun_status = POSIX_TRACE_NO_OVERRUN;
+	st->posix_stream_flush_status = POSIX_TRACE_NOT_FLUSHING;
+	st->posix_log_overrun_status = POSIX_TRACE_NO_OVERRUN;
+	st->posix_log_full_status = POSIX_TRACE_NOT_FULL;
+	if (log_reader__status(lt->r, &ls))
+		return;
+	st->posix_stream_full_status = pick(ls.v[1], POSIX_TRACE_FULL, POSIX_TRACE_NOT_FULL);
+	st->posix_stream_overrun_status =
+		pick(ls.v[2], POSIX_TRACE_OVERRUN, POSIX_TRACE_NO_OVERRUN);
+	st->posix_stream_flush_error = ls.v[4] >= 0 ? ls.v[4] : 0;
+	st->posix_log_overrun_status = pick(ls.v[5], POSIX_TRACE_OVERRUN, POSIX_TRACE_NO_OVERRUN);
+	st->posix_log_full_status = pick(ls.v[6], POSIX_TRACE_FULL, POSIX_TRACE_NOT_FULL);
+}
+
+int logtrace__eventid_name(struct pt_logtrace *lt, trace_event_id_t id, char *name)
+{
+	const char *n;
+
+	if (log_reader__type_name(lt->r, id, &n))
+		return -EINVAL;
+	strncpy(name, n, TRACE_EVENT_NAME_MAX - 1);
+	name[TRACE_EVENT_NAME_MAX - 1] = '\0';
+	return 0;
+}
+
+int logtrace__eventid_lookup(struct pt_logtrace *lt, const char *name, trace_event_id_t *id)
+{
+	size_t it = 0;
+	uint32_t v;
+	const char *n;
+
+	while (log_reader__type_next(lt->r, &it, &v, &n) == 1) {
+		if (!strcmp(n, name)) {
+			*id = v;
+			return 0;
+		}
+	}
+	return -EINVAL; /* a pre-recorded stream gets no new event types */
+}
+
+int logtrace__typelist_next(struct pt_logtrace *lt, trace_event_id_t *id, int *unavailable)
+{
+	uint32_t v;
+	const char *n;
+
+	*unavailable = log_reader__type_next(lt->r, &lt->type_iter, &v, &n) != 1;
+	if (!*unavailable)
+		*id = v;
+	return 0;
+}
+
+void logtrace__typelist_rewind(struct pt_logtrace *lt)
+{
+	lt->type_iter = 0;
+}
+
+pid_t logtrace__last_tid(struct pt_logtrace *lt)
+{
+	return lt->last_tid;
+}

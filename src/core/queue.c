@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/queue.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each record: a 8-byte size word, the event header, the data, 8-aligned. */
+struct qrec {
+	uint32_t size; /* total bytes of this record, or of the pad */
+	uint32_t pad;  /* 1: skip to offset 0 */
+};
+
+#define QALIGN(x) (((x) + 7) & ~(size_t)7)
+
+size_t queue__record_size(size_t data_len)
+{
+	return QALIGN(sizeof(struct qrec) + sizeof(struct pt_event_hdr) + data_len);
+}
+
+int queue__init(struct pt_queue *q, size_t limit, size_t max_record)
+{
+	memset(q, 0, sizeof(*q));
+	q->limit = limit;
+	/* Slack for one pad of up to a record, plus a pad marker. */
+	q->max_record = QALIGN(max_record);
+	q->cap = QALIGN(limit) + q->max_record + sizeof(struct qrec);
+	q->buf = malloc(q->cap);
+	if (!q->buf)
+		return -ENOMEM;
+	return 0;
+}
+
+void queue__fini(struct pt_queue *q)
+{
+	free(q->buf);
+	q->buf = NULL;
+}
+
+void queue__clear(struct pt_queue *q)
+{
+	q->head = q->tail = q->used = q->wasted = q->count = 0;
+}
+
+/* Where a record of sz bytes would start, or (size_t)-1 if no room. */
+static size_t queue__place(const struct pt_queue *q, size_t sz)
+{
+	if (q->used + sz > q->limit)
+		return (size_t)-1;
+	if (q->count == 0)
+		return 0;
+	if (q->tail >= q->head) {
+		/* Free: [tail, cap) and [0, head). A pad needs a marker. */
+		if (q->tail + sz <= q->cap)
+			return q->tail;
+		if (sz <= q->head)
+			return 0;
+		return (size_t)-1;
+	}
+	return q->tail + sz <= q->head ? q->tail : (size_t)-1;
+}
+
+bool queue__fits(const struct pt_queue *q, size_t data_len)
+{
+	return queue__place(q, queue__record_size(data_len)) != (size_t)-1;
+}
+
+int queue__push(struct pt_queue *q, const struct pt_event_hdr *h, const void *data)
+{
+	size_t sz = queue__record_size(h->data_len);
+	size_t at;
+	struct qrec *r;
+
+	if (sz > q->limit || sz > q->max_record)
+		return -EMSGSIZE;
+	at = queue__place(q, sz);
+	if (at == (size_t)-1)
+		return -ENOSPC;
+	if (q->count == 0) {
+		q->head = q->tail = 0;
+	} else if (at == 0 && q->tail != 0 && q->tail < q->cap) {
+		/* tail is 8-aligned below cap, so a marker always fits */
+		r = (struct qrec *)(q->buf + q->tail);
+		r->size = (uint32_t)(q->cap - q->tail);
+		r->pad = 1;
+		q->wasted += q->cap - q->tail;
+	}
+	r = (struct qrec *)(q->buf + at);
+	r->size = (uint32_t)sz;
+	r->pad = 0;
+	memcpy(r + 1, h, sizeof(*h));
+	if (h->data_len)
+		memcpy((uint8_t *)(r + 1) + sizeof(*h), data, h->data_len);
+	q->tail = at + sz;
+	q->used += sz;
+	q->count++;
+	return 0;
+}
+
+static struct qrec *queue__head_rec(const struct pt_queue *q)
+{
+	struct qrec *r = (struct qrec *)(q->buf + q->head);
+
+	return r;
+}
+
+const struct pt_event_hdr *queue__peek(const struct pt_queue *q)
+{
+	if (!q->count)
+		return NULL;
+	return (const struct pt_event_hdr *)(queue__head_rec(q) + 1);
+}
+
+void queue__pop(struct pt_queue *q)
+{
+	struct qrec *r;
+
+	if (!q->count)
+		return;
+	r = queue__head_rec(q);
+	q->used -= r->size;
+	q->head += r->size;
+	q->count--;
+	if (!q->count) {
+		q->head = q->tail = q->wasted = 0;
+		return;
+	}
+	if (q->head >= q->cap || queue__head_rec(q)->pad) {
+		q->wasted -= q->cap - q->head;
+		q->head = 0;
+	}
+}

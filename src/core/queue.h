@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The stream buffer: a byte ring of variable-size event records, oldest
+ * first. A record never wraps: when it does not fit before the end, the
+ * rest of the ring is skipped (a pad) and it starts at offset 0. The ring
+ * has room for one largest record of slack, so a stream of N bytes always
+ * holds events whose costs add up to N.
+ */
+#ifndef PTBPF_CORE_QUEUE_H
+#define PTBPF_CORE_QUEUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/event.h"
+
+struct pt_queue {
+	uint8_t *buf;
+	size_t cap;      /* bytes of buf */
+	size_t limit;    /* bytes of record cost the stream may hold */
+	size_t max_record; /* largest record accepted */
+	size_t head;     /* offset of the oldest record */
+	size_t tail;     /* offset where the next record goes */
+	size_t used;     /* bytes of records (pads excluded) */
+	size_t wasted;   /* bytes skipped as pads */
+	size_t count;    /* records held */
+};
+
+/* Bytes a record with data_len bytes of data costs. */
+size_t queue__record_size(size_t data_len);
+
+/* limit: stream size; max_record: the largest record that may be pushed. */
+int queue__init(struct pt_queue *q, size_t limit, size_t max_record);
+void queue__fini(struct pt_queue *q);
+void queue__clear(struct pt_queue *q);
+
+/* True when a record of data_len bytes fits now. */
+bool queue__fits(const struct pt_queue *q, size_t data_len);
+/* Append; -ENOSPC when it does not fit, -EMSGSIZE when it never would. */
+int queue__push(struct pt_queue *q, const struct pt_event_hdr *h, const void *data);
+/* The oldest record, or NULL when empty. */
+const struct pt_event_hdr *queue__peek(const struct pt_queue *q);
+void queue__pop(struct pt_queue *q);
+
+static inline const void *queue__data(const struct pt_event_hdr *h)
+{
+	return h + 1;
+}
+
+static inline bool queue__empty(const struct pt_queue *q)
+{
+	return q->count == 0;
+}
+
+#endif

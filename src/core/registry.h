@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trace_id_t handles: a process-local table of active streams and opened
+ * logs. A trid carries a slot, a generation and a per-process salt, so a
+ * stale trid, one from another process (a forked child's copy of the
+ * table is disowned) or a made-up number is rejected.
+ */
+#ifndef PTBPF_CORE_REGISTRY_H
+#define PTBPF_CORE_REGISTRY_H
+
+#include <trace.h>
+
+enum trace_kind {
+	TRACE_KIND_ACTIVE = 1, /* posix_trace_create / _withlog */
+	TRACE_KIND_LOG = 2,    /* posix_trace_open */
+};
+
+/* -EAGAIN when TRACE_SYS_MAX handles exist. */
+int registry__add(enum trace_kind kind, void *obj, int has_log, trace_id_t *trid);
+/* Take a reference on the object of trid if its kind is in kinds
+ * (a mask); -EINVAL otherwise. Every successful get needs a put. */
+int registry__get(trace_id_t trid, int kinds, void **obj, int *kind, int *has_log);
+void registry__put(trace_id_t trid);
+/*
+ * Unpublish trid (further gets fail), call wake(obj) so blocked users
+ * return, wait until every reference is put, and hand the object back.
+ */
+int registry__remove(trace_id_t trid, int kinds, void (*wake)(void *obj), void **obj);
+
+#endif

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "core/stream_log.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/batch.h"
+#include "log/log.h"
+
+#define NSEC 1000000000ULL
+/* POSIX_TRACE_FLUSH policy: flush when the stream is this full, or when
+ * events have waited this long. */
+#define FLUSH_FILL_PERCENT 50
+#define FLUSH_PERIOD_NS (1 * NSEC)
+/* Events handed over but not yet written, at most (then the stream is full). */
+#define PENDING_MAX_BYTES (256u << 20)
+
+struct stream_log {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	pthread_t thr;
+	int fd;
+	struct log_meta meta;
+	struct log_writer *w;
+	struct batch pending; /* handed over by the stream */
+	struct batch writing; /* being written by the flusher */
+	bool busy;            /* a flush is under way */
+	bool done;            /* a flush ended: FLUSH_STOP to record */
+	bool stop;
+	int flush_error;      /* first error, reset when read */
+	uint64_t dropped_seen;
+	bool log_overrun;
+	uint64_t last_flush_ns;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static int log_policy(int posix)
+{
+	switch (posix) {
+	case POSIX_TRACE_UNTIL_FULL:
+		return LOG_POLICY_UNTIL_FULL;
+	case POSIX_TRACE_APPEND:
+		return LOG_POLICY_APPEND;
+	default:
+		return LOG_POLICY_LOOP;
+	}
+}
+
+static void write_all_types(struct stream_log *l, struct evtypes *t)
+{
+	struct evtypes it = *t; /* own cursor */
+	char name[TRACE_EVENT_NAME_MAX];
+	uint32_t id;
+
+	it.iter = 0;
+	while (!evtypes__next(&it, &id))
+		if (!evtypes__name(t, id, name))
+			log_writer__add_type(l->w, id, name);
+}
+
+/* Write one batch with the log lock dropped; returns the first error. */
+static int write_batch(struct stream_log *l, struct batch *b)
+{
+	int err = 0, r;
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		r = log_writer__append(l->w, batch__hdr(b, i), batch__data(b, i));
+		if (r < 0 && !err)
+			err = r;
+	}
+	r = log_writer__flush(l->w);
+	return err ? err : r;
+}
+
+static void *flusher_main(void *arg)
+{
+	struct stream_log *l = arg;
+	struct batch tmp;
+	int err;
+
+	pthread_mutex_lock(&l->m);
+	for (;;) {
+		while (!l->stop && !l->pending.n)
+			pthread_cond_wait(&l->c, &l->m);
+		if (!l->pending.n && l->stop)
+			break;
+		/* take the pending batch; the stream may fill a new one */
+		tmp = l->writing;
+		l->writing = l->pending;
+		l->pending = tmp;
+		batch__reset(&l->pending);
+		pthread_mutex_unlock(&l->m);
+		err = write_batch(l, &l->writing);
+		pthread_mutex_lock(&l->m);
+		batch__reset(&l->writing);
+		if (err && !l->flush_error)
+			l->flush_error = -err;
+		if (log_writer__dropped(l->w) != l->dropped_seen) {
+			l->dropped_seen = log_writer__dropped(l->w);
+			l->log_overrun = true;
+		}
+		if (!l->pending.n) {
+			l->busy = false;
+			l->done = true;
+		}
+		pthread_cond_broadcast(&l->c);
+	}
+	pthread_mutex_unlock(&l->m);
+	return NULL;
+}
+
+static void meta_from_attr(struct log_meta *m, const struct pt_attr *a, int stream_policy)
+{
+	memset(m, 0, sizeof(*m));
+	strncpy(m->name, a->name, sizeof(m->name) - 1);
+	strncpy(m->genversion, PT_GENVERSION, sizeof(m->genversion) - 1);
+	m->create_sec = a->create_time.tv_sec;
+	m->create_nsec = a->create_time.tv_nsec;
+	m->clockres_nsec = attr__clockres_ns();
+	m->stream_min_size = a->stream_size;
+	m->max_data_size = a->max_data_size;
+	m->log_max_size = a->log_size;
+	m->stream_full_policy = stream_policy;
+	m->log_full_policy = log_policy(a->log_policy);
+	m->inheritance = a->inherit;
+}
+
+int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, int stream_policy,
+		     struct evtypes *types)
+{
+	struct stream_log *l;
+	sigset_t all, old;
+	int err;
+
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->fd = fd;
+	meta_from_attr(&l->meta, a, stream_policy);
+	batch__init(&l->pending);
+	batch__init(&l->writing);
+	pthread_mutex_init(&l->m, NULL);
+	pthread_cond_init(&l->c, NULL);
+	err = log_writer__open(&l->w, fd, &l->meta, NULL);
+	if (err)
+		goto fail;
+	write_all_types(l, types);
+	err = log_writer__flush(l->w);
+	if (err)
+		goto fail;
+	l->last_flush_ns = now_ns();
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = -pthread_create(&l->thr, NULL, flusher_main, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		goto fail;
+	*out = l;
+	return 0;
+fail:
+	if (l->w)
+		log_writer__free(l->w);
+	batch__fini(&l->pending);
+	batch__fini(&l->writing);
+	free(l);
+	return err;
+}
+
+void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id)
+{
+	char name[TRACE_EVENT_NAME_MAX];
+
+	if (evtypes__name(t, id, name))
+		return;
+	pthread_mutex_lock(&l->m);
+	log_writer__add_type(l->w, id, name);
+	pthread_mutex_unlock(&l->m);
+}
+
+int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt)
+{
+	const struct pt_event_hdr *h;
+	int err = 0;
+
+	pthread_mutex_lock(&l->m);
+	if (l->pending.len + q->used > PENDING_MAX_BYTES) {
+		err = -ENOSPC;
+		goto out;
+	}
+	while ((h = queue__peek(q))) {
+		if (batch__add(&l->pending, h, queue__data(h))) {
+			err = -ENOMEM;
+			break;
+		}
+		queue__pop(q);
+	}
+	l->busy = true;
+	l->last_flush_ns = now_ns();
+	pthread_cond_broadcast(&l->c);
+out:
+	pthread_mutex_unlock(&l->m);
+	return err;
+}
+
+bool stream_log__flushing(struct stream_log *l)
+{
+	bool b;
+
+	pthread_mutex_lock(&l->m);
+	b = l->busy;
+	pthread_mutex_unlock(&l->m);
+	return b;
+}
+
+bool stream_log__take_done(struct stream_log *l)
+{
+	bool d;
+
+	pthread_mutex_lock(&l->m);
+	d = l->done && !l->busy;
+	if (d)
+		l->done = false;
+	pthread_mutex_unlock(&l->m);
+	return d;
+}
+
+bool stream_log__due(struct stream_log *l, const struct pt_queue *q)
+{
+	if (queue__empty(q))
+		return false;
+	if (q->used * 100 >= q->limit * FLUSH_FILL_PERCENT)
+		return true;
+	return now_ns() - l->last_flush_ns >= FLUSH_PERIOD_NS;
+}
+
+bool stream_log__full(struct stream_log *l)
+{
+	bool f;
+
+	pthread_mutex_lock(&l->m);
+	f = l->meta.log_full_policy == LOG_POLICY_UNTIL_FULL && log_writer__full(l->w);
+	pthread_mutex_unlock(&l->m);
+	return f;
+}
+
+void stream_log__status(struct stream_log *l, struct posix_trace_status_info *st)
+{
+	pthread_mutex_lock(&l->m);
+	st->posix_stream_flush_status = l->busy ? POSIX_TRACE_FLUSHING : POSIX_TRACE_NOT_FLUSHING;
+	st->posix_stream_flush_error = l->flush_error;
+	l->flush_error = 0;
+	st->posix_log_overrun_status = l->log_overrun ? POSIX_TRACE_OVERRUN : POSIX_TRACE_NO_OVERRUN;
+	l->log_overrun = false;
+	st->posix_log_full_status =
+		(l->meta.log_full_policy != LOG_POLICY_APPEND && log_writer__full(l->w)) ?
+			POSIX_TRACE_FULL :
+			POSIX_TRACE_NOT_FULL;
+	pthread_mutex_unlock(&l->m);
+}
+
+/* Wait until the flusher has written everything handed over. */
+static void stream_log__drain(struct stream_log *l)
+{
+	while (l->busy || l->pending.n)
+		pthread_cond_wait(&l->c, &l->m);
+}
+
+int stream_log__clear(struct stream_log *l)
+{
+	struct log_writer *nw;
+	int err;
+
+	pthread_mutex_lock(&l->m);
+	stream_log__drain(l);
+	err = log_writer__open(&nw, l->fd, &l->meta, NULL);
+	if (!err) {
+		log_writer__free(l->w);
+		l->w = nw;
+		l->dropped_seen = 0;
+	}
+	pthread_mutex_unlock(&l->m);
+	return err;
+}
+
+uint64_t stream_log__bytes(struct stream_log *l)
+{
+	uint64_t b;
+
+	pthread_mutex_lock(&l->m);
+	b = log_writer__bytes(l->w);
+	pthread_mutex_unlock(&l->m);
+	return b;
+}
+
+int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
+{
+	struct log_status ls = { 0 };
+	int err = 0;
+
+	if (f)
+		err = stream_log__flush_queue(l, f->q, NULL);
+	pthread_mutex_lock(&l->m);
+	stream_log__drain(l);
+	l->stop = true;
+	pthread_cond_broadcast(&l->c);
+	pthread_mutex_unlock(&l->m);
+	pthread_join(l->thr, NULL);
+	if (f) {
+		write_all_types(l, f->types);
+		ls.v[0] = f->status->posix_stream_status;
+		ls.v[1] = f->status->posix_stream_full_status;
+		ls.v[2] = f->status->posix_stream_overrun_status;
+		ls.v[3] = f->status->posix_stream_flush_status;
+		ls.v[4] = f->status->posix_stream_flush_error;
+		ls.v[5] = f->status->posix_log_overrun_status;
+		ls.v[6] = f->status->posix_log_full_status;
+		ls.events_written = f->cnt->recorded;
+		ls.events_lost = f->cnt->lost;
+	}
+	if (l->flush_error && !err)
+		err = -l->flush_error;
+	if (log_writer__close(l->w, f ? &ls : NULL) && !err)
+		err = -EIO;
+	batch__fini(&l->pending);
+	batch__fini(&l->writing);
+	pthread_mutex_destroy(&l->m);
+	pthread_cond_destroy(&l->c);
+	free(l);
+	return err;
+}

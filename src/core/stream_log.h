@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The trace log of an active stream (posix_trace_create_withlog): the
+ * stream hands its events over under its own lock (a memory copy); a
+ * flusher thread writes them with the log writer, so a flush is
+ * asynchronous and its status can be watched, as the standard describes.
+ */
+#ifndef PTBPF_CORE_STREAM_LOG_H
+#define PTBPF_CORE_STREAM_LOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <trace.h>
+#include <ptbpf/ptbpf.h>
+
+#include "core/attr.h"
+#include "core/evtypes.h"
+#include "core/queue.h"
+
+struct stream_log;
+
+int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, int stream_policy,
+		     struct evtypes *types);
+/* Record the name of event type id in the log. */
+void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id);
+/* Hand every event of q over to the flusher (q is emptied). -ENOSPC when the
+ * flusher is too far behind to take them (the stream is then full). */
+int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt);
+/* Is a flush under way? Has one ended since the last call (then the stream
+ * records POSIX_TRACE_FLUSH_STOP)? */
+bool stream_log__flushing(struct stream_log *l);
+bool stream_log__take_done(struct stream_log *l);
+/* Should the stream (policy POSIX_TRACE_FLUSH) flush now? */
+bool stream_log__due(struct stream_log *l, const struct pt_queue *q);
+/* Has the log become full (UNTIL_FULL log policy)? */
+bool stream_log__full(struct stream_log *l);
+/* Fill the log members of st; reading resets the flush error and log overrun. */
+void stream_log__status(struct stream_log *l, struct posix_trace_status_info *st);
+/* posix_trace_clear(): start the log again, empty. */
+int stream_log__clear(struct stream_log *l);
+uint64_t stream_log__bytes(struct stream_log *l);
+
+struct stream_log_final {
+	struct pt_queue *q;
+	struct evtypes *types;
+	const struct posix_trace_status_info *status;
+	const struct ptbpf_counters *cnt;
+};
+/* Flush what q holds, write the type table and the final status, free l. */
+int stream_log__close(struct stream_log *l, const struct stream_log_final *f);
+
+#endif

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef PTBPF_CORE_TARGET_H
+#define PTBPF_CORE_TARGET_H
+
+#include <sys/types.h>
+
+/*
+ * May the caller trace process pid? The rule is ptrace's access check in
+ * attach mode (what opening /proc/PID/mem checks): -ESRCH if there is no
+ * such process, -EPERM if the caller may not ptrace-attach it.
+ */
+int target__check(pid_t pid);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "itest.h"
+
+#include <ptbpf/ptbpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool in_ci(void)
+{
+	const char *ci = getenv("CI");
+
+	return ci && (!strcmp(ci, "true") || !strcmp(ci, "1"));
+}
+
+void itest_require_bpf(void)
+{
+	struct ptbpf_features f;
+	const char *why = NULL;
+
+	if (ptbpf_probe_features(&f))
+		why = "feature probe failed";
+	else if (!f.btf)
+		why = "no BTF at /sys/kernel/btf/vmlinux";
+	else if (!f.ringbuf || !f.tp_btf)
+		why = "kernel lacks BPF ring buffer or tp_btf";
+	else if (!f.bpf_load_ok)
+		why = "cannot load BPF programs (need root or CAP_BPF+CAP_PERFMON)";
+	if (!why)
+		return;
+	if (in_ci()) {
+		fprintf(stderr, "FAIL: CI=true but BPF is unusable: %s\n", why);
+		exit(1);
+	}
+	fprintf(stderr, "SKIP: %s (run ptbpf info)\n", why);
+	exit(ITEST_SKIP);
+}
+
+const char *itest_prog(const char *name)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", PTBPF_PROGS_DIR, name);
+	return path;
+}

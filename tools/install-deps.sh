@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install the Debian 12 packages ptbpf needs to build, test and benchmark,
+# only those that are missing: with everything present it does nothing.
+#   tools/install-deps.sh          build + test dependencies
+#   tools/install-deps.sh --bench  also the peers the benchmarks compare with
+set -eu
+pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
+libcap2-bin python3"
+if [ "${1:-}" = "--bench" ]; then
+	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
+fi
+missing=
+for p in $pkgs; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing:$missing (run as root, or: sudo apt-get install$missing)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

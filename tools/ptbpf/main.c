@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf: record, show, convert and list POSIX traces (a libposixtrace client). */
+#include <argp.h>
+#include <stdio.h>
+#include <string.h>
+#include <ptbpf/ptbpf.h>
+
+#include "cli.h"
+
+const char *cli_prog = "ptbpf";
+
+struct subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct subcmd subcmds[] = {
+	{ "info", cmd_info, "what the kernel and the caller offer, and how to fix what is missing" },
+};
+
+#define NSUB (sizeof(subcmds) / sizeof(subcmds[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: ptbpf COMMAND [OPTION...] [ARG...]\n\nCommands:\n");
+	for (i = 0; i < NSUB; i++)
+		fprintf(f, "  %-9s %s\n", subcmds[i].name, subcmds[i].help);
+	fprintf(f, "\nptbpf COMMAND --help shows the options of a command.\n"
+		   "Options: --help, --usage, --version\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "-?")) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--usage")) {
+		printf("Usage: ptbpf [--help] [--usage] [--version] COMMAND [ARG...]\n");
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("ptbpf %s (libposixtrace %s)\n", PTBPF_VERSION_STRING, ptbpf_version());
+		return CLI_EXIT_OK;
+	}
+	for (i = 0; i < NSUB; i++)
+		if (!strcmp(argv[1], subcmds[i].name))
+			return subcmds[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "ptbpf: unknown command '%s' (ptbpf --help lists them)\n", argv[1]);
+	return CLI_EXIT_USAGE;
+}

@@ -65,7 +65,8 @@ typedef struct {
 	/* Opaque storage; see posix_trace_attr_init(). */
 	union {
 		unsigned char __bytes[384];
-		long long __align;
+		double __dalign;
+		long __lalign;
 		void *__palign;
 	} __u;
 } trace_attr_t;

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <ptbpf/events.h>
 
@@ -22,6 +21,7 @@
 #include "core/batch.h"
 #include "core/event.h"
 #include "core/evtypes.h"
+#include "core/internal.h"
 #include "core/queue.h"
 #include "core/stream_log.h"
 #include "core/target.h"
@@ -79,7 +79,6 @@ struct pt_stream {
 
 	pthread_t drainer;
 	bool drainer_started;
-	int drainer_tid;
 	int wake_fd[2];
 
 	struct ptbpf_counters cnt;
@@ -451,6 +450,7 @@ static void *drainer_main(void *arg)
 	int efd = -1, stop = 0;
 	sigset_t all;
 
+	internal__thread_started();
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	efd = epoll_create1(EPOLL_CLOEXEC);
@@ -484,51 +484,22 @@ static void *drainer_main(void *arg)
 	}
 	if (efd >= 0)
 		close(efd);
+	internal__thread_exiting();
 	return NULL;
-}
-
-/* The drainer's kernel thread id, known once it runs. */
-struct drainer_start {
-	struct pt_stream *s;
-	pthread_mutex_t m;
-	pthread_cond_t c;
-	int tid;
-};
-
-static void *drainer_entry(void *arg)
-{
-	struct drainer_start *ds = arg;
-	struct pt_stream *s = ds->s;
-
-	pthread_mutex_lock(&ds->m);
-	ds->tid = (int)syscall(SYS_gettid);
-	pthread_cond_signal(&ds->c);
-	pthread_mutex_unlock(&ds->m);
-	return drainer_main(s);
 }
 
 static int stream__start_drainer(struct pt_stream *s)
 {
-	struct drainer_start ds = { .s = s, .tid = 0 };
 	sigset_t all, old;
 	int err;
 
-	pthread_mutex_init(&ds.m, NULL);
-	pthread_cond_init(&ds.c, NULL);
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = pthread_create(&s->drainer, NULL, drainer_entry, &ds);
+	err = pthread_create(&s->drainer, NULL, drainer_main, s);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err)
 		return -err;
-	pthread_mutex_lock(&ds.m);
-	while (!ds.tid)
-		pthread_cond_wait(&ds.c, &ds.m);
-	pthread_mutex_unlock(&ds.m);
-	s->drainer_tid = ds.tid;
 	s->drainer_started = true;
-	pthread_mutex_destroy(&ds.m);
-	pthread_cond_destroy(&ds.c);
 	return 0;
 }
 
@@ -542,8 +513,10 @@ static void stream__free(struct pt_stream *s)
 	for (i = 0; i < s->nuev; i++)
 		if (s->uev[i].c)
 			uev_consumer__detach(s->uev[i].c);
-	if (s->kb)
+	if (s->kb) {
+		internal__self_backend_del(s->kb);
 		kern_backend__destroy(s->kb);
+	}
 	if (s->wake_fd[0] >= 0)
 		close(s->wake_fd[0]);
 	if (s->wake_fd[1] >= 0)
@@ -612,12 +585,12 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	err = stream__apply_filter(s); /* empty: record everything */
 	if (err)
 		goto fail;
+	if (s->pid == s->controller)
+		internal__self_backend_add(s->kb);
 	stream__uev_add(s, s->pid);
 	err = stream__start_drainer(s);
 	if (err)
 		goto fail;
-	if (s->pid == s->controller)
-		kern_backend__exclude_tid(s->kb, s->drainer_tid);
 	*out = s;
 	return 0;
 fail:

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/batch.h"
+#include "core/internal.h"
 #include "log/log.h"
 
 #define NSEC 1000000000ULL
@@ -90,6 +91,7 @@ static void *flusher_main(void *arg)
 	struct batch tmp;
 	int err;
 
+	internal__thread_started();
 	pthread_mutex_lock(&l->m);
 	for (;;) {
 		while (!l->stop && !l->pending.n)
@@ -118,6 +120,7 @@ static void *flusher_main(void *arg)
 		pthread_cond_broadcast(&l->c);
 	}
 	pthread_mutex_unlock(&l->m);
+	internal__thread_exiting();
 	return NULL;
 }
 

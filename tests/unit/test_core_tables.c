@@ -1,0 +1,169 @@
+/* Unit tests: the event type table, timestamp batches and trid registry. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <ptbpf/events.h>
+
+#include "core/batch.h"
+#include "core/evtypes.h"
+#include "core/registry.h"
+
+static void test_evtypes_names(void **state)
+{
+	struct evtypes t;
+	char name[TRACE_EVENT_NAME_MAX];
+	uint32_t id;
+
+	(void)state;
+	assert_int_equal(evtypes__init(&t), 0);
+	assert_int_equal(evtypes__name(&t, POSIX_TRACE_START, name), 0);
+	assert_string_equal(name, "posix_trace_start");
+	assert_int_equal(evtypes__name(&t, POSIX_TRACE_UNNAMED_USEREVENT, name), 0);
+	assert_string_equal(name, "posix_trace_unnamed_userevent");
+	assert_int_equal(evtypes__name(&t, PTBPF_EV_SYS_ENTER(257), name), 0);
+	assert_string_equal(name, "sys_enter_openat");
+	assert_int_equal(evtypes__name(&t, PTBPF_EV_SYS_EXIT(39), name), 0);
+	assert_string_equal(name, "sys_exit_getpid");
+	assert_int_equal(evtypes__name(&t, PTBPF_EV_PROC_EXEC, name), 0);
+	assert_string_equal(name, "proc_exec");
+	assert_int_equal(evtypes__name(&t, 15, name), -EINVAL);
+	assert_int_equal(evtypes__name(&t, PTBPF_EV_USER_BASE + 1, name), -EINVAL);
+
+	assert_int_equal(evtypes__lookup(&t, "sys_exit_close", false, &id), 0);
+	assert_int_equal(id, PTBPF_EV_SYS_EXIT(3));
+	assert_int_equal(evtypes__lookup(&t, "posix_trace_stop", false, &id), 0);
+	assert_int_equal(id, POSIX_TRACE_STOP);
+	assert_int_equal(evtypes__lookup(&t, "my.event", false, &id), -ENOENT);
+	assert_int_equal(evtypes__lookup(&t, "my.event", true, &id), 0);
+	assert_int_equal(id, PTBPF_EV_USER_BASE + 1);
+	assert_int_equal(evtypes__lookup(&t, "my.event", true, &id), 0);
+	assert_int_equal(id, PTBPF_EV_USER_BASE + 1);
+	assert_int_equal(evtypes__lookup(&t, "other", true, &id), 0);
+	assert_int_equal(id, PTBPF_EV_USER_BASE + 2);
+	assert_int_equal(evtypes__name(&t, id, name), 0);
+	assert_string_equal(name, "other");
+	evtypes__fini(&t);
+}
+
+static void test_evtypes_iterate_and_full(void **state)
+{
+	struct evtypes t;
+	uint32_t id, n = 0, last = 0;
+	char name[TRACE_EVENT_NAME_MAX];
+	int i;
+
+	(void)state;
+	assert_int_equal(evtypes__init(&t), 0);
+	while (!evtypes__next(&t, &id)) {
+		assert_true(id > last || n == 0);
+		assert_int_equal(evtypes__name(&t, id, name), 0);
+		last = id;
+		n++;
+	}
+	/* 8 POSIX, 9 kernel, >= 300 syscalls x 2, the unnamed user event */
+	assert_true(n > 8 + 9 + 600);
+	evtypes__rewind(&t);
+	assert_int_equal(evtypes__next(&t, &id), 0);
+	assert_int_equal(id, POSIX_TRACE_ERROR);
+	for (i = 1; i < EVTYPES_USER_MAX; i++) {
+		snprintf(name, sizeof(name), "ev%d", i);
+		assert_int_equal(evtypes__lookup(&t, name, true, &id), 0);
+		assert_int_equal(id, PTBPF_EV_USER_BASE + (uint32_t)i);
+	}
+	assert_int_equal(evtypes__lookup(&t, "one.too.many", true, &id), 0);
+	assert_int_equal(id, POSIX_TRACE_UNNAMED_USEREVENT);
+	{
+		char lng[TRACE_EVENT_NAME_MAX + 1];
+
+		memset(lng, 'a', sizeof(lng));
+		lng[TRACE_EVENT_NAME_MAX] = 0; /* TRACE_EVENT_NAME_MAX chars: too long */
+		assert_int_equal(evtypes__lookup(&t, lng, true, &id), -ENAMETOOLONG);
+		lng[TRACE_EVENT_NAME_MAX - 1] = 0; /* the longest name that fits */
+		assert_int_equal(evtypes__lookup(&t, lng, false, &id), -ENOENT);
+	}
+	evtypes__fini(&t);
+}
+
+static void test_batch_sort(void **state)
+{
+	struct batch b;
+	uint64_t ts[] = { 5, 3, 9, 3, 1 };
+	uint32_t payload;
+	size_t i;
+
+	(void)state;
+	batch__init(&b);
+	for (i = 0; i < 5; i++) {
+		struct pt_event_hdr h = { .id = (uint32_t)i, .ts = ts[i], .data_len = 4 };
+
+		payload = (uint32_t)i * 100;
+		assert_int_equal(batch__add(&b, &h, &payload), 0);
+	}
+	batch__sort(&b);
+	assert_int_equal(batch__hdr(&b, 0)->ts, 1);
+	/* equal timestamps keep their arrival order */
+	assert_int_equal(batch__hdr(&b, 1)->id, 1);
+	assert_int_equal(batch__hdr(&b, 2)->id, 3);
+	assert_int_equal(batch__hdr(&b, 4)->ts, 9);
+	memcpy(&payload, batch__data(&b, 4), 4);
+	assert_int_equal(payload, 200);
+	batch__fini(&b);
+}
+
+static void test_registry(void **state)
+{
+	trace_id_t ids[TRACE_SYS_MAX], extra, stale;
+	int obj[TRACE_SYS_MAX];
+	void *p;
+	int kind, has_log, i;
+	pid_t c;
+
+	(void)state;
+	for (i = 0; i < TRACE_SYS_MAX; i++)
+		assert_int_equal(registry__add(TRACE_KIND_ACTIVE, &obj[i], 0, &ids[i]), 0);
+	assert_int_equal(registry__add(TRACE_KIND_LOG, &obj[0], 1, &extra), -EAGAIN);
+	assert_int_equal(registry__get(ids[3], TRACE_KIND_ACTIVE, &p, &kind, &has_log), 0);
+	assert_ptr_equal(p, &obj[3]);
+	assert_int_equal(kind, TRACE_KIND_ACTIVE);
+	registry__put(ids[3]);
+	/* the wrong kind, a made-up id */
+	assert_int_equal(registry__get(ids[3], TRACE_KIND_LOG, &p, &kind, &has_log), -EINVAL);
+	assert_int_equal(registry__get(ids[3] ^ 0x40000, TRACE_KIND_ACTIVE, &p, &kind, NULL),
+			 -EINVAL);
+	/* removed: stale ids are refused, the slot is reused with a new id */
+	assert_int_equal(registry__remove(ids[3], TRACE_KIND_ACTIVE, NULL, &p), 0);
+	stale = ids[3];
+	assert_int_equal(registry__get(stale, TRACE_KIND_ACTIVE, &p, &kind, NULL), -EINVAL);
+	assert_int_equal(registry__add(TRACE_KIND_LOG, &obj[3], 1, &ids[3]), 0);
+	assert_int_not_equal(ids[3], stale);
+	/* a forked child may not use its parent's trids */
+	c = fork();
+	if (c == 0)
+		_exit(registry__get(ids[0], TRACE_KIND_ACTIVE, &p, &kind, NULL) == -EINVAL ? 0 : 1);
+	assert_true(c > 0);
+	assert_int_equal(waitpid(c, &i, 0), c);
+	assert_true(WIFEXITED(i) && WEXITSTATUS(i) == 0);
+	for (i = 0; i < TRACE_SYS_MAX; i++)
+		assert_int_equal(registry__remove(ids[i], TRACE_KIND_ACTIVE | TRACE_KIND_LOG, NULL,
+						  &p),
+				 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_evtypes_names),
+		cmocka_unit_test(test_evtypes_iterate_and_full),
+		cmocka_unit_test(test_batch_sort),
+		cmocka_unit_test(test_registry),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

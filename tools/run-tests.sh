@@ -1,0 +1,53 @@
+#!/bin/bash
+# The whole test suite (the README's test command, and what CI runs):
+#  1. a normal build and its tests (unit, integration with real BPF, script),
+#  2. an ASan+UBSan build and the same tests,
+#  3. the log reader's fuzz target for a short time (PTBPF_FUZZ_SECONDS, 30),
+#  4. with --vm (or PTBPF_VMTEST=1), the integration tests under QEMU on the
+#     Debian kernels 5.10, 6.1 and 6.12 (tools/vmtest-suite).
+# Integration tests skip without BPF on a developer machine, but fail when
+# CI=true. Build trees: build/ and build-asan/ (PTBPF_BUILD_DIR to move them).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${PTBPF_BUILD_DIR:-$top}
+jobs=$(nproc)
+vm=${PTBPF_VMTEST:-0}
+for a in "$@"; do
+	case $a in
+	--vm) vm=1 ;;
+	--no-vm) vm=0 ;;
+	*) echo "usage: $0 [--vm|--no-vm]" >&2; exit 2 ;;
+	esac
+done
+
+step() { printf '\n=== %s\n' "$*"; }
+
+build() {
+	local dir=$1
+	shift
+	cmake -S "$top" -B "$dir" "$@" >/dev/null
+	cmake --build "$dir" -j"$jobs"
+}
+
+step "normal build"
+build "$out/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+step "ASan+UBSan build"
+build "$out/build-asan" -DCMAKE_BUILD_TYPE=Debug -DPTBPF_SANITIZE=ON
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+if [ -x "$top/tools/fuzz-smoke.sh" ]; then
+	step "fuzz smoke (${PTBPF_FUZZ_SECONDS:-30} s)"
+	"$top/tools/fuzz-smoke.sh" "${PTBPF_FUZZ_SECONDS:-30}"
+fi
+
+if [ "$vm" = 1 ] && [ -x "$top/tools/vmtest-suite" ]; then
+	step "integration tests under QEMU kernels"
+	"$top/tools/vmtest-suite" "$out/build"
+fi
+
+step "tests: ASan+UBSan build"
+ctest --test-dir "$out/build-asan" --output-on-failure -j"$jobs"
+step "tests: normal build"
+ctest --test-dir "$out/build" --output-on-failure -j"$jobs"

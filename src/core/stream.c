@@ -30,6 +30,7 @@
 #define NSEC 1000000000ULL
 #define FILTER_WORDS (PTBPF_EV_ID_LIMIT / 64)
 #define DRAIN_PERIOD_MS 20
+#define KERN_RING_MIN (256u << 10)
 #define MAX_UEV_SOURCES 64
 /* A traced process that does not link libposixtrace yet (it may exec into
  * one that does) is looked at again for this long. */
@@ -574,7 +575,8 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 			goto fail;
 	}
 
-	ko.ring_bytes = a->stream_size;
+	/* room for a stream's worth of records while the drainer sleeps */
+	ko.ring_bytes = 2 * a->stream_size < KERN_RING_MIN ? KERN_RING_MIN : 2 * a->stream_size;
 	ko.inherit = a->inherit == POSIX_TRACE_INHERITED;
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)

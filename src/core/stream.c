@@ -748,6 +748,8 @@ void stream__get_attr(struct pt_stream *s, struct pt_attr *a)
 void stream__get_status(struct pt_stream *s, struct posix_trace_status_info *st)
 {
 	pthread_mutex_lock(&s->lock);
+	if (!s->shutting_down)
+		stream__drain_locked(s); /* the status of what happened until now */
 	st->posix_stream_status = s->status;
 	st->posix_stream_full_status = s->full;
 	st->posix_stream_overrun_status = s->overrun;
@@ -831,6 +833,8 @@ void stream__counters(struct pt_stream *s, struct ptbpf_counters *c)
 	struct kern_counters kc = { 0 };
 
 	pthread_mutex_lock(&s->lock);
+	if (!s->shutting_down)
+		stream__drain_locked(s);
 	*c = s->cnt;
 	if (s->kb)
 		kern_backend__counters(s->kb, &kc);

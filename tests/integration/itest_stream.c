@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -676,6 +677,94 @@ static void test_shutdown_frees_bpf(void **state)
 	assert_int_equal(count_bpf_fds(), before);
 }
 
+/* A controller that execs frees its streams' BPF objects (O_CLOEXEC). */
+static void test_exec_frees_bpf(void **state)
+{
+	char path[64], target[128], fdpath[600];
+	pid_t c;
+	int i, n = 0, st;
+	ssize_t len;
+	DIR *d;
+	struct dirent *de;
+
+	(void)state;
+	c = fork();
+	if (c == 0) {
+		trace_id_t t;
+
+		if (posix_trace_create(0, NULL, &t) || posix_trace_start(t))
+			_exit(1);
+		execl("/bin/sleep", "sleep", "2", (char *)NULL);
+		_exit(2);
+	}
+	/* wait until it runs sleep */
+	snprintf(path, sizeof(path), "/proc/%d/exe", c);
+	for (i = 0; i < 500; i++) {
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len > 0) {
+			target[len] = 0;
+			if (strstr(target, "sleep"))
+				break;
+		}
+		usleep(10000);
+	}
+	assert_non_null(strstr(target, "sleep"));
+	snprintf(path, sizeof(path), "/proc/%d/fd", c);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		snprintf(fdpath, sizeof(fdpath), "%s/%s", path, de->d_name);
+		len = readlink(fdpath, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (strstr(target, "bpf"))
+			n++;
+	}
+	closedir(d);
+	kill(c, SIGKILL);
+	waitpid(c, &st, 0);
+	assert_int_equal(n, 0);
+}
+
+/* Events whose maximum sizes add up to stream-min-size are all recorded. */
+static void test_stream_min_size(void **state)
+{
+	struct child c;
+	struct posix_trace_status_info st;
+	trace_event_set_t set;
+	trace_attr_t a;
+	trace_id_t t;
+	size_t ssz = 65536, maxev;
+	int n, k;
+
+	(void)state;
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamsize(&a, ssz);
+	posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_UNTIL_FULL);
+	posix_trace_attr_getmaxsystemeventsize(&a, &maxev);
+	/* START plus k getppid entries and exits */
+	k = (int)((ssz / maxev - 1) / 2);
+	assert_true(k > 10);
+	child_spawn(&c, 10, k, "noexec");
+	assert_int_equal(posix_trace_create(c.pid, &a, &t), 0);
+	posix_trace_eventset_fill(&set, POSIX_TRACE_SYSTEM_EVENTS);
+	posix_trace_eventset_del(PTBPF_EV_SYS_ENTER(NR_GETPPID), &set);
+	posix_trace_eventset_del(PTBPF_EV_SYS_EXIT(NR_GETPPID), &set);
+	posix_trace_eventset_del(POSIX_TRACE_START, &set);
+	assert_int_equal(posix_trace_set_filter(t, &set, POSIX_TRACE_SET_EVENTSET), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	child_run(&c);
+	usleep(100000);
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	assert_int_equal(st.posix_stream_status, POSIX_TRACE_RUNNING);
+	n = read_all(t, evs, MAXEV);
+	assert_int_equal(n, 1 + 2 * k);
+	assert_int_equal(count(evs, n, "sys_exit_getppid", c.pid), k);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
 /* Event type list: every id has a name, the names map back to the ids. */
 static void test_typelist(void **state)
 {
@@ -728,6 +817,8 @@ int main(void)
 		cmocka_unit_test(test_two_streams),
 		cmocka_unit_test(test_shutdown_frees_bpf),
 		cmocka_unit_test(test_typelist),
+		cmocka_unit_test(test_exec_frees_bpf),
+		cmocka_unit_test(test_stream_min_size),
 	};
 
 	itest_require_bpf();

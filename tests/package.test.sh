@@ -12,13 +12,20 @@ libdir=$(ls -d "$tmp"/prefix/lib*/ | head -n 1)
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 export LD_LIBRARY_PATH="$libdir"
 flags=$(pkg-config --cflags --libs posixtrace)
+# A sanitizer build installs an instrumented library: build against it alike.
+san=
+if grep -q '^PTBPF_SANITIZE:BOOL=ON' "$build/CMakeCache.txt"; then
+	san="-fsanitize=address,undefined"
+fi
+flags="$san $flags"
 for std in c89 c99 c11; do
 	cc -std=$std -Wall -Wextra -Werror -o "$tmp/prog_$std" "$src/tests/pkg/all_api.c" $flags
 	"$tmp/prog_$std" >/dev/null
 done
 c++ -std=c++11 -Wall -Wextra -Werror -o "$tmp/prog_cxx" "$src/tests/pkg/all_api.cpp" $flags
 "$tmp/prog_cxx"
-cmake -S "$src/tests/pkg" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake -S "$src/tests/pkg" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+	-DCMAKE_C_FLAGS="$san" -DCMAKE_CXX_FLAGS="$san" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 "$tmp/consumer/consumer_c" >/dev/null
 "$tmp/consumer/consumer_cxx" >/dev/null

@@ -231,6 +231,11 @@ static uint64_t now_stream(struct pt_stream *s)
 /* An event from a source, timestamp already on the stream's clock. */
 static void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 {
+	if (h->id < PTBPF_EV_KERNEL_FIRST && h->id != POSIX_TRACE_OVERFLOW) {
+		/* the stream's own events (FLUSH_STOP, ERROR) */
+		stream__store(s, h, data);
+		return;
+	}
 	if (s->status != POSIX_TRACE_RUNNING) {
 		/* generated while the stream was full and stopped: lost */
 		if (s->auto_stopped) {
@@ -410,6 +415,12 @@ static void stream__drain_locked(struct pt_stream *s)
 			u->retry_until = 0;
 		}
 	}
+	if (s->log && stream_log__take_done(s->log)) {
+		/* a flush ended since the last drain */
+		struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_STOP, .ts = now_stream(s) };
+
+		batch__add(&s->batch, &h, NULL);
+	}
 	if (!s->batch.n)
 		return;
 	batch__sort(&s->batch);
@@ -425,10 +436,6 @@ static void stream__drain_locked(struct pt_stream *s)
 /* Periodic log work of the drainer (lock held). */
 static void stream__log_tick(struct pt_stream *s)
 {
-	if (stream_log__take_done(s->log)) {
-		stream__record_system(s, POSIX_TRACE_FLUSH_STOP, now_stream(s), NULL, 0);
-		pthread_cond_broadcast(&s->cond);
-	}
 	if (s->status == POSIX_TRACE_RUNNING && stream_log__full(s->log)) {
 		/* log-full-policy UNTIL_FULL: the stream stops, STOP last */
 		int one = 1;
@@ -629,6 +636,11 @@ void stream__destroy(struct pt_stream *s)
 		pthread_join(s->drainer, NULL);
 	}
 	if (s->log) {
+		/* the last flush's FLUSH_STOP goes in the log too */
+		stream_log__wait_idle(s->log);
+		pthread_mutex_lock(&s->lock);
+		stream__drain_locked(s);
+		pthread_mutex_unlock(&s->lock);
 		stream__get_status(s, &st);
 		stream_log__close(s->log, &(struct stream_log_final){
 			.q = &s->q, .types = &s->types, .status = &st, .cnt = &s->cnt });

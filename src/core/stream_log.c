@@ -209,9 +209,11 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 		}
 		queue__pop(q);
 	}
-	l->busy = true;
+	if (l->pending.n) {
+		l->busy = true;
+		pthread_cond_broadcast(&l->c);
+	}
 	l->last_flush_ns = now_ns();
-	pthread_cond_broadcast(&l->c);
 out:
 	pthread_mutex_unlock(&l->m);
 	return err;
@@ -278,6 +280,13 @@ static void stream_log__drain(struct stream_log *l)
 {
 	while (l->busy || l->pending.n)
 		pthread_cond_wait(&l->c, &l->m);
+}
+
+void stream_log__wait_idle(struct stream_log *l)
+{
+	pthread_mutex_lock(&l->m);
+	stream_log__drain(l);
+	pthread_mutex_unlock(&l->m);
 }
 
 int stream_log__clear(struct stream_log *l)

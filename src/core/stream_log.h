@@ -30,6 +30,8 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
  * records POSIX_TRACE_FLUSH_STOP)? */
 bool stream_log__flushing(struct stream_log *l);
 bool stream_log__take_done(struct stream_log *l);
+/* Wait until every event handed over is written. */
+void stream_log__wait_idle(struct stream_log *l);
 /* Should the stream (policy POSIX_TRACE_FLUSH) flush now? */
 bool stream_log__due(struct stream_log *l, const struct pt_queue *q);
 /* Has the log become full (UNTIL_FULL log policy)? */

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * posix_trace_eventid_open() and posix_trace_event(): the traced-process
+ * API. The transport is in src/uevent (a shared-memory ring per consumer).
+ *
+ * USDT probe: posix_trace_event() contains a <sys/sdt.h> probe
+ * "posixtrace:event" with arguments (arg0 = event_id (unsigned int),
+ * arg1 = data_ptr, arg2 = data_len (size_t)), hit on every call, traced
+ * or not; it costs one nop. Example:
+ *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libposixtrace.so.0:posixtrace:event
+ *                { printf("%d %u\n", pid, arg0); }'
+ */
+#include <errno.h>
+#include <sys/sdt.h>
+#include <trace.h>
+
+#include "uevent/uev_producer.h"
+
+int posix_trace_eventid_open(const char *__restrict event_name,
+			     trace_event_id_t *__restrict event_id)
+{
+	uint32_t id;
+	int err;
+
+	if (!event_name || !event_id)
+		return EINVAL;
+	err = uev_producer__eventid_open(event_name, &id);
+	if (err)
+		return -err;
+	*event_id = id;
+	return 0;
+}
+
+void posix_trace_event(trace_event_id_t event_id, const void *__restrict data_ptr, size_t data_len)
+{
+	STAP_PROBE3(posixtrace, event, event_id, data_ptr, data_len);
+	if (__builtin_expect(!uev_producer__active(), 1))
+		return;
+	if (!data_ptr)
+		data_len = 0;
+	uev_producer__emit(event_id, data_ptr, data_len, __builtin_return_address(0));
+}

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Controller side of the user-event transport (see uev_shm.h for the
+ * layout). The traced process can write anything into the region at any
+ * time: this file copies every value it reads from it into local memory
+ * before checking and using it, bounds every loop by the ring size and
+ * never trusts the shared tail, sizes or slot configuration (it keeps its
+ * own copies). The memfd must be sealed against shrinking, so that the
+ * traced process cannot make our accesses fault (SIGBUS).
+ */
+#include "uevent/uev_consumer.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uevent/uev_producer.h"
+#include "uevent/uev_shm.h"
+
+#define LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+#define LOAD_ACQ(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+/* A reservation with no writer pid known is abandoned after this long. */
+#define UEV_STUCK_NS 1000000000ull
+
+struct uev_consumer {
+	struct uev_ctl *ctl; /* our mapping of the control area */
+	uint8_t *ring;	     /* our mapping of our slot's ring */
+	struct uev_slot *sl;
+	int fd;
+	unsigned int slot;
+	uint32_t gen;
+	pid_t target;
+	pid_t me;
+	uint64_t own;  /* what slot.own must read */
+	uint64_t size; /* private copies: never re-read from the region */
+	uint32_t max_data;
+	uint32_t flags;
+	uint64_t tail;	    /* consumed up to here */
+	uint64_t published; /* zeroed and stored in slot.tail up to here */
+	uint8_t *buf;	    /* max_data bytes, the copy handed to the callback */
+	uint64_t now;	    /* a recent CLOCK_MONOTONIC reading */
+	bool stuck;
+	uint64_t stuck_tail;
+	uint64_t stuck_since;
+	unsigned int corrupt;
+	bool broken;
+};
+
+static uint64_t uev_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool uev_pid_dead(pid_t pid)
+{
+	return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+/* Is thread tid of process pid gone (or a zombie)? Unknown ids: not dead. */
+static bool uev_task_dead(pid_t pid, pid_t tid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0)
+		return false;
+	if (tid <= 0)
+		tid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return false;
+	return p[2] == 'Z' || p[2] == 'X' || p[2] == 'x';
+}
+
+static int uev_check_fd(int fd)
+{
+	struct stat st;
+	int seals;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != UEV_TOTAL_SIZE)
+		return -EPROTO;
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK))
+		return -EPROTO;
+	return 0;
+}
+
+static int uev_check_header(const struct uev_ctl *ctl)
+{
+	if (LOAD_ACQ(&ctl->magic) != UEV_MAGIC || LOAD(&ctl->version) != UEV_VERSION ||
+	    LOAD(&ctl->nslots) != UEV_NSLOTS || LOAD(&ctl->names_max) != UEV_NAMES_MAX ||
+	    LOAD(&ctl->name_len) != UEV_NAME_LEN || LOAD(&ctl->ctl_size) != UEV_CTL_SIZE ||
+	    LOAD(&ctl->slot_max) != UEV_SLOT_MAX || LOAD(&ctl->total_size) != UEV_TOTAL_SIZE)
+		return -EPROTO;
+	return 0;
+}
+
+/* Find and open the region memfd of another process. */
+static int uev_open_pid(pid_t pid, int *fdp)
+{
+	char path[64], link[sizeof(UEV_MEMFD_LINK) + 8];
+	int err = -ENOENT, fd;
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	dir = opendir(path);
+	if (!dir) {
+		err = -errno;
+		if (err == -ENOENT)
+			err = -ESRCH;
+		return err;
+	}
+	while ((de = readdir(dir))) {
+		ssize_t n;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		n = readlinkat(dirfd(dir), de->d_name, link, sizeof(link) - 1);
+		if (n != (ssize_t)sizeof(UEV_MEMFD_LINK) - 1)
+			continue;
+		link[n] = 0;
+		if (strcmp(link, UEV_MEMFD_LINK))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%.16s", (int)pid, de->d_name);
+		/* O_NONBLOCK: the descriptor may have been swapped for a fifo. */
+		fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd < 0) {
+			if (errno == EACCES || errno == EPERM)
+				err = -errno;
+			continue;
+		}
+		if (uev_check_fd(fd)) {
+			close(fd);
+			continue;
+		}
+		closedir(dir);
+		*fdp = fd;
+		return 0;
+	}
+	closedir(dir);
+	return err;
+}
+
+static void uev_zero_ring(struct uev_consumer *c)
+{
+	if (fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)UEV_RING_OFF(c->slot), (off_t)UEV_SLOT_MAX))
+		memset(c->ring, 0, c->size);
+}
+
+/* Claim a free slot, or one whose owner died. */
+static int uev_claim(struct uev_consumer *c)
+{
+	uint64_t mine = UEV_OWN(c->me, UEV_SLOT_CLAIMING);
+	unsigned int s;
+
+	for (s = 0; s < UEV_NSLOTS; s++) {
+		struct uev_slot *sl = &c->ctl->slots[s];
+		uint64_t own = LOAD_ACQ(&sl->own);
+		pid_t opid = UEV_OWN_PID(own);
+
+		if (UEV_OWN_STATE(own) != UEV_SLOT_FREE && !(opid <= 0 || uev_pid_dead(opid)))
+			continue;
+		if (__atomic_compare_exchange_n(&sl->own, &own, mine, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			c->slot = s;
+			c->sl = sl;
+			c->own = UEV_OWN(c->me, UEV_SLOT_READY);
+			return 0;
+		}
+	}
+	return -EBUSY;
+}
+
+static void uev_release(struct uev_consumer *c)
+{
+	struct uev_slot *sl = c->sl;
+
+	__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
+	STORE(&sl->flags, 0);
+	if (LOAD(&sl->own) == c->own)
+		STORE_REL(&sl->own, UEV_OWN(c->me, UEV_SLOT_CLAIMING));
+	if (c->ring)
+		uev_zero_ring(c);
+	STORE_REL(&sl->own, (uint64_t)UEV_SLOT_FREE);
+}
+
+static size_t uev_pow2(size_t v)
+{
+	size_t r = UEV_RING_MIN;
+
+	while (r < v && r < UEV_SLOT_MAX)
+		r <<= 1;
+	return r;
+}
+
+int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const struct uev_opts *o)
+{
+	struct uev_consumer *c;
+	struct uev_slot *sl;
+	size_t max_data, size;
+	void *p;
+	int err;
+
+	*out = NULL;
+	err = uev_check_fd(fd);
+	if (err)
+		return err;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (c->fd < 0) {
+		err = -errno;
+		free(c);
+		return err;
+	}
+	c->target = pid;
+	c->me = getpid();
+	p = mmap(NULL, UEV_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
+	if (p == MAP_FAILED) {
+		err = -errno;
+		goto err_fd;
+	}
+	c->ctl = p;
+	err = uev_check_header(c->ctl);
+	if (err)
+		goto err_ctl;
+
+	max_data = o ? o->max_data_size : 0;
+	if (max_data > UEV_CONSUMER_MAX_DATA)
+		max_data = UEV_CONSUMER_MAX_DATA;
+	size = uev_pow2(o ? o->ring_bytes : 0);
+	while (size < UEV_SLOT_MAX && size < 4 * UEV_REC_MAX(max_data))
+		size <<= 1;
+	c->max_data = (uint32_t)max_data;
+	c->size = size;
+	c->flags = (o && o->inherit) ? UEV_SLOT_INHERIT : 0;
+	c->buf = malloc(max_data ? max_data : 1);
+	if (!c->buf) {
+		err = -ENOMEM;
+		goto err_ctl;
+	}
+
+	err = uev_claim(c);
+	if (err)
+		goto err_buf;
+	sl = c->sl;
+	__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
+		 (off_t)UEV_RING_OFF(c->slot));
+	if (p == MAP_FAILED) {
+		err = -errno;
+		c->ring = NULL;
+		uev_release(c);
+		goto err_buf;
+	}
+	c->ring = p;
+	uev_zero_ring(c);
+	/* Allocate the (zeroed) pages now: the traced process then takes
+	 * only minor faults on its first lap, not page allocations. */
+	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot), (off_t)c->size);
+	c->gen = LOAD(&sl->gen) + 1;
+	STORE(&sl->gen, c->gen);
+	STORE(&sl->flags, c->flags);
+	STORE(&sl->target_pid, (int32_t)pid);
+	STORE(&sl->max_data, c->max_data);
+	STORE(&sl->ring_size, c->size);
+	memset(sl->filter, 0, sizeof(sl->filter));
+	STORE(&sl->head, 0);
+	STORE(&sl->dropped, 0);
+	STORE(&sl->drop_ts, 0);
+	STORE(&sl->tail, 0);
+	STORE(&sl->tail_cache, 0);
+	STORE_REL(&sl->own, c->own);
+	*out = c;
+	return 0;
+
+err_buf:
+	free(c->buf);
+err_ctl:
+	munmap(c->ctl, UEV_CTL_SIZE);
+err_fd:
+	close(c->fd);
+	free(c);
+	return err;
+}
+
+int uev_consumer__attach(struct uev_consumer **out, pid_t pid, const struct uev_opts *o)
+{
+	struct uev_ctl *ctl;
+	int fd, err;
+
+	*out = NULL;
+	if (pid < 0)
+		return -EINVAL;
+	if (pid == 0 || pid == getpid()) {
+		err = uev_producer__self(&fd, &ctl);
+		if (err)
+			return err;
+		return uev_consumer__attach_fd(out, fd, getpid(), o);
+	}
+	err = uev_open_pid(pid, &fd);
+	if (err)
+		return err;
+	err = uev_consumer__attach_fd(out, fd, pid, o);
+	close(fd);
+	return err;
+}
+
+int uev_consumer__set_enabled(struct uev_consumer *c, bool on)
+{
+	uint64_t bit = 1ull << c->slot;
+
+	if (c->broken)
+		on = false;
+	if (on)
+		c->flags |= UEV_SLOT_ENABLED;
+	else
+		c->flags &= ~UEV_SLOT_ENABLED;
+	STORE(&c->sl->flags, c->flags);
+	if (on)
+		__atomic_fetch_or(&c->ctl->active, bit, __ATOMIC_SEQ_CST);
+	else
+		__atomic_fetch_and(&c->ctl->active, ~bit, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+int uev_consumer__set_id_enabled(struct uev_consumer *c, uint32_t local_id, bool on)
+{
+	uint32_t idx = local_id - UEV_ID_BASE;
+	uint64_t bit;
+
+	if (idx >= UEV_NAMES_MAX)
+		return -EINVAL;
+	bit = 1ull << (idx % 64);
+	if (on)
+		__atomic_fetch_and(&c->sl->filter[idx / 64], ~bit, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_or(&c->sl->filter[idx / 64], bit, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int uev_consumer__type_count(struct uev_consumer *c)
+{
+	uint32_t n = LOAD(&c->ctl->name_count);
+
+	if (n < 1)
+		n = 1;
+	if (n > UEV_NAMES_MAX)
+		n = UEV_NAMES_MAX;
+	return (int)n;
+}
+
+int uev_consumer__type_name(struct uev_consumer *c, uint32_t local_id, char *buf, size_t len)
+{
+	uint32_t idx = local_id - UEV_ID_BASE;
+	struct uev_name *e;
+	char name[UEV_NAME_LEN];
+	size_t n;
+
+	if (idx >= UEV_NAMES_MAX)
+		return -ENOENT;
+	if (idx == 0) {
+		if (len < sizeof(UEV_UNNAMED_NAME))
+			return -ENAMETOOLONG;
+		memcpy(buf, UEV_UNNAMED_NAME, sizeof(UEV_UNNAMED_NAME));
+		return 0;
+	}
+	e = &c->ctl->names[idx];
+	if (LOAD_ACQ(&e->state) != UEV_NAME_READY)
+		return -ENOENT;
+	memcpy(name, e->name, sizeof(name));
+	n = strnlen(name, sizeof(name));
+	if (n >= sizeof(name))
+		return -EBADMSG;
+	if (n + 1 > len)
+		return -ENAMETOOLONG;
+	memcpy(buf, name, n + 1);
+	return 0;
+}
+
+size_t uev_consumer__pending(struct uev_consumer *c)
+{
+	uint64_t avail = LOAD_ACQ(&c->sl->head) - c->tail;
+
+	if (c->broken)
+		return 0;
+	return avail > c->size ? c->size : (size_t)avail;
+}
+
+size_t uev_consumer__max_data(const struct uev_consumer *c)
+{
+	return c->max_data;
+}
+
+size_t uev_consumer__ring_size(const struct uev_consumer *c)
+{
+	return c->size;
+}
+
+/* Zero [tail, tail + len) of the ring (len <= size), wrapping. */
+static void uev_clear(struct uev_consumer *c, uint64_t tail, uint64_t len)
+{
+	uint64_t off = tail & (c->size - 1), first;
+
+	if (len > c->size)
+		len = c->size;
+	first = len < c->size - off ? len : c->size - off;
+
+	memset(c->ring + off, 0, first);
+	if (len > first)
+		memset(c->ring, 0, len - first);
+}
+
+/* Hand [published, tail) back to the producers, zeroed. */
+static void uev_publish(struct uev_consumer *c)
+{
+	if (c->published == c->tail)
+		return;
+	uev_clear(c, c->published, c->tail - c->published);
+	c->published = c->tail;
+	STORE_REL(&c->sl->tail, c->tail);
+}
+
+static void uev_advance(struct uev_consumer *c, uint64_t len)
+{
+	c->tail += len;
+	if (c->tail - c->published >= c->size / 4)
+		uev_publish(c);
+}
+
+/* Corrupt ring: skip everything written so far, count, maybe give up. */
+static int uev_corrupt(struct uev_consumer *c)
+{
+	uint64_t head;
+
+	memset(c->ring, 0, c->size);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	head = LOAD(&c->sl->head);
+	if (head & 7) {
+		/* producers drop while head is misaligned: realign it */
+		uint64_t fixed = (head + 7) & ~7ull;
+
+		if (__atomic_compare_exchange_n(&c->sl->head, &head, fixed, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED))
+			head = fixed;
+	}
+	c->tail = head & ~7ull;
+	c->published = c->tail;
+	STORE_REL(&c->sl->tail, c->tail);
+	STORE_REL(&c->sl->tail_cache, c->tail);
+	c->stuck = false;
+	if (++c->corrupt >= UEV_CONSUMER_CORRUPT_MAX) {
+		c->broken = true;
+		uev_consumer__set_enabled(c, false);
+	}
+	return -EBADMSG;
+}
+
+static void uev_report_lost(const struct uev_cbs *cbs, uint64_t count, uint64_t ts)
+{
+	if (count && cbs->lost)
+		cbs->lost(cbs->ctx, count, ts);
+}
+
+/*
+ * The record at tail is reserved but not committed. Skip it if its writer
+ * is gone; returns true when it was skipped.
+ */
+static bool uev_skip_dead(struct uev_consumer *c, const struct uev_cbs *cbs, uint64_t head,
+			  uint64_t off)
+{
+	struct uev_rec *rec = (struct uev_rec *)(c->ring + off);
+	uint64_t now = uev_now(), rlen = 0, avail = head - c->tail;
+	pid_t pid = 0, tid = 0;
+	bool dead;
+
+	if (!c->stuck || c->stuck_tail != c->tail) {
+		c->stuck = true;
+		c->stuck_tail = c->tail;
+		c->stuck_since = now;
+	}
+	if (off + sizeof(*rec) <= c->size) {
+		rlen = LOAD(&rec->rlen);
+		pid = LOAD(&rec->pid);
+		tid = LOAD(&rec->tid);
+	}
+	if (pid > 0)
+		dead = uev_task_dead(pid, tid);
+	else
+		dead = now - c->stuck_since > UEV_STUCK_NS;
+	if (!dead)
+		return false;
+	/* Re-check: it may have been committed meanwhile. */
+	if (LOAD_ACQ((uint64_t *)(c->ring + off)))
+		return true;
+	if (rlen >= sizeof(*rec) && !(rlen & 7) && off + rlen <= c->size && rlen <= avail)
+		uev_advance(c, rlen);
+	else
+		uev_advance(c, avail);
+	c->stuck = false;
+	uev_report_lost(cbs, 1, now);
+	return true;
+}
+
+/* Drain up to head; returns events, or -errno. */
+static int uev_drain(struct uev_consumer *c, const struct uev_cbs *cbs, int *np)
+{
+	uint64_t size = c->size, mask = size - 1, iter, max_iter = size / 8 + 2;
+	uint64_t head = LOAD_ACQ(&c->sl->head);
+	int n = 0, ret;
+
+	for (iter = 0; iter < max_iter; iter++) {
+		uint64_t avail = head - c->tail, off = c->tail & mask, commit, rlen, lostsz;
+		struct uev_rec rec;
+		struct pt_event_hdr h;
+		uint32_t dlen;
+
+		if (avail > size || (head & 7))
+			return uev_corrupt(c);
+		if (!avail) {
+			/* caught up: look again once (read head seldom: it is
+			 * the producers' hot line) */
+			uint64_t h2 = LOAD_ACQ(&c->sl->head);
+
+			if (h2 == head)
+				break;
+			head = h2;
+			continue;
+		}
+		commit = LOAD_ACQ((uint64_t *)(c->ring + off));
+		if (!commit) {
+			if (uev_skip_dead(c, cbs, head, off))
+				continue;
+			break;
+		}
+		c->stuck = false;
+		if (UEV_COMMIT_TAG(commit) != (uint32_t)(c->tail >> 3))
+			return uev_corrupt(c);
+		if (UEV_COMMIT_KIND(commit) == UEV_KIND_PAD) {
+			rlen = UEV_COMMIT_LEN(commit);
+			if (rlen != size - off || rlen > avail)
+				return uev_corrupt(c);
+			uev_advance(c, rlen);
+			continue;
+		}
+		if (UEV_COMMIT_KIND(commit) != UEV_KIND_DATA || off + sizeof(rec) > size)
+			return uev_corrupt(c);
+		memcpy(&rec, c->ring + off, sizeof(rec));
+		dlen = UEV_COMMIT_LEN(commit);
+		lostsz = (rec.flags & UEV_REC_LOST) ? sizeof(struct uev_lost) : 0;
+		rlen = UEV_ALIGN8(sizeof(rec) + lostsz + (uint64_t)dlen);
+		if (dlen > c->max_data || rlen != rec.rlen || off + rlen > size || rlen > avail ||
+		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~(UEV_REC_TRUNC | UEV_REC_LOST)))
+			return uev_corrupt(c);
+		if (lostsz) {
+			struct uev_lost l;
+
+			memcpy(&l, c->ring + off + sizeof(rec), sizeof(l));
+			uev_report_lost(cbs, l.count, l.first_ts);
+		}
+		if (dlen)
+			memcpy(c->buf, c->ring + off + sizeof(rec) + lostsz, dlen);
+		uev_advance(c, rlen);
+
+		memset(&h, 0, sizeof(h));
+		h.id = UEV_ID_BASE + rec.idx;
+		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+		h.pid = rec.pid;
+		h.tid = rec.tid;
+		h.ts = rec.ts;
+		if (h.ts > c->now) {
+			/* a time in the future is a lie: the core's merge must
+			 * not wait for it */
+			c->now = uev_now();
+			if (h.ts > c->now)
+				h.ts = c->now;
+		}
+		h.prog_addr = rec.prog;
+		h.thread = rec.thread;
+		h.data_len = dlen;
+		n++;
+		*np = n;
+		if (cbs->event) {
+			ret = cbs->event(cbs->ctx, &h, c->buf);
+			if (ret)
+				return ret < 0 ? ret : 1;
+		}
+	}
+	return 0;
+}
+
+int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
+{
+	int n = 0, ret;
+
+	if (c->broken)
+		return 0;
+	if (LOAD(&c->sl->own) != c->own || LOAD(&c->sl->gen) != c->gen)
+		return uev_corrupt(c);
+	ret = uev_drain(c, cbs, &n);
+	uev_publish(c);
+	if (ret < 0)
+		return ret;
+	if (ret > 0)
+		return n;
+	/* Drops with no later record to carry them: report once drained. */
+	if (LOAD_ACQ(&c->sl->head) == c->tail && LOAD(&c->sl->dropped)) {
+		uint64_t cnt = __atomic_exchange_n(&c->sl->dropped, 0, __ATOMIC_ACQ_REL);
+
+		uev_report_lost(cbs, cnt, LOAD(&c->sl->drop_ts));
+	}
+	return n;
+}
+
+void uev_consumer__detach(struct uev_consumer *c)
+{
+	if (!c)
+		return;
+	if (LOAD(&c->sl->own) == c->own)
+		uev_release(c);
+	else
+		__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
+	if (c->ring)
+		munmap(c->ring, c->size);
+	munmap(c->ctl, UEV_CTL_SIZE);
+	close(c->fd);
+	free(c->buf);
+	free(c);
+}

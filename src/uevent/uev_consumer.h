@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Controller side of the user-event transport: one consumer is one slot
+ * (one trace stream) in the shared region of one traced process.
+ *
+ * The region is untrusted input: every index, length, offset and name is
+ * copied and checked; a corrupt ring makes uev_consumer__consume() return
+ * -EBADMSG (after delivering the good records before it) and resynchronise
+ * at the producer's head; after UEV_CONSUMER_CORRUPT_MAX such errors the
+ * consumer stops reading the slot (consume returns 0 from then on).
+ *
+ * Not thread-safe: one thread uses a consumer at a time.
+ */
+#ifndef PTBPF_UEV_CONSUMER_H
+#define PTBPF_UEV_CONSUMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/event.h"
+
+#define UEV_CONSUMER_CORRUPT_MAX 16
+/* Largest max_data_size; larger requests are clamped. */
+#define UEV_CONSUMER_MAX_DATA (1024u * 1024)
+
+struct uev_consumer;
+
+struct uev_opts {
+	size_t ring_bytes;    /* rounded up to a power of two in 4 KiB .. 16 MiB */
+	size_t max_data_size; /* payload bytes kept per event (more: truncated) */
+	bool inherit;	      /* POSIX_TRACE_INHERITED: forked children write too */
+};
+
+struct uev_cbs {
+	/*
+	 * One event. hdr->id is the process-local user event id (2048 +
+	 * index); resolve names with uev_consumer__type_name(). hdr->ts is
+	 * CLOCK_MONOTONIC ns. data (hdr->data_len bytes) is a private copy,
+	 * valid during the call. Return 0 to go on; anything else stops the
+	 * drain after this event (a negative value is returned by consume).
+	 * Events come in reservation order: per thread ts never decreases,
+	 * across threads ts may be inverted by the time between the clock
+	 * read and the reservation (ns; more if the writer was preempted),
+	 * so merge with a small reorder window. ts is never in the future
+	 * (clamped); pid, tid, thread and prog_addr are what the traced
+	 * process wrote (it can lie about its own events only).
+	 */
+	int (*event)(void *ctx, const struct pt_event_hdr *hdr, const void *data);
+	/*
+	 * count events were dropped (ring full) before the next event
+	 * delivered; first_ts is the time of the first of them (0: unknown).
+	 * A writer that died holding a reservation is reported as 1 lost.
+	 */
+	void (*lost)(void *ctx, uint64_t count, uint64_t first_ts);
+	void *ctx;
+};
+
+/*
+ * Claim a slot in the region of process pid (0 or getpid(): this process).
+ * The slot starts disabled. Errors: -ENOENT pid has no libposixtrace
+ * region; -EPERM/-EACCES no ptrace access; -ESRCH no such process;
+ * -EBUSY no free slot; -EPROTO region of another layout version; -ENOMEM.
+ */
+int uev_consumer__attach(struct uev_consumer **out, pid_t pid, const struct uev_opts *o);
+
+/* The same on an already open region descriptor (tests; fd is dup'ed). */
+int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const struct uev_opts *o);
+
+/* Start or stop recording (the stream runs or not). */
+int uev_consumer__set_enabled(struct uev_consumer *c, bool on);
+
+/* Per-id filter applied in the traced process (default: all enabled). -EINVAL: not a user id. */
+int uev_consumer__set_id_enabled(struct uev_consumer *c, uint32_t local_id, bool on);
+
+/* Non-blocking drain: events delivered, or -errno (-EBADMSG: corrupt memory). */
+int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs);
+
+/* Copy the validated name of local_id (NUL-terminated). -ENOENT: not registered;
+ * -ENAMETOOLONG: buf too small; -EBADMSG: the entry is garbage. */
+int uev_consumer__type_name(struct uev_consumer *c, uint32_t local_id, char *buf, size_t len);
+
+/* Entries of the name table in use (ids 2048 .. 2048 + count - 1), >= 1. */
+int uev_consumer__type_count(struct uev_consumer *c);
+
+/* Bytes written by the traced process and not yet consumed (0: drained). */
+size_t uev_consumer__pending(struct uev_consumer *c);
+
+/* The effective max data size and ring size (after rounding/clamping). */
+size_t uev_consumer__max_data(const struct uev_consumer *c);
+size_t uev_consumer__ring_size(const struct uev_consumer *c);
+
+/* Release the slot; c may be NULL. */
+void uev_consumer__detach(struct uev_consumer *c);
+
+#endif /* PTBPF_UEV_CONSUMER_H */

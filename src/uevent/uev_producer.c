@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Traced-process side of the user-event transport: the region, the name
+ * table and the lock-free multi-producer ring writer. See uev_producer.h
+ * for the fork semantics and uev_shm.h for the layout.
+ */
+#include "uevent/uev_producer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define likely(x)   __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+#define LOAD_ACQ(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define STORE(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+static const uint64_t uev_zero_word;
+struct uev_hot uev_producer__hot = {.active_word = &uev_zero_word, .fd = -1};
+_Static_assert(sizeof(struct uev_hot) == 64, "uev_hot is one cache line");
+
+#define uev_fd		 (uev_producer__hot.fd)
+#define uev_pid		 (uev_producer__hot.pid)
+#define uev_inherit_mask (uev_producer__hot.inherit_mask)
+#define uev_inherit_gen	 (uev_producer__hot.inherit_gen)
+static pthread_mutex_t uev_name_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread pid_t uev_tid __attribute__((tls_model("initial-exec")));
+
+struct uev_evt {
+	const void *data;
+	size_t len;
+	uint64_t ts;
+	uint64_t prog;
+	uint64_t thread;
+	int32_t pid;
+	int32_t tid;
+	uint16_t idx;
+};
+
+static void uev_region_init(struct uev_ctl *ctl, pid_t creator)
+{
+	ctl->version = UEV_VERSION;
+	ctl->nslots = UEV_NSLOTS;
+	ctl->names_max = UEV_NAMES_MAX;
+	ctl->name_len = UEV_NAME_LEN;
+	ctl->ctl_size = UEV_CTL_SIZE;
+	ctl->slot_max = UEV_SLOT_MAX;
+	ctl->total_size = UEV_TOTAL_SIZE;
+	ctl->creator_pid = creator;
+	memcpy(ctl->names[0].name, UEV_UNNAMED_NAME, sizeof(UEV_UNNAMED_NAME));
+	STORE(&ctl->names[0].state, UEV_NAME_READY);
+	STORE(&ctl->name_count, 1);
+	STORE_REL(&ctl->magic, UEV_MAGIC);
+}
+
+int uev_producer__region_create(int *fdp, struct uev_ctl **out)
+{
+	struct uev_ctl *ctl;
+	int fd, err;
+
+	fd = memfd_create(UEV_MEMFD_NAME, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)UEV_TOTAL_SIZE) ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	ctl = mmap(NULL, UEV_TOTAL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ctl == MAP_FAILED) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	uev_region_init(ctl, getpid());
+	*fdp = fd;
+	*out = ctl;
+	return 0;
+}
+
+/* Fork: the child writes only into slots it inherits (see uev_producer.h). */
+static void uev_atfork_child(void)
+{
+	struct uev_ctl *ctl = uev_producer__hot.ctl;
+	pid_t parent = uev_pid;
+	uint32_t mask = 0;
+	unsigned int s;
+
+	pthread_mutex_init(&uev_name_lock, NULL);
+	uev_pid = getpid();
+	uev_tid = 0;
+	if (!ctl)
+		return;
+	for (s = 0; s < UEV_NSLOTS; s++) {
+		struct uev_slot *sl = &ctl->slots[s];
+		uint32_t gen = LOAD(&sl->gen);
+
+		if (UEV_OWN_STATE(LOAD_ACQ(&sl->own)) != UEV_SLOT_READY ||
+		    !(LOAD(&sl->flags) & UEV_SLOT_INHERIT))
+			continue;
+		if (LOAD(&sl->target_pid) == parent ||
+		    ((uev_inherit_mask & (1u << s)) && uev_inherit_gen[s] == gen)) {
+			mask |= 1u << s;
+			uev_inherit_gen[s] = gen;
+		}
+	}
+	uev_inherit_mask = mask;
+}
+
+static pthread_once_t uev_once = PTHREAD_ONCE_INIT;
+
+static void uev_producer_init_once(void)
+{
+	struct uev_ctl *ctl;
+	int fd;
+
+	uev_pid = getpid();
+	if (uev_producer__region_create(&fd, &ctl)) {
+		/* No memfd: a private table so eventid_open still works. */
+		ctl = mmap(NULL, UEV_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			   -1, 0);
+		if (ctl == MAP_FAILED)
+			return;
+		uev_region_init(ctl, uev_pid);
+		fd = -1;
+	}
+	uev_fd = fd;
+	uev_producer__hot.ctl = ctl;
+	__atomic_store_n(&uev_producer__hot.active_word, &ctl->active, __ATOMIC_RELEASE);
+	pthread_atfork(NULL, NULL, uev_atfork_child);
+}
+
+/* In a constructor, so that a controller finds the region of a process
+ * that has not called posix_trace_event yet (about 10 us at start). */
+__attribute__((constructor)) static void uev_producer_init(void)
+{
+	pthread_once(&uev_once, uev_producer_init_once);
+}
+
+int uev_producer__self(int *fd, struct uev_ctl **ctl)
+{
+	if (!uev_producer__hot.ctl || uev_fd < 0)
+		return -ENOENT;
+	*fd = uev_fd;
+	*ctl = uev_producer__hot.ctl;
+	return 0;
+}
+
+static inline pid_t uev_gettid(void)
+{
+	pid_t t = uev_tid;
+
+	if (unlikely(!t))
+		uev_tid = t = gettid();
+	return t;
+}
+
+static void uev_drop(struct uev_slot *sl, uint64_t ts)
+{
+	if (__atomic_fetch_add(&sl->dropped, 1, __ATOMIC_RELAXED) == 0)
+		STORE(&sl->drop_ts, ts);
+}
+
+static void uev_write(struct uev_slot *sl, uint8_t *ring, const struct uev_evt *e)
+{
+	uint64_t size = LOAD(&sl->ring_size);
+	uint32_t maxd = LOAD(&sl->max_data);
+	uint64_t h, t, off, need, used, rlen, pos;
+	uint16_t flags = 0;
+	size_t dlen = e->len;
+	struct uev_rec *rec;
+	uint8_t *p;
+	unsigned int tries = 0;
+	bool reloaded = false;
+
+	/* The configuration is written by the controller: still, never
+	 * write outside the slot whatever it says. */
+	if (unlikely(size < UEV_RING_MIN || size > UEV_SLOT_MAX || (size & (size - 1))))
+		return;
+	if (dlen > maxd) {
+		dlen = maxd;
+		flags |= UEV_REC_TRUNC;
+	}
+	if (unlikely(UEV_REC_MAX(dlen) > size / 2))
+		return;
+	if (unlikely(LOAD(&sl->dropped)))
+		flags |= UEV_REC_LOST;
+	rlen = UEV_ALIGN8(sizeof(*rec) + ((flags & UEV_REC_LOST) ? sizeof(struct uev_lost) : 0) +
+			  dlen);
+
+	h = LOAD(&sl->head);
+	t = LOAD_ACQ(&sl->tail_cache);
+	for (;;) {
+		off = h & (size - 1);
+		need = rlen;
+		if (off + rlen > size)
+			need += size - off;
+		used = h - t;
+		if (unlikely(used > size || need > size - used || (h & 7))) {
+			/* looks full: ask the consumer's own word once */
+			if (!reloaded && !(h & 7)) {
+				reloaded = true;
+				t = LOAD_ACQ(&sl->tail);
+				STORE_REL(&sl->tail_cache, t);
+				continue;
+			}
+			uev_drop(sl, e->ts);
+			return;
+		}
+		if (likely(__atomic_compare_exchange_n(&sl->head, &h, h + need, true,
+						       __ATOMIC_RELAXED, __ATOMIC_RELAXED)))
+			break;
+		if (unlikely(++tries > 10000)) {
+			uev_drop(sl, e->ts);
+			return;
+		}
+	}
+	pos = h;
+	if (off + rlen > size) {
+		STORE_REL((uint64_t *)(ring + off), UEV_COMMIT(pos, UEV_KIND_PAD, size - off));
+		pos += size - off;
+		off = 0;
+	}
+	rec = (struct uev_rec *)(ring + off);
+	STORE(&rec->rlen, (uint32_t)rlen);
+	STORE(&rec->pid, e->pid);
+	STORE(&rec->tid, e->tid);
+	rec->idx = e->idx;
+	rec->flags = flags;
+	rec->ts = e->ts;
+	rec->prog = e->prog;
+	rec->thread = e->thread;
+	p = (uint8_t *)(rec + 1);
+	if (unlikely(flags & UEV_REC_LOST)) {
+		struct uev_lost *l = (struct uev_lost *)p;
+
+		l->count = __atomic_exchange_n(&sl->dropped, 0, __ATOMIC_RELAXED);
+		l->first_ts = LOAD(&sl->drop_ts);
+		p += sizeof(*l);
+	}
+	if (dlen)
+		memcpy(p, e->data, dlen);
+	STORE_REL(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, dlen));
+}
+
+static inline uint64_t uev_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint8_t *uev_ring(struct uev_ctl *ctl, unsigned int s)
+{
+	return (uint8_t *)ctl + UEV_RING_OFF(s);
+}
+
+void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
+			      size_t len, const void *prog)
+{
+	struct uev_evt e = {
+		.data = data,
+		.len = len,
+		.ts = uev_now(),
+		.prog = (uint64_t)(uintptr_t)prog,
+		.thread = (uint64_t)pthread_self(),
+		.pid = uev_pid ? uev_pid : getpid(),
+		.tid = uev_gettid(),
+		.idx = (uint16_t)idx,
+	};
+
+	if (s < UEV_NSLOTS && idx < UEV_NAMES_MAX)
+		uev_write(&ctl->slots[s], uev_ring(ctl, s), &e);
+}
+
+void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *prog)
+{
+	struct uev_ctl *ctl = uev_producer__hot.ctl;
+	uint32_t idx = id - UEV_ID_BASE;
+	uint64_t mask;
+	struct uev_evt e;
+	int have_evt = 0;
+
+	if (unlikely(!ctl || idx >= UEV_NAMES_MAX || uev_fd < 0))
+		return;
+	mask = LOAD(&ctl->active) & ((1u << UEV_NSLOTS) - 1);
+	while (mask) {
+		unsigned int s = (unsigned int)__builtin_ctzll(mask);
+		struct uev_slot *sl = &ctl->slots[s];
+		uint32_t flags;
+
+		mask &= mask - 1;
+		if (UEV_OWN_STATE(LOAD_ACQ(&sl->own)) != UEV_SLOT_READY)
+			continue;
+		flags = LOAD(&sl->flags);
+		if (!(flags & UEV_SLOT_ENABLED))
+			continue;
+		if (LOAD(&sl->target_pid) != uev_pid &&
+		    (!(uev_inherit_mask & (1u << s)) || !(flags & UEV_SLOT_INHERIT) ||
+		     LOAD(&sl->gen) != uev_inherit_gen[s]))
+			continue;
+		if (LOAD(&sl->filter[idx / 64]) & (1ull << (idx % 64)))
+			continue;
+		if (!have_evt) {
+			e.data = data;
+			e.len = len;
+			e.ts = uev_now();
+			e.prog = (uint64_t)(uintptr_t)prog;
+			e.thread = (uint64_t)pthread_self();
+			e.pid = uev_pid;
+			e.tid = uev_gettid();
+			e.idx = (uint16_t)idx;
+			have_evt = 1;
+		}
+		uev_write(sl, uev_ring(ctl, s), &e);
+	}
+}
+
+/* Wait (bounded) for an entry another thread or process is writing. */
+static uint32_t uev_name_wait(struct uev_name *n)
+{
+	uint32_t st = LOAD_ACQ(&n->state);
+	unsigned int i;
+
+	for (i = 0; st == UEV_NAME_WRITING && i < 100000; i++) {
+		if (i % 64 == 63)
+			sched_yield();
+		st = LOAD_ACQ(&n->state);
+	}
+	return st;
+}
+
+int uev_producer__eventid_open(const char *name, uint32_t *id)
+{
+	struct uev_ctl *ctl = uev_producer__hot.ctl;
+	size_t n = strnlen(name, UEV_NAME_LEN);
+	unsigned int i;
+
+	if (n >= UEV_NAME_LEN)
+		return -ENAMETOOLONG;
+	*id = UEV_ID_BASE;
+	if (!ctl) {
+		/* called from another constructor that ran before ours */
+		uev_producer_init();
+		ctl = uev_producer__hot.ctl;
+		if (!ctl)
+			return 0;
+	}
+	pthread_mutex_lock(&uev_name_lock);
+	for (i = 0; i < UEV_NAMES_MAX; i++) {
+		struct uev_name *e = &ctl->names[i];
+		uint32_t st = UEV_NAME_EMPTY;
+
+		if (__atomic_compare_exchange_n(&e->state, &st, UEV_NAME_WRITING, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+			uint32_t cnt = LOAD(&ctl->name_count);
+
+			memcpy(e->name, name, n + 1);
+			STORE_REL(&e->state, UEV_NAME_READY);
+			while (cnt < i + 1 &&
+			       !__atomic_compare_exchange_n(&ctl->name_count, &cnt, i + 1, true,
+							    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+				;
+			*id = UEV_ID_BASE + i;
+			break;
+		}
+		if (st == UEV_NAME_WRITING)
+			st = uev_name_wait(e);
+		if (st == UEV_NAME_READY && !strncmp(e->name, name, UEV_NAME_LEN)) {
+			*id = UEV_ID_BASE + i;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&uev_name_lock);
+	return 0;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Shared-memory layout of the user-event transport.
+ *
+ * Every process linking libposixtrace creates, in a constructor, one memfd
+ * named "ptbpf-uev" (MFD_CLOEXEC, sealed against shrinking and growing) of
+ * UEV_TOTAL_SIZE bytes and maps it MAP_SHARED. The file is sparse: only the
+ * pages that are touched cost memory. Layout (byte offsets):
+ *
+ *   0                 struct uev_ctl: header, the "any slot active" mask,
+ *                     the name counter, UEV_NSLOTS slot control blocks and
+ *                     the name table (UEV_NAMES_MAX entries)
+ *   UEV_CTL_SIZE      ring of slot 0 (UEV_SLOT_MAX bytes reserved, the
+ *                     controller uses the first slot.ring_size bytes)
+ *   + s*UEV_SLOT_MAX  ring of slot s
+ *
+ * A controller (one trace stream) owns one slot: it claims it by CAS on
+ * slot.own, writes the configuration and flips its bit in ctl.active.
+ *
+ * A ring holds records, each 8-byte aligned, never wrapping: a record that
+ * does not fit before the end is preceded by a PAD record up to the end.
+ * The producer reserves with a CAS on slot.head (checked against a cached
+ * copy of the consumer's slot.tail, reloaded only when the ring looks
+ * full), writes rlen, pid and tid first, then the rest, then publishes the
+ * commit word with a release store. The consumer zeroes what it consumed
+ * before advancing tail (in batches), so an unwritten commit word is 0.
+ *
+ * Commit word (u64): bits 63..32 the record position / 8 (low 32 bits of
+ * the absolute position, a sanity tag), bits 31..28 the kind, bits 27..0
+ * the payload length (DATA) or the whole record length (PAD).
+ *
+ * Everything the consumer reads from here is untrusted: it copies and
+ * validates every field (see uev_consumer.c).
+ */
+#ifndef PTBPF_UEV_SHM_H
+#define PTBPF_UEV_SHM_H
+
+#include <stdint.h>
+
+#define UEV_MAGIC      0x3156454255425450ULL /* "PTBUEBV1" little-endian */
+#define UEV_VERSION    1
+#define UEV_MEMFD_NAME "ptbpf-uev"
+#define UEV_MEMFD_LINK "/memfd:ptbpf-uev (deleted)"
+
+#define UEV_NSLOTS	 8
+#define UEV_NAMES_MAX	 256  /* TRACE_USER_EVENT_MAX, index 0 is the unnamed event */
+#define UEV_NAME_LEN	 64   /* TRACE_EVENT_NAME_MAX, NUL included */
+#define UEV_ID_BASE	 2048 /* PTBPF_EV_USER_BASE: local id = UEV_ID_BASE + index */
+#define UEV_UNNAMED_NAME "posix_trace_unnamed_userevent"
+
+#define UEV_CTL_SIZE	(64u * 1024)
+#define UEV_SLOT_MAX	(16u * 1024 * 1024)
+#define UEV_RING_MIN	4096u
+#define UEV_TOTAL_SIZE	((uint64_t)UEV_CTL_SIZE + (uint64_t)UEV_NSLOTS * UEV_SLOT_MAX)
+#define UEV_RING_OFF(s) ((uint64_t)UEV_CTL_SIZE + (uint64_t)(s)*UEV_SLOT_MAX)
+
+/* slot.own: (owner pid << 32) | state */
+#define UEV_SLOT_FREE	   0u
+#define UEV_SLOT_CLAIMING  1u /* being set up by its owner */
+#define UEV_SLOT_READY	   2u /* producers may look at it */
+#define UEV_OWN(pid, st)   (((uint64_t)(uint32_t)(pid) << 32) | (st))
+#define UEV_OWN_PID(own)   ((int32_t)((own) >> 32))
+#define UEV_OWN_STATE(own) ((uint32_t)(own))
+
+/* slot.flags */
+#define UEV_SLOT_ENABLED 0x1u /* the stream runs */
+#define UEV_SLOT_INHERIT 0x2u /* forked children keep writing (POSIX_TRACE_INHERITED) */
+
+/* name.state */
+#define UEV_NAME_EMPTY	 0u
+#define UEV_NAME_WRITING 1u
+#define UEV_NAME_READY	 2u
+
+/* Commit word. */
+#define UEV_KIND_DATA 1u
+#define UEV_KIND_PAD  2u
+#define UEV_COMMIT(pos, kind, len)                                                                 \
+	(((uint64_t)(uint32_t)((pos) >> 3) << 32) | ((uint64_t)(kind) << 28) | (uint64_t)(len))
+#define UEV_COMMIT_TAG(c)  ((uint32_t)((c) >> 32))
+#define UEV_COMMIT_KIND(c) ((uint32_t)((c) >> 28) & 0xfu)
+#define UEV_COMMIT_LEN(c)  ((uint32_t)(c)&0x0fffffffu)
+#define UEV_LEN_MAX	   0x0fffffffu
+
+/* uev_rec.flags */
+#define UEV_REC_TRUNC 0x1u /* payload truncated to max_data */
+#define UEV_REC_LOST  0x2u /* struct uev_lost precedes the payload */
+
+#define UEV_ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
+
+struct uev_rec {
+	uint64_t commit; /* written last (release) */
+	uint32_t rlen;	 /* whole record length, written first */
+	int32_t pid;	 /* written first, for the dead-writer check */
+	int32_t tid;
+	uint16_t idx;	 /* user event index: id - UEV_ID_BASE */
+	uint16_t flags;	 /* UEV_REC_* */
+	uint64_t ts;	 /* CLOCK_MONOTONIC ns */
+	uint64_t prog;	 /* caller of posix_trace_event */
+	uint64_t thread; /* pthread_self() */
+			 /* [struct uev_lost if UEV_REC_LOST] payload, padding to 8 */
+};
+_Static_assert(sizeof(struct uev_rec) == 48, "uev_rec layout");
+
+/* Events this slot dropped (ring full) before the record carrying this. */
+struct uev_lost {
+	uint64_t count;
+	uint64_t first_ts;
+};
+_Static_assert(sizeof(struct uev_lost) == 16, "uev_lost layout");
+
+#define UEV_REC_MAX(max_data)                                                                      \
+	UEV_ALIGN8(sizeof(struct uev_rec) + sizeof(struct uev_lost) + (max_data))
+
+struct uev_slot {
+	/* line 0: configuration, written by the owner, read by producers */
+	uint64_t own;			     /* UEV_OWN(owner pid, state) */
+	uint32_t gen;			     /* bumped at each claim */
+	uint32_t flags;			     /* UEV_SLOT_* */
+	int32_t target_pid;		     /* the process this stream traces */
+	uint32_t max_data;		     /* payload bytes kept per event */
+	uint64_t ring_size;		     /* power of two, UEV_RING_MIN .. UEV_SLOT_MAX */
+	uint64_t filter[UEV_NAMES_MAX / 64]; /* bit set: index filtered out */
+	/* line 1: producers */
+	uint64_t head __attribute__((aligned(64))); /* bytes reserved, ever */
+	uint64_t dropped;			    /* events dropped, not yet reported */
+	uint64_t drop_ts;			    /* timestamp of the first of them */
+	uint64_t tail_cache; /* a recent copy of tail, so producers seldom read line 2 */
+	/* line 2: consumer */
+	uint64_t tail __attribute__((aligned(64))); /* bytes consumed, ever */
+	uint64_t pad_[7];
+	uint64_t reserved[8];
+};
+_Static_assert(sizeof(struct uev_slot) == 256, "uev_slot layout");
+
+struct uev_name {
+	uint32_t state; /* UEV_NAME_* */
+	uint32_t reserved;
+	char name[UEV_NAME_LEN];
+};
+_Static_assert(sizeof(struct uev_name) == 72, "uev_name layout");
+
+struct uev_ctl {
+	/* Header: constant after creation; a consumer checks every field. */
+	uint64_t magic;
+	uint32_t version;
+	uint32_t nslots;
+	uint32_t names_max;
+	uint32_t name_len;
+	uint32_t ctl_size;
+	uint32_t slot_max;
+	uint64_t total_size;
+	int32_t creator_pid;
+	uint32_t reserved0;
+	/* Bit s: slot s is enabled. The whole fast path reads only this. */
+	uint64_t active __attribute__((aligned(64)));
+	/* Entries of names[] that were claimed (EMPTY after it). */
+	uint32_t name_count __attribute__((aligned(64)));
+	struct uev_slot slots[UEV_NSLOTS] __attribute__((aligned(64)));
+	struct uev_name names[UEV_NAMES_MAX];
+};
+_Static_assert(sizeof(struct uev_ctl) <= UEV_CTL_SIZE, "uev_ctl fits");
+
+#endif /* PTBPF_UEV_SHM_H */

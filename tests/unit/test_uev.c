@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Unit tests of the user-event transport: ring, drops, names, hostile memory. */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <trace.h>
+
+#include "uevent/uev_consumer.h"
+#include "uevent/uev_producer.h"
+#include "uevent/uev_shm.h"
+
+struct rx {
+	unsigned int n;
+	uint64_t lost;
+	unsigned int lost_calls;
+	uint64_t lost_ts;
+	unsigned int lost_before_event; /* events seen when the last lost() came */
+	struct pt_event_hdr last;
+	unsigned char data[4096];
+	uint32_t seq[64]; /* next expected sequence per writer */
+	bool check_seq;
+	unsigned int seq_err;
+	int stop_after;
+};
+
+static int rx_event(void *ctx, const struct pt_event_hdr *h, const void *data)
+{
+	struct rx *r = ctx;
+
+	r->last = *h;
+	if (h->data_len <= sizeof(r->data))
+		memcpy(r->data, data, h->data_len);
+	if (r->check_seq && h->data_len >= 8) {
+		uint32_t w, s;
+
+		memcpy(&w, data, 4);
+		memcpy(&s, (const char *)data + 4, 4);
+		if (w < 64) {
+			if (s < r->seq[w])
+				r->seq_err++;
+			r->seq[w] = s + 1;
+		}
+	}
+	r->n++;
+	if (r->stop_after && (int)r->n >= r->stop_after)
+		return 1;
+	return 0;
+}
+
+static void rx_lost(void *ctx, uint64_t count, uint64_t ts)
+{
+	struct rx *r = ctx;
+
+	r->lost += count;
+	r->lost_calls++;
+	r->lost_ts = ts;
+	r->lost_before_event = r->n;
+}
+
+struct fx {
+	int fd;
+	struct uev_ctl *ctl;
+	struct uev_consumer *c;
+	struct rx rx;
+	struct uev_cbs cbs;
+};
+
+static struct fx *fx_new(size_t ring, size_t max_data)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	struct uev_opts o = {.ring_bytes = ring, .max_data_size = max_data};
+
+	assert_non_null(f);
+	assert_int_equal(uev_producer__region_create(&f->fd, &f->ctl), 0);
+	assert_int_equal(uev_consumer__attach_fd(&f->c, f->fd, getpid(), &o), 0);
+	assert_int_equal(uev_consumer__set_enabled(f->c, true), 0);
+	f->cbs.event = rx_event;
+	f->cbs.lost = rx_lost;
+	f->cbs.ctx = &f->rx;
+	return f;
+}
+
+static void fx_free(struct fx *f)
+{
+	uev_consumer__detach(f->c);
+	munmap(f->ctl, UEV_TOTAL_SIZE);
+	close(f->fd);
+	free(f);
+}
+
+static unsigned int slot_of(struct fx *f)
+{
+	unsigned int s;
+
+	for (s = 0; s < UEV_NSLOTS; s++)
+		if (UEV_OWN_STATE(f->ctl->slots[s].own) == UEV_SLOT_READY)
+			return s;
+	fail();
+	return 0;
+}
+
+static void test_basic(void **state)
+{
+	struct fx *f = fx_new(65536, 256);
+	unsigned int s = slot_of(f);
+	char buf[300];
+	int i;
+
+	for (i = 0; i < 300; i++)
+		buf[i] = (char)i;
+	uev_producer__write_slot(f->ctl, s, 5, buf, 68, (void *)0x1234);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.last.id, 2048 + 5);
+	assert_int_equal(f->rx.last.data_len, 68);
+	assert_int_equal(f->rx.last.trunc, PT_NOT_TRUNCATED);
+	assert_int_equal(f->rx.last.pid, getpid());
+	assert_int_equal(f->rx.last.tid, gettid());
+	assert_int_equal(f->rx.last.thread, (uint64_t)pthread_self());
+	assert_int_equal(f->rx.last.prog_addr, 0x1234);
+	assert_true(f->rx.last.ts > 0);
+	assert_memory_equal(f->rx.data, buf, 68);
+
+	/* truncation */
+	uev_producer__write_slot(f->ctl, s, 0, buf, 300, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.last.data_len, 256);
+	assert_int_equal(f->rx.last.trunc, PT_TRUNCATED_RECORD);
+	assert_memory_equal(f->rx.data, buf, 256);
+
+	/* empty payload */
+	uev_producer__write_slot(f->ctl, s, 1, NULL, 0, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.last.data_len, 0);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
+	assert_int_equal(f->rx.lost, 0);
+
+	/* stop after one event: the rest stays for the next call */
+	for (i = 0; i < 3; i++)
+		uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
+	f->rx.stop_after = f->rx.n + 1;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	f->rx.stop_after = 0;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	fx_free(f);
+}
+
+static void test_wrap(void **state)
+{
+	struct fx *f = fx_new(4096, 200);
+	unsigned int s = slot_of(f), i;
+	unsigned char buf[200];
+	uint64_t total = 0;
+
+	f->rx.check_seq = true;
+	for (i = 0; i < 5000; i++) {
+		uint32_t w = 0, len = 8 + (i * 37) % 190;
+
+		memcpy(buf, &w, 4);
+		memcpy(buf + 4, &i, 4);
+		uev_producer__write_slot(f->ctl, s, i % 7, buf, len, NULL);
+		if (i % 5 == 4) {
+			int n = uev_consumer__consume(f->c, &f->cbs);
+
+			assert_true(n > 0);
+			total += (uint64_t)n;
+		}
+		assert_int_equal(f->rx.lost, 0);
+	}
+	total += (uint64_t)uev_consumer__consume(f->c, &f->cbs);
+	assert_int_equal(total, 5000);
+	assert_int_equal(f->rx.seq_err, 0);
+	assert_int_equal(f->rx.seq[0], 5000);
+	fx_free(f);
+}
+
+static void test_drops_exact(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	unsigned int s = slot_of(f), i, written = 0, before;
+	unsigned char buf[64] = {0};
+
+	for (i = 0; i < 1000; i++, written++)
+		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
+	/* 4096 / (48 + 64) = 36 records fit */
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 36);
+	assert_int_equal(f->rx.lost, 1000 - 36);
+	assert_int_equal(f->rx.lost_calls, 1);
+	assert_int_equal(f->rx.lost_before_event, 36);
+	assert_true(f->rx.lost_ts > 0);
+
+	/* a new loss episode, then an event carrying it */
+	for (i = 0; i < 100; i++)
+		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
+	before = f->rx.n;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 36);
+	assert_int_equal(f->rx.lost, 1000 - 36 + 100 - 36);
+	uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL); /* nothing pending now */
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.lost_calls, 2);
+	assert_int_equal(f->rx.lost_before_event, before + 36);
+
+	/* drops, then room, then a record carries the count: lost() precedes it */
+	for (i = 0; i < 50; i++)
+		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
+	f->rx.stop_after = f->rx.n + 36; /* drain exactly the full ring */
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 36);
+	f->rx.stop_after = 0;
+	assert_int_equal(f->rx.lost_calls, 2);
+	before = f->rx.n;
+	uev_producer__write_slot(f->ctl, s, 2, buf, 64, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.lost_calls, 3);
+	assert_int_equal(f->rx.lost_before_event, before);
+	assert_int_equal(f->rx.last.id, 2050);
+	assert_int_equal(f->rx.lost, 1000 - 36 + 100 - 36 + 50 - 36);
+	fx_free(f);
+}
+
+struct mt {
+	struct fx *f;
+	unsigned int s;
+	uint32_t w;
+	unsigned int n;
+};
+
+static void *mt_writer(void *arg)
+{
+	struct mt *m = arg;
+	unsigned char buf[64] = {0};
+	uint32_t i;
+
+	for (i = 0; i < m->n; i++) {
+		memcpy(buf, &m->w, 4);
+		memcpy(buf + 4, &i, 4);
+		uev_producer__write_slot(m->f->ctl, m->s, 3, buf, 8 + i % 56, NULL);
+	}
+	return NULL;
+}
+
+static void test_multithread(void **state)
+{
+	struct fx *f = fx_new(16384, 64);
+	struct mt m[4];
+	pthread_t th[4];
+	uint64_t total = 0;
+	int i;
+
+	f->rx.check_seq = true;
+	for (i = 0; i < 4; i++) {
+		m[i] = (struct mt){.f = f, .s = slot_of(f), .w = (uint32_t)i, .n = 200000};
+		assert_int_equal(pthread_create(&th[i], NULL, mt_writer, &m[i]), 0);
+	}
+	for (i = 0; i < 4; i++) {
+		void *rv;
+
+		while (pthread_tryjoin_np(th[i], &rv) == EBUSY) {
+			int n = uev_consumer__consume(f->c, &f->cbs);
+
+			assert_true(n >= 0);
+			total += (uint64_t)n;
+		}
+	}
+	for (;;) {
+		int n = uev_consumer__consume(f->c, &f->cbs);
+
+		assert_true(n >= 0);
+		if (!n)
+			break;
+		total += (uint64_t)n;
+	}
+	assert_int_equal(f->rx.seq_err, 0);
+	assert_int_equal(total + f->rx.lost, 4 * 200000);
+	fx_free(f);
+}
+
+static void test_names(void **state)
+{
+	char name[80], got[64];
+	uint32_t id, id2, i;
+	struct uev_consumer *c;
+	int err;
+
+	assert_int_equal(uev_consumer__attach(&c, 0, &(struct uev_opts){.ring_bytes = 4096}), 0);
+	assert_int_equal(posix_trace_eventid_open("alpha", &id), 0);
+	assert_int_equal(posix_trace_eventid_open("beta", &id2), 0);
+	assert_true(id > 2048 && id2 > 2048 && id != id2);
+	assert_int_equal(posix_trace_eventid_open("alpha", &id2), 0);
+	assert_int_equal(id, id2);
+	assert_int_equal(uev_consumer__type_name(c, id, got, sizeof(got)), 0);
+	assert_string_equal(got, "alpha");
+	assert_int_equal(uev_consumer__type_name(c, id, got, 3), -ENAMETOOLONG);
+	assert_int_equal(uev_consumer__type_name(c, 2048, got, sizeof(got)), 0);
+	assert_string_equal(got, "posix_trace_unnamed_userevent");
+	assert_int_equal(posix_trace_eventid_open("posix_trace_unnamed_userevent", &id2), 0);
+	assert_int_equal(id2, 2048);
+	assert_int_equal(uev_consumer__type_name(c, 2048 + 255, got, sizeof(got)), -ENOENT);
+	assert_int_equal(uev_consumer__type_name(c, 4000, got, sizeof(got)), -ENOENT);
+
+	memset(name, 'x', sizeof(name));
+	name[63] = 0;
+	assert_int_equal(posix_trace_eventid_open(name, &id), 0);
+	assert_int_equal(uev_consumer__type_name(c, id, got, sizeof(got)), 0);
+	assert_int_equal(strlen(got), 63);
+	name[63] = 'x';
+	name[64] = 0;
+	assert_int_equal(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
+	name[79] = 0;
+	assert_int_equal(posix_trace_eventid_open(name, &id), ENAMETOOLONG);
+
+	/* fill the table: then the unnamed id */
+	for (i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "ev%u", i);
+		err = posix_trace_eventid_open(name, &id);
+		assert_int_equal(err, 0);
+		if (uev_consumer__type_count(c) < 256)
+			assert_true(id > 2048);
+	}
+	assert_int_equal(id, 2048);
+	assert_int_equal(uev_consumer__type_count(c), 256);
+	assert_int_equal(posix_trace_eventid_open("alpha", &id2), 0);
+	assert_int_equal(uev_consumer__type_name(c, id2, got, sizeof(got)), 0);
+	assert_string_equal(got, "alpha");
+	uev_consumer__detach(c);
+}
+
+/* The public API through this process's own region: enable, filter. */
+static void test_self_api(void **state)
+{
+	struct uev_consumer *c;
+	struct rx rx = {0};
+	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	uint32_t id = 2048 + 1;
+	int v = 42;
+
+	assert_int_equal(
+		uev_consumer__attach(&c, 0,
+				     &(struct uev_opts){.ring_bytes = 8192, .max_data_size = 16}),
+		0);
+	posix_trace_event(id, &v, sizeof(v)); /* not enabled yet */
+	assert_int_equal(uev_consumer__consume(c, &cbs), 0);
+	uev_consumer__set_enabled(c, true);
+	posix_trace_event(id, &v, sizeof(v));
+	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_int_equal(rx.last.id, id);
+	assert_int_equal(rx.last.pid, getpid());
+	assert_true(rx.last.prog_addr >= (uint64_t)(uintptr_t)test_self_api &&
+		    rx.last.prog_addr < (uint64_t)(uintptr_t)test_self_api + 4096);
+	assert_int_equal(uev_consumer__set_id_enabled(c, id, false), 0);
+	posix_trace_event(id, &v, sizeof(v));
+	posix_trace_event(id + 1, &v, sizeof(v));
+	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_int_equal(rx.last.id, id + 1);
+	assert_int_equal(uev_consumer__set_id_enabled(c, 17, false), -EINVAL);
+	uev_consumer__set_id_enabled(c, id, true);
+	posix_trace_event(4000, &v, sizeof(v)); /* not a user id: ignored */
+	posix_trace_event(id, NULL, 10);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_int_equal(rx.last.data_len, 0);
+	uev_consumer__set_enabled(c, false);
+	posix_trace_event(id, &v, sizeof(v));
+	assert_int_equal(uev_consumer__consume(c, &cbs), 0);
+	uev_consumer__detach(c);
+}
+
+static void test_slots(void **state)
+{
+	struct uev_consumer *c[UEV_NSLOTS + 1];
+	struct uev_opts o = {.ring_bytes = 4096};
+	int fd, i;
+	struct uev_ctl *ctl;
+	pid_t child;
+
+	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
+	for (i = 0; i < UEV_NSLOTS; i++)
+		assert_int_equal(uev_consumer__attach_fd(&c[i], fd, getpid(), &o), 0);
+	assert_int_equal(uev_consumer__attach_fd(&c[i], fd, getpid(), &o), -EBUSY);
+	uev_consumer__detach(c[3]);
+	assert_int_equal(uev_consumer__attach_fd(&c[3], fd, getpid(), &o), 0);
+	/* an owner that died: its slot is reclaimed */
+	child = fork();
+	if (!child)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	uev_consumer__detach(c[5]);
+	ctl->slots[5].own = UEV_OWN(child, UEV_SLOT_READY);
+	assert_int_equal(uev_consumer__attach_fd(&c[5], fd, getpid(), &o), 0);
+	for (i = 0; i < UEV_NSLOTS; i++)
+		uev_consumer__detach(c[i]);
+	/* not a region */
+	assert_int_equal(uev_consumer__attach_fd(&c[0], 0, getpid(), &o) < 0, 1);
+	munmap(ctl, UEV_TOTAL_SIZE);
+	close(fd);
+}
+
+static void test_dead_writer(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	unsigned int s = slot_of(f);
+	struct uev_slot *sl = &f->ctl->slots[s];
+	uint8_t *ring = (uint8_t *)f->ctl + UEV_RING_OFF(s);
+	struct uev_rec *rec;
+	unsigned char buf[8] = {0};
+	uint64_t pos;
+	pid_t child;
+
+	uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
+	/* a reservation of 64 bytes by a process that then died */
+	child = fork();
+	if (!child)
+		_exit(0);
+	waitpid(child, NULL, 0);
+	rec = (struct uev_rec *)(ring + sl->head);
+	rec->rlen = 64;
+	rec->pid = child;
+	rec->tid = child;
+	sl->head += 64;
+	uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	assert_int_equal(f->rx.lost, 1);
+	assert_int_equal(f->rx.lost_before_event, 1);
+	assert_int_equal(f->rx.last.id, 2050);
+
+	/* a live writer (us) holding a reservation: wait */
+	pos = sl->head;
+	rec = (struct uev_rec *)(ring + (pos & 4095));
+	rec->rlen = 64;
+	rec->pid = getpid();
+	rec->tid = gettid();
+	sl->head += 64;
+	uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
+	/* ... until it commits */
+	rec->idx = 3;
+	rec->flags = 0;
+	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, 16), __ATOMIC_RELEASE);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	fx_free(f);
+}
+
+/* Each corruption gives -EBADMSG, then the consumer works again. */
+static void corrupt_and_check(struct fx *f, void (*how)(struct fx *, unsigned int, uint8_t *))
+{
+	unsigned int s = slot_of(f);
+	uint8_t *ring = (uint8_t *)f->ctl + UEV_RING_OFF(s);
+	unsigned char buf[64] = {1, 2, 3};
+	unsigned int before;
+
+	uev_producer__write_slot(f->ctl, s, 1, buf, 20, NULL);
+	how(f, s, ring);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
+	before = f->rx.n;
+	uev_producer__write_slot(f->ctl, s, 1, buf, 20, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.n, before + 1);
+}
+
+static void bad_head(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	f->ctl->slots[s].head = 0xdeadbeefdeadbee0ull;
+}
+
+static void bad_head_align(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	f->ctl->slots[s].head += 3;
+}
+
+static uint8_t *rec_at_tail(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	return ring + (f->ctl->slots[s].tail & (f->ctl->slots[s].ring_size - 1));
+}
+
+static void bad_tag(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit ^= 1ull << 40;
+}
+
+static void bad_kind(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit |= 0xfull << 28;
+}
+
+static void bad_len(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit |= 0x0ffffff0ull;
+}
+
+static void bad_rlen(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	((struct uev_rec *)rec_at_tail(f, s, ring))->rlen = 8;
+}
+
+static void bad_idx(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	((struct uev_rec *)rec_at_tail(f, s, ring))->idx = 9999;
+}
+
+static void bad_pad(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	struct uev_rec *r = (struct uev_rec *)rec_at_tail(f, s, ring);
+
+	uint64_t tail = f->ctl->slots[s].tail, size = f->ctl->slots[s].ring_size;
+
+	r->commit = UEV_COMMIT(tail, UEV_KIND_PAD, size - (tail & (size - 1)) + 8);
+}
+
+static void bad_own(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	f->ctl->slots[s].own = UEV_OWN(1, UEV_SLOT_READY);
+}
+
+static void test_corruptions(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+
+	corrupt_and_check(f, bad_head);
+	corrupt_and_check(f, bad_head_align);
+	corrupt_and_check(f, bad_tag);
+	corrupt_and_check(f, bad_kind);
+	corrupt_and_check(f, bad_len);
+	corrupt_and_check(f, bad_rlen);
+	corrupt_and_check(f, bad_idx);
+	corrupt_and_check(f, bad_pad);
+	/* the owner word overwritten: reported; the slot is no longer ours */
+	{
+		unsigned int s = slot_of(f);
+
+		bad_own(f, s, NULL);
+		assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
+	}
+	fx_free(f);
+}
+
+static void test_future_ts(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	unsigned int s = slot_of(f);
+	uint8_t *ring = (uint8_t *)f->ctl + UEV_RING_OFF(s);
+	struct timespec ts;
+	unsigned char buf[8] = {0};
+
+	uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
+	((struct uev_rec *)ring)->ts = UINT64_MAX - 5;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	assert_true(f->rx.last.ts <= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+	fx_free(f);
+}
+
+static void test_give_up(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	unsigned int s = slot_of(f), i;
+
+	for (i = 0; i < UEV_CONSUMER_CORRUPT_MAX; i++) {
+		f->ctl->slots[s].head = 5;
+		assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
+	}
+	f->ctl->slots[s].head = 5;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
+	assert_int_equal(f->ctl->active & (1u << s), 0);
+	fx_free(f);
+}
+
+static void test_bad_names(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	char got[64];
+
+	f->ctl->names[7].state = UEV_NAME_READY;
+	memset(f->ctl->names[7].name, 'A', UEV_NAME_LEN);
+	assert_int_equal(uev_consumer__type_name(f->c, 2048 + 7, got, sizeof(got)), -EBADMSG);
+	f->ctl->names[8].state = 77;
+	assert_int_equal(uev_consumer__type_name(f->c, 2048 + 8, got, sizeof(got)), -ENOENT);
+	f->ctl->name_count = 0xffffffffu;
+	assert_int_equal(uev_consumer__type_count(f->c), 256);
+	f->ctl->name_count = 0;
+	assert_int_equal(uev_consumer__type_count(f->c), 1);
+	fx_free(f);
+}
+
+/* Random garbage everywhere, interleaved with real writes: never crash. */
+static void test_random_garbage(void **state)
+{
+	unsigned int round, i;
+
+	srand(1234);
+	for (round = 0; round < 200; round++) {
+		struct fx *f = fx_new(4096 << (round % 3), 128);
+		unsigned int s = slot_of(f);
+		uint8_t *ring = (uint8_t *)f->ctl + UEV_RING_OFF(s);
+		size_t size = f->ctl->slots[s].ring_size;
+		unsigned char buf[128];
+		int ret = 0;
+
+		for (i = 0; i < 40; i++) {
+			unsigned int k;
+
+			memset(buf, (int)i, sizeof(buf));
+			uev_producer__write_slot(f->ctl, s, i % 4, buf, rand() % 128, NULL);
+			switch (rand() % 6) {
+			case 0: /* random bytes in the ring */
+				for (k = 0; k < 64; k++)
+					ring[rand() % size] = (uint8_t)rand();
+				break;
+			case 1: /* a random head */
+				f->ctl->slots[s].head = ((uint64_t)rand() << 32) | (unsigned)rand();
+				break;
+			case 2: /* the whole ring */
+				for (k = 0; k < size; k++)
+					ring[k] = (uint8_t)rand();
+				break;
+			case 3: /* the slot control block */
+				for (k = 0; k < sizeof(struct uev_slot); k++)
+					((uint8_t *)&f->ctl->slots[s])[k] = (uint8_t)rand();
+				break;
+			default:
+				break;
+			}
+			ret = uev_consumer__consume(f->c, &f->cbs);
+			assert_true(ret >= 0 || ret == -EBADMSG);
+		}
+		/* the names too */
+		for (i = 0; i < sizeof(f->ctl->names); i++)
+			((uint8_t *)f->ctl->names)[i] = (uint8_t)rand();
+		for (i = 2048; i < 2048 + 300; i++) {
+			char got[64];
+			int r = uev_consumer__type_name(f->c, i, got, sizeof(got));
+
+			assert_true(r == 0 || r == -ENOENT || r == -EBADMSG);
+			if (!r)
+				assert_true(strlen(got) < 64);
+		}
+		fx_free(f);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_basic),	       cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_drops_exact),    cmocka_unit_test(test_multithread),
+		cmocka_unit_test(test_self_api),       cmocka_unit_test(test_names),
+		cmocka_unit_test(test_slots),	       cmocka_unit_test(test_dead_writer),
+		cmocka_unit_test(test_corruptions),    cmocka_unit_test(test_future_ts),
+		cmocka_unit_test(test_give_up),	       cmocka_unit_test(test_bad_names),
+		cmocka_unit_test(test_random_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

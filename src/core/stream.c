@@ -123,13 +123,16 @@ static void stream__set_sources_enabled(struct pt_stream *s, bool on)
 			uev_consumer__set_enabled(s->uev[i].c, on);
 }
 
+/*
+ * UNTIL_FULL: the stream stops. The sources stay on, so every event
+ * generated while it is full is counted as lost (overrun), exactly.
+ */
 static void stream__auto_stop(struct pt_stream *s)
 {
 	s->status = POSIX_TRACE_SUSPENDED;
 	s->full = POSIX_TRACE_FULL;
 	s->auto_stopped = true;
 	s->auto_stop_report = true;
-	stream__set_sources_enabled(s, false);
 }
 
 static int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data);
@@ -236,17 +239,18 @@ static void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const vo
 		stream__store(s, h, data);
 		return;
 	}
+	if (h->id == POSIX_TRACE_OVERFLOW) {
+		/* a source lost events (already counted): mark the gap */
+		if (s->status == POSIX_TRACE_RUNNING && !stream__store(s, h, data))
+			s->resume_pending = true;
+		return;
+	}
 	if (s->status != POSIX_TRACE_RUNNING) {
 		/* generated while the stream was full and stopped: lost */
 		if (s->auto_stopped) {
 			s->cnt.lost++;
 			s->overrun = POSIX_TRACE_OVERRUN;
 		}
-		return;
-	}
-	if (h->id == POSIX_TRACE_OVERFLOW) {
-		if (!stream__store(s, h, data))
-			s->resume_pending = true;
 		return;
 	}
 	if (s->resume_pending && s->status == POSIX_TRACE_RUNNING) {
@@ -686,6 +690,7 @@ int stream__stop(struct pt_stream *s)
 	} else if (s->auto_stopped) {
 		/* stopped by hand now: no automatic restart when emptied */
 		s->auto_stopped = false;
+		stream__set_sources_enabled(s, false);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return 0;

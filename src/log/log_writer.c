@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Trace log writer: see log.h for the interface and docs/log-format.md for
+ * the format.
+ */
+#define _FILE_OFFSET_BITS 64
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log/log.h"
+#include "log/log_format.h"
+
+_Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
+
+#define WBUF_DEFAULT (1u << 20)
+#define WBUF_MIN     (128u << 10)
+#define RING_MAX     (1ull << 62)
+
+/*
+ * The counters are read by the accessors, possibly from another thread than
+ * the one appending (the caller's lock may not cover both): relaxed atomics.
+ */
+#define CNT_SET(f, v) __atomic_store_n(&(f), (v), __ATOMIC_RELAXED)
+#define CNT_GET(f)    __atomic_load_n(&(f), __ATOMIC_RELAXED)
+
+struct wtype {
+	uint32_t id;
+	char name[LOG_NAME_MAX];
+};
+
+struct log_writer {
+	int fd;
+	uint32_t flags;
+	uint32_t seed;
+	uint32_t layout;
+	int32_t policy;
+	uint64_t max_size;
+	uint64_t data_off;
+	uint64_t cap; /* ring capacity */
+
+	unsigned char *buf;
+	size_t buf_size;
+	size_t buf_len;
+	uint64_t buf_off; /* file offset of buf[0] */
+	uint64_t wpos;	  /* linear: file offset of the next record; ring: offset in the ring */
+
+	uint64_t seq;
+	uint64_t bytes;
+	uint64_t events;
+	uint64_t dropped;
+	int full;
+	int wrapped;
+
+	uint64_t type_off;
+	uint32_t type_slots;
+	uint32_t type_used;
+	struct wtype *types; /* distinct ids recorded, latest name */
+	uint32_t ntypes;
+};
+
+static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t *done)
+{
+	const unsigned char *p = buf;
+
+	*done = 0;
+	while (*done < len) {
+		ssize_t n = pwrite(fd, p + *done, len - *done, (off_t)(off + *done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		*done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Fill a record header in place, payload already at rec + 24, pad zeroed. */
+static void rec_seal(uint32_t seed, unsigned char *rec, uint16_t type, uint32_t plen, uint64_t seq)
+{
+	struct log_rec_hdr rh;
+	uint32_t len = (uint32_t)(24 + log_round8(plen));
+
+	if (plen & 7)
+		memset(rec + 24 + plen, 0, 8 - (plen & 7));
+	rh.crc = 0;
+	rh.len = htole32(len);
+	rh.type = htole16(type);
+	rh.flags = 0;
+	rh.plen = htole32(plen);
+	rh.seq = htole64(seq);
+	memcpy(rec, &rh, sizeof(rh));
+	rh.crc = htole32(log_crc32c(seed, rec + 4, len - 4));
+	memcpy(rec, &rh.crc, 4);
+}
+
+static void put_hdr(struct log_writer *w, const struct log_meta *m, unsigned char *out)
+{
+	struct log_file_hdr h;
+	struct timespec now;
+
+	memset(&h, 0, sizeof(h));
+	clock_gettime(CLOCK_REALTIME, &now);
+	memcpy(h.magic, LOG_MAGIC, 8);
+	h.major = htole16(LOG_VERSION_MAJOR);
+	h.minor = htole16(LOG_VERSION_MINOR);
+	h.hdr_size = htole32(sizeof(h));
+	h.seed = htole32(w->seed);
+	h.layout = htole32(w->layout);
+	h.type_slots = htole32(w->type_slots);
+	h.type_off = htole64(w->type_off);
+	h.type_size = htole64((uint64_t)w->type_slots * LOG_TYPE_REC_MAX);
+	h.data_off = htole64(w->data_off);
+	h.data_cap = htole64(w->cap);
+	h.file_sec = (int64_t)htole64((uint64_t)now.tv_sec);
+	h.file_nsec = (int64_t)htole64((uint64_t)now.tv_nsec);
+	memcpy(h.name, m->name, sizeof(h.name));
+	h.name[sizeof(h.name) - 1] = 0;
+	memcpy(h.genversion, m->genversion, sizeof(h.genversion));
+	h.genversion[sizeof(h.genversion) - 1] = 0;
+	h.create_sec = (int64_t)htole64((uint64_t)m->create_sec);
+	h.create_nsec = (int64_t)htole64((uint64_t)m->create_nsec);
+	h.clockres_nsec = (int64_t)htole64((uint64_t)m->clockres_nsec);
+	h.stream_min_size = htole64(m->stream_min_size);
+	h.max_data_size = htole64(m->max_data_size);
+	h.log_max_size = htole64(m->log_max_size);
+	h.stream_full_policy = (int32_t)htole32((uint32_t)m->stream_full_policy);
+	h.log_full_policy = (int32_t)htole32((uint32_t)m->log_full_policy);
+	h.inheritance = (int32_t)htole32((uint32_t)m->inheritance);
+	h.hdr_crc = htole32(log_crc32c(0, &h, sizeof(h)));
+	memcpy(out, &h, sizeof(h));
+}
+
+static uint32_t new_seed(void)
+{
+	uint32_t s;
+	struct timespec t;
+
+	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) == sizeof(s))
+		return s;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint32_t)t.tv_nsec ^ (uint32_t)t.tv_sec ^ ((uint32_t)getpid() << 16);
+}
+
+int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
+		     const struct log_writer_opts *o)
+{
+	struct log_writer *w;
+	struct stat st;
+	unsigned char *hdr;
+	size_t done;
+	int fl, err;
+
+	if (!wp || !m)
+		return -EINVAL;
+	*wp = NULL;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return -EBADF;
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (fl & O_APPEND)
+		return -EINVAL;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (m->log_full_policy != LOG_POLICY_APPEND &&
+	    m->log_full_policy != LOG_POLICY_UNTIL_FULL && m->log_full_policy != LOG_POLICY_LOOP)
+		return -EINVAL;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w->flags = o ? o->flags : 0;
+	w->seed = new_seed();
+	w->policy = m->log_full_policy;
+	w->max_size = m->log_max_size;
+	w->layout = w->policy == LOG_POLICY_LOOP ? LOG_LAYOUT_RING : LOG_LAYOUT_LINEAR;
+	w->type_slots = o && o->type_slots ? o->type_slots : LOG_MAX_TYPES;
+	if (w->type_slots > LOG_MAX_TYPES) {
+		err = -EINVAL;
+		goto fail;
+	}
+	w->type_off = LOG_HDR_SIZE;
+	w->data_off = w->type_off + (uint64_t)w->type_slots * LOG_TYPE_REC_MAX;
+	if (o && o->data_off) {
+		if (o->data_off < w->data_off || (o->data_off & 7) || o->data_off > RING_MAX) {
+			err = -EINVAL;
+			goto fail;
+		}
+		w->data_off = o->data_off;
+	}
+	if (w->layout == LOG_LAYOUT_RING) {
+		if (w->max_size < LOG_TYPE_REC_MAX || w->max_size > RING_MAX) {
+			err = -EINVAL;
+			goto fail;
+		}
+		w->cap = w->max_size & ~(uint64_t)7;
+	}
+	w->buf_size = o && o->buf_size ? o->buf_size : WBUF_DEFAULT;
+	if (w->buf_size < WBUF_MIN)
+		w->buf_size = WBUF_MIN;
+	w->buf_size &= ~(size_t)7;
+	w->buf = malloc(w->buf_size);
+	if (!w->buf) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	w->buf_off = w->data_off;
+	w->wpos = w->layout == LOG_LAYOUT_RING ? 0 : w->data_off;
+
+	if (ftruncate(fd, 0) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (w->layout == LOG_LAYOUT_RING &&
+	    ftruncate(fd, (off_t)(w->data_off + w->cap + LOG_STATUS_REC_LEN)) < 0) {
+		err = errno == EFBIG ? -ENOSPC : -errno;
+		goto fail;
+	}
+	if (w->policy != LOG_POLICY_APPEND && !(w->flags & LOG_WRITER_NO_PREALLOC) &&
+	    w->max_size <= RING_MAX) {
+		uint64_t len = w->max_size + LOG_STATUS_REC_LEN;
+
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)w->data_off, (off_t)len) < 0 &&
+		    errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL) {
+			err = errno == EFBIG ? -ENOSPC : -errno;
+			goto fail;
+		}
+	}
+	hdr = calloc(1, LOG_HDR_SIZE);
+	if (!hdr) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	put_hdr(w, m, hdr);
+	err = pwrite_all(fd, hdr, LOG_HDR_SIZE, 0, &done);
+	free(hdr);
+	if (err)
+		goto fail;
+	*wp = w;
+	return 0;
+fail:
+	free(w->buf);
+	free(w);
+	return err;
+}
+
+int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name)
+{
+	unsigned char rec[LOG_TYPE_REC_MAX];
+	struct log_type_rec t;
+	struct wtype *nt;
+	size_t nlen, done;
+	uint32_t i;
+	int err;
+
+	if (!w || !name)
+		return -EINVAL;
+	nlen = strnlen(name, LOG_NAME_MAX);
+	if (nlen == 0 || nlen >= LOG_NAME_MAX)
+		return -EINVAL;
+	for (i = 0; i < w->ntypes; i++)
+		if (w->types[i].id == id)
+			break;
+	if (i < w->ntypes && !strcmp(w->types[i].name, name))
+		return 0;
+	if (w->type_used >= w->type_slots)
+		return -ENOSPC;
+	t.id = htole32(id);
+	t.name_len = htole16((uint16_t)nlen);
+	t.reserved = 0;
+	memcpy(rec + 24, &t, sizeof(t));
+	memcpy(rec + 24 + sizeof(t), name, nlen);
+	rec_seal(w->seed, rec, LOG_REC_TYPE, (uint32_t)(sizeof(t) + nlen), w->type_used);
+	err = pwrite_all(w->fd, rec, (size_t)(24 + log_round8(sizeof(t) + nlen)),
+			 w->type_off + (uint64_t)w->type_used * LOG_TYPE_REC_MAX, &done);
+	if (err)
+		return err;
+	/*
+	 * Slots are fixed-size so that a torn type write never shifts the
+	 * following ones; the reader walks slot by slot.
+	 */
+	w->type_used++;
+	if (i == w->ntypes) {
+		nt = realloc(w->types, (w->ntypes + 1) * sizeof(*nt));
+		if (!nt)
+			return -ENOMEM;
+		w->types = nt;
+		w->ntypes++;
+		w->types[i].id = id;
+	}
+	memcpy(w->types[i].name, name, nlen + 1);
+	return 0;
+}
+
+/* Write the buffer; on error keep what was not written. */
+int log_writer__flush(struct log_writer *w)
+{
+	size_t done = 0;
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	if (w->buf_len) {
+		err = pwrite_all(w->fd, w->buf, w->buf_len, w->buf_off, &done);
+		/* only whole pwrite chunks count; a torn record is ignored by readers */
+		w->buf_off += done;
+		w->buf_len -= done;
+		if (err) {
+			memmove(w->buf, w->buf + done, w->buf_len);
+			return err;
+		}
+	}
+	if ((w->flags & LOG_WRITER_SYNC) && fdatasync(w->fd) < 0)
+		return -errno;
+	return 0;
+}
+
+static int buf_flush_nosync(struct log_writer *w)
+{
+	uint32_t fl = w->flags;
+	int err;
+
+	w->flags &= ~LOG_WRITER_SYNC;
+	err = log_writer__flush(w);
+	w->flags = fl;
+	return err;
+}
+
+/* Make room for len bytes in the buffer at the current position. */
+static int reserve(struct log_writer *w, size_t len)
+{
+	int err;
+
+	if (w->buf_len + len <= w->buf_size)
+		return 0;
+	err = buf_flush_nosync(w);
+	if (err)
+		return err;
+	return 0;
+}
+
+int log_writer__append(struct log_writer *w, const struct pt_event_hdr *h, const void *data)
+{
+	struct pt_event_hdr e;
+	uint32_t dlen;
+	size_t rlen;
+	unsigned char *rec;
+	int err;
+
+	if (!w || !h || (h->data_len && !data))
+		return -EINVAL;
+	dlen = h->data_len;
+	e.trunc = h->trunc;
+	if (dlen > LOG_MAX_DATA) {
+		dlen = LOG_MAX_DATA;
+		e.trunc = PT_TRUNCATED_RECORD;
+	}
+	rlen = 24 + log_round8(LOG_EVENT_HDR_SIZE + dlen);
+
+	if (w->layout == LOG_LAYOUT_LINEAR) {
+		if (w->policy == LOG_POLICY_UNTIL_FULL &&
+		    (w->full || w->bytes + rlen > w->max_size)) {
+			CNT_SET(w->full, 1);
+			CNT_SET(w->dropped, w->dropped + 1);
+			return 1;
+		}
+	} else {
+		if (rlen > w->cap) {
+			CNT_SET(w->dropped, w->dropped + 1);
+			return 1;
+		}
+		if (w->wpos + rlen > w->cap) {
+			if (w->cap - w->wpos >= 24) {
+				/*
+				 * The WRAP record ends a lap and fills the ring up
+				 * to its end, so no record of an older lap survives
+				 * once a lap is complete (less than LOG_MAX_REC).
+				 */
+				size_t wlen = (size_t)(w->cap - w->wpos);
+
+				err = reserve(w, wlen);
+				if (err)
+					return err;
+				rec = w->buf + w->buf_len;
+				memset(rec + 24, 0, wlen - 24);
+				rec_seal(w->seed, rec, LOG_REC_WRAP, (uint32_t)(wlen - 24), w->seq);
+				w->seq++;
+				w->buf_len += wlen;
+				w->wpos = w->cap;
+			}
+			err = buf_flush_nosync(w);
+			if (err)
+				return err;
+			w->wpos = 0;
+			w->buf_off = w->data_off;
+			CNT_SET(w->wrapped, 1);
+		}
+	}
+	err = reserve(w, rlen);
+	if (err)
+		return err;
+
+	rec = w->buf + w->buf_len;
+	e.id = htole32(h->id);
+	e.trunc = htole16(e.trunc);
+	e.reserved = 0;
+	e.pid = (int32_t)htole32((uint32_t)h->pid);
+	e.tid = (int32_t)htole32((uint32_t)h->tid);
+	e.ts = htole64(h->ts);
+	e.prog_addr = htole64(h->prog_addr);
+	e.thread = htole64(h->thread);
+	e.data_len = htole32(dlen);
+	e.reserved2 = 0;
+	memcpy(rec + 24, &e, sizeof(e));
+	if (dlen)
+		memcpy(rec + 24 + sizeof(e), data, dlen);
+	rec_seal(w->seed, rec, LOG_REC_EVENT, (uint32_t)(sizeof(e) + dlen), w->seq);
+	w->seq++;
+	w->buf_len += rlen;
+	w->wpos += rlen;
+	CNT_SET(w->bytes, w->bytes + rlen);
+	CNT_SET(w->events, w->events + 1);
+	return 0;
+}
+
+int log_writer__close(struct log_writer *w, const struct log_status *f)
+{
+	unsigned char rec[LOG_STATUS_REC_LEN];
+	struct log_status_rec s;
+	uint64_t off;
+	size_t done;
+	int err, i;
+
+	if (!w)
+		return -EINVAL;
+	err = buf_flush_nosync(w);
+	if (err)
+		goto out;
+	memset(&s, 0, sizeof(s));
+	for (i = 0; f && i < 7; i++)
+		s.v[i] = (int32_t)htole32((uint32_t)f->v[i]);
+	s.events_written = htole64(f ? f->events_written : 0);
+	s.events_lost = htole64(f ? f->events_lost : 0);
+	s.log_events = htole64(w->events);
+	s.log_dropped = htole64(w->dropped);
+	s.log_full =
+		htole32(w->layout == LOG_LAYOUT_RING ? (uint32_t)w->wrapped : (uint32_t)w->full);
+	off = w->layout == LOG_LAYOUT_RING ? w->data_off + w->cap : w->buf_off;
+	s.self_off = htole64(off);
+	s.head_off = htole64(w->wpos);
+	s.head_seq = htole64(w->seq);
+	s.wrapped = htole32((uint32_t)w->wrapped);
+	memcpy(rec + 24, &s, sizeof(s));
+	rec_seal(w->seed, rec, LOG_REC_STATUS, sizeof(s), w->seq);
+	err = pwrite_all(w->fd, rec, sizeof(rec), off, &done);
+	if (err)
+		goto out;
+	if (ftruncate(w->fd, (off_t)(off + sizeof(rec))) < 0) {
+		err = -errno;
+		goto out;
+	}
+	if ((w->flags & LOG_WRITER_SYNC) && fdatasync(w->fd) < 0)
+		err = -errno;
+out:
+	log_writer__free(w);
+	return err;
+}
+
+void log_writer__free(struct log_writer *w)
+{
+	if (!w)
+		return;
+	free(w->types);
+	free(w->buf);
+	free(w);
+}
+
+uint64_t log_writer__bytes(const struct log_writer *w)
+{
+	return CNT_GET(w->bytes);
+}
+
+uint64_t log_writer__events(const struct log_writer *w)
+{
+	return CNT_GET(w->events);
+}
+
+uint64_t log_writer__dropped(const struct log_writer *w)
+{
+	return CNT_GET(w->dropped);
+}
+
+int log_writer__full(const struct log_writer *w)
+{
+	return w->layout == LOG_LAYOUT_RING ? CNT_GET(w->wrapped) : CNT_GET(w->full);
+}

@@ -1,0 +1,1043 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Log writer and reader: round trip, policies, crash tolerance, hostile input,
+ * write errors, 64-bit offsets.
+ *
+ * Write errors: there is no small filesystem to fill in a unit test, so the
+ * ENOSPC path is exercised with RLIMIT_FSIZE (SIGXFSZ ignored), which makes
+ * write(2) fail the same way (EFBIG, after a short write) at a chosen size.
+ *
+ * With LOG_CORPUS_OUT=dir in the environment, the seed logs of the fuzz corpus
+ * are written to dir (tests/fuzz/corpus/log holds the committed copy).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "log/log.h"
+#include "log/log_format.h"
+
+#define EV_MAX_DATA 300
+
+static int memfile(void)
+{
+	int fd = memfd_create("ptbpf-test-log", 0);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+static void meta_init(struct log_meta *m, int policy, uint64_t max)
+{
+	memset(m, 0, sizeof(*m));
+	strcpy(m->name, "stream-name");
+	strcpy(m->genversion, "ptbpf 0.1.0 test");
+	m->create_sec = 1700000000;
+	m->create_nsec = 123456789;
+	m->clockres_nsec = 1;
+	m->stream_min_size = 1 << 20;
+	m->max_data_size = 4096;
+	m->log_max_size = max;
+	m->stream_full_policy = 7;
+	m->log_full_policy = policy;
+	m->inheritance = 1;
+}
+
+static uint32_t ev_len(uint64_t i)
+{
+	return (uint32_t)((i * 37) % EV_MAX_DATA);
+}
+
+static void ev_make(uint64_t i, struct pt_event_hdr *h, unsigned char *data)
+{
+	memset(h, 0, sizeof(*h));
+	h->id = 1 + (uint32_t)(i % 5);
+	h->trunc = (uint16_t)(i % 2);
+	h->pid = 100 + (int32_t)i;
+	h->tid = 200 + (int32_t)i;
+	h->ts = 1000000000ull * 5 + i;
+	h->prog_addr = 0x400000 + i;
+	h->thread = 0x7f0000000000ull + i;
+	h->data_len = ev_len(i);
+	for (uint32_t j = 0; j < h->data_len; j++)
+		data[j] = (unsigned char)(i * 7 + j);
+}
+
+static uint64_t rec_size(uint64_t i)
+{
+	return 24 + log_round8(48 + ev_len(i));
+}
+
+/* The event i as written; returns 1 if (h, data) is it. */
+static int ev_is(uint64_t i, const struct pt_event_hdr *h, const void *data)
+{
+	struct pt_event_hdr e;
+	unsigned char d[EV_MAX_DATA];
+
+	ev_make(i, &e, d);
+	return !memcmp(&e, h, sizeof(e)) && !memcmp(d, data, e.data_len);
+}
+
+/* Index of the event from its ts. */
+static uint64_t ev_index(const struct pt_event_hdr *h)
+{
+	return h->ts - 1000000000ull * 5;
+}
+
+static struct log_writer *wopen(int fd, int policy, uint64_t max, const struct log_writer_opts *o)
+{
+	struct log_writer *w;
+	struct log_meta m;
+
+	meta_init(&m, policy, max);
+	assert_int_equal(log_writer__open(&w, fd, &m, o), 0);
+	return w;
+}
+
+static void add_types(struct log_writer *w)
+{
+	assert_int_equal(log_writer__add_type(w, 1, "posix/start"), 0);
+	assert_int_equal(log_writer__add_type(w, 2, "posix/stop"), 0);
+	assert_int_equal(log_writer__add_type(w, 3, "user/three"), 0);
+	assert_int_equal(log_writer__add_type(w, 4, "user/four"), 0);
+	assert_int_equal(log_writer__add_type(w, 5, "user/five"), 0);
+}
+
+static int append(struct log_writer *w, uint64_t i)
+{
+	struct pt_event_hdr h;
+	unsigned char d[EV_MAX_DATA];
+
+	ev_make(i, &h, d);
+	return log_writer__append(w, &h, d);
+}
+
+/* Read everything; check the events are first, first+1, ...; return the count. */
+static uint64_t read_seq(struct log_reader *r, uint64_t first)
+{
+	struct pt_event_hdr h;
+	const void *d;
+	uint64_t n = 0;
+	int rc;
+
+	while ((rc = log_reader__next(r, &h, &d)) == 1) {
+		assert_true(ev_is(first + n, &h, d));
+		n++;
+	}
+	assert_int_equal(rc, 0);
+	return n;
+}
+
+static int ropen(int fd, struct log_reader **r)
+{
+	return log_reader__open(r, fd);
+}
+
+/* ------------------------------------------------------------------ crc */
+
+static void test_crc32c(void **state)
+{
+	unsigned char buf[1000];
+
+	assert_int_equal(log_crc32c(0, "123456789", 9), 0xE3069283u);
+	assert_int_equal(log_crc32c(0, "", 0), 0);
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)(i * 131 + 7);
+	for (size_t off = 0; off < 9; off++) {
+		for (size_t len = 0; len < 300; len += 7) {
+			uint32_t hw, sw, chained;
+
+			log_crc32c__set_hw(1);
+			hw = log_crc32c(0x1234, buf + off, len);
+			chained = log_crc32c(log_crc32c(0x1234, buf + off, len / 2),
+					     buf + off + len / 2, len - len / 2);
+			log_crc32c__set_hw(0);
+			sw = log_crc32c(0x1234, buf + off, len);
+			log_crc32c__set_hw(1);
+			assert_int_equal(hw, sw);
+			assert_int_equal(hw, chained);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ round trip */
+
+static void test_round_trip(void **state)
+{
+	int fd = memfile();
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
+	struct log_status st, got;
+	struct log_reader *r;
+	const struct log_meta *m;
+	struct pt_event_hdr h;
+	const void *d;
+	const char *name;
+	size_t it = 0;
+	uint32_t id;
+	unsigned char *big;
+	int i;
+
+	add_types(w);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(append(w, (uint64_t)i), 0);
+	/* a type appearing late, and a too-big event (cut to LOG_MAX_DATA) */
+	assert_int_equal(log_writer__add_type(w, 77, "user/late"), 0);
+	assert_int_equal(log_writer__add_type(w, 77, "user/late"), 0);
+	big = calloc(1, LOG_MAX_DATA + 100);
+	memset(&h, 0, sizeof(h));
+	h.id = 77;
+	h.data_len = LOG_MAX_DATA + 100;
+	big[LOG_MAX_DATA - 1] = 0xab;
+	assert_int_equal(log_writer__append(w, &h, big), 0);
+	assert_int_equal(log_writer__events(w), 1001);
+	memset(&st, 0, sizeof(st));
+	for (i = 0; i < 7; i++)
+		st.v[i] = i * 11 - 3;
+	st.events_written = 1001;
+	st.events_lost = 42;
+	assert_int_equal(log_writer__close(w, &st), 0);
+
+	assert_int_equal(ropen(fd, &r), 0);
+	m = log_reader__meta(r);
+	assert_string_equal(m->name, "stream-name");
+	assert_string_equal(m->genversion, "ptbpf 0.1.0 test");
+	assert_int_equal(m->create_sec, 1700000000);
+	assert_int_equal(m->create_nsec, 123456789);
+	assert_int_equal(m->clockres_nsec, 1);
+	assert_int_equal(m->stream_min_size, 1 << 20);
+	assert_int_equal(m->max_data_size, 4096);
+	assert_int_equal(m->stream_full_policy, 7);
+	assert_int_equal(m->log_full_policy, LOG_POLICY_APPEND);
+	assert_int_equal(m->inheritance, 1);
+	assert_true(m->file_sec > 1600000000);
+
+	assert_int_equal(log_reader__type_count(r), 6);
+	assert_int_equal(log_reader__type_name(r, 3, &name), 0);
+	assert_string_equal(name, "user/three");
+	assert_int_equal(log_reader__type_name(r, 77, &name), 0);
+	assert_string_equal(name, "user/late");
+	assert_int_equal(log_reader__type_name(r, 6, &name), -ENOENT);
+	for (i = 0; log_reader__type_next(r, &it, &id, &name) == 1; i++)
+		assert_int_equal(id, i < 5 ? (uint32_t)i + 1 : 77);
+	assert_int_equal(i, 6);
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (i = 0; i < 1000; i++) {
+			assert_int_equal(log_reader__next(r, &h, &d), 1);
+			assert_true(ev_is((uint64_t)i, &h, d));
+		}
+		assert_int_equal(log_reader__next(r, &h, &d), 1);
+		assert_int_equal(h.id, 77);
+		assert_int_equal(h.data_len, LOG_MAX_DATA);
+		assert_int_equal(h.trunc, PT_TRUNCATED_RECORD);
+		assert_int_equal(((const unsigned char *)d)[LOG_MAX_DATA - 1], 0xab);
+		assert_int_equal(log_reader__next(r, &h, &d), 0);
+		assert_int_equal(log_reader__next(r, &h, &d), 0);
+		assert_int_equal(log_reader__rewind(r), 0);
+	}
+	assert_int_equal(log_reader__status(r, &got), 0);
+	assert_memory_equal(got.v, st.v, sizeof(st.v));
+	assert_int_equal(got.events_written, 1001);
+	assert_int_equal(got.events_lost, 42);
+	assert_int_equal(got.log_events, 1001);
+	assert_int_equal(got.log_dropped, 0);
+	assert_int_equal(got.log_full, 0);
+	log_reader__close(r);
+	free(big);
+	close(fd);
+}
+
+static void test_types(void **state)
+{
+	int fd = memfile();
+	struct log_writer_opts o = {.type_slots = 4};
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
+	char longname[LOG_NAME_MAX + 1];
+	struct log_reader *r;
+	const char *name;
+
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[LOG_NAME_MAX] = 0;
+	assert_int_equal(log_writer__add_type(w, 1, longname), -EINVAL);
+	longname[LOG_NAME_MAX - 1] = 0; /* 63 bytes: fits */
+	assert_int_equal(log_writer__add_type(w, 1, longname), 0);
+	assert_int_equal(log_writer__add_type(w, 1, ""), -EINVAL);
+	assert_int_equal(log_writer__add_type(w, 5, "old"), 0);
+	assert_int_equal(log_writer__add_type(w, 5, "new"), 0);
+	assert_int_equal(log_writer__add_type(w, 0xffffffffu, "max"), 0);
+	assert_int_equal(log_writer__add_type(w, 6, "one too many"), -ENOSPC);
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(log_reader__type_count(r), 3);
+	assert_int_equal(log_reader__type_name(r, 1, &name), 0);
+	assert_string_equal(name, longname);
+	assert_int_equal(log_reader__type_name(r, 5, &name), 0);
+	assert_string_equal(name, "new");
+	assert_int_equal(log_reader__type_name(r, 0xffffffffu, &name), 0);
+	assert_string_equal(name, "max");
+	log_reader__close(r);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ policies */
+
+static void test_until_full(void **state)
+{
+	int fd = memfile();
+	struct log_writer *w = wopen(fd, LOG_POLICY_UNTIL_FULL, 3000, NULL);
+	struct log_reader *r;
+	struct log_status st;
+	uint64_t used = 0, n = 0, i;
+	int rc;
+
+	for (i = 0; i < 100; i++) {
+		rc = append(w, i);
+		if (rc == 0) {
+			assert_int_equal(n, i); /* no event accepted after the first refusal */
+			used += rec_size(i);
+			n++;
+		} else {
+			assert_int_equal(rc, 1);
+		}
+	}
+	assert_true(used <= 3000);
+	assert_true(used + rec_size(n) > 3000);
+	assert_int_equal(log_writer__full(w), 1);
+	assert_int_equal(log_writer__dropped(w), 100 - n);
+	assert_int_equal(log_writer__bytes(w), used);
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(read_seq(r, 0), n);
+	assert_int_equal(log_reader__status(r, &st), 0);
+	assert_int_equal(st.log_full, 1);
+	assert_int_equal(st.log_dropped, 100 - n);
+	log_reader__close(r);
+	close(fd);
+}
+
+static void test_append_unlimited(void **state)
+{
+	int fd = memfile();
+	struct log_writer_opts o = {.buf_size = 1}; /* the minimum buffer: many writes */
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 100, &o);
+	struct log_reader *r;
+	uint64_t i;
+
+	for (i = 0; i < 20000; i++)
+		assert_int_equal(append(w, i), 0);
+	assert_int_equal(log_writer__full(w), 0);
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(read_seq(r, 0), 20000);
+	log_reader__close(r);
+	close(fd);
+}
+
+/*
+ * LOOP: after n events, the log holds the newest ones: the reader returns
+ * first..n-1 in order, and (all laps considered) at least cap - 2 * max record
+ * bytes of them.
+ */
+static void check_loop(int fd, uint64_t cap, uint64_t n, int closed)
+{
+	struct log_reader *r;
+	struct pt_event_hdr h;
+	const void *d;
+	uint64_t first = UINT64_MAX, cnt = 0, bytes = 0;
+	int rc;
+
+	assert_int_equal(ropen(fd, &r), 0);
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t c = 0;
+
+		while ((rc = log_reader__next(r, &h, &d)) == 1) {
+			uint64_t i = ev_index(&h);
+
+			if (c == 0) {
+				if (pass == 0)
+					first = i;
+				assert_int_equal(i, first);
+			}
+			assert_int_equal(i, first + c);
+			assert_true(ev_is(i, &h, d));
+			if (pass == 0)
+				bytes += rec_size(i);
+			c++;
+		}
+		assert_int_equal(rc, 0);
+		if (pass == 0)
+			cnt = c;
+		assert_int_equal(c, cnt);
+		log_reader__rewind(r);
+	}
+	if (n) {
+		assert_int_equal(first + cnt, n);
+		assert_true(bytes <= cap);
+		/* the oldest lap may have lost up to one record to the WRAP */
+		assert_true(bytes + 2 * rec_size(0) + 2 * (24 + log_round8(48 + EV_MAX_DATA)) >
+				    cap ||
+			    first == 0);
+	} else {
+		assert_int_equal(cnt, 0);
+	}
+	if (!closed) {
+		struct log_status st;
+
+		assert_int_equal(log_reader__status(r, &st), -ENOENT);
+	}
+	log_reader__close(r);
+}
+
+static void test_loop(void **state)
+{
+	const uint64_t cap = 2000;
+	struct log_status st;
+	struct log_reader *r;
+
+	for (uint64_t n = 0; n < 120; n += 1 + n / 10) {
+		for (int closed = 0; closed < 2; closed++) {
+			int fd = memfile();
+			struct log_writer *w = wopen(fd, LOG_POLICY_LOOP, cap, NULL);
+
+			add_types(w);
+			for (uint64_t i = 0; i < n; i++)
+				assert_int_equal(append(w, i), 0);
+			if (closed) {
+				assert_int_equal(log_writer__close(w, NULL), 0);
+			} else {
+				assert_int_equal(log_writer__flush(w), 0);
+				log_writer__free(w);
+			}
+			check_loop(fd, cap, n, closed);
+			if (closed && n > 50) {
+				assert_int_equal(ropen(fd, &r), 0);
+				assert_int_equal(log_reader__status(r, &st), 0);
+				assert_int_equal(st.log_full, 1);
+				assert_int_equal(st.log_events, n);
+				assert_int_equal(log_reader__type_count(r), 5);
+				log_reader__close(r);
+			}
+			close(fd);
+		}
+	}
+}
+
+static void test_loop_too_big(void **state)
+{
+	int fd = memfile();
+	struct log_writer *w = wopen(fd, LOG_POLICY_LOOP, 200, NULL);
+	struct pt_event_hdr h;
+	unsigned char d[300] = {0};
+	struct log_reader *r;
+	const void *p;
+
+	memset(&h, 0, sizeof(h));
+	h.data_len = 200;
+	assert_int_equal(log_writer__append(w, &h, d), 1);
+	assert_int_equal(log_writer__dropped(w), 1);
+	for (uint64_t i = 0; i < 30; i++) {
+		struct pt_event_hdr e;
+
+		ev_make(i, &e, d);
+		e.data_len = 0;
+		assert_int_equal(log_writer__append(w, &e, d), 0);
+	}
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	/* 200 bytes hold two 72-byte records */
+	assert_int_equal(log_reader__next(r, &h, &p), 1);
+	assert_int_equal(ev_index(&h), 28);
+	log_reader__close(r);
+	close(fd);
+}
+
+/* one event of index i with a record of exactly size bytes */
+static int append_sized(struct log_writer *w, uint64_t i, uint32_t size)
+{
+	struct pt_event_hdr h;
+	unsigned char d[EV_MAX_DATA * 2];
+
+	ev_make(i, &h, d);
+	h.data_len = size - 72;
+	return log_writer__append(w, &h, d);
+}
+
+/*
+ * LOOP: records of a lap older than the previous one must never come back.
+ * Lap A: 13 x 72 bytes (0..864 + WRAP at 936); lap B: 3 x 264 (WRAP at 792);
+ * lap C: 264 + 8 x 72 = 840. Lap A's record at 864 is intact on disk unless
+ * lap B's WRAP covered it: the reader must return lap C only.
+ */
+static void test_loop_stale_lap(void **state)
+{
+	for (int closed = 0; closed < 2; closed++) {
+		int fd = memfile();
+		struct log_writer *w = wopen(fd, LOG_POLICY_LOOP, 1000, NULL);
+		struct log_reader *r;
+		struct pt_event_hdr h;
+		const void *d;
+		uint64_t i = 0, want = 16;
+
+		for (; i < 13; i++)
+			assert_int_equal(append_sized(w, i, 72), 0);
+		for (; i < 17; i++)
+			assert_int_equal(append_sized(w, i, 264), 0);
+		for (; i < 25; i++)
+			assert_int_equal(append_sized(w, i, 72), 0);
+		if (closed) {
+			assert_int_equal(log_writer__close(w, NULL), 0);
+		} else {
+			assert_int_equal(log_writer__flush(w), 0);
+			log_writer__free(w);
+		}
+		assert_int_equal(ropen(fd, &r), 0);
+		while (log_reader__next(r, &h, &d) == 1)
+			assert_int_equal(ev_index(&h), want++);
+		assert_int_equal(want, 25);
+		log_reader__close(r);
+		close(fd);
+	}
+}
+
+/* A valid record in the wrong place (replayed, or left by a torn write) ends the log. */
+static void test_replayed_record(void **state)
+{
+	int fd = memfile();
+	struct log_writer_opts o = {.type_slots = 1};
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
+	uint64_t data_off = LOG_HDR_SIZE + LOG_TYPE_REC_MAX;
+	unsigned char rec[80];
+	struct log_reader *r;
+
+	for (uint64_t i = 0; i < 10; i++)
+		assert_int_equal(append_sized(w, i, 80), 0);
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	/* record 2 copied over record 3 */
+	assert_int_equal(pread(fd, rec, 80, (off_t)(data_off + 2 * 80)), 80);
+	assert_int_equal(pwrite(fd, rec, 80, (off_t)(data_off + 3 * 80)), 80);
+	assert_int_equal(ropen(fd, &r), 0);
+	{
+		struct pt_event_hdr h;
+		const void *d;
+		uint64_t n = 0;
+
+		while (log_reader__next(r, &h, &d) == 1)
+			assert_int_equal(ev_index(&h), n++);
+		assert_int_equal(n, 3);
+	}
+	log_reader__close(r);
+	close(fd);
+}
+
+static void test_bad_args(void **state)
+{
+	struct log_writer *w;
+	struct log_reader *r;
+	struct log_meta m;
+	char path[] = "/tmp/ptbpf-test-logXXXXXX";
+	int fd, pfd[2];
+
+	meta_init(&m, LOG_POLICY_APPEND, 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = open(path, O_WRONLY | O_APPEND);
+	assert_int_equal(log_writer__open(&w, fd, &m, NULL), -EINVAL);
+	close(fd);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(log_writer__open(&w, fd, &m, NULL), -EBADF);
+	close(fd);
+	assert_int_equal(log_writer__open(&w, -1, &m, NULL), -EBADF);
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(log_writer__open(&w, pfd[1], &m, NULL), -EINVAL);
+	assert_int_equal(log_reader__open(&r, pfd[0]), -EINVAL);
+	close(pfd[0]);
+	close(pfd[1]);
+	fd = open(path, O_RDWR);
+	m.log_full_policy = 99;
+	assert_int_equal(log_writer__open(&w, fd, &m, NULL), -EINVAL);
+	m.log_full_policy = LOG_POLICY_LOOP;
+	m.log_max_size = 10; /* too small to hold any record */
+	assert_int_equal(log_writer__open(&w, fd, &m, NULL), -EINVAL);
+	/* an empty file is not a log */
+	assert_int_equal(log_reader__open(&r, fd), -EINVAL);
+	close(fd);
+	unlink(path);
+}
+
+static void patch_hdr(int fd, size_t off, const void *val, size_t len, int fix_crc)
+{
+	struct log_file_hdr h;
+
+	assert_int_equal(pread(fd, &h, sizeof(h), 0), sizeof(h));
+	memcpy((char *)&h + off, val, len);
+	if (fix_crc) {
+		h.hdr_crc = 0;
+		h.hdr_crc = log_crc32c(0, &h, sizeof(h));
+	}
+	assert_int_equal(pwrite(fd, &h, sizeof(h), 0), sizeof(h));
+}
+
+static void test_bad_header(void **state)
+{
+	struct log_reader *r;
+	uint16_t v;
+	int fd;
+
+	for (int c = 0; c < 5; c++) {
+		struct log_writer *w;
+
+		fd = memfile();
+		w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
+		assert_int_equal(append(w, 1), 0);
+		assert_int_equal(log_writer__close(w, NULL), 0);
+		assert_int_equal(ropen(fd, &r), 0);
+		log_reader__close(r);
+		switch (c) {
+		case 0: /* bad magic, crc fixed */
+			patch_hdr(fd, 0, "PTBPFLOX", 8, 1);
+			break;
+		case 1: /* unknown major */
+			v = 2;
+			patch_hdr(fd, offsetof(struct log_file_hdr, major), &v, 2, 1);
+			break;
+		case 2: /* bad crc */
+			patch_hdr(fd, offsetof(struct log_file_hdr, name), "X", 1, 0);
+			break;
+		case 3: /* not a log at all */
+			assert_int_equal(pwrite(fd, "hello world\n", 12, 0), 12);
+			assert_int_equal(ftruncate(fd, 12), 0);
+			break;
+		case 4: /* bad layout */
+			v = 7;
+			patch_hdr(fd, offsetof(struct log_file_hdr, layout), &v, 2, 1);
+			break;
+		}
+		assert_int_equal(ropen(fd, &r), -EINVAL);
+		close(fd);
+	}
+	/* a newer minor version is read */
+	{
+		struct log_writer *w;
+
+		fd = memfile();
+		w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
+		assert_int_equal(append(w, 0), 0);
+		assert_int_equal(log_writer__close(w, NULL), 0);
+		v = 9;
+		patch_hdr(fd, offsetof(struct log_file_hdr, minor), &v, 2, 1);
+		assert_int_equal(ropen(fd, &r), 0);
+		assert_int_equal(read_seq(r, 0), 1);
+		log_reader__close(r);
+		close(fd);
+	}
+}
+
+/* ------------------------------------------------------------------ crash tolerance */
+
+static void test_no_trailer(void **state)
+{
+	int fd = memfile();
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
+	struct log_reader *r;
+	struct log_status st;
+	const char *name;
+
+	add_types(w);
+	for (uint64_t i = 0; i < 500; i++)
+		assert_int_equal(append(w, i), 0);
+	assert_int_equal(log_writer__flush(w), 0);
+	for (uint64_t i = 500; i < 600; i++)
+		assert_int_equal(append(w, i), 0);
+	log_writer__free(w); /* died: the last 100 were never written */
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(log_reader__status(r, &st), -ENOENT);
+	assert_int_equal(log_reader__type_name(r, 4, &name), 0);
+	assert_string_equal(name, "user/four");
+	assert_int_equal(read_seq(r, 0), 500);
+	log_reader__close(r);
+	close(fd);
+}
+
+/* A child writes and flushes, and is SIGKILLed while writing more. */
+static void test_sigkill(void **state)
+{
+	int fd = memfile(), pfd[2];
+	struct log_reader *r;
+	uint64_t flushed = 0, n;
+	pid_t pid;
+	int st;
+
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
+
+		add_types(w);
+		for (uint64_t i = 0;; i++) {
+			if (append(w, i) != 0)
+				_exit(1);
+			if (i % 1000 == 999) {
+				if (log_writer__flush(w))
+					_exit(1);
+				if (write(pfd[1], &i, sizeof(i)) != sizeof(i))
+					_exit(1);
+			}
+		}
+	}
+	close(pfd[1]);
+	for (int k = 0; k < 50; k++)
+		assert_int_equal(read(pfd[0], &flushed, sizeof(flushed)), sizeof(flushed));
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	close(pfd[0]);
+	assert_int_equal(ropen(fd, &r), 0);
+	n = read_seq(r, 0);
+	assert_true(n >= flushed + 1);
+	assert_int_equal(log_reader__type_count(r), 5);
+	log_reader__close(r);
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ hostile input */
+
+static size_t file_read(int fd, unsigned char **buf)
+{
+	struct stat st;
+
+	assert_int_equal(fstat(fd, &st), 0);
+	*buf = malloc((size_t)st.st_size + 1);
+	assert_int_equal(pread(fd, *buf, (size_t)st.st_size, 0), st.st_size);
+	return (size_t)st.st_size;
+}
+
+static int file_of(const unsigned char *buf, size_t len)
+{
+	int fd = memfile();
+
+	assert_int_equal(pwrite(fd, buf, len, 0), (ssize_t)len);
+	return fd;
+}
+
+static int small_log(int policy, uint64_t n, uint64_t max, int closed)
+{
+	struct log_writer_opts o = {.type_slots = 3};
+	int fd = memfile();
+	struct log_writer *w = wopen(fd, policy, max, &o);
+
+	assert_int_equal(log_writer__add_type(w, 1, "t1"), 0);
+	assert_int_equal(log_writer__add_type(w, 2, "t2"), 0);
+	for (uint64_t i = 0; i < n; i++)
+		assert_true(append(w, i) >= 0);
+	if (closed) {
+		struct log_status st = {.v = {1, 2, 3, 4, 5, 6, 7}};
+
+		assert_int_equal(log_writer__close(w, &st), 0);
+	} else {
+		assert_int_equal(log_writer__flush(w), 0);
+		log_writer__free(w);
+	}
+	return fd;
+}
+
+/* Open and read all; linear logs must give a prefix, rings any in-order run. */
+static int read_any(int fd, int linear, uint64_t *count)
+{
+	struct log_reader *r;
+	struct pt_event_hdr h;
+	struct log_status st;
+	const void *d;
+	const char *name;
+	uint64_t n = 0, prev = 0;
+	size_t it = 0;
+	uint32_t id;
+	int rc;
+
+	rc = ropen(fd, &r);
+	if (rc)
+		return rc;
+	while (log_reader__type_next(r, &it, &id, &name) == 1)
+		assert_true(strlen(name) < LOG_NAME_MAX);
+	log_reader__status(r, &st);
+	while ((rc = log_reader__next(r, &h, &d)) == 1) {
+		uint64_t i = ev_index(&h);
+
+		if (linear) {
+			assert_int_equal(i, n);
+			assert_true(ev_is(i, &h, d));
+		} else if (n) {
+			assert_true(i > prev);
+		}
+		prev = i;
+		n++;
+	}
+	assert_int_equal(rc, 0);
+	log_reader__close(r);
+	*count = n;
+	return 0;
+}
+
+static void test_truncate_everywhere(void **state)
+{
+	static const struct {
+		int policy;
+		uint64_t n, max;
+		int closed;
+	} cases[] = {
+		{LOG_POLICY_APPEND, 20, 0, 1},
+		{LOG_POLICY_UNTIL_FULL, 20, 1000, 1},
+		{LOG_POLICY_LOOP, 40, 1500, 1},
+		{LOG_POLICY_LOOP, 40, 1500, 0},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		int fd = small_log(cases[c].policy, cases[c].n, cases[c].max, cases[c].closed);
+		int linear = cases[c].policy != LOG_POLICY_LOOP;
+		unsigned char *buf;
+		size_t len = file_read(fd, &buf);
+		uint64_t full, n, last = 0;
+		int opened = 0;
+
+		close(fd);
+		assert_int_equal(read_any(fd = file_of(buf, len), linear, &full), 0);
+		close(fd);
+		assert_true(full > 0);
+		for (size_t cut = 0; cut <= len; cut++) {
+			fd = file_of(buf, cut);
+			if (read_any(fd, linear, &n) == 0) {
+				opened++;
+				if (linear)
+					assert_true(n >= last); /* more file, never fewer events */
+				last = n;
+			}
+			close(fd);
+		}
+		assert_int_equal(last, full);
+		assert_true(opened > 0);
+		free(buf);
+	}
+}
+
+static void test_byte_flips(void **state)
+{
+	int fds[2] = {small_log(LOG_POLICY_APPEND, 30, 0, 1),
+		      small_log(LOG_POLICY_LOOP, 60, 2000, 1)};
+
+	srandom(12345);
+	for (int k = 0; k < 2; k++) {
+		unsigned char *buf;
+		size_t len = file_read(fds[k], &buf);
+		uint64_t n;
+
+		close(fds[k]);
+		for (int iter = 0; iter < 3000; iter++) {
+			unsigned char *copy = malloc(len);
+			int fd, flips = 1 + (int)(random() % 3);
+
+			memcpy(copy, buf, len);
+			for (int f = 0; f < flips; f++) {
+				size_t pos = (size_t)random() % len;
+
+				/* aim at the interesting parts more often than the zero padding */
+				if (iter % 2 && len > LOG_HDR_SIZE)
+					pos = (size_t)random() % 336;
+				else if (iter % 3 == 0)
+					pos = len - 1 -
+					      (size_t)random() % (len < 4000 ? len : 4000);
+				copy[pos] ^= (unsigned char)(1 + random() % 255);
+			}
+			fd = file_of(copy, len);
+			read_any(fd, k == 0, &n);
+			close(fd);
+			free(copy);
+		}
+		free(buf);
+	}
+}
+
+/* ------------------------------------------------------------------ write errors */
+
+static void test_write_error(void **state)
+{
+	char path[] = "/tmp/ptbpf-test-logXXXXXX";
+	struct log_writer_opts o = {.type_slots = 8};
+	struct rlimit old, lim;
+	struct log_writer *w;
+	struct log_reader *r;
+	uint64_t data_off = LOG_HDR_SIZE + 8 * LOG_TYPE_REC_MAX, bytes = 0, fit = 0, i;
+	int fd, rc;
+
+	signal(SIGXFSZ, SIG_IGN);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
+	assert_int_equal(log_writer__add_type(w, 1, "t1"), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = data_off + 5000;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	for (i = 0; i < 200; i++) {
+		assert_int_equal(append(w, i), 0);
+		bytes += rec_size(i);
+		if (bytes <= 5000)
+			fit = i + 1;
+	}
+	rc = log_writer__flush(w);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_true(rc == -EFBIG || rc == -ENOSPC);
+	/* what reached the file is readable, the torn record is ignored */
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(read_seq(r, 0), fit);
+	log_reader__close(r);
+	/* space again: the flush completes what was left */
+	assert_int_equal(log_writer__flush(w), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(read_seq(r, 0), 200);
+	log_reader__close(r);
+	/* a full disk on the trailer: the events stay readable */
+	lim.rlim_cur = data_off + bytes + 10;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	rc = log_writer__close(w, NULL);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_true(rc == -EFBIG || rc == -ENOSPC);
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(read_seq(r, 0), 200);
+	log_reader__close(r);
+	close(fd);
+
+	/* a LOOP log bigger than the file size limit fails at open */
+	strcpy(path, "/tmp/ptbpf-test-logXXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	{
+		struct log_meta m;
+
+		meta_init(&m, LOG_POLICY_LOOP, 1ull << 40);
+		lim.rlim_cur = 1 << 20;
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		rc = log_writer__open(&w, fd, &m, NULL);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		assert_int_equal(rc, -ENOSPC);
+	}
+	close(fd);
+}
+
+/* ------------------------------------------------------------------ 64-bit offsets */
+
+static void test_large_offsets(void **state)
+{
+	char path[] = "/tmp/ptbpf-test-logXXXXXX";
+	struct log_writer_opts o = {.data_off = (5ull << 30) + 8, .flags = LOG_WRITER_NO_PREALLOC};
+	struct log_reader *r;
+	struct stat st;
+	uint64_t events;
+
+	for (int policy = LOG_POLICY_APPEND; policy <= LOG_POLICY_LOOP; policy++) {
+		int fd = mkstemp(path);
+		struct log_writer *w;
+
+		assert_true(fd >= 0);
+		unlink(path);
+		strcpy(path, "/tmp/ptbpf-test-logXXXXXX");
+		w = wopen(fd, policy, 100000, &o);
+		add_types(w);
+		for (uint64_t i = 0; i < 3000; i++)
+			assert_true(append(w, i) >= 0);
+		events = log_writer__events(w);
+		assert_int_equal(log_writer__close(w, NULL), 0);
+		assert_int_equal(fstat(fd, &st), 0);
+		assert_true((uint64_t)st.st_size > (5ull << 30));
+		assert_int_equal(ropen(fd, &r), 0);
+		if (policy == LOG_POLICY_APPEND)
+			assert_int_equal(read_seq(r, 0), 3000);
+		else if (policy == LOG_POLICY_UNTIL_FULL)
+			assert_int_equal(read_seq(r, 0), events);
+		log_reader__close(r);
+		if (policy == LOG_POLICY_LOOP)
+			check_loop(fd, 100000, 3000, 1);
+		close(fd);
+	}
+}
+
+/* ------------------------------------------------------------------ corpus */
+
+static void write_corpus(const char *dir)
+{
+	static const struct {
+		const char *name;
+		int policy;
+		uint64_t n, max;
+		int closed;
+	} c[] = {
+		{"append-closed.log", LOG_POLICY_APPEND, 6, 0, 1},
+		{"append-crashed.log", LOG_POLICY_APPEND, 5, 0, 0},
+		{"until-full.log", LOG_POLICY_UNTIL_FULL, 20, 600, 1},
+		{"loop-closed.log", LOG_POLICY_LOOP, 30, 900, 1},
+		{"loop-crashed.log", LOG_POLICY_LOOP, 30, 900, 0},
+	};
+
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		int fd = small_log(c[k].policy, c[k].n, c[k].max, c[k].closed);
+		unsigned char *buf;
+		size_t len = file_read(fd, &buf);
+		char path[4096];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, c[k].name);
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		assert_int_equal(fwrite(buf, 1, len, f), len);
+		fclose(f);
+		free(buf);
+		close(fd);
+	}
+}
+
+static void test_corpus(void **state)
+{
+	const char *dir = getenv("LOG_CORPUS_OUT");
+
+	if (dir)
+		write_corpus(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc32c),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_until_full),
+		cmocka_unit_test(test_append_unlimited),
+		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_loop_too_big),
+		cmocka_unit_test(test_loop_stale_lap),
+		cmocka_unit_test(test_replayed_record),
+		cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_no_trailer),
+		cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_truncate_everywhere),
+		cmocka_unit_test(test_byte_flips),
+		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_large_offsets),
+		cmocka_unit_test(test_corpus),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

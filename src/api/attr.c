@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* posix_trace_attr_*: the trace stream attributes object. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <trace.h>
 
@@ -61,8 +62,7 @@ int posix_trace_attr_getgenversion(const trace_attr_t *attr, char *genversion)
 	(void)a;
 	if (!genversion)
 		return EINVAL;
-	strncpy(genversion, PT_GENVERSION, TRACE_NAME_MAX - 1);
-	genversion[TRACE_NAME_MAX - 1] = '\0';
+	snprintf(genversion, TRACE_NAME_MAX, "%s", PT_GENVERSION);
 	return 0;
 }
 
@@ -81,8 +81,7 @@ int posix_trace_attr_setname(trace_attr_t *attr, const char *tracename)
 	if (!tracename)
 		return EINVAL;
 	/* Longer names are truncated to TRACE_NAME_MAX - 1 bytes. */
-	strncpy(a->name, tracename, TRACE_NAME_MAX - 1);
-	a->name[TRACE_NAME_MAX - 1] = '\0';
+	snprintf(a->name, sizeof(a->name), "%s", tracename);
 	return 0;
 }
 

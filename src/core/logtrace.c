@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/event.h"
@@ -150,8 +151,7 @@ int logtrace__eventid_name(struct pt_logtrace *lt, trace_event_id_t id, char *na
 
 	if (log_reader__type_name(lt->r, id, &n))
 		return -EINVAL;
-	strncpy(name, n, TRACE_EVENT_NAME_MAX - 1);
-	name[TRACE_EVENT_NAME_MAX - 1] = '\0';
+	snprintf(name, TRACE_EVENT_NAME_MAX, "%s", n);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -27,6 +28,7 @@ struct stream_log {
 	int fd;
 	struct log_meta meta;
 	struct log_writer *w;
+	struct evtypes *types; /* the stream's (its lock is held when used) */
 	struct batch pending; /* handed over by the stream */
 	struct batch writing; /* being written by the flusher */
 	bool busy;            /* a flush is under way */
@@ -127,8 +129,8 @@ static void *flusher_main(void *arg)
 static void meta_from_attr(struct log_meta *m, const struct pt_attr *a, int stream_policy)
 {
 	memset(m, 0, sizeof(*m));
-	strncpy(m->name, a->name, sizeof(m->name) - 1);
-	strncpy(m->genversion, PT_GENVERSION, sizeof(m->genversion) - 1);
+	snprintf(m->name, sizeof(m->name), "%s", a->name);
+	snprintf(m->genversion, sizeof(m->genversion), "%s", PT_GENVERSION);
 	m->create_sec = a->create_time.tv_sec;
 	m->create_nsec = a->create_time.tv_nsec;
 	m->clockres_nsec = attr__clockres_ns();
@@ -151,6 +153,7 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	if (!l)
 		return -ENOMEM;
 	l->fd = fd;
+	l->types = types;
 	meta_from_attr(&l->meta, a, stream_policy);
 	batch__init(&l->pending);
 	batch__init(&l->writing);
@@ -301,6 +304,8 @@ int stream_log__clear(struct stream_log *l)
 		log_writer__free(l->w);
 		l->w = nw;
 		l->dropped_seen = 0;
+		write_all_types(l, l->types);
+		err = log_writer__flush(l->w);
 	}
 	pthread_mutex_unlock(&l->m);
 	return err;

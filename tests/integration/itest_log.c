@@ -421,6 +421,39 @@ static void test_sigkill_controller(void **state)
 	assert_string_equal(recs[0].name, "posix_trace_start");
 }
 
+/* posix_trace_clear empties the stream and starts the log again. */
+static void test_clear(void **state)
+{
+	trace_attr_t a;
+	trace_id_t t;
+	trace_event_id_t before, after;
+	struct posix_trace_status_info st;
+	int fd, n, v = 1;
+
+	(void)state;
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_UNTIL_FULL);
+	fd = newlog("clear.log");
+	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
+	assert_int_equal(posix_trace_eventid_open("clear.before", &before), 0);
+	assert_int_equal(posix_trace_eventid_open("clear.after", &after), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	posix_trace_event(before, &v, sizeof(v));
+	assert_int_equal(posix_trace_flush(t), 0);
+	assert_int_equal(posix_trace_clear(t), 0);
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_status, POSIX_TRACE_RUNNING); /* unchanged */
+	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_NOT_FULL);
+	assert_int_equal(st.posix_log_full_status, POSIX_TRACE_NOT_FULL);
+	posix_trace_event(after, &v, sizeof(v));
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+	n = read_log(logpath("clear.log"), NULL);
+	assert_int_equal(count(n, "clear.before"), 0);
+	assert_int_equal(count(n, "clear.after"), 1);
+	assert_int_equal(count(n, "posix_trace_start"), 0); /* recorded before the clear */
+}
+
 /* The log cannot be preallocated on a full device: ENOSPC. */
 static void test_enospc(void **state)
 {
@@ -460,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_stream_policy_flush),
 		cmocka_unit_test(test_log_policies),
 		cmocka_unit_test(test_sigkill_controller),
+		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_enospc),
 	};
 	char cmd[128];

@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause
+/*
+ * ptbpf kernel backend: syscalls, process life cycle, signals and
+ * scheduling of the traced processes, written to a BPF ring buffer as
+ * struct kern_rec + payload (see kern.h).
+ *
+ * Every program checks, cheapest first: is the task's process traced (a
+ * hash lookup), is the stream enabled, is the thread excluded (only when
+ * some are), does the event filter record this id. Only then is ring
+ * space reserved.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "kern.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by user space before load. */
+const volatile __u8 path_args[PTBPF_SYSCALL_NR_MAX];
+const volatile __u64 wakeup_bytes = 4096;
+
+/* Written by user space through the mmap'ed .bss at any time. */
+__u32 enabled;
+__u32 inherit;
+__u32 nr_excluded;
+__u64 filter_bits[KERN_FILTER_WORDS];
+
+/* Counters, read by user space. */
+__u64 cnt_emitted;
+__u64 cnt_dropped;
+__u64 cnt_filtered;
+__u64 drop_first_ts; /* first drop of the current loss episode, 0: none */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KERN_MAX_EXCLUDED);
+	__type(key, __u32);
+	__type(value, __u8);
+} excluded SEC(".maps");
+
+/* struct ptbpf_ev_sys_enter ends with paths[] at offset 66 */
+#define SYS_ENTER_FIXED __builtin_offsetof(struct ptbpf_ev_sys_enter, paths)
+
+struct scratch {
+	struct kern_rec rec;
+	union {
+		struct ptbpf_ev_sys_enter ent;
+		char raw[SYS_ENTER_FIXED + 2 * PTBPF_PATH_MAX];
+	};
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch_map SEC(".maps");
+
+/* task_struct.state before 5.14 */
+struct task_struct___old {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool pid_traced(__u32 tgid)
+{
+	return bpf_map_lookup_elem(&pids, &tgid) != NULL;
+}
+
+/*
+ * After the process is known to be traced: may event id of thread tid be
+ * written? Counts events dropped by the filter.
+ */
+static __always_inline bool want(__u32 tid, __u32 id)
+{
+	if (!enabled)
+		return false;
+	if (nr_excluded && bpf_map_lookup_elem(&excluded, &tid))
+		return false;
+	if (id < KERN_FILTER_IDS &&
+	    !(filter_bits[(id / 64) & (KERN_FILTER_WORDS - 1)] & (1ULL << (id % 64)))) {
+		__sync_fetch_and_add(&cnt_filtered, 1);
+		return false;
+	}
+	return true;
+}
+
+static __always_inline __u64 ring_flags(void)
+{
+	if (bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) > wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void count_drop(void)
+{
+	__sync_fetch_and_add(&cnt_dropped, 1);
+	if (!drop_first_ts)
+		drop_first_ts = bpf_ktime_get_ns();
+}
+
+static __always_inline __u64 task_user_ip(struct task_struct *task)
+{
+	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs)) {
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+
+		if (regs)
+			return BPF_CORE_READ(regs, ip);
+	}
+	return 0;
+}
+
+/* The same for the current task (bpf_get_current_task() is no BTF pointer). */
+static __always_inline __u64 current_user_ip(void)
+{
+	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs)) {
+		struct pt_regs *regs;
+
+		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		if (regs)
+			return BPF_CORE_READ(regs, ip);
+	}
+	return 0;
+}
+
+static __always_inline __u64 task_thread(struct task_struct *task)
+{
+#if defined(__TARGET_ARCH_x86)
+	return BPF_CORE_READ(task, thread.fsbase);
+#else
+	return 0;
+#endif
+}
+
+/* Fill the record header for an event about task. */
+static __always_inline void rec_fill(struct kern_rec *r, __u32 id, __u32 len,
+				     struct task_struct *task, __u64 ip)
+{
+	__u64 first;
+
+	r->id = id;
+	r->data_len = len;
+	r->pid = BPF_CORE_READ(task, tgid);
+	r->tid = BPF_CORE_READ(task, pid);
+	r->ts = bpf_ktime_get_ns();
+	r->prog_addr = ip;
+	r->thread = task_thread(task);
+	r->dropped = cnt_dropped;
+	first = drop_first_ts;
+	r->lost_ts = first;
+	if (first)
+		drop_first_ts = 0;
+	r->flags = 0;
+	r->reserved[0] = 0;
+	r->reserved[1] = 0;
+	r->reserved[2] = 0;
+}
+
+/* Reserve a record of a payload of len bytes, or count a drop. */
+static __always_inline void *rec_reserve(__u32 len)
+{
+	void *r = bpf_ringbuf_reserve(&rb, sizeof(struct kern_rec) + len, 0);
+
+	if (!r)
+		count_drop();
+	return r;
+}
+
+static __always_inline void rec_submit(void *r)
+{
+	__sync_fetch_and_add(&cnt_emitted, 1);
+	bpf_ringbuf_submit(r, ring_flags());
+}
+
+/* Is the event id about task (traced, wanted)? */
+static __always_inline bool task_wanted(struct task_struct *task, __u32 id)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+
+	if (!pid_traced(tgid))
+		return false;
+	return want(BPF_CORE_READ(task, pid), id);
+}
+
+static __always_inline bool current_wanted(__u32 id, __u32 *tgid)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+
+	*tgid = pt >> 32;
+	if (!pid_traced(pt >> 32))
+		return false;
+	return want((__u32)pt, id);
+}
+
+/* ---------------------------------------------------------------- */
+/* Syscalls */
+
+#define TS_COMPAT_FLAG 0x0002 /* x86: in a 32-bit syscall (other numbers) */
+
+static __always_inline bool in_compat_syscall(struct task_struct *task)
+{
+#if defined(__TARGET_ARCH_x86)
+	if (bpf_core_field_exists(task->thread_info.status))
+		return BPF_CORE_READ(task, thread_info.status) & TS_COMPAT_FLAG;
+#endif
+	return false;
+}
+
+static __always_inline void syscall_args(struct pt_regs *regs, __u64 *args)
+{
+	args[0] = BPF_CORE_READ(regs, di);
+	args[1] = BPF_CORE_READ(regs, si);
+	args[2] = BPF_CORE_READ(regs, dx);
+	args[3] = BPF_CORE_READ(regs, r10);
+	args[4] = BPF_CORE_READ(regs, r8);
+	args[5] = BPF_CORE_READ(regs, r9);
+}
+
+static __always_inline __u64 arg_at(const __u64 *args, int i)
+{
+	switch (i) {
+	case 0:
+		return args[0];
+	case 1:
+		return args[1];
+	case 2:
+		return args[2];
+	case 3:
+		return args[3];
+	case 4:
+		return args[4];
+	default:
+		return args[5];
+	}
+}
+
+/*
+ * Read the user string at uptr into dst (PTBPF_PATH_MAX bytes). Returns
+ * its length with the NUL, 0 on a fault; sets the flags.
+ */
+static __always_inline __u32 read_path(char *dst, __u64 uptr, __u16 *flags, __u16 trunc_flag,
+				       __u16 fault_flag)
+{
+	long n = bpf_probe_read_user_str(dst, PTBPF_PATH_MAX, (const void *)uptr);
+	char c = 0;
+
+	if (n <= 0) {
+		*flags |= fault_flag;
+		return 0;
+	}
+	if (n >= PTBPF_PATH_MAX) {
+		/* full buffer: was the last byte really the NUL? */
+		if (bpf_probe_read_user(&c, 1, (const char *)uptr + PTBPF_PATH_MAX - 1) || c != 0)
+			*flags |= trunc_flag;
+		return PTBPF_PATH_MAX;
+	}
+	return n;
+}
+
+static __always_inline int sys_enter_paths(struct task_struct *task, __u64 ip, const __u64 *args,
+					   __u32 nr, __u8 pa)
+{
+	struct scratch *s;
+	__u32 zero = 0, len0 = 0, len1 = 0, size;
+	int a0 = KERN_PATH_ARG0(pa), a1 = KERN_PATH_ARG1(pa);
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		return 0;
+	s->ent.nr = nr;
+	for (int i = 0; i < 6; i++)
+		s->ent.args[i] = args[i];
+	s->ent.flags = 0;
+	s->ent.reserved = 0;
+	s->ent.path_arg[0] = a0 >= 0 ? a0 : 0;
+	s->ent.path_arg[1] = a1 >= 0 ? a1 : 0;
+	if (a0 >= 0)
+		len0 = read_path(s->raw + SYS_ENTER_FIXED, arg_at(args, a0), &s->ent.flags,
+				 PTBPF_SYS_PATH0_TRUNCATED, PTBPF_SYS_PATH0_FAULT);
+	if (len0 > PTBPF_PATH_MAX)
+		len0 = PTBPF_PATH_MAX;
+	if (a1 >= 0)
+		len1 = read_path(s->raw + SYS_ENTER_FIXED + len0, arg_at(args, a1), &s->ent.flags,
+				 PTBPF_SYS_PATH1_TRUNCATED, PTBPF_SYS_PATH1_FAULT);
+	if (len1 > PTBPF_PATH_MAX)
+		len1 = PTBPF_PATH_MAX;
+	s->ent.path_len[0] = len0;
+	s->ent.path_len[1] = len1;
+	size = SYS_ENTER_FIXED + len0 + len1;
+	rec_fill(&s->rec, PTBPF_EV_SYS_ENTER(nr), size, task, ip);
+	if (s->ent.flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
+		s->rec.flags |= KERN_REC_TRUNCATED;
+	size += sizeof(s->rec);
+	if (size > sizeof(*s))
+		return 0;
+	if (bpf_ringbuf_output(&rb, s, size, ring_flags())) {
+		count_drop();
+		return 0;
+	}
+	__sync_fetch_and_add(&cnt_emitted, 1);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
+{
+	struct task_struct *task;
+	struct kern_rec *r;
+	struct ptbpf_ev_sys_enter *e;
+	__u64 args[6], ip;
+	__u32 tgid, nr;
+	__u8 pa;
+
+	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
+		return 0;
+	nr = id;
+	if (!current_wanted(PTBPF_EV_SYS_ENTER(nr), &tgid))
+		return 0;
+	task = (struct task_struct *)bpf_get_current_task();
+	if (in_compat_syscall(task))
+		return 0;
+	syscall_args(regs, args);
+	ip = BPF_CORE_READ(regs, ip);
+	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
+	if (pa)
+		return sys_enter_paths(task, ip, args, nr, pa);
+
+	r = rec_reserve(SYS_ENTER_FIXED);
+	if (!r)
+		return 0;
+	rec_fill(r, PTBPF_EV_SYS_ENTER(nr), SYS_ENTER_FIXED, task, ip);
+	e = (void *)(r + 1);
+	e->nr = nr;
+	for (int i = 0; i < 6; i++)
+		e->args[i] = args[i];
+	e->path_len[0] = 0;
+	e->path_len[1] = 0;
+	e->path_arg[0] = 0;
+	e->path_arg[1] = 0;
+	e->flags = 0;
+	e->reserved = 0;
+	rec_submit(r);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct task_struct *task;
+	struct kern_rec *r;
+	struct ptbpf_ev_sys_exit *e;
+	long nr = BPF_CORE_READ(regs, orig_ax);
+	__u32 tgid;
+
+	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
+		return 0;
+	if (!current_wanted(PTBPF_EV_SYS_EXIT(nr), &tgid))
+		return 0;
+	task = (struct task_struct *)bpf_get_current_task();
+	if (in_compat_syscall(task))
+		return 0;
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return 0;
+	rec_fill(r, PTBPF_EV_SYS_EXIT(nr), sizeof(*e), task, BPF_CORE_READ(regs, ip));
+	e = (void *)(r + 1);
+	e->nr = nr;
+	e->ret = ret;
+	rec_submit(r);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Process life cycle */
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
+{
+	struct kern_rec *r;
+	struct ptbpf_ev_fork *e;
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u32 cpid = BPF_CORE_READ(child, pid);
+	__u8 one = 1;
+
+	if (!pid_traced(ptgid))
+		return 0;
+	if (inherit && ctgid == cpid && ctgid != ptgid)
+		bpf_map_update_elem(&pids, &ctgid, &one, BPF_ANY);
+	if (!want(BPF_CORE_READ(parent, pid), PTBPF_EV_PROC_FORK))
+		return 0;
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return 0;
+	rec_fill(r, PTBPF_EV_PROC_FORK, sizeof(*e), parent, task_user_ip(parent));
+	e = (void *)(r + 1);
+	e->parent_pid = ptgid;
+	e->parent_tid = BPF_CORE_READ(parent, pid);
+	e->child_pid = ctgid;
+	e->child_tid = cpid;
+	e->is_thread = ctgid == ptgid;
+	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
+	rec_submit(r);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct kern_rec *r;
+	struct ptbpf_ev_exec *e;
+	const char *fn;
+	long n;
+	__u32 tgid;
+
+	if (!current_wanted(PTBPF_EV_PROC_EXEC, &tgid))
+		return 0;
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return 0;
+	rec_fill(r, PTBPF_EV_PROC_EXEC, sizeof(*e), p, task_user_ip(p));
+	e = (void *)(r + 1);
+	e->pid = tgid;
+	e->old_tid = old_pid;
+	e->truncated = 0;
+	fn = BPF_CORE_READ(bprm, filename);
+	n = bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), fn);
+	if (n < 0) {
+		e->filename[0] = 0;
+		n = 1;
+	} else if (n >= PTBPF_PATH_MAX) {
+		char c = 0;
+
+		if (bpf_probe_read_kernel(&c, 1, fn + PTBPF_PATH_MAX - 1) || c) {
+			e->truncated = 1;
+			r->flags |= KERN_REC_TRUNCATED;
+		}
+	}
+	e->filename_len = n;
+	rec_submit(r);
+	return 0;
+}
+
+static __always_inline void emit_exit(struct task_struct *p, __u32 id, int code, bool dead)
+{
+	struct kern_rec *r;
+	struct ptbpf_ev_exit *e;
+
+	if (!want(BPF_CORE_READ(p, pid), id))
+		return;
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return;
+	rec_fill(r, id, sizeof(*e), p, task_user_ip(p));
+	e = (void *)(r + 1);
+	e->pid = r->pid;
+	e->tid = r->tid;
+	e->exit_code = code;
+	e->group_dead = dead;
+	rec_submit(r);
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(ptbpf_exit, struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	int code = BPF_CORE_READ(p, exit_code);
+	bool dead;
+
+	if (!pid_traced(tgid))
+		return 0;
+	dead = BPF_CORE_READ(p, signal, live.counter) == 0;
+	emit_exit(p, PTBPF_EV_THREAD_EXIT, code, dead);
+	if (!dead)
+		return 0;
+	emit_exit(p, PTBPF_EV_PROC_EXIT, code, dead);
+	bpf_map_delete_elem(&pids, &tgid);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Signals */
+
+#define SI_KERNEL_CODE 0x80
+
+static __always_inline void sig_from_info(struct kernel_siginfo *info, struct ptbpf_ev_signal *e,
+					  bool sender)
+{
+	if ((unsigned long)info < 4096) {
+		/* SEND_SIG_NOINFO (0): from user space; SEND_SIG_PRIV (1): kernel */
+		e->code = (unsigned long)info == 1 ? SI_KERNEL_CODE : 0;
+		return;
+	}
+	e->code = BPF_CORE_READ(info, si_code);
+	if (sender && e->code <= 0) {
+		/* SI_USER, SI_QUEUE, SI_TKILL...: _kill/_rt carry the sender */
+		e->sender_pid = BPF_CORE_READ(info, _sifields._kill._pid);
+		e->sender_uid = BPF_CORE_READ(info, _sifields._kill._uid);
+	}
+}
+
+SEC("tp_btf/signal_generate")
+int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_struct *task,
+	     int group, int result)
+{
+	struct kern_rec *r;
+	struct ptbpf_ev_signal *e;
+	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+
+	if (!task_wanted(task, PTBPF_EV_SIGNAL_GENERATE))
+		return 0;
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return 0;
+	rec_fill(r, PTBPF_EV_SIGNAL_GENERATE, sizeof(*e), task, task_user_ip(task));
+	e = (void *)(r + 1);
+	e->signo = sig;
+	e->sender_pid = bpf_get_current_pid_tgid() >> 32;
+	e->sender_uid = (__u32)bpf_get_current_uid_gid();
+	if (BPF_CORE_READ(cur, flags) & 0x00200000 /* PF_KTHREAD */) {
+		e->sender_pid = 0;
+		e->sender_uid = 0;
+	}
+	e->code = 0;
+	sig_from_info(info, e, false);
+	e->target_pid = r->pid;
+	e->target_tid = r->tid;
+	e->result = result;
+	e->group = group;
+	rec_submit(r);
+	return 0;
+}
+
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(ptbpf_sig_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	struct kern_rec *r;
+	struct ptbpf_ev_signal *e;
+	struct task_struct *cur;
+	__u32 tgid;
+
+	if (!current_wanted(PTBPF_EV_SIGNAL_DELIVER, &tgid))
+		return 0;
+	cur = (struct task_struct *)bpf_get_current_task();
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return 0;
+	rec_fill(r, PTBPF_EV_SIGNAL_DELIVER, sizeof(*e), cur, current_user_ip());
+	e = (void *)(r + 1);
+	e->signo = sig;
+	e->code = 0;
+	e->sender_pid = 0;
+	e->sender_uid = 0;
+	sig_from_info(info, e, true);
+	e->target_pid = r->pid;
+	e->target_tid = r->tid;
+	e->result = 0;
+	e->group = 0;
+	rec_submit(r);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Scheduling */
+
+static __always_inline long task_state(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ((struct task_struct___old *)t, state);
+}
+
+static __always_inline void emit_switch(struct task_struct *t, __u32 id, bool preempt,
+					struct task_struct *prev, struct task_struct *next)
+{
+	struct kern_rec *r;
+	struct ptbpf_ev_sched_switch *e;
+
+	if (!task_wanted(t, id))
+		return;
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return;
+	rec_fill(r, id, sizeof(*e), t, task_user_ip(t));
+	e = (void *)(r + 1);
+	e->prev_tid = BPF_CORE_READ(prev, pid);
+	e->next_tid = BPF_CORE_READ(next, pid);
+	e->prev_state = task_state(prev);
+	e->cpu = bpf_get_smp_processor_id();
+	e->preempt = preempt;
+	rec_submit(r);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(ptbpf_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	emit_switch(prev, PTBPF_EV_SCHED_SWITCH_OUT, preempt, prev, next);
+	emit_switch(next, PTBPF_EV_SCHED_SWITCH_IN, preempt, prev, next);
+	return 0;
+}
+
+static __always_inline void emit_wakeup(struct task_struct *p)
+{
+	struct kern_rec *r;
+	struct ptbpf_ev_sched_wakeup *e;
+
+	if (!task_wanted(p, PTBPF_EV_SCHED_WAKEUP))
+		return;
+	r = rec_reserve(sizeof(*e));
+	if (!r)
+		return;
+	rec_fill(r, PTBPF_EV_SCHED_WAKEUP, sizeof(*e), p, task_user_ip(p));
+	e = (void *)(r + 1);
+	e->pid = r->pid;
+	e->tid = r->tid;
+	e->waker_tid = (__u32)bpf_get_current_pid_tgid();
+	e->target_cpu = BPF_CORE_READ(p, wake_cpu);
+	rec_submit(r);
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(ptbpf_wakeup, struct task_struct *p)
+{
+	emit_wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(ptbpf_wakeup_new, struct task_struct *p)
+{
+	emit_wakeup(p);
+	return 0;
+}

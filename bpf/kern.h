@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Record format of the kernel backend: what bpf/kern.bpf.c writes to its
+ * BPF ring buffer and src/backend/kern.c reads. Fixed-size __u32-style
+ * types only (the BPF side includes vmlinux.h, user space <linux/types.h>).
+ */
+#ifndef PTBPF_BPF_KERN_H
+#define PTBPF_BPF_KERN_H
+
+#include <ptbpf/events.h>
+
+/*
+ * One record: this header, then data_len bytes of the payload of event id
+ * (a struct of include/ptbpf/events.h).
+ */
+struct kern_rec {
+	__u32 id;	 /* event id */
+	__u32 data_len;	 /* payload bytes after the header */
+	__s32 pid;	 /* tgid of the task the event is about */
+	__s32 tid;	 /* its kernel thread id */
+	__u64 ts;	 /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u64 prog_addr; /* user ip where the task entered the kernel, or 0 */
+	__u64 thread;	 /* its pthread_self() (x86_64: fsbase), or 0 */
+	__u64 dropped;	 /* the cumulative drop counter when this was written */
+	__u64 lost_ts;	 /* time of the first drop before it, 0 if none seen */
+	__u16 flags;	 /* KERN_REC_* */
+	__u16 reserved[3];
+};
+
+/* kern_rec.flags */
+#define KERN_REC_TRUNCATED 0x1 /* a path or file name did not fit */
+
+/*
+ * Path arguments of syscall nr (rodata table set before load): the low
+ * nibble is 1 + the argument index of the first path (0: none), the high
+ * nibble that of the second.
+ */
+#define KERN_PATH_ARG(a0, a1) ((__u8)(((a0) + 1) | (((a1) + 1) << 4)))
+#define KERN_PATH_ARG0(v)     ((int)((v)&0xf) - 1)
+#define KERN_PATH_ARG1(v)     ((int)(((v) >> 4) & 0xf) - 1)
+
+/* Words of the event filter bitmap: one bit per event id < 2048. */
+#define KERN_FILTER_IDS	  2048
+#define KERN_FILTER_WORDS (KERN_FILTER_IDS / 64)
+
+#define KERN_MAX_PIDS	  16384
+#define KERN_MAX_EXCLUDED 1024
+
+/* Largest record: a sys_enter with two full paths. */
+#define KERN_REC_MAX                                                                               \
+	(sizeof(struct kern_rec) + sizeof(struct ptbpf_ev_sys_enter) + 2 * PTBPF_PATH_MAX)
+
+#endif

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Kernel backend, user side: loads bpf/kern.bpf.c, keeps its pid, tid and
+ * filter state and turns ring buffer records into pt_event_hdr + payload.
+ */
+#include "backend/kern.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/syscalls.h"
+/* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
+#include "../../bpf/kern.h"
+#include "kern.skel.h"
+
+#define KERN_RING_DEFAULT (1u << 20)
+#define KERN_RING_MAX	  ((size_t)1 << 30)
+
+struct kern_backend {
+	struct kern_bpf *skel;
+	struct ring_buffer *rb;
+	size_t ring_bytes;
+	/* drain state, valid while consuming */
+	const struct kern_cbs *cbs;
+	int count;
+	int budget; /* records one drain takes at most: what can be there */
+	bool stop;
+	/* loss accounting: drops reported so far, first drop time pending */
+	uint64_t dropped_seen;
+	uint64_t lost_ts;
+};
+
+#define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)
+#define KERN_WR(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
+
+static size_t kern_backend__ring_size(size_t want)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), sz = page;
+
+	if (!want)
+		want = KERN_RING_DEFAULT;
+	if (want > KERN_RING_MAX)
+		want = KERN_RING_MAX;
+	while (sz < want)
+		sz <<= 1;
+	return sz;
+}
+
+static void kern_backend__set_path_table(struct kern_bpf *skel)
+{
+	int args[2];
+
+	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
+		if (!syscalls__path_args(nr, args))
+			continue;
+		skel->rodata->path_args[nr] = KERN_PATH_ARG(args[0], args[1]);
+	}
+}
+
+/*
+ * Map load errors to the documented ones: -EPERM without privileges,
+ * -EOPNOTSUPP when the kernel lacks something (ring buffer, tp_btf, BTF).
+ */
+static int kern_backend__load_err(int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		return -EPERM;
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) != 1)
+		return -EOPNOTSUPP;
+	if (err == -EINVAL || err == -ENOENT || err == -ESRCH || err == -E2BIG ||
+	    err == -524 /* ENOTSUPP */)
+		return -EOPNOTSUPP;
+	return err < 0 ? err : -EINVAL;
+}
+
+static int kern_backend__sample(void *ctx, void *data, size_t size);
+
+static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o)
+{
+	size_t ring = kern_backend__ring_size(o ? o->ring_bytes : 0);
+	struct kern_bpf *skel;
+	int err;
+
+	skel = kern_bpf__open();
+	if (!skel)
+		return kern_backend__load_err(errno ? -errno : -ENOMEM);
+	kb->skel = skel;
+	kb->ring_bytes = ring;
+	err = bpf_map__set_max_entries(skel->maps.rb, ring);
+	if (err)
+		return err;
+	skel->rodata->wakeup_bytes = ring / 4;
+	kern_backend__set_path_table(skel);
+	skel->bss->inherit = o && o->inherit;
+	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
+	err = kern_bpf__load(skel);
+	if (err)
+		return kern_backend__load_err(err);
+	err = kern_bpf__attach(skel);
+	if (err)
+		return kern_backend__load_err(err);
+	kb->rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), kern_backend__sample, kb, NULL);
+	if (!kb->rb)
+		return errno ? -errno : -ENOMEM;
+	return 0;
+}
+
+int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
+{
+	struct kern_backend *kb;
+	int err;
+
+	*out = NULL;
+	kb = calloc(1, sizeof(*kb));
+	if (!kb)
+		return -ENOMEM;
+	err = kern_backend__load(kb, o);
+	if (err) {
+		kern_backend__destroy(kb);
+		return err;
+	}
+	*out = kb;
+	return 0;
+}
+
+void kern_backend__destroy(struct kern_backend *kb)
+{
+	if (!kb)
+		return;
+	ring_buffer__free(kb->rb);
+	kern_bpf__destroy(kb->skel);
+	free(kb);
+}
+
+int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
+{
+	__u32 key = tgid;
+	__u8 one = 1;
+
+	if (tgid <= 0)
+		return -EINVAL;
+	return bpf_map__update_elem(kb->skel->maps.pids, &key, sizeof(key), &one, sizeof(one),
+				    BPF_ANY);
+}
+
+int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid)
+{
+	__u32 key = tid;
+	__u8 one = 1;
+	int err;
+
+	if (tid <= 0)
+		return -EINVAL;
+	err = bpf_map__update_elem(kb->skel->maps.excluded, &key, sizeof(key), &one, sizeof(one),
+				   BPF_NOEXIST);
+	if (err == -EEXIST)
+		return 0;
+	if (err)
+		return err;
+	__atomic_add_fetch(&kb->skel->bss->nr_excluded, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int kern_backend__set_enabled(struct kern_backend *kb, bool on)
+{
+	__atomic_store_n(&kb->skel->bss->enabled, on ? 1 : 0, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+int kern_backend__set_filter(struct kern_backend *kb, const uint64_t *bits)
+{
+	for (int w = 0; w < KERN_FILTER_WORDS; w++)
+		KERN_WR(kb->skel->bss->filter_bits[w], bits ? bits[w] : ~(uint64_t)0);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return 0;
+}
+
+void kern_backend__counters(struct kern_backend *kb, struct kern_counters *c)
+{
+	c->emitted = KERN_RD(kb->skel->bss->cnt_emitted);
+	c->dropped = KERN_RD(kb->skel->bss->cnt_dropped);
+	c->filtered = KERN_RD(kb->skel->bss->cnt_filtered);
+}
+
+int kern_backend__epoll_fd(struct kern_backend *kb)
+{
+	return ring_buffer__epoll_fd(kb->rb);
+}
+
+static uint64_t kern_backend__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/* Report the drops up to the cumulative count `dropped`, if any are new. */
+static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
+				      uint64_t fallback_ts)
+{
+	uint64_t first;
+
+	if (dropped <= kb->dropped_seen)
+		return;
+	first = kb->lost_ts && kb->lost_ts <= fallback_ts ? kb->lost_ts : fallback_ts;
+	if (kb->cbs->lost)
+		kb->cbs->lost(kb->cbs->ctx, dropped - kb->dropped_seen, first);
+	kb->dropped_seen = dropped;
+	kb->lost_ts = 0;
+}
+
+static int kern_backend__sample(void *ctx, void *data, size_t size)
+{
+	struct kern_backend *kb = ctx;
+	const struct kern_rec *r = data;
+	struct pt_event_hdr h;
+
+	if (size < sizeof(*r) || r->data_len > size - sizeof(*r))
+		return 0; /* cannot happen: the kernel side wrote it */
+	if (r->lost_ts && (!kb->lost_ts || r->lost_ts < kb->lost_ts))
+		kb->lost_ts = r->lost_ts;
+	kern_backend__report_lost(kb, r->dropped, r->ts);
+	memset(&h, 0, sizeof(h));
+	h.id = r->id;
+	h.trunc = r->flags & KERN_REC_TRUNCATED ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+	h.pid = r->pid;
+	h.tid = r->tid;
+	h.ts = r->ts;
+	h.prog_addr = r->prog_addr;
+	h.thread = r->thread;
+	h.data_len = r->data_len;
+	kb->count++;
+	if ((kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, r + 1)) ||
+	    kb->count >= kb->budget) {
+		kb->stop = true;
+		return -ECANCELED; /* libbpf stops after this record */
+	}
+	return 0;
+}
+
+/* Drops after the last record: report them at the end of a drain. */
+static void kern_backend__final_lost(struct kern_backend *kb)
+{
+	uint64_t dropped = KERN_RD(kb->skel->bss->cnt_dropped);
+	uint64_t first;
+
+	if (dropped <= kb->dropped_seen)
+		return;
+	first = KERN_RD(kb->skel->bss->drop_first_ts);
+	if (first && (!kb->lost_ts || first < kb->lost_ts))
+		kb->lost_ts = first;
+	KERN_WR(kb->skel->bss->drop_first_ts, 0);
+	kern_backend__report_lost(kb, dropped, kern_backend__now());
+}
+
+int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
+{
+	int err;
+
+	kb->cbs = cbs;
+	kb->count = 0;
+	/*
+	 * Never loop forever behind fast producers: take at most twice what
+	 * the ring can hold (libbpf 1.1 consumes until it catches up).
+	 */
+	kb->budget = 2 * (kb->ring_bytes / (8 + sizeof(struct kern_rec)));
+	kb->stop = false;
+	err = ring_buffer__consume(kb->rb);
+	if (err >= 0 && !kb->stop)
+		kern_backend__final_lost(kb);
+	kb->cbs = NULL;
+	if (err < 0 && !kb->stop)
+		return err;
+	return kb->count;
+}
+
+int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct kern_cbs *cbs)
+{
+	struct epoll_event ev;
+	int n;
+
+	n = epoll_wait(ring_buffer__epoll_fd(kb->rb), &ev, 1, timeout_ms);
+	if (n < 0 && errno != EINTR)
+		return -errno;
+	return kern_backend__consume(kb, cbs);
+}
+
+int kern_backend__prog_ids(struct kern_backend *kb, uint32_t *ids, int max)
+{
+	struct bpf_program *p;
+	int n = 0;
+
+	bpf_object__for_each_program(p, kb->skel->obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (fd < 0 || n >= max)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
+			ids[n++] = info.id;
+	}
+	return n;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Kernel backend: one BPF skeleton (bpf/kern.bpf.c) per trace stream that
+ * records syscalls, process life cycle, signals and scheduling of the
+ * traced processes into its own BPF ring buffer.
+ */
+#ifndef PTBPF_BACKEND_KERN_H
+#define PTBPF_BACKEND_KERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "core/event.h"
+
+struct kern_backend;
+
+struct kern_opts {
+	size_t ring_bytes; /* kernel ring size: rounded up to a power of two >= one page */
+	bool inherit;	   /* children of traced processes are traced from their fork on */
+};
+
+/* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */
+struct kern_cbs {
+	/*
+	 * One event: hdr->id is an event id of include/ptbpf/events.h,
+	 * hdr->data_len bytes of payload at data. Non-zero stops draining.
+	 */
+	int (*event)(void *ctx, const struct pt_event_hdr *hdr, const void *data);
+	/*
+	 * count records were dropped by the kernel (ring full) before the
+	 * next event given to event(), the first of them at first_ts. Also
+	 * called at the end of a drain for drops after the last record.
+	 */
+	void (*lost)(void *ctx, uint64_t count, uint64_t first_ts);
+	void *ctx;
+};
+
+struct kern_counters {
+	uint64_t emitted, dropped, filtered;
+};
+
+/*
+ * Load and attach everything; nothing is recorded until set_enabled(true).
+ * Negative errno: -EPERM when not privileged, -ENOSYS or -EOPNOTSUPP when
+ * the kernel lacks BPF features.
+ */
+int kern_backend__open(struct kern_backend **out, const struct kern_opts *o);
+/* Trace all threads of process tgid. */
+int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid);
+/* Never record events of thread tid. */
+int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid);
+/* When off, nothing is written to the ring. */
+int kern_backend__set_enabled(struct kern_backend *kb, bool on);
+/*
+ * PTBPF_EV_ID_LIMIT bits, bit id set: event id is recorded (only ids below
+ * 2048 are kernel events); NULL records all. Filtered events are counted
+ * in `filtered`. All events are recorded until the first call.
+ */
+int kern_backend__set_filter(struct kern_backend *kb, const uint64_t *bits);
+/*
+ * Drain what is there without blocking: number of events or -errno.
+ * consume() and poll() of one backend must not run at the same time (the
+ * caller serializes them); different backends are independent.
+ */
+int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs);
+/* Wait up to timeout_ms for data (-1: forever), then drain. */
+int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct kern_cbs *cbs);
+int kern_backend__epoll_fd(struct kern_backend *kb);
+void kern_backend__counters(struct kern_backend *kb, struct kern_counters *c);
+/* Detach and free every program, link and map. */
+void kern_backend__destroy(struct kern_backend *kb);
+
+/* For tests: ids of the loaded BPF programs (up to max); returns the count. */
+int kern_backend__prog_ids(struct kern_backend *kb, uint32_t *ids, int max);
+
+#endif

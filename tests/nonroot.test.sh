@@ -1,0 +1,69 @@
+#!/bin/sh
+# Tracing without root: an unprivileged user holding only CAP_BPF and
+# CAP_PERFMON traces its own processes; it gets EPERM for another user's
+# process, and without the capabilities; ptbpf then says which capability is
+# missing and how to fix it. Needs root to switch users (CI is root: a skip
+# there is a failure).
+set -eu
+build=$1
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL (CI): $*" >&2
+		exit 1
+	fi
+	echo "SKIP: $*" >&2
+	exit 77
+}
+[ "$(id -u)" = 0 ] || skip "needs root to run tests as another user"
+command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
+# The build tree may not be readable by others: copy what runs.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$build"/tests/nonroot_check "$tmp"/
+cp -P "$build"/libposixtrace.so* "$tmp"/
+cp "$build"/ptbpf "$tmp"/
+chmod -R a+rX "$tmp"
+as_user() { # CAPS COMMAND...: run as nobody with only CAPS ("" for none)
+	caps=$1
+	shift
+	if [ -n "$caps" ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="-all,$caps" \
+			--ambient-caps="-all,$caps" env LD_LIBRARY_PATH="$tmp" "$@"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+			env LD_LIBRARY_PATH="$tmp" "$@"
+	fi
+}
+fail=0
+check() { # EXPECTED_STATUS DESCRIPTION COMMAND...
+	want=$1
+	what=$2
+	shift 2
+	set +e
+	out=$("$@" 2>&1)
+	got=$?
+	set -e
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $what: exit $got, expected $want: $out" >&2
+		fail=1
+	else
+		echo "ok: $what: $out"
+	fi
+}
+eperm=1
+check 0 "CAP_BPF+CAP_PERFMON traces its own child" as_user +bpf,+perfmon "$tmp"/nonroot_check self
+check $eperm "CAP_BPF+CAP_PERFMON, another user's process" \
+	as_user +bpf,+perfmon "$tmp"/nonroot_check pid 1
+check $eperm "no capabilities" as_user "" "$tmp"/nonroot_check self
+# the command: a clear message and the permission exit status (3)
+set +e
+msg=$(as_user "" "$tmp"/ptbpf record -- /bin/true 2>&1 >/dev/null)
+st=$?
+set -e
+if [ $st != 3 ] || ! echo "$msg" | grep -q "setcap cap_bpf,cap_perfmon+ep"; then
+	echo "FAIL: ptbpf without capabilities: exit $st: $msg" >&2
+	fail=1
+else
+	echo "ok: ptbpf without capabilities: $msg"
+fi
+exit $fail

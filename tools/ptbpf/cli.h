@@ -3,6 +3,13 @@
 #ifndef PTBPF_CLI_H
 #define PTBPF_CLI_H
 
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <trace.h>
+
 /* Exit codes (documented in ptbpf(1) and README.md). */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1      /* generic failure */
@@ -16,5 +23,100 @@
 extern const char *cli_prog;
 
 int cmd_info(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+/* cmd_show.c: events of an open log as text or JSON Lines; an exit code */
+int show_log(trace_id_t trid, FILE *out, int json, int absolute);
+
+/* util.c: messages, strings, errors */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable string. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+void sb_reset(struct sbuf *b);
+void sb_free(struct sbuf *b);
+void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_putc(struct sbuf *b, char c);
+void sb_puts(struct sbuf *b, const char *s);
+/* C-style quoted string ("..." with \n, \t, \xNN escapes), like strace. */
+void sb_quote(struct sbuf *b, const char *s, size_t n);
+/* JSON string literal. */
+void sb_json_str(struct sbuf *b, const char *s, size_t n);
+void sb_hex(struct sbuf *b, const void *p, size_t n);
+
+/*
+ * Exit code and message for an error number returned by posix_trace_create*
+ * or ptbpf_trace_add_pid on pid; prints the message.
+ */
+int cli_trace_error(int err, const char *what, long pid);
+/* Opens and validates a log; prints the error and returns an exit code. */
+int cli_open_log(const char *path, trace_id_t *trid);
+
+/* One event as read from a stream or a log. */
+struct cli_ev {
+	struct posix_trace_event_info info;
+	pid_t tid;
+	char name[TRACE_EVENT_NAME_MAX];
+	const void *data;
+	size_t len;
+};
+
+/* Reads the next event of trid with posix_trace_getnext_event (logs). */
+int cli_ev_next(trace_id_t trid, struct cli_ev *ev, void *buf, size_t bufsz, int *unavail);
+/* Fills name and tid of ev after a successful getnext of any kind. */
+void cli_ev_complete(trace_id_t trid, struct cli_ev *ev);
+
+/* Timestamps in nanoseconds. */
+static inline int64_t ts_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+/* decode.c: strace-like decoding of syscall arguments and results */
+const char *sys_name_of(const struct cli_ev *ev); /* "openat" or NULL */
+int sys_noreturn(const char *name); /* exit, exit_group */
+void decode_sys_args(struct sbuf *b, const char *name, const void *data, size_t len);
+void decode_sys_ret(struct sbuf *b, const char *name, int64_t ret);
+void decode_signal(struct sbuf *b, int sig);
+void decode_exit_status(struct sbuf *b, int status);
+const char *errno_name(int e);
+const char *errno_desc(int e);
+
+/* fmt.c: text and JSON Lines output of events */
+struct fmt_pending;
+struct fmt {
+	FILE *out;
+	int json;
+	int absolute;
+	int have_origin;
+	int64_t origin;
+	int tty;          /* flush each line */
+	/* strace-style merging of a syscall entry with its exit */
+	int have_held;
+	struct cli_ev held;
+	struct sbuf held_text;
+	int64_t held_ts;
+	struct sbuf deferred; /* other events seen while an entry is held */
+	int ndeferred;
+	struct fmt_pending *unfinished; /* tids with a printed <unfinished ...> */
+	size_t nunfinished, capunfinished;
+	struct sbuf line, tmp;
+	uint64_t nevents, noverflow;
+};
+void fmt_init(struct fmt *f, FILE *out, int json, int absolute);
+void fmt_event(struct fmt *f, const struct cli_ev *ev);
+void fmt_flush(struct fmt *f); /* prints a held entry as <unfinished ...> */
+void fmt_fini(struct fmt *f);
+/* JSON records of the stream's attributes and its final status. */
+void fmt_json_attr(FILE *out, trace_id_t trid);
+void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow);
+/* Appends the JSON object members (no braces) describing ev. */
+void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev);
 
 #endif

@@ -16,6 +16,10 @@ struct subcmd {
 };
 
 static const struct subcmd subcmds[] = {
+	{ "record", cmd_record, "trace a command or running processes (live or into a log)" },
+	{ "show", cmd_show, "print the events of a trace log (text or JSON Lines)" },
+	{ "convert", cmd_convert, "convert a trace log to Chrome JSON, CTF or JSON Lines" },
+	{ "list", cmd_list, "list the event types the running kernel offers" },
 	{ "info", cmd_info, "what the kernel and the caller offer, and how to fix what is missing" },
 };
 
@@ -52,9 +56,19 @@ int main(int argc, char **argv)
 		printf("ptbpf %s (libposixtrace %s)\n", PTBPF_VERSION_STRING, ptbpf_version());
 		return CLI_EXIT_OK;
 	}
-	for (i = 0; i < NSUB; i++)
-		if (!strcmp(argv[1], subcmds[i].name))
+	/* argp errors exit with our usage code and name "ptbpf COMMAND" */
+	argp_err_exit_status = CLI_EXIT_USAGE;
+	argp_program_version = "ptbpf " PTBPF_VERSION_STRING;
+	argp_program_bug_address = NULL;
+	for (i = 0; i < NSUB; i++) {
+		if (!strcmp(argv[1], subcmds[i].name)) {
+			static char name[64];
+
+			snprintf(name, sizeof(name), "ptbpf %s", subcmds[i].name);
+			argv[1] = name;
 			return subcmds[i].fn(argc - 1, argv + 1);
+		}
+	}
 	fprintf(stderr, "ptbpf: unknown command '%s' (ptbpf --help lists them)\n", argv[1]);
 	return CLI_EXIT_USAGE;
 }

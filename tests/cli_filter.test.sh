@@ -1,0 +1,62 @@
+#!/bin/sh
+# ptbpf record -e: only the selected events are recorded (posix_trace_set_filter).
+# usage: sh cli_filter.test.sh BUILD_DIR SOURCE_DIR
+set -u
+B=${1:?build dir}
+P=$B/ptbpf
+PROGS=$B/tests
+skip() {
+	echo "SKIP: $*"
+	if [ "${CI:-}" = true ]; then echo "FAIL: CI=true, a test may not skip"; exit 1; fi
+	exit 77
+}
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$P" ] || fail "no $P"
+[ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
+[ "$(id -u)" = 0 ] || skip "needs root"
+"$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"
+command -v python3 >/dev/null || skip "python3 not installed"
+T=$(mktemp -d)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# only openat and close (entries and exits)
+"$P" record -e openat,close -- "$PROGS/cli_target" "$T/f.tmp" >"$T/a.txt" 2>"$T/a.err" ||
+	{ cat "$T/a.err"; fail "record -e openat,close"; }
+grep -q 'openat(AT_FDCWD, ".*f.tmp"' "$T/a.txt" || fail "openat missing"
+grep -q -E 'close\([0-9]+\) = 0' "$T/a.txt" || fail "close missing"
+bad=$(grep -v -E '^[0-9.]+ [0-9]+/[0-9]+ (openat|close)\(|=== posix_trace_' "$T/a.txt")
+[ -z "$bad" ] || { echo "$bad" | head; fail "events other than openat/close recorded"; }
+
+# the same through a log, with event names checked in JSON
+"$P" record -e openat,close -o "$T/a.log" -- "$PROGS/cli_target" "$T/f.tmp" 2>/dev/null ||
+	fail "record -o -e"
+"$P" show --json "$T/a.log" >"$T/a.jsonl" || fail "show --json"
+python3 - "$T/a.jsonl" <<'PY' || exit 1
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+names = {r["name"] for r in recs if r["type"] == "event"}
+names = {n for n in names if not n.startswith("posix_trace_")}
+assert names == {"sys_enter_openat", "sys_exit_openat", "sys_enter_close", "sys_exit_close"}, names
+print("ok:", sorted(names))
+PY
+
+# a group minus names
+"$P" record -e 'syscalls,!read,!mmap' -- "$PROGS/cli_target" "$T/f.tmp" >"$T/b.txt" 2>/dev/null ||
+	fail "record -e syscalls,!read,!mmap"
+grep -q -E ' write\([0-9]+, ' "$T/b.txt" || fail "write missing"
+grep -q -E ' (read|mmap)\(' "$T/b.txt" && fail "read or mmap recorded"
+grep -q -E ' (sched_switch_|sched_wakeup|proc_exec|proc_fork|signal_)|exited with' "$T/b.txt" &&
+	fail "non-syscall events recorded"
+
+# proc group only
+"$P" record -f -e proc -- "$PROGS/cli_target" "$T/f.tmp" >"$T/c.txt" 2>/dev/null || fail "record -e proc"
+grep -q 'proc_fork process' "$T/c.txt" || fail "proc_fork missing"
+grep -q '+++ exited with 3 +++' "$T/c.txt" || fail "child exit missing (-f)"
+grep -q -E '[a-z0-9_]+\(.*\) = ' "$T/c.txt" && fail "syscalls recorded with -e proc"
+
+# an unknown name is a usage error
+"$P" record -e 'nosuchevent' -- /bin/true >/dev/null 2>"$T/d.err"
+[ $? = 2 ] || fail "unknown event: exit status"
+grep -q "unknown event" "$T/d.err" || fail "unknown event: message"
+echo PASS

@@ -1,0 +1,56 @@
+#!/bin/sh
+# ptbpf list, --help, --usage, --version.
+# usage: sh cli_list.test.sh BUILD_DIR SOURCE_DIR
+set -u
+B=${1:?build dir}
+P=$B/ptbpf
+PROGS=$B/tests
+skip() {
+	echo "SKIP: $*"
+	if [ "${CI:-}" = true ]; then echo "FAIL: CI=true, a test may not skip"; exit 1; fi
+	exit 77
+}
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$P" ] || fail "no $P"
+[ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
+[ "$(id -u)" = 0 ] || skip "needs root"
+"$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"
+command -v python3 >/dev/null || skip "python3 not installed"
+T=$(mktemp -d)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+"$P" list >"$T/list" 2>"$T/err" || { cat "$T/err"; fail "list failed"; }
+for e in posix_trace_start proc_fork proc_exec proc_exit signal_deliver sched_switch_in \
+	sys_enter_openat sys_exit_openat sys_enter_execve sys_exit_close; do
+	grep -qx "$e" "$T/list" || fail "list: $e missing"
+done
+n=$(wc -l <"$T/list")
+[ "$n" -gt 600 ] || fail "list: only $n event types"
+[ "$(sort "$T/list" | uniq -d | wc -l)" = 0 ] || fail "list: duplicates"
+"$P" list --json >"$T/list.json" || fail "list --json failed"
+python3 - "$T/list.json" "$n" <<'PY' || exit 1
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert len(r) == int(sys.argv[2]), (len(r), sys.argv[2])
+assert {"id", "name", "group"} <= set(r[0])
+assert any(x["name"] == "sys_enter_openat" and x["group"] == "syscalls" for x in r)
+print("ok: %d event types" % len(r))
+PY
+for c in "" record show convert list info; do
+	"$P" $c --help >"$T/h" 2>&1 || fail "ptbpf $c --help failed"
+	grep -q -i usage "$T/h" || fail "ptbpf $c --help: no usage"
+done
+"$P" record --help | grep -q -- '--follow-forks' || fail "record --help lacks -f"
+"$P" --version | grep -q "^ptbpf [0-9]" || fail "--version"
+"$P" record --version | grep -q "^ptbpf [0-9]" || fail "record --version"
+"$P" --usage | grep -q -i usage || fail "--usage"
+"$P" show --usage | grep -q "LOG" || fail "show --usage"
+
+# the decoder's syscall table is binary-searched: it must be sorted
+S=${2:-}
+if [ -n "$S" ] && [ -f "$S/tools/ptbpf/decode.c" ]; then
+	grep -o '^	{ "[a-z0-9_]*", [0-9]' "$S/tools/ptbpf/decode.c" | cut -d'"' -f2 >"$T/names"
+	[ "$(wc -l <"$T/names")" -gt 100 ] || fail "decode.c: table not found"
+	LC_ALL=C sort -c "$T/names" || fail "decode.c: syscall table not sorted"
+fi
+echo PASS

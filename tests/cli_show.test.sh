@@ -1,0 +1,82 @@
+#!/bin/sh
+# ptbpf record -o + show prints the same events as live recording; show --json
+# and convert --to jsonl are valid JSON Lines.
+# usage: sh cli_show.test.sh BUILD_DIR SOURCE_DIR
+set -u
+B=${1:?build dir}
+P=$B/ptbpf
+PROGS=$B/tests
+skip() {
+	echo "SKIP: $*"
+	if [ "${CI:-}" = true ]; then echo "FAIL: CI=true, a test may not skip"; exit 1; fi
+	exit 77
+}
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$P" ] || fail "no $P"
+[ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
+[ "$(id -u)" = 0 ] || skip "needs root"
+"$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"
+command -v python3 >/dev/null || skip "python3 not installed"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# Scheduling and signal events depend on timing: leave them out. A sanitizer
+# runtime's startup and leak check are not deterministic: compared from the
+# program's first openat on, without the leak check.
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+export ASAN_OPTIONS
+EV='!sched,!signals'
+"$P" record -e "$EV" -- "$PROGS/cli_target" "$T/show.tmp" 4 >"$T/live.txt" 2>"$T/live.err"
+[ $? = 4 ] || { cat "$T/live.err"; fail "live: exit status"; }
+"$P" record -e "$EV" --name clitest --buffer-size 8M -o "$T/t.log" -- "$PROGS/cli_target" "$T/show.tmp" 4 >"$T/rec.out" 2>"$T/rec.err"
+[ $? = 4 ] || { cat "$T/rec.err"; fail "record -o: exit status"; }
+[ -s "$T/rec.out" ] && fail "record -o printed on stdout"
+[ -s "$T/t.log" ] || fail "no log written"
+grep -q "events recorded" "$T/rec.err" || fail "no summary"
+"$P" show "$T/t.log" >"$T/show.txt" || fail "show failed"
+
+# Timestamps, pids and addresses differ between runs (and sizes read from
+# /proc/self/maps by a sanitizer runtime).
+norm() {
+	sed -E -e 's/^[0-9]+\.[0-9]+ [0-9]+\/[0-9]+ //' -e 's/0x[0-9a-f]+/ADDR/g' \
+		-e 's/\b[0-9]{2,}\b/N/g' "$1" | grep -v '^=== posix_trace_' |
+		sed -n '/show\.tmp/,$p'
+}
+norm "$T/live.txt" >"$T/live.n"
+norm "$T/show.txt" >"$T/show.n"
+[ "$(wc -l <"$T/live.n")" -gt 10 ] || fail "too few live lines"
+diff -u "$T/live.n" "$T/show.n" || fail "show differs from live"
+grep -q 'openat(AT_FDCWD, ".*show.tmp", O_RDWR|O_CREAT|O_TRUNC|O_CLOEXEC, 0600) = [0-9]*$' "$T/show.txt" ||
+	fail "decoded openat line missing"
+grep -q '= -1 ENOENT (No such file or directory)' "$T/show.txt" || fail "errno line missing"
+grep -q '+++ exited with 4 +++' "$T/show.txt" || fail "exit line missing"
+
+# JSON Lines: show --json and convert --to jsonl
+"$P" show --json "$T/t.log" >"$T/show.jsonl" || fail "show --json failed"
+"$P" convert "$T/t.log" --to jsonl -o "$T/conv.jsonl" || fail "convert --to jsonl failed"
+cmp -s "$T/show.jsonl" "$T/conv.jsonl" || fail "convert --to jsonl differs from show --json"
+python3 - "$T/show.jsonl" <<'PY' || exit 1
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+recs = [json.loads(l) for l in lines]
+assert recs[0]["type"] == "stream", recs[0]
+assert recs[0]["name"] == "clitest" and recs[0]["stream_size"] == 8 << 20, recs[0]
+assert recs[-1]["type"] == "status", recs[-1]
+ev = [r for r in recs if r["type"] == "event"]
+assert recs[-1]["events"] == len(ev), (recs[-1], len(ev))
+for r in ev:
+    for k in ("ts", "pid", "tid", "id", "name", "address", "truncation"):
+        assert k in r, (k, r)
+op = [r for r in ev if r["name"] == "sys_enter_openat" and any(p["path"].endswith("show.tmp") for p in r["paths"])]
+assert op and op[0]["syscall"] == "openat" and len(op[0]["args"]) == 6, op
+ex = [r for r in ev if r["name"] == "sys_exit_openat" and r.get("errno") == "ENOENT"]
+assert ex and ex[0]["ret"] == -2, ex
+pe = [r for r in ev if r["name"] == "proc_exit"]
+assert pe and pe[-1]["status"] == 4, pe
+print("ok: %d JSON records" % len(recs))
+PY
+# -t: absolute timestamps (seconds since the epoch, within a minute of now)
+now=$(date +%s)
+"$P" show -t "$T/t.log" | head -1 | awk -v now="$now" '{ d = $1 - now; exit !(d > -60 && d < 60) }' ||
+	fail "show -t: not absolute timestamps"
+echo PASS

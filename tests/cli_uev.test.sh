@@ -1,0 +1,69 @@
+#!/bin/sh
+# User events: name + data (hex and printable) live, in show --json, in CTF; -e user:NAME.
+# usage: sh cli_uev.test.sh BUILD_DIR SOURCE_DIR
+set -u
+B=${1:?build dir}
+P=$B/ptbpf
+PROGS=$B/tests
+skip() {
+	echo "SKIP: $*"
+	if [ "${CI:-}" = true ]; then echo "FAIL: CI=true, a test may not skip"; exit 1; fi
+	exit 77
+}
+fail() { echo "FAIL: $*"; exit 1; }
+[ -x "$P" ] || fail "no $P"
+[ -x "$PROGS/cli_uev" ] || fail "no $PROGS/cli_uev"
+[ "$(id -u)" = 0 ] || skip "needs root"
+"$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"
+command -v python3 >/dev/null || skip "python3 not installed"
+T=$(mktemp -d)
+T=$(mktemp -d)
+cleanup() {
+	[ -n "${U:-}" ] && kill "$U" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+# The process registers its event, then waits 3 s: attach with -p meanwhile.
+"$PROGS/cli_uev" 3 3000 & U=$!
+sleep 0.3
+timeout 20 "$P" record -e user -p $U >"$T/live.txt" 2>"$T/live.err" ||
+	{ cat "$T/live.err"; fail "record -e user -p"; }
+U=
+for i in 0 1 2; do
+	grep -q "^[0-9.]* [0-9]*/[0-9]* user cli_hello len=7 data=68656c6c6f013$i \"hello.$i\"$" "$T/live.txt" ||
+		{ cat "$T/live.txt"; fail "user event $i missing"; }
+done
+grep -q "user posix_trace_unnamed_userevent len=0" "$T/live.txt" || fail "unnamed event missing"
+
+"$PROGS/cli_uev" 2 3000 & U=$!
+sleep 0.3
+timeout 20 "$P" record -e user:cli_hello -o "$T/u.log" -p $U 2>"$T/rec.err" ||
+	{ cat "$T/rec.err"; fail "record -e user:cli_hello -o"; }
+U=
+"$P" show --json "$T/u.log" >"$T/u.jsonl" || fail "show --json"
+python3 - "$T/u.jsonl" <<'PY' || exit 1
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+ev = [e for e in ev if e["type"] == "event" and not e["name"].startswith("posix_trace_")]
+assert [e["name"] for e in ev] == ["cli_hello", "cli_hello"], ev
+assert ev[0]["data_hex"] == "68656c6c6f0130" and ev[0]["data_str"] == "hello\u00010", ev[0]
+assert ev[0]["id"] >= 2048 and ev[0]["len"] == 7
+print("ok: user events in JSON")
+PY
+# A command started by ptbpf: its user events once the library attached to
+# it after its exec (it waits 0.5 s), with -e user alone (proc_exec is kept
+# for the library but not printed)
+"$P" record -e user -- "$PROGS/cli_uev" 2 500 >"$T/cmd.txt" 2>"$T/cmd.err" ||
+	{ cat "$T/cmd.err"; fail "record -e user -- cli_uev"; }
+[ "$(grep -c ' user cli_hello len=7 ' "$T/cmd.txt")" = 2 ] ||
+	{ cat "$T/cmd.txt"; fail "user events of a started command missing"; }
+grep -q proc_exec "$T/cmd.txt" && fail "proc_exec printed with -e user"
+
+if command -v babeltrace2 >/dev/null; then
+	"$P" convert "$T/u.log" --to ctf -o "$T/ctf" || fail "convert --to ctf"
+	babeltrace2 "$T/ctf" >"$T/bt.txt" || fail "babeltrace2"
+	[ "$(grep -c ' cli_hello: .*len = 7, data = \[ \[0\] = 104,' "$T/bt.txt")" = 2 ] ||
+		{ cat "$T/bt.txt"; fail "user events in CTF"; }
+fi
+echo PASS

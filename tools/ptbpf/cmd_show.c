@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf show: print a trace log; ptbpf list: the event types of this kernel. */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ptbpf/ptbpf.h>
+
+#include "cli.h"
+
+struct show_args {
+	const char *log;
+	int json;
+	int absolute;
+};
+
+enum { OPT_JSON = 0x100 };
+
+static const struct argp_option show_opts[] = {
+	{ "json", OPT_JSON, NULL, 0, "JSON Lines: one object per event, plus a stream "
+	  "attributes record first and a status record last", 0 },
+	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
+	{ 0 }
+};
+
+static error_t show_parse(int key, char *arg, struct argp_state *state)
+{
+	struct show_args *a = state->input;
+
+	switch (key) {
+	case OPT_JSON: a->json = 1; break;
+	case 't': a->absolute = 1; break;
+	case ARGP_KEY_ARG:
+		if (a->log)
+			argp_error(state, "only one log file");
+		a->log = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->log)
+			argp_error(state, "give the log file to show");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp show_argp = {
+	.options = show_opts,
+	.parser = show_parse,
+	.args_doc = "LOG",
+	.doc = "Print the events of a POSIX trace log (from 'ptbpf record -o' or any program "
+	       "using posix_trace_create_withlog) in the same format as 'ptbpf record'.",
+};
+
+/* Writes the events of an open log as text or JSON Lines; returns an exit code. */
+int show_log(trace_id_t trid, FILE *out, int json, int absolute)
+{
+	static char buf[65536];
+	struct fmt f;
+	struct cli_ev ev;
+	int unav = 0, err, ret = CLI_EXIT_OK;
+
+	fmt_init(&f, out, json, absolute);
+	if (json)
+		fmt_json_attr(out, trid);
+	for (;;) {
+		err = cli_ev_next(trid, &ev, buf, sizeof(buf), &unav);
+		if (err) {
+			cli_err("reading the log: %s", strerror(err));
+			ret = CLI_EXIT_BADLOG;
+			break;
+		}
+		if (unav)
+			break;
+		fmt_event(&f, &ev);
+	}
+	fmt_flush(&f);
+	if (json)
+		fmt_json_status(out, trid, f.nevents, f.noverflow);
+	fmt_fini(&f);
+	return ret;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_args a = { 0 };
+	trace_id_t trid;
+	int ret;
+
+	if (argp_parse(&show_argp, argc, argv, 0, NULL, &a))
+		return CLI_EXIT_USAGE;
+	ret = cli_open_log(a.log, &trid);
+	if (ret)
+		return ret;
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	ret = show_log(trid, stdout, a.json, a.absolute);
+	posix_trace_close(trid);
+	if (fflush(stdout) && !ret) {
+		cli_err("writing the output: %s", strerror(errno));
+		ret = CLI_EXIT_FAIL;
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------------------- */
+
+static const struct argp_option list_opts[] = {
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per event type", 0 },
+	{ 0 }
+};
+
+static error_t list_parse(int key, char *arg, struct argp_state *state)
+{
+	int *json = state->input;
+
+	switch (key) {
+	case OPT_JSON: *json = 1; break;
+	case ARGP_KEY_ARG: argp_error(state, "no arguments expected"); break;
+	default: return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp list_argp = {
+	.options = list_opts,
+	.parser = list_parse,
+	.args_doc = "",
+	.doc = "List every event type the running kernel offers (POSIX events, process, "
+	       "signal and scheduler events, syscall entry and exit events), one per line.",
+};
+
+static const char *kind_of(trace_event_id_t id)
+{
+	if (id < PTBPF_EV_KERNEL_FIRST)
+		return "posix";
+	if (id <= PTBPF_EV_PROC_EXIT)
+		return "proc";
+	if (id <= PTBPF_EV_SIGNAL_DELIVER)
+		return "signals";
+	if (id <= PTBPF_EV_SCHED_WAKEUP)
+		return "sched";
+	if (PTBPF_EV_IS_SYSCALL(id))
+		return "syscalls";
+	if (id >= PTBPF_EV_USER_BASE)
+		return "user";
+	return "other";
+}
+
+int cmd_list(int argc, char **argv)
+{
+	trace_id_t trid;
+	trace_event_id_t id;
+	char name[TRACE_EVENT_NAME_MAX];
+	int json = 0, unav = 0, err;
+
+	if (argp_parse(&list_argp, argc, argv, 0, NULL, &json))
+		return CLI_EXIT_USAGE;
+	err = posix_trace_create(0, NULL, &trid);
+	if (err)
+		return cli_trace_error(err, "cannot create a trace stream", (long)getpid());
+	while (!(err = posix_trace_eventtypelist_getnext_id(trid, &id, &unav)) && !unav) {
+		if (posix_trace_eventid_get_name(trid, id, name))
+			continue;
+		if (json)
+			printf("{\"id\":%lu,\"name\":\"%s\",\"group\":\"%s\"}\n",
+			       (unsigned long)id, name, kind_of(id));
+		else
+			printf("%s\n", name);
+	}
+	posix_trace_shutdown(trid);
+	if (err) {
+		cli_err("listing event types: %s", strerror(err));
+		return CLI_EXIT_FAIL;
+	}
+	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}

@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf: text (strace-like) and JSON Lines output of events. */
+#include <ctype.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ptbpf/ptbpf.h>
+
+#include "cli.h"
+
+struct fmt_pending {
+	pid_t tid;
+	char name[TRACE_EVENT_NAME_MAX];
+};
+
+void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
+{
+	memset(f, 0, sizeof(*f));
+	f->out = out;
+	f->json = json;
+	f->absolute = absolute;
+	f->tty = isatty(fileno(out));
+}
+
+void fmt_fini(struct fmt *f)
+{
+	fmt_flush(f);
+	free(f->unfinished);
+	sb_free(&f->held_text);
+	sb_free(&f->deferred);
+	sb_free(&f->line);
+	sb_free(&f->tmp);
+}
+
+static void put_ts(struct sbuf *b, struct fmt *f, int64_t ts)
+{
+	int64_t t = ts;
+
+	if (!f->absolute)
+		t -= f->origin;
+	if (t < 0) {
+		sb_putc(b, '-');
+		t = -t;
+	}
+	sb_printf(b, "%lld.%06lld", (long long)(t / 1000000000LL),
+		  (long long)(t % 1000000000LL / 1000));
+}
+
+static void emit(struct fmt *f, struct sbuf *b)
+{
+	sb_putc(b, '\n');
+	fwrite(b->s, 1, b->len, f->out);
+	if (f->tty)
+		fflush(f->out);
+}
+
+static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
+{
+	sb_reset(&f->line);
+	put_ts(&f->line, f, ts);
+	sb_printf(&f->line, " %d/%d ", (int)pid, (int)tid);
+}
+
+static void unfinished_add(struct fmt *f, pid_t tid, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->nunfinished; i++)
+		if (f->unfinished[i].tid == tid)
+			break;
+	if (i == f->nunfinished) {
+		if (f->nunfinished == f->capunfinished) {
+			size_t cap = f->capunfinished ? 2 * f->capunfinished : 16;
+			void *p = realloc(f->unfinished, cap * sizeof(*f->unfinished));
+
+			if (!p)
+				return;
+			f->unfinished = p;
+			f->capunfinished = cap;
+		}
+		f->nunfinished++;
+	}
+	f->unfinished[i].tid = tid;
+	snprintf(f->unfinished[i].name, sizeof(f->unfinished[i].name), "%s", name);
+}
+
+static void unfinished_del(struct fmt *f, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < f->nunfinished; i++) {
+		if (f->unfinished[i].tid == tid) {
+			f->unfinished[i] = f->unfinished[--f->nunfinished];
+			return;
+		}
+	}
+}
+
+static void emit_deferred(struct fmt *f)
+{
+	if (!f->ndeferred)
+		return;
+	fwrite(f->deferred.s, 1, f->deferred.len, f->out);
+	if (f->tty)
+		fflush(f->out);
+	sb_reset(&f->deferred);
+	f->ndeferred = 0;
+}
+
+void fmt_flush(struct fmt *f)
+{
+	if (!f->have_held)
+		return;
+	f->have_held = 0;
+	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
+	sb_puts(&f->line, f->held_text.s);
+	sb_puts(&f->line, " <unfinished ...>");
+	emit(f, &f->line);
+	unfinished_add(f, f->held.tid, sys_name_of(&f->held));
+	emit_deferred(f);
+}
+
+static void user_data(struct sbuf *b, const void *data, size_t len)
+{
+	const unsigned char *c = data;
+	size_t i;
+
+	sb_printf(b, " len=%zu", len);
+	if (!len)
+		return;
+	sb_puts(b, " data=");
+	sb_hex(b, data, len);
+	sb_puts(b, " \"");
+	for (i = 0; i < len; i++)
+		sb_putc(b, isprint(c[i]) ? c[i] : '.');
+	sb_putc(b, '"');
+}
+
+static const char *sig_code_name(int code)
+{
+	switch (code) {
+	case 0: return "SI_USER";
+	case 0x80: return "SI_KERNEL";
+	case -1: return "SI_QUEUE";
+	case -2: return "SI_TIMER";
+	case -3: return "SI_MESGQ";
+	case -4: return "SI_ASYNCIO";
+	case -5: return "SI_SIGIO";
+	case -6: return "SI_TKILL";
+	}
+	return NULL;
+}
+
+static void sig_code(struct sbuf *b, int signo, int code)
+{
+	const char *n = sig_code_name(code);
+
+	if (n) {
+		sb_puts(b, n);
+		return;
+	}
+	if (signo == SIGCHLD) {
+		static const char *const cld[] = { "?", "CLD_EXITED", "CLD_KILLED", "CLD_DUMPED",
+						   "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED" };
+
+		if (code > 0 && code <= 6) {
+			sb_puts(b, cld[code]);
+			return;
+		}
+	}
+	sb_printf(b, "%d", code);
+}
+
+static const char *sched_state(int64_t st)
+{
+	if (st == 0)
+		return "R";
+	if (st & 0x1)
+		return "S";
+	if (st & 0x2)
+		return "D";
+	if (st & 0x4)
+		return "T";
+	if (st & 0x8)
+		return "t";
+	if (st & 0x10)
+		return "X";
+	if (st & 0x20)
+		return "Z";
+	return "?";
+}
+
+/* Text of a non-syscall event (after "ts pid/tid "). */
+static void text_other(struct sbuf *b, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	const void *d = ev->data;
+	size_t len = ev->len;
+
+	switch (id) {
+	case PTBPF_EV_PROC_FORK:
+		if (len >= sizeof(struct ptbpf_ev_fork)) {
+			const struct ptbpf_ev_fork *e = d;
+
+			sb_printf(b, "proc_fork %s %d/%d comm=", e->is_thread ? "thread" : "process",
+				  e->child_pid, e->child_tid);
+			sb_quote(b, e->comm, strnlen(e->comm, sizeof(e->comm)));
+			return;
+		}
+		break;
+	case PTBPF_EV_PROC_EXEC:
+		if (len >= offsetof(struct ptbpf_ev_exec, filename)) {
+			const struct ptbpf_ev_exec *e = d;
+			size_t fl = len - offsetof(struct ptbpf_ev_exec, filename);
+
+			if (fl > e->filename_len)
+				fl = e->filename_len;
+			sb_puts(b, "proc_exec ");
+			sb_quote(b, e->filename, strnlen(e->filename, fl));
+			if (e->truncated)
+				sb_puts(b, "...");
+			if (e->old_tid != e->pid)
+				sb_printf(b, " old_tid=%d", e->old_tid);
+			return;
+		}
+		break;
+	case PTBPF_EV_THREAD_EXIT:
+	case PTBPF_EV_PROC_EXIT:
+		if (len >= sizeof(struct ptbpf_ev_exit)) {
+			const struct ptbpf_ev_exit *e = d;
+
+			if (id == PTBPF_EV_PROC_EXIT) {
+				decode_exit_status(b, e->exit_code);
+			} else {
+				sb_printf(b, "thread_exit code=%d", (e->exit_code >> 8) & 0xff);
+				if (e->exit_code & 0x7f) {
+					sb_puts(b, " signal=");
+					decode_signal(b, e->exit_code & 0x7f);
+				}
+			}
+			return;
+		}
+		break;
+	case PTBPF_EV_SIGNAL_GENERATE:
+	case PTBPF_EV_SIGNAL_DELIVER:
+		if (len >= sizeof(struct ptbpf_ev_signal)) {
+			const struct ptbpf_ev_signal *e = d;
+
+			if (id == PTBPF_EV_SIGNAL_DELIVER) {
+				sb_puts(b, "--- ");
+				decode_signal(b, e->signo);
+				sb_puts(b, " {si_signo=");
+				decode_signal(b, e->signo);
+				sb_puts(b, ", si_code=");
+				sig_code(b, e->signo, e->code);
+				sb_printf(b, ", si_pid=%d, si_uid=%d} ---", e->sender_pid,
+					  e->sender_uid);
+			} else {
+				sb_puts(b, "signal_generate ");
+				decode_signal(b, e->signo);
+				sb_printf(b, " to %d/%d from pid %d code=", e->target_pid,
+					  e->target_tid, e->sender_pid);
+				sig_code(b, e->signo, e->code);
+				sb_printf(b, " result=%d%s", e->result, e->group ? " group" : "");
+			}
+			return;
+		}
+		break;
+	case PTBPF_EV_SCHED_SWITCH_OUT:
+	case PTBPF_EV_SCHED_SWITCH_IN:
+		if (len >= sizeof(struct ptbpf_ev_sched_switch)) {
+			const struct ptbpf_ev_sched_switch *e = d;
+
+			if (id == PTBPF_EV_SCHED_SWITCH_OUT)
+				sb_printf(b, "sched_switch_out state=%s next=%d cpu=%u",
+					  sched_state(e->prev_state), e->next_tid, e->cpu);
+			else
+				sb_printf(b, "sched_switch_in prev=%d cpu=%u", e->prev_tid,
+					  e->cpu);
+			return;
+		}
+		break;
+	case PTBPF_EV_SCHED_WAKEUP:
+		if (len >= sizeof(struct ptbpf_ev_sched_wakeup)) {
+			const struct ptbpf_ev_sched_wakeup *e = d;
+
+			sb_printf(b, "sched_wakeup %d/%d by %d cpu=%u", e->pid, e->tid,
+				  e->waker_tid, e->target_cpu);
+			return;
+		}
+		break;
+	default:
+		if (id >= PTBPF_EV_USER_BASE) {
+			sb_printf(b, "user %s", ev->name);
+			user_data(b, d, len);
+			if (ev->info.posix_truncation_status)
+				sb_puts(b, " (truncated)");
+			return;
+		}
+		if (id == POSIX_TRACE_OVERFLOW) {
+			sb_printf(b, "=== %s: events lost here ===", ev->name);
+			return;
+		}
+		if (id < PTBPF_EV_KERNEL_FIRST) {
+			sb_printf(b, "=== %s ===", ev->name);
+			return;
+		}
+	}
+	/* unknown or short payload */
+	sb_puts(b, ev->name);
+	user_data(b, d, len);
+}
+
+static void fmt_text(struct fmt *f, const struct cli_ev *ev)
+{
+	const char *sys = sys_name_of(ev);
+	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+
+	if (sys && PTBPF_EV_IS_SYSCALL(ev->info.posix_event_id)) {
+		if (!PTBPF_EV_SYSCALL_IS_EXIT(ev->info.posix_event_id)) {
+			fmt_flush(f);
+			sb_reset(&f->held_text);
+			decode_sys_args(&f->held_text, sys, ev->data, ev->len);
+			if (sys_noreturn(sys)) {
+				line_start(f, ts, ev->info.posix_pid, ev->tid);
+				sb_puts(&f->line, f->held_text.s);
+				sb_puts(&f->line, " = ?");
+				emit(f, &f->line);
+				return;
+			}
+			f->held = *ev;
+			f->held.data = NULL;
+			f->held_ts = ts;
+			f->have_held = 1;
+			return;
+		}
+		/* an exit */
+		if (f->have_held && f->held.tid == ev->tid &&
+		    f->held.info.posix_event_id + 1 == ev->info.posix_event_id) {
+			const struct ptbpf_ev_sys_exit *x = ev->data;
+
+			f->have_held = 0;
+			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
+			sb_puts(&f->line, f->held_text.s);
+			if (ev->len >= sizeof(*x))
+				decode_sys_ret(&f->line, sys, x->ret);
+			else
+				sb_puts(&f->line, " = ?");
+			emit(f, &f->line);
+			emit_deferred(f);
+			return;
+		}
+		fmt_flush(f);
+		unfinished_del(f, ev->tid);
+		line_start(f, ts, ev->info.posix_pid, ev->tid);
+		sb_printf(&f->line, "<... %s resumed>)", sys);
+		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit))
+			decode_sys_ret(&f->line, sys,
+				       ((const struct ptbpf_ev_sys_exit *)ev->data)->ret);
+		else
+			sb_puts(&f->line, " = ?");
+		emit(f, &f->line);
+		return;
+	}
+	line_start(f, ts, ev->info.posix_pid, ev->tid);
+	text_other(&f->line, ev);
+	if (f->have_held && f->ndeferred < 64) {
+		/* printed after the held syscall's line, strace-like */
+		if (!f->ndeferred)
+			sb_reset(&f->deferred);
+		sb_puts(&f->deferred, f->line.s);
+		sb_putc(&f->deferred, '\n');
+		f->ndeferred++;
+		return;
+	}
+	fmt_flush(f);
+	emit(f, &f->line);
+}
+
+static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *sys)
+{
+	const struct ptbpf_ev_sys_enter *se = ev->data;
+	size_t off = 0;
+	int i;
+
+	if (ev->len < offsetof(struct ptbpf_ev_sys_enter, paths))
+		return;
+	sb_printf(b, ",\"syscall\":\"%s\",\"nr\":%lld,\"args\":[", sys, (long long)se->nr);
+	for (i = 0; i < 6; i++)
+		sb_printf(b, "%s%llu", i ? "," : "", (unsigned long long)se->args[i]);
+	sb_puts(b, "],\"paths\":[");
+	for (i = 0; i < 2; i++) {
+		size_t pl = se->path_len[i];
+		int trunc = se->flags & (i ? PTBPF_SYS_PATH1_TRUNCATED : PTBPF_SYS_PATH0_TRUNCATED);
+		int fault = se->flags & (i ? PTBPF_SYS_PATH1_FAULT : PTBPF_SYS_PATH0_FAULT);
+
+		if (!pl && !fault)
+			continue;
+		if (offsetof(struct ptbpf_ev_sys_enter, paths) + off + pl > ev->len)
+			break;
+		sb_printf(b, "%s{\"arg\":%d,\"path\":", b->s[b->len - 1] == '[' ? "" : ",",
+			  se->path_arg[i]);
+		if (fault)
+			sb_puts(b, "null");
+		else
+			sb_json_str(b, se->paths + off, strnlen(se->paths + off, pl));
+		sb_printf(b, ",\"truncated\":%s}", trunc ? "true" : "false");
+		off += pl;
+	}
+	sb_puts(b, "],\"text\":");
+	{
+		struct sbuf t = { 0 };
+
+		sb_reset(&t);
+		decode_sys_args(&t, sys, ev->data, ev->len);
+		sb_json_str(b, t.s, t.len);
+		sb_free(&t);
+	}
+}
+
+void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	const char *sys = sys_name_of(ev);
+	const void *d = ev->data;
+	size_t len = ev->len;
+
+	if (sys && PTBPF_EV_IS_SYSCALL(id)) {
+		if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
+			json_sys_enter(b, ev, sys);
+		} else if (len >= sizeof(struct ptbpf_ev_sys_exit)) {
+			const struct ptbpf_ev_sys_exit *x = d;
+
+			sb_printf(b, ",\"syscall\":\"%s\",\"nr\":%lld,\"ret\":%lld", sys,
+				  (long long)x->nr, (long long)x->ret);
+			if (x->ret < 0 && x->ret >= -4095 && errno_name((int)-x->ret))
+				sb_printf(b, ",\"errno\":\"%s\"", errno_name((int)-x->ret));
+		}
+		return;
+	}
+	switch (id) {
+	case PTBPF_EV_PROC_FORK:
+		if (len >= sizeof(struct ptbpf_ev_fork)) {
+			const struct ptbpf_ev_fork *e = d;
+
+			sb_printf(b, ",\"parent_pid\":%d,\"parent_tid\":%d,\"child_pid\":%d,"
+				  "\"child_tid\":%d,\"is_thread\":%u,\"comm\":",
+				  e->parent_pid, e->parent_tid, e->child_pid, e->child_tid,
+				  e->is_thread);
+			sb_json_str(b, e->comm, strnlen(e->comm, sizeof(e->comm)));
+		}
+		return;
+	case PTBPF_EV_PROC_EXEC:
+		if (len >= offsetof(struct ptbpf_ev_exec, filename)) {
+			const struct ptbpf_ev_exec *e = d;
+			size_t fl = len - offsetof(struct ptbpf_ev_exec, filename);
+
+			if (fl > e->filename_len)
+				fl = e->filename_len;
+			sb_printf(b, ",\"exec_pid\":%d,\"old_tid\":%d,\"truncated\":%s,\"filename\":",
+				  e->pid, e->old_tid, e->truncated ? "true" : "false");
+			sb_json_str(b, e->filename, strnlen(e->filename, fl));
+		}
+		return;
+	case PTBPF_EV_THREAD_EXIT:
+	case PTBPF_EV_PROC_EXIT:
+		if (len >= sizeof(struct ptbpf_ev_exit)) {
+			const struct ptbpf_ev_exit *e = d;
+
+			sb_printf(b, ",\"exit_pid\":%d,\"exit_tid\":%d,\"exit_code\":%d,"
+				  "\"status\":%d,\"signal\":%d,\"group_dead\":%u",
+				  e->pid, e->tid, e->exit_code, (e->exit_code >> 8) & 0xff,
+				  e->exit_code & 0x7f, e->group_dead);
+		}
+		return;
+	case PTBPF_EV_SIGNAL_GENERATE:
+	case PTBPF_EV_SIGNAL_DELIVER:
+		if (len >= sizeof(struct ptbpf_ev_signal)) {
+			const struct ptbpf_ev_signal *e = d;
+			struct sbuf s = { 0 };
+
+			sb_reset(&s);
+			decode_signal(&s, e->signo);
+			sb_printf(b, ",\"signo\":%d,\"signal\":\"%s\",\"code\":%d,\"sender_pid\":%d,"
+				  "\"sender_uid\":%d,\"target_pid\":%d,\"target_tid\":%d,"
+				  "\"result\":%d,\"group\":%u",
+				  e->signo, s.s, e->code, e->sender_pid, e->sender_uid,
+				  e->target_pid, e->target_tid, e->result, e->group);
+			sb_free(&s);
+		}
+		return;
+	case PTBPF_EV_SCHED_SWITCH_OUT:
+	case PTBPF_EV_SCHED_SWITCH_IN:
+		if (len >= sizeof(struct ptbpf_ev_sched_switch)) {
+			const struct ptbpf_ev_sched_switch *e = d;
+
+			sb_printf(b, ",\"prev_tid\":%d,\"next_tid\":%d,\"prev_state\":%lld,"
+				  "\"cpu\":%u,\"preempt\":%u",
+				  e->prev_tid, e->next_tid, (long long)e->prev_state, e->cpu,
+				  e->preempt);
+		}
+		return;
+	case PTBPF_EV_SCHED_WAKEUP:
+		if (len >= sizeof(struct ptbpf_ev_sched_wakeup)) {
+			const struct ptbpf_ev_sched_wakeup *e = d;
+
+			sb_printf(b, ",\"wakeup_pid\":%d,\"wakeup_tid\":%d,\"waker_tid\":%d,"
+				  "\"target_cpu\":%u",
+				  e->pid, e->tid, e->waker_tid, e->target_cpu);
+		}
+		return;
+	}
+	if (len || id >= PTBPF_EV_USER_BASE) {
+		sb_puts(b, ",\"data_hex\":\"");
+		sb_hex(b, d, len);
+		sb_puts(b, "\",\"data_str\":");
+		sb_json_str(b, d, len);
+	}
+}
+
+static void fmt_json(struct fmt *f, const struct cli_ev *ev)
+{
+	struct sbuf *b = &f->line;
+	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+
+	sb_reset(b);
+	sb_printf(b, "{\"type\":\"event\",\"ts\":%lld.%09lld,\"ts_ns\":%lld,\"rel_ns\":%lld,"
+		  "\"pid\":%d,\"tid\":%d,\"id\":%lu,\"name\":",
+		  (long long)ev->info.posix_timestamp.tv_sec,
+		  (long long)ev->info.posix_timestamp.tv_nsec, (long long)ts,
+		  (long long)(ts - f->origin), (int)ev->info.posix_pid, (int)ev->tid,
+		  (unsigned long)ev->info.posix_event_id);
+	sb_json_str(b, ev->name, strlen(ev->name));
+	sb_printf(b, ",\"address\":\"%#lx\",\"thread\":\"%#lx\",\"truncation\":%d,\"len\":%zu",
+		  (unsigned long)ev->info.posix_prog_address,
+		  (unsigned long)ev->info.posix_thread_id, ev->info.posix_truncation_status,
+		  ev->len);
+	if (ev->info.posix_event_id == POSIX_TRACE_OVERFLOW)
+		sb_puts(b, ",\"lost_events\":true");
+	fmt_json_fields(b, ev);
+	sb_putc(b, '}');
+	emit(f, b);
+}
+
+void fmt_event(struct fmt *f, const struct cli_ev *ev)
+{
+	if (!f->have_origin) {
+		f->origin = ts_ns(&ev->info.posix_timestamp);
+		f->have_origin = 1;
+	}
+	f->nevents++;
+	if (ev->info.posix_event_id == POSIX_TRACE_OVERFLOW)
+		f->noverflow++;
+	if (f->json)
+		fmt_json(f, ev);
+	else
+		fmt_text(f, ev);
+}
+
+static const char *policy_name(int p)
+{
+	switch (p) {
+	case POSIX_TRACE_LOOP: return "loop";
+	case POSIX_TRACE_UNTIL_FULL: return "until-full";
+	case POSIX_TRACE_FLUSH: return "flush";
+	case POSIX_TRACE_APPEND: return "append";
+	}
+	return "?";
+}
+
+void fmt_json_attr(FILE *out, trace_id_t trid)
+{
+	trace_attr_t a;
+	struct sbuf b = { 0 };
+	char name[TRACE_NAME_MAX + 1] = "";
+	char gen[TRACE_NAME_MAX + 1] = "";
+	struct timespec ct = { 0 }, res = { 0 };
+	size_t ssz = 0, lsz = 0, mds = 0, sys = 0, usr = 0;
+	int inh = 0, sfp = 0, lfp = 0;
+
+	if (posix_trace_attr_init(&a))
+		return;
+	if (posix_trace_get_attr(trid, &a)) {
+		posix_trace_attr_destroy(&a);
+		return;
+	}
+	posix_trace_attr_getname(&a, name);
+	posix_trace_attr_getgenversion(&a, gen);
+	posix_trace_attr_getcreatetime(&a, &ct);
+	posix_trace_attr_getclockres(&a, &res);
+	posix_trace_attr_getstreamsize(&a, &ssz);
+	posix_trace_attr_getlogsize(&a, &lsz);
+	posix_trace_attr_getmaxdatasize(&a, &mds);
+	posix_trace_attr_getmaxsystemeventsize(&a, &sys);
+	posix_trace_attr_getmaxusereventsize(&a, 0, &usr);
+	posix_trace_attr_getinherited(&a, &inh);
+	posix_trace_attr_getstreamfullpolicy(&a, &sfp);
+	posix_trace_attr_getlogfullpolicy(&a, &lfp);
+	posix_trace_attr_destroy(&a);
+	sb_reset(&b);
+	sb_puts(&b, "{\"type\":\"stream\",\"name\":");
+	sb_json_str(&b, name, strlen(name));
+	sb_puts(&b, ",\"version\":");
+	sb_json_str(&b, gen, strlen(gen));
+	sb_printf(&b, ",\"create_time\":%lld.%09ld,\"clock_res_ns\":%lld,\"stream_size\":%zu,"
+		  "\"log_size\":%zu,\"max_data_size\":%zu,\"max_system_event_size\":%zu,"
+		  "\"inherited\":%s,\"stream_full_policy\":\"%s\",\"log_full_policy\":\"%s\"}\n",
+		  (long long)ct.tv_sec, ct.tv_nsec, (long long)ts_ns(&res), ssz, lsz, mds, sys,
+		  inh == POSIX_TRACE_INHERITED ? "true" : "false", policy_name(sfp),
+		  policy_name(lfp));
+	fwrite(b.s, 1, b.len, out);
+	sb_free(&b);
+}
+
+void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow)
+{
+	struct posix_trace_status_info st;
+	struct ptbpf_counters c;
+
+	fprintf(out, "{\"type\":\"status\",\"events\":%llu,\"overflows\":%llu",
+		(unsigned long long)nevents, (unsigned long long)noverflow);
+	if (!posix_trace_get_status(trid, &st))
+		fprintf(out, ",\"stream_overrun\":%s,\"log_overrun\":%s,\"stream_full\":%s",
+			st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN ? "true" : "false",
+			st.posix_log_overrun_status == POSIX_TRACE_OVERRUN ? "true" : "false",
+			st.posix_stream_full_status == POSIX_TRACE_FULL ? "true" : "false");
+	if (!ptbpf_trace_get_counters(trid, &c))
+		fprintf(out, ",\"recorded\":%llu,\"lost\":%llu",
+			(unsigned long long)c.recorded, (unsigned long long)c.lost);
+	fprintf(out, "}\n");
+}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf: messages, strings and error reporting shared by the subcommands. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ptbpf/ptbpf.h>
+
+#include "cli.h"
+
+void cli_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cli_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void sb_grow(struct sbuf *b, size_t need)
+{
+	size_t cap;
+	char *s;
+
+	if (b->len + need + 1 <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + need + 1)
+		cap *= 2;
+	s = realloc(b->s, cap);
+	if (!s) {
+		cli_err("out of memory");
+		exit(CLI_EXIT_FAIL);
+	}
+	b->s = s;
+	b->cap = cap;
+}
+
+void sb_reset(struct sbuf *b)
+{
+	b->len = 0;
+	sb_grow(b, 0);
+	b->s[0] = '\0';
+}
+
+void sb_free(struct sbuf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}
+
+void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	sb_grow(b, 64);
+	va_start(ap, fmt);
+	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= b->cap - b->len) {
+		sb_grow(b, n);
+		va_start(ap, fmt);
+		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
+	b->len += n;
+}
+
+void sb_putc(struct sbuf *b, char c)
+{
+	sb_grow(b, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
+void sb_puts(struct sbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	sb_grow(b, n);
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
+}
+
+void sb_quote(struct sbuf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	sb_putc(b, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		switch (c) {
+		case '"': sb_puts(b, "\\\""); break;
+		case '\\': sb_puts(b, "\\\\"); break;
+		case '\n': sb_puts(b, "\\n"); break;
+		case '\t': sb_puts(b, "\\t"); break;
+		case '\r': sb_puts(b, "\\r"); break;
+		case '\v': sb_puts(b, "\\v"); break;
+		case '\f': sb_puts(b, "\\f"); break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				sb_printf(b, "\\x%02x", c);
+			else
+				sb_putc(b, c);
+		}
+	}
+	sb_putc(b, '"');
+}
+
+void sb_json_str(struct sbuf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	sb_putc(b, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\') {
+			sb_putc(b, '\\');
+			sb_putc(b, c);
+		} else if (c == '\n') {
+			sb_puts(b, "\\n");
+		} else if (c == '\t') {
+			sb_puts(b, "\\t");
+		} else if (c < 0x20 || c >= 0x7f) {
+			/* bytes, not UTF-8: keep the output valid ASCII JSON */
+			sb_printf(b, "\\u%04x", c);
+		} else {
+			sb_putc(b, c);
+		}
+	}
+	sb_putc(b, '"');
+}
+
+void sb_hex(struct sbuf *b, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	size_t i;
+
+	sb_grow(b, 2 * n);
+	for (i = 0; i < n; i++)
+		sb_printf(b, "%02x", c[i]);
+}
+
+#define SETCAP_LINE "sudo setcap cap_bpf,cap_perfmon+ep $(command -v ptbpf)"
+
+int cli_trace_error(int err, const char *what, long pid)
+{
+	struct ptbpf_features f;
+	int probed;
+
+	if (err == ESRCH) {
+		cli_err("%s: no such process: %ld", what, pid);
+		return CLI_EXIT_NOPID;
+	}
+	memset(&f, 0, sizeof(f));
+	probed = !ptbpf_probe_features(&f);
+	if (probed && !f.btf && (err == ENOSYS || err == ENOTSUP || err == EOPNOTSUPP)) {
+		cli_err("%s: the kernel has no BTF (/sys/kernel/btf/vmlinux): use a kernel "
+			"built with CONFIG_DEBUG_INFO_BTF=y; see 'ptbpf info'", what);
+		return CLI_EXIT_NOBPF;
+	}
+	/* missing capabilities show up as EPERM, EACCES or a failed feature probe */
+	if (probed && !f.bpf_load_ok && (!f.cap_bpf || !f.cap_perfmon) && !f.cap_sys_admin &&
+	    (err == EPERM || err == EACCES || err == ENOSYS || err == ENOTSUP)) {
+		cli_err("%s: permission denied: missing %s%s%s; run as root or: %s", what,
+			!f.cap_bpf ? "CAP_BPF" : "", !f.cap_bpf && !f.cap_perfmon ? " and " : "",
+			!f.cap_perfmon ? "CAP_PERFMON" : "", SETCAP_LINE);
+		return CLI_EXIT_PERM;
+	}
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		cli_err("%s: permission denied for process %ld (ptrace access check: a process "
+			"of another user, or with more capabilities, needs CAP_SYS_PTRACE)",
+			what, pid);
+		return CLI_EXIT_PERM;
+	case ENOSYS:
+	case ENOTSUP:
+		cli_err("%s: the kernel lacks a BPF feature ptbpf needs (%s); see 'ptbpf info'",
+			what, strerror(err));
+		return CLI_EXIT_NOBPF;
+	default:
+		cli_err("%s: %s", what, strerror(err));
+		return CLI_EXIT_FAIL;
+	}
+}
+
+int cli_open_log(const char *path, trace_id_t *trid)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		cli_err("cannot open log %s: %s", path, strerror(errno));
+		return CLI_EXIT_BADLOG;
+	}
+	err = posix_trace_open(fd, trid);
+	if (err) {
+		if (err == EINVAL)
+			cli_err("%s: not a valid POSIX trace log", path);
+		else
+			cli_err("%s: cannot read the trace log: %s", path, strerror(err));
+		close(fd);
+		return CLI_EXIT_BADLOG;
+	}
+	/* the library keeps using fd until posix_trace_close */
+	return 0;
+}
+
+/* Event names by id, for the one stream or log a ptbpf command reads. */
+static char (*name_cache)[TRACE_EVENT_NAME_MAX];
+static trace_id_t name_cache_trid;
+
+void cli_ev_complete(trace_id_t trid, struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+
+	if (!name_cache)
+		name_cache = calloc(PTBPF_EV_ID_LIMIT, sizeof(*name_cache));
+	if (name_cache && name_cache_trid != trid) {
+		memset(name_cache, 0, PTBPF_EV_ID_LIMIT * sizeof(*name_cache));
+		name_cache_trid = trid;
+	}
+	if (name_cache && id < PTBPF_EV_ID_LIMIT && name_cache[id][0]) {
+		memcpy(ev->name, name_cache[id], sizeof(ev->name));
+	} else if (posix_trace_eventid_get_name(trid, id, ev->name)) {
+		snprintf(ev->name, sizeof(ev->name), "event_%lu", (unsigned long)id);
+	} else if (name_cache && id < PTBPF_EV_ID_LIMIT) {
+		memcpy(name_cache[id], ev->name, sizeof(ev->name));
+	}
+	ev->tid = 0;
+	ptbpf_trace_last_tid(trid, &ev->tid);
+}
+
+int cli_ev_next(trace_id_t trid, struct cli_ev *ev, void *buf, size_t bufsz, int *unavail)
+{
+	size_t len = 0;
+	int err;
+
+	err = posix_trace_getnext_event(trid, &ev->info, buf, bufsz, &len, unavail);
+	if (err || *unavail)
+		return err;
+	ev->data = buf;
+	ev->len = len;
+	cli_ev_complete(trid, ev);
+	return 0;
+}

@@ -32,6 +32,7 @@
 #define DRAIN_PERIOD_MS 20
 #define KERN_RING_MIN (256u << 10)
 #define MAX_UEV_SOURCES 64
+#define MAX_EXEC_PER_DRAIN 64
 /* A traced process that does not link libposixtrace yet (it may exec into
  * one that does) is looked at again for this long. */
 #define UEV_RETRY_NS (3 * NSEC)
@@ -75,6 +76,8 @@ struct pt_stream {
 	struct uev_src uev[MAX_UEV_SOURCES];
 	int nuev;
 	struct uev_src *uev_cur; /* the source being drained */
+	pid_t exec_pids[MAX_EXEC_PER_DRAIN]; /* exec'ed during this drain */
+	int nexec;
 
 	struct stream_log *log; /* NULL without a log */
 
@@ -268,6 +271,8 @@ static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *
 	struct pt_stream *s = ctx;
 	struct pt_event_hdr h = *hdr;
 
+	if (h.id == PTBPF_EV_PROC_EXEC && s->nexec < MAX_EXEC_PER_DRAIN)
+		s->exec_pids[s->nexec++] = h.pid; /* attach to its new region */
 	if (filtered(s, h.id))
 		return 0;
 	h.ts += s->mono2real;
@@ -349,10 +354,16 @@ static void stream__uev_add(struct pt_stream *s, pid_t pid)
 			break;
 		}
 	}
+	/* reuse the entry of a process that never had a region */
+	for (i = 0; !u && i < s->nuev; i++)
+		if (!s->uev[i].c && !s->uev[i].retry_until)
+			u = &s->uev[i];
 	if (!u) {
 		if (s->nuev == MAX_UEV_SOURCES)
 			return;
 		u = &s->uev[s->nuev++];
+	}
+	if (u->pid != pid) {
 		memset(u, 0, sizeof(*u));
 		u->pid = pid;
 	}
@@ -364,17 +375,14 @@ static void stream__uev_add(struct pt_stream *s, pid_t pid)
 	stream__uev_attach(s, u);
 }
 
-/* Kernel events that change the set of user-event sources. */
+/* Processes that exec'ed have a new user-event region (if they link us). */
 static void stream__note_exec(struct pt_stream *s)
 {
-	size_t i;
+	int i;
 
-	for (i = 0; i < s->batch.n; i++) {
-		const struct pt_event_hdr *h = batch__hdr(&s->batch, i);
-
-		if (h->id == PTBPF_EV_PROC_EXEC)
-			stream__uev_add(s, h->pid);
-	}
+	for (i = 0; i < s->nexec; i++)
+		stream__uev_add(s, s->exec_pids[i]);
+	s->nexec = 0;
 }
 
 static void stream__drain_locked(struct pt_stream *s)
@@ -425,6 +433,7 @@ static void stream__drain_locked(struct pt_stream *s)
 
 		batch__add(&s->batch, &h, NULL);
 	}
+	stream__note_exec(s);
 	if (!s->batch.n)
 		return;
 	batch__sort(&s->batch);
@@ -433,7 +442,6 @@ static void stream__drain_locked(struct pt_stream *s)
 
 		stream__record(s, &h, batch__data(&s->batch, i));
 	}
-	stream__note_exec(s);
 	pthread_cond_broadcast(&s->cond);
 }
 
@@ -796,6 +804,9 @@ static int stream__apply_filter(struct pt_stream *s)
 
 	for (i = 0; i < FILTER_WORDS; i++)
 		keep[i] = ~s->filter[i];
+	/* the core needs exec events to find user events after an exec; a
+	 * filtered exec is dropped here, not in the kernel */
+	keep[PTBPF_EV_PROC_EXEC / 64] |= 1ULL << (PTBPF_EV_PROC_EXEC % 64);
 	for (k = 0; k < s->nuev; k++) {
 		struct uev_src *u = &s->uev[k];
 

@@ -280,27 +280,6 @@ static int build_filter(trace_id_t trid, const char *spec, trace_event_set_t *fi
 	return 0;
 }
 
-/*
- * Workaround: the library finds the user-event region of a process that
- * execs by watching its proc_exec events, which a filter without proc_exec
- * hides from it too. When user events are selected and proc_exec is not,
- * proc_exec stays recorded (it is in logs) and live output leaves it out.
- * Returns 1 when proc_exec was kept that way.
- */
-static int keep_exec_for_user_events(trace_event_set_t *filter)
-{
-	int user_filtered = 1, exec_filtered = 0;
-	trace_event_id_t id;
-
-	posix_trace_eventset_ismember(PTBPF_EV_PROC_EXEC, filter, &exec_filtered);
-	for (id = PTBPF_EV_USER_BASE; id < PTBPF_EV_ID_LIMIT && user_filtered; id++)
-		posix_trace_eventset_ismember(id, filter, &user_filtered);
-	if (user_filtered || !exec_filtered)
-		return 0;
-	posix_trace_eventset_del(PTBPF_EV_PROC_EXEC, filter);
-	return 1;
-}
-
 /* ---------------------------------------------------------------------------
  * Signals, time
  */
@@ -495,7 +474,6 @@ struct rec {
 	int status_tty;
 	uint64_t last_recorded;
 	double last_rate_t;
-	int hide_exec; /* proc_exec recorded only for the library's sake */
 };
 
 static void status_line(struct rec *r, int final)
@@ -595,8 +573,7 @@ static void record_live(struct rec *r)
 			ev.data = buf;
 			ev.len = len;
 			cli_ev_complete(r->trid, &ev);
-			if (!r->hide_exec || ev.info.posix_event_id != PTBPF_EV_PROC_EXEC)
-				fmt_event(&f, &ev);
+			fmt_event(&f, &ev);
 			idle_since = 0;
 			if (++n % 1024)
 				continue;
@@ -639,8 +616,7 @@ static void record_live(struct rec *r)
 		ev.data = buf;
 		ev.len = len;
 		cli_ev_complete(r->trid, &ev);
-		if (!r->hide_exec || ev.info.posix_event_id != PTBPF_EV_PROC_EXEC)
-			fmt_event(&f, &ev);
+		fmt_event(&f, &ev);
 	}
 	fmt_flush(&f);
 	if (r->a->json)
@@ -836,7 +812,6 @@ int cmd_record(int argc, char **argv)
 			ret = CLI_EXIT_USAGE;
 			goto shutdown;
 		}
-		r.hide_exec = keep_exec_for_user_events(&filter);
 		err = posix_trace_set_filter(r.trid, &filter, POSIX_TRACE_SET_EVENTSET);
 		if (err) {
 			cli_err("cannot set the event filter: %s", strerror(err));

@@ -24,14 +24,9 @@ trap 'rm -rf "$T"' EXIT
 expect() {
 	code=$1 pat=$2
 	shift 2
-	"$@" >"$T/out" 2>"$T/err.all"
+	# (ptbpf prints libbpf's own messages only with PTBPF_VERBOSE)
+	env -u PTBPF_VERBOSE "$@" >"$T/out" 2>"$T/err"
 	rc=$?
-	# libbpf's own warnings (the library does not silence them yet): noted,
-	# not counted as ptbpf's message
-	if grep -q '^libbpf: ' "$T/err.all"; then
-		echo "NOTE: libbpf printed $(grep -c '^libbpf: ' "$T/err.all") lines on stderr"
-	fi
-	grep -v '^libbpf: ' "$T/err.all" >"$T/err"
 	[ $rc = "$code" ] || { cat "$T/err"; fail "$*: exit status $rc, expected $code"; }
 	[ -s "$T/out" ] && { cat "$T/out"; fail "$*: printed on stdout"; }
 	# usage errors add argp's "Try --help" line

@@ -28,7 +28,11 @@ __PTBPF_API const char *ptbpf_version(void);
  */
 __PTBPF_API int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid);
 
-/* Per-stream counters, for summaries and tests. */
+/*
+ * Per-stream counters, for summaries and tests. On a log opened with
+ * posix_trace_open(): recorded and lost as the log's trailer says (zeros
+ * for a log without trailer, whose writer died).
+ */
 struct ptbpf_counters {
 	uint64_t recorded;        /* events stored in the stream */
 	uint64_t lost;            /* events lost (stream full or kernel ring full) */

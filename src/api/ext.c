@@ -27,9 +27,12 @@ int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c)
 {
 	struct api_ref r;
 
-	if (!c || api_get(trid, TRACE_KIND_ACTIVE, &r))
+	if (!c || api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
 		return EINVAL;
-	stream__counters(r.obj, c);
+	if (r.kind == TRACE_KIND_LOG)
+		logtrace__counters(r.obj, c);
+	else
+		stream__counters(r.obj, c);
 	api_put(&r);
 	return 0;
 }

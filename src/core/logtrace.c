@@ -190,3 +190,15 @@ pid_t logtrace__last_tid(struct pt_logtrace *lt)
 {
 	return lt->last_tid;
 }
+
+void logtrace__counters(struct pt_logtrace *lt, struct ptbpf_counters *c)
+{
+	struct log_status ls;
+
+	memset(c, 0, sizeof(*c));
+	if (log_reader__status(lt->r, &ls))
+		return;
+	c->recorded = ls.events_written;
+	c->lost = ls.events_lost;
+	c->log_bytes = 0;
+}

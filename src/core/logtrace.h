@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 #include <trace.h>
+#include <ptbpf/ptbpf.h>
 
 #include "core/attr.h"
 
@@ -25,5 +26,7 @@ int logtrace__eventid_lookup(struct pt_logtrace *lt, const char *name, trace_eve
 int logtrace__typelist_next(struct pt_logtrace *lt, trace_event_id_t *id, int *unavailable);
 void logtrace__typelist_rewind(struct pt_logtrace *lt);
 pid_t logtrace__last_tid(struct pt_logtrace *lt);
+/* The counters the log's trailer recorded (zeros without a trailer). */
+void logtrace__counters(struct pt_logtrace *lt, struct ptbpf_counters *c);
 
 #endif

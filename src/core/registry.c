@@ -20,29 +20,47 @@ struct slot {
 static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t reg_cond = PTHREAD_COND_INITIALIZER;
 static struct slot slots[TRACE_SYS_MAX];
-static pid_t owner;     /* the process the table belongs to */
 static unsigned salt;
 
 #define SLOT_BITS 6
 #define GEN_BITS 10
 _Static_assert(TRACE_SYS_MAX <= (1 << SLOT_BITS), "slot bits");
 
-/* A forked child inherits a copy of the table that is not its own. */
+/*
+ * A forked child inherits a copy of the table that is not its own: the
+ * atfork handler disowns it (no getpid() per call), the next registry__add
+ * in the child makes a new, empty table with a new salt.
+ */
+static bool owned;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void registry__child(void)
+{
+	owned = false;
+}
+
+static void registry__setup(void)
+{
+	pthread_atfork(NULL, NULL, registry__child);
+}
+
 static void registry__own(void)
 {
-	pid_t me = getpid();
+	pid_t me;
 	struct timespec ts;
 	int i;
 
-	if (owner == me)
+	pthread_once(&atfork_once, registry__setup);
+	if (owned)
 		return;
+	me = getpid();
 	for (i = 0; i < TRACE_SYS_MAX; i++)
 		slots[i] = (struct slot){ .gen = slots[i].gen };
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	salt = ((unsigned)me * 2654435761u) ^ (unsigned)ts.tv_nsec;
 	salt &= (1u << (32 - SLOT_BITS - GEN_BITS)) - 1;
 	salt |= 1; /* a trid is never 0 */
-	owner = me;
+	owned = true;
 }
 
 static trace_id_t make_trid(int i, unsigned gen)
@@ -55,7 +73,7 @@ static struct slot *lookup(trace_id_t trid, int kinds)
 	unsigned i = trid & ((1u << SLOT_BITS) - 1);
 	struct slot *s;
 
-	if (owner != getpid() || i >= TRACE_SYS_MAX)
+	if (!owned || i >= TRACE_SYS_MAX)
 		return NULL;
 	s = &slots[i];
 	if (!s->live || !(s->kind & kinds) || make_trid((int)i, s->gen) != trid)

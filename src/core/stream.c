@@ -144,29 +144,61 @@ static int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, 
 				 uint32_t len);
 static uint64_t now_stream(struct pt_stream *s);
 
-/* Start a flush: POSIX_TRACE_FLUSH_START, then everything goes to the log. */
+/*
+ * Hand everything the stream holds to its log, with the markers a reader of
+ * the stream would have been given: OVERFLOW and RESUME where LOOP overwrote
+ * events, STOP (automatic) after the last event of a stream UNTIL_FULL
+ * stopped (lock held).
+ */
+static int stream__log_handover(struct pt_stream *s)
+{
+	const struct pt_event_hdr *head = queue__peek(&s->q);
+	struct pt_event_hdr m = { 0 };
+	int err, one = 1;
+
+	if (s->head_overflow || s->head_resume) {
+		if (s->head_overflow) {
+			m.id = POSIX_TRACE_OVERFLOW;
+			m.ts = s->head_overflow_ts;
+			stream_log__add(s->log, &m, NULL);
+		}
+		m.id = POSIX_TRACE_RESUME;
+		m.ts = head ? head->ts : s->last_ts;
+		stream_log__add(s->log, &m, NULL);
+		s->head_overflow = s->head_resume = false;
+	}
+	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
+	if (!err && s->auto_stop_report) {
+		m.id = POSIX_TRACE_STOP;
+		m.ts = s->last_ts;
+		m.data_len = sizeof(one);
+		stream_log__add(s->log, &m, &one);
+		s->auto_stop_report = false;
+	}
+	return err;
+}
+
+static void stream__auto_restart(struct pt_stream *s);
+
+/* A flush: everything goes to the log, then POSIX_TRACE_FLUSH_START. */
 static int stream__flush_locked(struct pt_stream *s)
 {
 	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_START, .ts = now_stream(s) };
+	int err = stream__log_handover(s);
 
+	if (err)
+		return err;
 	if (h.ts < s->last_ts)
 		h.ts = s->last_ts;
-	/* FLUSH_START is the last event of the batch; it always has room:
-	 * a full stream is handed over first */
-	if (queue__push(&s->q, &h, NULL) == 0) {
+	if (!queue__push(&s->q, &h, NULL)) {
 		s->last_ts = h.ts;
 		s->cnt.recorded++;
-	} else {
-		int err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
-
-		if (err)
-			return err;
-		if (!queue__push(&s->q, &h, NULL)) {
-			s->last_ts = h.ts;
-			s->cnt.recorded++;
-		}
 	}
-	return stream_log__flush_queue(s->log, &s->q, &s->cnt);
+	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
+	/* an UNTIL_FULL stream stopped because it was full runs again */
+	if (!err && s->auto_stopped)
+		stream__auto_restart(s);
+	return err;
 }
 
 /* Make room in a full stream as its policy says; false: the event is lost. */
@@ -652,6 +684,7 @@ void stream__destroy(struct pt_stream *s)
 		stream_log__wait_idle(s->log);
 		pthread_mutex_lock(&s->lock);
 		stream__drain_locked(s);
+		stream__log_handover(s);
 		pthread_mutex_unlock(&s->lock);
 		stream__get_status(s, &st);
 		stream_log__close(s->log, &(struct stream_log_final){
@@ -732,16 +765,6 @@ int stream__flush(struct pt_stream *s)
 	pthread_mutex_lock(&s->lock);
 	stream__drain_locked(s);
 	err = stream__flush_locked(s);
-	if (s->full == POSIX_TRACE_FULL && queue__empty(&s->q)) {
-		s->full = POSIX_TRACE_NOT_FULL;
-		if (s->auto_stopped) {
-			s->auto_stopped = false;
-			s->status = POSIX_TRACE_RUNNING;
-			stream__record_system(s, POSIX_TRACE_START, now_stream(s), s->filter,
-					      sizeof(trace_event_set_t));
-			stream__set_sources_enabled(s, true);
-		}
-	}
 	pthread_mutex_unlock(&s->lock);
 	return err < 0 ? err : 0;
 }

@@ -195,6 +195,16 @@ void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id)
 	pthread_mutex_unlock(&l->m);
 }
 
+void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const void *data)
+{
+	pthread_mutex_lock(&l->m);
+	if (!batch__add(&l->pending, h, data)) {
+		l->busy = true;
+		pthread_cond_broadcast(&l->c);
+	}
+	pthread_mutex_unlock(&l->m);
+}
+
 int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt)
 {
 	const struct pt_event_hdr *h;

@@ -23,6 +23,8 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 		     struct evtypes *types);
 /* Record the name of event type id in the log. */
 void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id);
+/* Hand one more event over to the flusher (after those handed over). */
+void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const void *data);
 /* Hand every event of q over to the flusher (q is emptied). -ENOSPC when the
  * flusher is too far behind to take them (the stream is then full). */
 int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt);

@@ -157,6 +157,13 @@ static void test_round_trip(void **state)
 	assert_int_equal(i, POSIX_TRACE_FLUSH);
 	assert_int_equal(posix_trace_get_status(lt, &st), 0);
 	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	{
+		struct ptbpf_counters cn;
+
+		assert_int_equal(ptbpf_trace_get_counters(lt, &cn), 0);
+		assert_true(cn.recorded >= 200);
+		assert_int_equal(cn.lost, 0);
+	}
 	/* names of the log */
 	assert_int_equal(posix_trace_trid_eventid_open(lt, "test.roundtrip", &id), 0);
 	for (i = 0; i < n && strcmp(recs[i].name, "test.roundtrip"); i++)
@@ -421,6 +428,56 @@ static void test_sigkill_controller(void **state)
 	assert_string_equal(recs[0].name, "posix_trace_start");
 }
 
+/* The markers a reader of the stream gets are in the log too. */
+static int markers_log(int policy, const char *name)
+{
+	trace_attr_t a;
+	trace_id_t t;
+	int fd, i;
+
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamfullpolicy(&a, policy);
+	posix_trace_attr_setstreamsize(&a, 8192);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+	fd = newlog(name);
+	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	for (i = 0; i < 3000; i++)
+		syscall(SYS_getppid);
+	assert_int_equal(posix_trace_flush(t), 0);
+	syscall(SYS_getppid);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+	return read_log(logpath(name), NULL);
+}
+
+static void test_markers_in_log(void **state)
+{
+	int n, i, j;
+
+	(void)state;
+	/* LOOP: OVERFLOW then RESUME, with the timestamps of the gap */
+	n = markers_log(POSIX_TRACE_LOOP, "mloop.log");
+	i = 0;
+	while (i < n && strcmp(recs[i].name, "posix_trace_overflow"))
+		i++;
+	assert_true(i < n);
+	assert_string_equal(recs[i + 1].name, "posix_trace_resume");
+	assert_true(count(n, "sys_exit_getppid") < 3000);
+	/* UNTIL_FULL: an automatic STOP after the last event that fitted,
+	 * and the stream runs again after the flush: START, then events */
+	n = markers_log(POSIX_TRACE_UNTIL_FULL, "muntil.log");
+	for (i = 0; i < n && strcmp(recs[i].name, "posix_trace_stop"); i++)
+		;
+	assert_true(i < n);
+	assert_int_equal(*(int *)recs[i].data, 1);
+	for (j = i + 1; j < n && strcmp(recs[j].name, "posix_trace_start"); j++)
+		;
+	assert_true(j < n);
+	assert_true(count(n, "sys_exit_getppid") < 3000);
+	assert_string_equal(recs[j - 1].name, "posix_trace_flush_start");
+}
+
 /* posix_trace_clear empties the stream and starts the log again. */
 static void test_clear(void **state)
 {
@@ -494,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_log_policies),
 		cmocka_unit_test(test_sigkill_controller),
 		cmocka_unit_test(test_clear),
+		cmocka_unit_test(test_markers_in_log),
 		cmocka_unit_test(test_enospc),
 	};
 	char cmd[128];

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* ptbpf: record, show, convert and list POSIX traces (a libposixtrace client). */
 #include <argp.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
@@ -36,9 +39,24 @@ static void usage(FILE *f)
 		   "Options: --help, --usage, --version\n");
 }
 
+/*
+ * libbpf's own messages (verifier logs, probe failures) go to stderr only
+ * with PTBPF_VERBOSE set: ptbpf reports every failure in one line itself.
+ */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	const char *v = getenv("PTBPF_VERBOSE");
+
+	if (!v || !*v || (level == LIBBPF_DEBUG && strcmp(v, "2")))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
+
+	libbpf_set_print(libbpf_print);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -1,25 +1,9 @@
 #!/bin/sh
 # ptbpf convert: CTF read back by babeltrace2, Chrome JSON with well-nested slices.
 # usage: sh cli_convert.test.sh BUILD_DIR SOURCE_DIR
-set -u
-B=${1:?build dir}
-P=$B/ptbpf
-PROGS=$B/tests
-skip() {
-	echo "SKIP: $*"
-	if [ "${CI:-}" = true ]; then echo "FAIL: CI=true, a test may not skip"; exit 1; fi
-	exit 77
-}
-fail() { echo "FAIL: $*"; exit 1; }
-[ -x "$P" ] || fail "no $P"
+. "$(dirname "$0")/cli_common.sh"
 [ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
-[ "$(id -u)" = 0 ] || skip "needs root"
-"$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"
-command -v python3 >/dev/null || skip "python3 not installed"
-T=$(mktemp -d)
 command -v babeltrace2 >/dev/null || skip "babeltrace2 not installed"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 "$P" record -f -o "$T/t.log" -- "$PROGS/cli_target" "$T/conv.tmp" 0 2>"$T/rec.err" ||
 	{ cat "$T/rec.err"; fail "record failed"; }

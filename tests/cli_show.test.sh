@@ -2,23 +2,8 @@
 # ptbpf record -o + show prints the same events as live recording; show --json
 # and convert --to jsonl are valid JSON Lines.
 # usage: sh cli_show.test.sh BUILD_DIR SOURCE_DIR
-set -u
-B=${1:?build dir}
-P=$B/ptbpf
-PROGS=$B/tests
-skip() {
-	echo "SKIP: $*"
-	if [ "${CI:-}" = true ]; then echo "FAIL: CI=true, a test may not skip"; exit 1; fi
-	exit 77
-}
-fail() { echo "FAIL: $*"; exit 1; }
-[ -x "$P" ] || fail "no $P"
+. "$(dirname "$0")/cli_common.sh"
 [ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
-[ "$(id -u)" = 0 ] || skip "needs root"
-"$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"
-command -v python3 >/dev/null || skip "python3 not installed"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 # Scheduling and signal events depend on timing: leave them out. A sanitizer
 # runtime's startup and leak check are not deterministic: compared from the

@@ -1,23 +1,8 @@
 #!/bin/sh
 # User events: name + data (hex and printable) live, in show --json, in CTF; -e user:NAME.
 # usage: sh cli_uev.test.sh BUILD_DIR SOURCE_DIR
-set -u
-B=${1:?build dir}
-P=$B/ptbpf
-PROGS=$B/tests
-skip() {
-	echo "SKIP: $*"
-	if [ "${CI:-}" = true ]; then echo "FAIL: CI=true, a test may not skip"; exit 1; fi
-	exit 77
-}
-fail() { echo "FAIL: $*"; exit 1; }
-[ -x "$P" ] || fail "no $P"
+. "$(dirname "$0")/cli_common.sh"
 [ -x "$PROGS/cli_uev" ] || fail "no $PROGS/cli_uev"
-[ "$(id -u)" = 0 ] || skip "needs root"
-"$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"
-command -v python3 >/dev/null || skip "python3 not installed"
-T=$(mktemp -d)
-T=$(mktemp -d)
 cleanup() {
 	[ -n "${U:-}" ] && kill "$U" 2>/dev/null
 	rm -rf "$T"

@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <linux/capability.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -102,8 +103,7 @@ __PTBPF_API int ptbpf_probe_features(struct ptbpf_features *f)
 		return EINVAL;
 	memset(f, 0, sizeof(*f));
 	if (!uname(&u)) {
-		strncpy(f->kernel_release, u.release, sizeof(f->kernel_release) - 1);
-		f->kernel_release[sizeof(f->kernel_release) - 1] = 0;
+		snprintf(f->kernel_release, sizeof(f->kernel_release), "%s", u.release);
 	}
 	f->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	f->uprobes = access("/sys/bus/event_source/devices/uprobe", F_OK) == 0;

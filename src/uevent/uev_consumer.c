@@ -42,10 +42,12 @@ struct uev_consumer {
 	uint32_t gen;
 	pid_t target;
 	pid_t me;
-	uint64_t own;  /* what slot.own must read */
-	uint64_t size; /* private copies: never re-read from the region */
-	uint32_t max_data;
+	uint64_t own;	   /* what slot.own must read */
+	uint64_t size;	   /* private copies: never re-read from the region */
+	uint32_t max_data; /* payload bytes delivered per event */
+	uint32_t rec_max;  /* payload bytes a valid record may hold (>= max_data) */
 	uint32_t flags;
+	bool adopted;	    /* a provisional slot, events kept from before attach */
 	uint64_t tail;	    /* consumed up to here */
 	uint64_t published; /* zeroed and stored in slot.tail up to here */
 	uint8_t *buf;	    /* max_data bytes, the copy handed to the callback */
@@ -199,6 +201,37 @@ static int uev_claim(struct uev_consumer *c)
 	return -EBUSY;
 }
 
+/*
+ * Adopt the provisional slot the traced process pid enabled for itself
+ * (see uev_shm.h): one CAS, so that one controller only gets it, and
+ * the producers, which write into PROV and READY slots alike, lose
+ * nothing. Its ring keeps its size and its content.
+ */
+static int uev_adopt(struct uev_consumer *c, pid_t pid)
+{
+	uint64_t prov = UEV_OWN(pid, UEV_SLOT_PROV), mine = UEV_OWN(c->me, UEV_SLOT_READY);
+	unsigned int s;
+
+	if (pid <= 0)
+		return -ENOENT;
+	for (s = 0; s < UEV_NSLOTS; s++) {
+		struct uev_slot *sl = &c->ctl->slots[s];
+		uint64_t own = prov;
+
+		if (LOAD(&sl->own) != prov)
+			continue;
+		if (__atomic_compare_exchange_n(&sl->own, &own, mine, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_RELAXED)) {
+			c->slot = s;
+			c->sl = sl;
+			c->own = mine;
+			c->adopted = true;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static void uev_release(struct uev_consumer *c)
 {
 	struct uev_slot *sl = c->sl;
@@ -260,34 +293,59 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	size = uev_pow2(o ? o->ring_bytes : 0);
 	while (size < UEV_SLOT_MAX && size < 4 * UEV_REC_MAX(max_data))
 		size <<= 1;
+	c->flags = (o && o->inherit) ? UEV_SLOT_INHERIT : 0;
+
+	if (!uev_adopt(c, pid)) {
+		/* keep the provisional ring (producers are writing into it) and
+		 * its content; max_data can change at any time (every record
+		 * carries its length), records written before hold up to
+		 * UEV_PROV_MAX_DATA bytes (delivered truncated to max_data) */
+		size = UEV_PROV_RING;
+		if (max_data > UEV_PROV_MAX_DATA)
+			max_data = UEV_PROV_MAX_DATA;
+		c->rec_max = UEV_PROV_MAX_DATA;
+	} else {
+		err = uev_claim(c);
+		if (err)
+			goto err_ctl;
+		c->rec_max = (uint32_t)max_data;
+	}
 	c->max_data = (uint32_t)max_data;
 	c->size = size;
-	c->flags = (o && o->inherit) ? UEV_SLOT_INHERIT : 0;
-	c->buf = malloc(max_data ? max_data : 1);
+	sl = c->sl;
+	c->buf = malloc(c->rec_max ? c->rec_max : 1);
 	if (!c->buf) {
 		err = -ENOMEM;
-		goto err_ctl;
+		goto err_release;
 	}
-
-	err = uev_claim(c);
-	if (err)
-		goto err_buf;
-	sl = c->sl;
-	__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
+	if (!c->adopted)
+		__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
 		 (off_t)UEV_RING_OFF(c->slot));
 	if (p == MAP_FAILED) {
 		err = -errno;
-		c->ring = NULL;
-		uev_release(c);
-		goto err_buf;
+		goto err_release;
 	}
 	c->ring = p;
+	c->gen = LOAD(&sl->gen) + 1;
+	if (c->adopted) {
+		/* stays enabled: what it holds and what comes until the owner
+		 * says otherwise is the owner's */
+		c->flags |= UEV_SLOT_ENABLED;
+		STORE(&sl->gen, c->gen);
+		STORE(&sl->max_data, c->max_data);
+		STORE(&sl->ring_size, c->size);
+		STORE(&sl->target_pid, (int32_t)pid);
+		memset(sl->filter, 0, sizeof(sl->filter));
+		STORE(&sl->flags, c->flags);
+		__atomic_fetch_or(&c->ctl->active, 1ull << c->slot, __ATOMIC_SEQ_CST);
+		*out = c;
+		return 0;
+	}
 	uev_zero_ring(c);
 	/* Allocate the (zeroed) pages now: the traced process then takes
 	 * only minor faults on its first lap, not page allocations. */
 	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot), (off_t)c->size);
-	c->gen = LOAD(&sl->gen) + 1;
 	STORE(&sl->gen, c->gen);
 	STORE(&sl->flags, c->flags);
 	STORE(&sl->target_pid, (int32_t)pid);
@@ -303,7 +361,8 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	*out = c;
 	return 0;
 
-err_buf:
+err_release:
+	uev_release(c);
 	free(c->buf);
 err_ctl:
 	munmap(c->ctl, UEV_CTL_SIZE);
@@ -578,7 +637,7 @@ static int uev_drain(struct uev_consumer *c, const struct uev_cbs *cbs, int *np)
 		dlen = UEV_COMMIT_LEN(commit);
 		lostsz = (rec.flags & UEV_REC_LOST) ? sizeof(struct uev_lost) : 0;
 		rlen = UEV_ALIGN8(sizeof(rec) + lostsz + (uint64_t)dlen);
-		if (dlen > c->max_data || rlen != rec.rlen || off + rlen > size || rlen > avail ||
+		if (dlen > c->rec_max || rlen != rec.rlen || off + rlen > size || rlen > avail ||
 		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~(UEV_REC_TRUNC | UEV_REC_LOST)))
 			return uev_corrupt(c);
 		if (lostsz) {
@@ -594,6 +653,11 @@ static int uev_drain(struct uev_consumer *c, const struct uev_cbs *cbs, int *np)
 		memset(&h, 0, sizeof(h));
 		h.id = UEV_ID_BASE + rec.idx;
 		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+		if (dlen > c->max_data) {
+			/* written into a provisional slot before we adopted it */
+			dlen = c->max_data;
+			h.trunc = PT_TRUNCATED_RECORD;
+		}
 		h.pid = rec.pid;
 		h.tid = rec.tid;
 		h.ts = rec.ts;

@@ -59,9 +59,14 @@ struct uev_cbs {
 
 /*
  * Claim a slot in the region of process pid (0 or getpid(): this process).
- * The slot starts disabled. Errors: -ENOENT pid has no libposixtrace
- * region; -EPERM/-EACCES no ptrace access; -ESRCH no such process;
- * -EBUSY no free slot; -EPROTO region of another layout version; -ENOMEM.
+ * The slot starts disabled; except when pid enabled a provisional slot for
+ * itself (PTBPF_UEV_PENDING, see uev_shm.h) and this consumer is the first
+ * to attach: it adopts that slot, which stays enabled, keeps the events
+ * written so far (delivered by the next consume, truncated to
+ * max_data_size) and keeps its ring of UEV_PROV_RING bytes whatever
+ * ring_bytes says (max_data_size is then at most UEV_PROV_MAX_DATA).
+ * Errors: -ENOENT pid has no libposixtrace region; -EPERM/-EACCES no ptrace access; -ESRCH no such
+ * process; -EBUSY no free slot; -EPROTO region of another layout version; -ENOMEM.
  */
 int uev_consumer__attach(struct uev_consumer **out, pid_t pid, const struct uev_opts *o);
 

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -33,6 +34,9 @@ _Static_assert(sizeof(struct uev_hot) == 64, "uev_hot is one cache line");
 #define uev_inherit_mask (uev_producer__hot.inherit_mask)
 #define uev_inherit_gen	 (uev_producer__hot.inherit_gen)
 static pthread_mutex_t uev_name_lock = PTHREAD_MUTEX_INITIALIZER;
+/* This process's provisional slot expires at this CLOCK_MONOTONIC time. */
+static uint64_t uev_prov_deadline = UINT64_MAX;
+static int uev_prov_slot = -1;
 static __thread pid_t uev_tid __attribute__((tls_model("initial-exec")));
 
 struct uev_evt {
@@ -98,6 +102,7 @@ static void uev_atfork_child(void)
 
 	pthread_mutex_init(&uev_name_lock, NULL);
 	uev_pid = getpid();
+	uev_prov_slot = -1; /* the parent's, not ours */
 	uev_tid = 0;
 	if (!ctl)
 		return;
@@ -122,6 +127,7 @@ static pthread_once_t uev_once = PTHREAD_ONCE_INIT;
 static void uev_producer_init_once(void)
 {
 	struct uev_ctl *ctl;
+	const char *pending;
 	int fd;
 
 	uev_pid = getpid();
@@ -138,6 +144,9 @@ static void uev_producer_init_once(void)
 	uev_producer__hot.ctl = ctl;
 	__atomic_store_n(&uev_producer__hot.active_word, &ctl->active, __ATOMIC_RELEASE);
 	pthread_atfork(NULL, NULL, uev_atfork_child);
+	pending = getenv(UEV_PENDING_ENV);
+	if (fd >= 0 && pending && pending[0] && strcmp(pending, "0"))
+		(void)uev_producer__prov_start(UEV_PROV_TTL_NS);
 }
 
 /* In a constructor, so that a controller finds the region of a process
@@ -145,6 +154,115 @@ static void uev_producer_init_once(void)
 __attribute__((constructor)) static void uev_producer_init(void)
 {
 	pthread_once(&uev_once, uev_producer_init_once);
+}
+
+static inline uint64_t uev_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid)
+{
+	uint64_t mine = UEV_OWN(pid, UEV_SLOT_CLAIMING);
+	unsigned int s;
+
+	for (s = 0; s < UEV_NSLOTS; s++) {
+		struct uev_slot *sl = &ctl->slots[s];
+		uint64_t own = UEV_SLOT_FREE;
+
+		if (!__atomic_compare_exchange_n(&sl->own, &own, mine, false, __ATOMIC_ACQ_REL,
+						 __ATOMIC_RELAXED))
+			continue;
+		/* A fresh region: the ring is still zero (never written). */
+		STORE(&sl->gen, LOAD(&sl->gen) + 1);
+		STORE(&sl->flags, UEV_SLOT_ENABLED);
+		STORE(&sl->target_pid, (int32_t)pid);
+		STORE(&sl->max_data, UEV_PROV_MAX_DATA);
+		STORE(&sl->ring_size, (uint64_t)UEV_PROV_RING);
+		memset(sl->filter, 0, sizeof(sl->filter));
+		STORE(&sl->head, 0);
+		STORE(&sl->dropped, 0);
+		STORE(&sl->drop_ts, 0);
+		STORE(&sl->tail, 0);
+		STORE(&sl->tail_cache, 0);
+		STORE_REL(&sl->own, UEV_OWN(pid, UEV_SLOT_PROV));
+		__atomic_fetch_or(&ctl->active, 1ull << s, __ATOMIC_SEQ_CST);
+		return (int)s;
+	}
+	return -EBUSY;
+}
+
+int uev_producer__prov_start(uint64_t ttl_ns)
+{
+	struct uev_ctl *ctl = uev_producer__hot.ctl;
+	uint64_t now = uev_now();
+	int s;
+
+	if (!ctl || uev_fd < 0)
+		return -ENOENT;
+	/* before the slot is enabled: a writer must not see it expired */
+	uev_prov_deadline = ttl_ns > UINT64_MAX - now ? UINT64_MAX : now + ttl_ns;
+	s = uev_producer__prov_init(ctl, uev_pid);
+	if (s >= 0)
+		uev_prov_slot = s;
+	return s;
+}
+
+/*
+ * Nobody adopted the provisional slot s in time: release it (unless a
+ * controller adopts it right now: then it is an ordinary slot). Returns
+ * true when the slot is a controller's now and the event goes into it.
+ */
+static bool uev_prov_expire(struct uev_ctl *ctl, unsigned int s)
+{
+	struct uev_slot *sl = &ctl->slots[s];
+	uint64_t own = UEV_OWN(uev_pid, UEV_SLOT_PROV);
+
+	if (!__atomic_compare_exchange_n(&sl->own, &own, UEV_OWN(uev_pid, UEV_SLOT_CLAIMING), false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return UEV_OWN_STATE(own) == UEV_SLOT_READY;
+	__atomic_fetch_and(&ctl->active, ~(1ull << s), __ATOMIC_SEQ_CST);
+	STORE(&sl->flags, 0);
+	/* give the pages back; the next owner zeroes the ring again anyway */
+	if (uev_fd >= 0)
+		(void)fallocate(uev_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				(off_t)UEV_RING_OFF(s), (off_t)UEV_SLOT_MAX);
+	STORE_REL(&sl->own, (uint64_t)UEV_SLOT_FREE);
+	return false;
+}
+
+/*
+ * At exit, the events of a provisional slot nobody adopted yet would be
+ * lost with the memfd: a program that emits and exits within the few ms
+ * its tracer needs to notice the exec. Wait (bounded) for the adoption;
+ * once adopted, the controller's mapping keeps the region alive.
+ */
+__attribute__((destructor)) static void uev_producer_fini(void)
+{
+	struct uev_ctl *ctl = uev_producer__hot.ctl;
+	int s = uev_prov_slot;
+	struct uev_slot *sl;
+	uint64_t now, end, nap = 1000000;
+
+	if (!ctl || s < 0 || s >= (int)UEV_NSLOTS || uev_fd < 0 || uev_pid != getpid())
+		return;
+	sl = &ctl->slots[s];
+	now = uev_now();
+	end = now + UEV_PROV_EXIT_WAIT_NS;
+	if (end > uev_prov_deadline)
+		end = uev_prov_deadline;
+	while (now < end && LOAD_ACQ(&sl->own) == UEV_OWN(uev_pid, UEV_SLOT_PROV) &&
+	       (LOAD(&sl->head) || LOAD(&sl->dropped))) {
+		struct timespec ts = {0, (long)nap};
+
+		nanosleep(&ts, NULL);
+		if (nap < 16000000)
+			nap *= 2;
+		now = uev_now();
+	}
 }
 
 int uev_producer__self(int *fd, struct uev_ctl **ctl)
@@ -253,14 +371,6 @@ static void uev_write(struct uev_slot *sl, uint8_t *ring, const struct uev_evt *
 	STORE_REL(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, dlen));
 }
 
-static inline uint64_t uev_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static inline uint8_t *uev_ring(struct uev_ctl *ctl, unsigned int s)
 {
 	return (uint8_t *)ctl + UEV_RING_OFF(s);
@@ -298,10 +408,11 @@ void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *p
 	while (mask) {
 		unsigned int s = (unsigned int)__builtin_ctzll(mask);
 		struct uev_slot *sl = &ctl->slots[s];
-		uint32_t flags;
+		uint32_t flags, st;
 
 		mask &= mask - 1;
-		if (UEV_OWN_STATE(LOAD_ACQ(&sl->own)) != UEV_SLOT_READY)
+		st = UEV_OWN_STATE(LOAD_ACQ(&sl->own));
+		if (st != UEV_SLOT_READY && st != UEV_SLOT_PROV)
 			continue;
 		flags = LOAD(&sl->flags);
 		if (!(flags & UEV_SLOT_ENABLED))
@@ -323,6 +434,10 @@ void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *p
 			e.idx = (uint16_t)idx;
 			have_evt = 1;
 		}
+		/* provisional slot (of this process: target_pid checked) */
+		if (unlikely(st == UEV_SLOT_PROV) && e.ts >= uev_prov_deadline &&
+		    !uev_prov_expire(ctl, s))
+			continue;
 		uev_write(sl, uev_ring(ctl, s), &e);
 	}
 }

@@ -16,6 +16,12 @@
  * memfd in /proc/CHILD/fd and claims its own slot with target_pid = child.
  * After exec the mapping and the descriptor are gone (MFD_CLOEXEC); a
  * program linking libposixtrace creates a fresh region.
+ *
+ * PTBPF_UEV_PENDING=1 in the environment (set it in the environment of a
+ * program you are about to trace; ptbpf record does): the constructor
+ * also enables a provisional slot, so the events of the first
+ * milliseconds wait for the controller (see uev_shm.h). A forked child
+ * does not write into its parent's provisional slot.
  */
 #ifndef PTBPF_UEV_PRODUCER_H
 #define PTBPF_UEV_PRODUCER_H
@@ -66,5 +72,20 @@ int uev_producer__region_create(int *fd, struct uev_ctl **ctl);
 /* Write one event into slot s of region ctl, ignoring target/inheritance. */
 void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
 			      size_t len, const void *prog);
+
+/*
+ * Enable a provisional slot (see uev_shm.h) for process pid in region ctl:
+ * the slot index, or -EBUSY (no free slot). Used by prov_start and tests.
+ */
+int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid);
+
+/*
+ * Enable a provisional slot in this process's region, released by the
+ * next event written ttl_ns after this call if no controller adopted it.
+ * The constructor calls it with UEV_PROV_TTL_NS when the environment has
+ * PTBPF_UEV_PENDING set (not "0"). The slot index, or -ENOENT (no memfd
+ * region), -EBUSY.
+ */
+int uev_producer__prov_start(uint64_t ttl_ns);
 
 #endif /* PTBPF_UEV_PRODUCER_H */

@@ -17,6 +17,19 @@
  * A controller (one trace stream) owns one slot: it claims it by CAS on
  * slot.own, writes the configuration and flips its bit in ctl.active.
  *
+ * Provisional slot: a process started with PTBPF_UEV_PENDING=1 in its
+ * environment enables, in its constructor, one slot of its own
+ * (own = UEV_OWN(its pid, UEV_SLOT_PROV), target_pid = its pid, ring
+ * UEV_PROV_RING bytes, max_data UEV_PROV_MAX_DATA, no filter, not
+ * inherited), so that events of its first milliseconds are kept until a
+ * controller attaches. The first controller attaching to that pid adopts
+ * it with one CAS of own (UEV_SLOT_PROV -> its READY): the events already
+ * written are delivered, the ring size stays UEV_PROV_RING. Nobody
+ * adopted it after UEV_PROV_TTL_NS: the process releases it (checked on
+ * the slow path, at the next event written). A process exiting while its
+ * provisional slot holds events nobody adopted waits up to
+ * UEV_PROV_EXIT_WAIT_NS for a controller (in a destructor).
+ *
  * A ring holds records, each 8-byte aligned, never wrapping: a record that
  * does not fit before the end is preceded by a PAD record up to the end.
  * The producer reserves with a CAS on slot.head (checked against a cached
@@ -55,12 +68,22 @@
 #define UEV_RING_OFF(s) ((uint64_t)UEV_CTL_SIZE + (uint64_t)(s)*UEV_SLOT_MAX)
 
 /* slot.own: (owner pid << 32) | state */
-#define UEV_SLOT_FREE	   0u
-#define UEV_SLOT_CLAIMING  1u /* being set up by its owner */
-#define UEV_SLOT_READY	   2u /* producers may look at it */
+#define UEV_SLOT_FREE	  0u
+#define UEV_SLOT_CLAIMING 1u /* being set up by its owner */
+#define UEV_SLOT_READY	  2u /* producers may look at it */
+#define UEV_SLOT_PROV	  3u /* provisional: created by the process itself (owner pid), */
+			     /* written like READY, adopted by the first controller */
 #define UEV_OWN(pid, st)   (((uint64_t)(uint32_t)(pid) << 32) | (st))
 #define UEV_OWN_PID(own)   ((int32_t)((own) >> 32))
 #define UEV_OWN_STATE(own) ((uint32_t)(own))
+
+/* The provisional slot (see above). */
+#define UEV_PENDING_ENV	  "PTBPF_UEV_PENDING"
+#define UEV_PROV_RING	  (256u * 1024)
+#define UEV_PROV_MAX_DATA (UEV_PROV_RING / 4 - 64u) /* 4 * UEV_REC_MAX() == the ring */
+#define UEV_PROV_TTL_NS	  (10ull * 1000000000ull)
+/* At exit, wait this long at most for the adoption of a non-empty one. */
+#define UEV_PROV_EXIT_WAIT_NS (500ull * 1000000ull)
 
 /* slot.flags */
 #define UEV_SLOT_ENABLED 0x1u /* the stream runs */
@@ -110,6 +133,7 @@ _Static_assert(sizeof(struct uev_lost) == 16, "uev_lost layout");
 
 #define UEV_REC_MAX(max_data)                                                                      \
 	UEV_ALIGN8(sizeof(struct uev_rec) + sizeof(struct uev_lost) + (max_data))
+_Static_assert(4 * UEV_REC_MAX(UEV_PROV_MAX_DATA) <= UEV_PROV_RING, "provisional slot sizes");
 
 struct uev_slot {
 	/* line 0: configuration, written by the owner, read by producers */

@@ -29,6 +29,7 @@
 
 #include "itest.h"
 #include "uevent/uev_consumer.h"
+#include "uevent/uev_shm.h"
 
 struct child {
 	pid_t pid;
@@ -38,7 +39,7 @@ struct child {
 	size_t len;
 };
 
-static void child_start(struct child *c, const char *mode)
+static void child_start_env(struct child *c, const char *mode, const char *arg, bool pending)
 {
 	int pin[2], pout[2];
 
@@ -49,7 +50,11 @@ static void child_start(struct child *c, const char *mode)
 	if (!c->pid) {
 		dup2(pin[0], 0);
 		dup2(pout[1], 1);
-		execl(itest_prog("uev_child"), "uev_child", mode, (char *)NULL);
+		if (pending)
+			setenv("PTBPF_UEV_PENDING", "1", 1);
+		else
+			unsetenv("PTBPF_UEV_PENDING");
+		execl(itest_prog("uev_child"), "uev_child", mode, arg, (char *)NULL);
 		_exit(127);
 	}
 	close(pin[0]);
@@ -57,6 +62,11 @@ static void child_start(struct child *c, const char *mode)
 	c->in = pin[1];
 	c->out = pout[0];
 	c->len = 0;
+}
+
+static void child_start(struct child *c, const char *mode)
+{
+	child_start_env(c, mode, NULL, false);
 }
 
 static void child_send(struct child *c, const char *cmd)
@@ -279,6 +289,109 @@ static void test_basic(void **state)
 		check_payload(&rx2.ev[i], i);
 	assert_int_equal(child_finish(&ch), 0);
 	uev_consumer__detach(cs);
+	uev_consumer__detach(c);
+	free(rx.ev);
+	free(rx2.ev);
+}
+
+/*
+ * PTBPF_UEV_PENDING=1: the events a child emits first thing in main wait in
+ * its provisional slot for the first controller, which attaches 100 ms later.
+ */
+static void test_pending(void **state)
+{
+	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 48};
+	struct uev_consumer *c, *c2;
+	struct uev_cbs cbs, cbs2;
+	struct rx rx, rx2;
+	char line[256], name[64];
+	struct child ch;
+	unsigned int id, i;
+	uint64_t t0, t_attach;
+	int st;
+
+	rx_init(&rx, &cbs);
+	rx_init(&rx2, &cbs2);
+	t0 = now_ns();
+	child_start_env(&ch, "early", NULL, true);
+	assert_int_equal(sscanf(child_line(&ch, line, sizeof(line)), "emitted %u", &id), 1);
+	usleep(100000);
+	t_attach = now_ns();
+	assert_int_equal(uev_consumer__attach(&c, ch.pid, &o), 0);
+	/* adopted: the provisional ring, enabled already */
+	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
+	assert_int_equal(uev_consumer__max_data(c), 48);
+	/* a second controller gets a fresh slot, none of the early events */
+	assert_int_equal(uev_consumer__attach(&c2, ch.pid, &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c2), 1 << 20);
+	assert_int_equal(uev_consumer__type_name(c, id, name, sizeof(name)), 0);
+	assert_string_equal(name, "early.ev");
+	drain(c, &cbs);
+	drain(c2, &cbs2);
+	assert_int_equal(rx.lost, 0);
+	assert_int_equal(rx.n, 100);
+	assert_int_equal(rx2.n, 0);
+	for (i = 0; i < rx.n; i++) {
+		const struct rec *e = &rx.ev[i];
+
+		assert_int_equal(e->h.id, id);
+		assert_int_equal(e->h.pid, ch.pid);
+		/* their real time: before the attach */
+		assert_true(e->h.ts >= t0 && e->h.ts < t_attach);
+		assert_int_equal(e->h.data_len, 48);
+		assert_int_equal(e->h.trunc, PT_TRUNCATED_RECORD);
+		check_payload(e, i);
+	}
+	/* and it goes on as an ordinary slot, exactly once */
+	assert_int_equal(uev_consumer__set_enabled(c, true), 0);
+	assert_int_equal(uev_consumer__set_enabled(c2, true), 0);
+	child_send(&ch, "more");
+	assert_string_equal(child_line(&ch, line, sizeof(line)), "more");
+	drain(c, &cbs);
+	drain(c2, &cbs2);
+	assert_int_equal(rx.n, 110);
+	assert_int_equal(rx2.n, 10);
+	for (i = 100; i < 110; i++)
+		check_payload(&rx.ev[i], i);
+	for (i = 0; i < 10; i++)
+		check_payload(&rx2.ev[i], 100 + i);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 0);
+	assert_int_equal(child_finish(&ch), 0);
+	uev_consumer__detach(c2);
+	uev_consumer__detach(c);
+
+	/* without the variable: nothing kept */
+	rx.n = 0;
+	child_start_env(&ch, "early", NULL, false);
+	assert_int_equal(sscanf(child_line(&ch, line, sizeof(line)), "emitted %u", &id), 1);
+	assert_int_equal(uev_consumer__attach(&c, ch.pid, &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c), 1 << 20);
+	drain(c, &cbs);
+	assert_int_equal(rx.n, 0);
+	child_send(&ch, "more");
+	assert_string_equal(child_line(&ch, line, sizeof(line)), "more");
+	assert_int_equal(child_finish(&ch), 0);
+	uev_consumer__detach(c);
+
+	/* a child that emits and returns from main at once waits (bounded)
+	 * at exit for the adoption */
+	rx.n = 0;
+	child_start_env(&ch, "early", "exit", true);
+	usleep(100000);
+	assert_int_equal(waitpid(ch.pid, &st, WNOHANG), 0);
+	assert_int_equal(uev_consumer__attach(&c, ch.pid, &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
+	t_attach = now_ns();
+	assert_int_equal(waitpid(ch.pid, &st, 0), ch.pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(now_ns() - t_attach < 200000000ull);
+	drain(c, &cbs);
+	assert_int_equal(rx.n, 20);
+	assert_int_equal(rx.lost, 0);
+	for (i = 0; i < rx.n; i++)
+		check_payload(&rx.ev[i], i);
+	close(ch.in);
+	close(ch.out);
 	uev_consumer__detach(c);
 	free(rx.ev);
 	free(rx2.ev);
@@ -542,9 +655,10 @@ static void test_unprivileged(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_basic),	  cmocka_unit_test(test_fork),
-		cmocka_unit_test(test_errors),	  cmocka_unit_test(test_die_mid_write),
-		cmocka_unit_test(test_scribbler), cmocka_unit_test(test_unprivileged),
+		cmocka_unit_test(test_basic),	      cmocka_unit_test(test_fork),
+		cmocka_unit_test(test_pending),	      cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_die_mid_write), cmocka_unit_test(test_scribbler),
+		cmocka_unit_test(test_unprivileged),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -7,10 +7,14 @@
  *   uev_child fork      fork with the stream inherited or not
  *   uev_child die       threads flood until the test kills the process
  *   uev_child scribble  overwrite the region with garbage, keep emitting
+ *   uev_child early [exit]  emit 100 events first thing in main (run it with
+ *                       PTBPF_UEV_PENDING=1), then wait for "more"/"exit";
+ *                       with "exit": 20 events and return at once
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,10 +226,36 @@ static int mode_scribble(void)
 	return 0;
 }
 
+static int mode_early(bool quit)
+{
+	unsigned char buf[64];
+	trace_event_id_t id;
+	uint32_t i, n = quit ? 20 : 100;
+
+	posix_trace_eventid_open("early.ev", &id);
+	for (i = 0; i < n; i++) {
+		fill(buf, sizeof(buf), i);
+		emit_one(id, buf, sizeof(buf));
+	}
+	if (quit)
+		return 0;
+	dprintf(1, "emitted %u\n", id);
+	wait_cmd("more");
+	for (; i < n + 10; i++) {
+		fill(buf, sizeof(buf), i);
+		emit_one(id, buf, sizeof(buf));
+	}
+	dprintf(1, "more\n");
+	wait_cmd("exit");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return 2;
+	if (!strcmp(argv[1], "early"))
+		return mode_early(argc > 2 && !strcmp(argv[2], "exit"));
 	if (!strcmp(argv[1], "basic"))
 		return mode_basic();
 	if (!strcmp(argv[1], "fork"))

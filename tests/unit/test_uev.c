@@ -649,6 +649,222 @@ static void test_random_garbage(void **state)
 	}
 }
 
+/* ---- provisional slot (PTBPF_UEV_PENDING) ---- */
+
+static void prov_write(struct uev_ctl *ctl, unsigned int s, uint32_t seq, size_t len)
+{
+	unsigned char buf[1024] = {0};
+	uint32_t w = 0;
+
+	memcpy(buf, &w, 4);
+	memcpy(buf + 4, &seq, 4);
+	uev_producer__write_slot(ctl, s, 3, buf, len, NULL);
+}
+
+static void test_prov_claim(void **state)
+{
+	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 64};
+	struct uev_opts big = {.ring_bytes = 4096, .max_data_size = 1 << 20};
+	struct uev_consumer *c, *c2, *cx;
+	struct rx rx = {.check_seq = true}, rx2 = {0};
+	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	struct uev_cbs cbs2 = {.event = rx_event, .lost = rx_lost, .ctx = &rx2};
+	struct uev_ctl *ctl;
+	uint64_t t0 = 0;
+	int fd, s;
+	uint32_t i;
+
+	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
+	s = uev_producer__prov_init(ctl, getpid());
+	assert_true(s >= 0 && s < UEV_NSLOTS);
+	assert_int_equal(ctl->slots[s].own, UEV_OWN(getpid(), UEV_SLOT_PROV));
+	assert_true(ctl->active & (1ull << s));
+	for (i = 0; i < 10; i++)
+		prov_write(ctl, (unsigned int)s, i, 100);
+	/* a controller of another pid does not adopt it */
+	assert_int_equal(uev_consumer__attach_fd(&cx, fd, getpid() + 1, &o), 0);
+	assert_int_equal(uev_consumer__ring_size(cx), 1 << 20);
+	uev_consumer__detach(cx);
+	assert_int_equal(ctl->slots[s].own, UEV_OWN(getpid(), UEV_SLOT_PROV));
+
+	/* the first one does: same slot, its ring size, enabled */
+	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
+	assert_int_equal(uev_consumer__max_data(c), 64);
+	assert_int_equal(ctl->slots[s].own, UEV_OWN(getpid(), UEV_SLOT_READY));
+	assert_int_equal(ctl->slots[s].max_data, 64);
+	assert_true(ctl->active & (1ull << s));
+	/* the second one gets a fresh slot */
+	assert_int_equal(uev_consumer__attach_fd(&c2, fd, getpid(), &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c2), 1 << 20);
+	uev_consumer__set_enabled(c2, true);
+
+	/* the events written before: delivered once, in order, truncated */
+	assert_int_equal(uev_consumer__consume(c, &cbs), 10);
+	assert_int_equal(rx.seq_err, 0);
+	assert_int_equal(rx.seq[0], 10);
+	assert_int_equal(rx.last.id, 2048 + 3);
+	assert_int_equal(rx.last.data_len, 64);
+	assert_int_equal(rx.last.trunc, PT_TRUNCATED_RECORD);
+	assert_int_equal(rx.last.pid, getpid());
+	assert_true(rx.last.ts > 0);
+	t0 = rx.last.ts;
+	assert_int_equal(rx.lost, 0);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 0);
+	assert_int_equal(uev_consumer__consume(c2, &cbs2), 0);
+	/* then an ordinary slot */
+	prov_write(ctl, (unsigned int)s, 10, 20);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_int_equal(rx.last.data_len, 20);
+	assert_int_equal(rx.last.trunc, PT_NOT_TRUNCATED);
+	assert_true(rx.last.ts >= t0);
+	assert_int_equal(rx.seq_err, 0);
+	uev_consumer__set_enabled(c, false);
+	assert_int_equal(ctl->active & (1ull << s), 0);
+	uev_consumer__detach(c2);
+	uev_consumer__detach(c);
+	assert_int_equal(ctl->slots[s].own, UEV_SLOT_FREE);
+
+	/* a max data size larger than the provisional ring allows: clamped */
+	s = uev_producer__prov_init(ctl, getpid());
+	assert_true(s >= 0);
+	prov_write(ctl, (unsigned int)s, 0, 1000);
+	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &big), 0);
+	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
+	assert_int_equal(uev_consumer__max_data(c), UEV_PROV_MAX_DATA);
+	memset(&rx, 0, sizeof(rx));
+	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_int_equal(rx.last.data_len, 1000);
+	assert_int_equal(rx.last.trunc, PT_NOT_TRUNCATED);
+	uev_consumer__detach(c);
+	munmap(ctl, UEV_TOTAL_SIZE);
+	close(fd);
+}
+
+struct race {
+	int fd;
+	struct uev_consumer *c;
+	int err;
+};
+
+static void *race_attach(void *arg)
+{
+	struct race *r = arg;
+	struct uev_opts o = {.ring_bytes = 8192, .max_data_size = 16};
+
+	r->err = uev_consumer__attach_fd(&r->c, r->fd, getpid(), &o);
+	return NULL;
+}
+
+/* Controllers attaching at the same time: exactly one adopts it. */
+static void test_prov_race(void **state)
+{
+	struct race r[6];
+	pthread_t th[6];
+	struct uev_ctl *ctl;
+	int fd, round, i, adopted;
+
+	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
+	for (round = 0; round < 20; round++) {
+		assert_true(uev_producer__prov_init(ctl, getpid()) >= 0);
+		for (i = 0; i < 6; i++) {
+			r[i].fd = fd;
+			pthread_create(&th[i], NULL, race_attach, &r[i]);
+		}
+		adopted = 0;
+		for (i = 0; i < 6; i++) {
+			pthread_join(th[i], NULL);
+			assert_int_equal(r[i].err, 0);
+			if (uev_consumer__ring_size(r[i].c) == UEV_PROV_RING)
+				adopted++;
+		}
+		assert_int_equal(adopted, 1);
+		for (i = 0; i < 6; i++)
+			uev_consumer__detach(r[i].c);
+	}
+	munmap(ctl, UEV_TOTAL_SIZE);
+	close(fd);
+}
+
+/* Ring full before the claim: the drops reach the adopting controller. */
+static void test_prov_drops(void **state)
+{
+	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 2048};
+	struct uev_consumer *c;
+	struct rx rx = {.check_seq = true};
+	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	struct uev_ctl *ctl;
+	int fd, s;
+	uint32_t i;
+
+	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
+	s = uev_producer__prov_init(ctl, getpid());
+	assert_true(s >= 0);
+	/* 1048-byte records: 250 fit in 256 KiB */
+	for (i = 0; i < 300; i++)
+		prov_write(ctl, (unsigned int)s, i, 1000);
+	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 250);
+	assert_int_equal(rx.seq[0], 250);
+	assert_int_equal(rx.seq_err, 0);
+	assert_int_equal(rx.lost, 50);
+	assert_int_equal(rx.lost_calls, 1);
+	assert_true(rx.lost_ts > 0);
+	prov_write(ctl, (unsigned int)s, 300, 8);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_int_equal(rx.lost, 50);
+	uev_consumer__detach(c);
+	munmap(ctl, UEV_TOTAL_SIZE);
+	close(fd);
+}
+
+/* This process's own provisional slot, written by posix_trace_event. */
+static void test_prov_self(void **state)
+{
+	struct uev_opts o = {.ring_bytes = 8192, .max_data_size = 16};
+	struct rx rx = {0};
+	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	struct uev_consumer *c;
+	struct uev_ctl *ctl;
+	int fd, s, v = 7;
+
+	assert_int_equal(uev_producer__self(&fd, &ctl), 0);
+	/* nobody adopts it: released by the first event after the deadline */
+	s = uev_producer__prov_start(50000000ull);
+	assert_true(s >= 0);
+	assert_int_equal(ctl->slots[s].own, UEV_OWN(getpid(), UEV_SLOT_PROV));
+	posix_trace_event(2048, &v, sizeof(v));
+	posix_trace_event(2048, &v, sizeof(v));
+	assert_int_not_equal(ctl->slots[s].head, 0);
+	usleep(80000);
+	assert_int_equal(ctl->slots[s].own, UEV_OWN(getpid(), UEV_SLOT_PROV));
+	posix_trace_event(2048, &v, sizeof(v));
+	assert_int_equal(ctl->slots[s].own, UEV_SLOT_FREE);
+	assert_int_equal(ctl->active & (1ull << s), 0);
+	/* a controller now gets an ordinary empty slot */
+	assert_int_equal(uev_consumer__attach(&c, 0, &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c), 8192);
+	uev_consumer__set_enabled(c, true);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 0);
+	uev_consumer__detach(c);
+
+	/* adopted in time */
+	s = uev_producer__prov_start(10000000000ull);
+	assert_true(s >= 0);
+	posix_trace_event(2048, &v, sizeof(v));
+	posix_trace_event(2049, &v, sizeof(v));
+	assert_int_equal(uev_consumer__attach(&c, 0, &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 2);
+	assert_int_equal(rx.last.id, 2049);
+	posix_trace_event(2048, &v, sizeof(v));
+	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_int_equal(rx.lost, 0);
+	uev_consumer__detach(c);
+	assert_int_equal(ctl->slots[s].own, UEV_SLOT_FREE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -658,7 +874,9 @@ int main(void)
 		cmocka_unit_test(test_slots),	       cmocka_unit_test(test_dead_writer),
 		cmocka_unit_test(test_corruptions),    cmocka_unit_test(test_future_ts),
 		cmocka_unit_test(test_give_up),	       cmocka_unit_test(test_bad_names),
-		cmocka_unit_test(test_random_garbage),
+		cmocka_unit_test(test_random_garbage), cmocka_unit_test(test_prov_claim),
+		cmocka_unit_test(test_prov_race),      cmocka_unit_test(test_prov_drops),
+		cmocka_unit_test(test_prov_self),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

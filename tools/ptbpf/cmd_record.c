@@ -406,6 +406,7 @@ static int start_child(struct child *c, const char *path, char **argv)
 		close(go[1]);
 		close(errp[0]);
 		drop_privileges();
+		setenv("PTBPF_UEV_PENDING", "1", 1);
 		/* held until the stream exists (read) and is started (spin) */
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);

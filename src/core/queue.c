@@ -130,3 +130,54 @@ void queue__pop(struct pt_queue *q)
 		q->head = 0;
 	}
 }
+
+/* The record at off, skipping a pad (or the end) to offset 0. */
+static size_t queue__norm(const struct pt_queue *q, size_t off)
+{
+	if (off >= q->cap || ((struct qrec *)(q->buf + off))->pad)
+		return 0;
+	return off;
+}
+
+size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts,
+			 void (*fn)(void *ctx, const struct pt_event_hdr *h, const void *data),
+			 void *ctx)
+{
+	size_t off = q->head, kept, used = 0, split, i;
+	const struct pt_event_hdr *h;
+	struct qrec *r;
+
+	for (kept = 0; kept < q->count; kept++) {
+		off = kept ? queue__norm(q, off) : off;
+		r = (struct qrec *)(q->buf + off);
+		h = (const struct pt_event_hdr *)(r + 1);
+		if (h->ts > ts)
+			break;
+		*last_kept_ts = h->ts;
+		used += r->size;
+		off += r->size;
+	}
+	if (kept == q->count)
+		return 0;
+	split = off;
+	for (i = kept; i < q->count; i++) {
+		off = i > kept ? queue__norm(q, off) : off;
+		r = (struct qrec *)(q->buf + off);
+		h = (const struct pt_event_hdr *)(r + 1);
+		fn(ctx, h, h + 1);
+		off += r->size;
+	}
+	i = q->count - kept;
+	if (!kept) {
+		queue__clear(q);
+		return i;
+	}
+	/* the kept records end at split; a pad after them is gone unless
+	 * split is in the wrapped part, before the head */
+	if (split >= q->head)
+		q->wasted = 0;
+	q->tail = split;
+	q->used = used;
+	q->count = kept;
+	return i;
+}

@@ -43,6 +43,16 @@ int queue__push(struct pt_queue *q, const struct pt_event_hdr *h, const void *da
 const struct pt_event_hdr *queue__peek(const struct pt_queue *q);
 void queue__pop(struct pt_queue *q);
 
+/*
+ * Remove the newest records, those after the last one with a timestamp not
+ * above ts, handing each (oldest first) to fn before. Returns how many were
+ * removed; *last_kept_ts is the timestamp of the newest record left (unset
+ * when none is left).
+ */
+size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts,
+			 void (*fn)(void *ctx, const struct pt_event_hdr *h, const void *data),
+			 void *ctx);
+
 static inline const void *queue__data(const struct pt_event_hdr *h)
 {
 	return h + 1;

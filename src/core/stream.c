@@ -68,8 +68,12 @@ struct pt_stream {
 	struct pt_queue q;
 	struct evtypes types;
 	struct batch batch;
+	struct batch moved;    /* stored events a late event goes before */
 	int64_t mono2real;
-	uint64_t last_ts;
+	uint64_t last_ts;      /* newest timestamp stored */
+	uint64_t floor_ts;     /* newest timestamp read or handed to the log */
+	uint64_t start_ts;     /* when the stream (re)started running */
+	bool start_after_gap;  /* an automatic restart: older events were lost */
 	pid_t last_tid;
 
 	struct kern_backend *kb;
@@ -167,6 +171,8 @@ static int stream__log_handover(struct pt_stream *s)
 		stream_log__add(s->log, &m, NULL);
 		s->head_overflow = s->head_resume = false;
 	}
+	if (s->last_ts > s->floor_ts)
+		s->floor_ts = s->last_ts; /* all stored events go to the log */
 	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
 	if (!err && s->auto_stop_report) {
 		m.id = POSIX_TRACE_STOP;
@@ -194,6 +200,7 @@ static int stream__flush_locked(struct pt_stream *s)
 		s->last_ts = h.ts;
 		s->cnt.recorded++;
 	}
+	s->floor_ts = s->last_ts;
 	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
 	/* an UNTIL_FULL stream stopped because it was full runs again */
 	if (!err && s->auto_stopped)
@@ -280,9 +287,9 @@ static void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const vo
 			s->resume_pending = true;
 		return;
 	}
-	if (s->status != POSIX_TRACE_RUNNING) {
+	if (s->status != POSIX_TRACE_RUNNING || h->ts < s->start_ts) {
 		/* generated while the stream was full and stopped: lost */
-		if (s->auto_stopped) {
+		if (s->auto_stopped || (s->status == POSIX_TRACE_RUNNING && s->start_after_gap)) {
 			s->cnt.lost++;
 			s->overrun = POSIX_TRACE_OVERRUN;
 		}
@@ -417,12 +424,38 @@ static void stream__note_exec(struct pt_stream *s)
 	s->nexec = 0;
 }
 
+static void take_back_one(void *ctx, const struct pt_event_hdr *h, const void *data)
+{
+	struct pt_stream *s = ctx;
+
+	batch__add(&s->moved, h, data);
+}
+
+/*
+ * Events arrived late (a source drained after newer events were stored):
+ * take back the stored events newer than ts, still unread, so the drain
+ * merges everything in timestamp order. Events already read stay read; a
+ * late event older than them gets the newest timestamp read (never less).
+ */
+static void stream__take_back(struct pt_stream *s, uint64_t ts)
+{
+	uint64_t last = s->floor_ts;
+	size_t n;
+
+	batch__reset(&s->moved);
+	n = queue__take_newer(&s->q, ts, &last, take_back_one, s);
+	s->cnt.recorded -= n;
+	s->last_ts = n ? last : s->last_ts;
+	if (queue__empty(&s->q))
+		s->last_ts = s->floor_ts;
+}
+
 static void stream__drain_locked(struct pt_stream *s)
 {
 	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .ctx = s };
 	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .ctx = s };
 	uint64_t now = 0;
-	size_t i;
+	size_t i, j;
 	int k, err;
 
 	batch__reset(&s->batch);
@@ -469,11 +502,22 @@ static void stream__drain_locked(struct pt_stream *s)
 	if (!s->batch.n)
 		return;
 	batch__sort(&s->batch);
-	for (i = 0; i < s->batch.n; i++) {
-		struct pt_event_hdr h = *batch__hdr(&s->batch, i);
+	if (batch__hdr(&s->batch, 0)->ts < s->last_ts)
+		stream__take_back(s, batch__hdr(&s->batch, 0)->ts);
+	for (i = 0, j = 0; i < s->batch.n || j < s->moved.n;) {
+		/* merge: stored events first on equal timestamps */
+		if (j < s->moved.n &&
+		    (i == s->batch.n || batch__hdr(&s->moved, j)->ts <= batch__hdr(&s->batch, i)->ts)) {
+			struct pt_event_hdr h = *batch__hdr(&s->moved, j);
 
-		stream__record(s, &h, batch__data(&s->batch, i));
+			stream__store(s, &h, batch__data(&s->moved, j++));
+		} else {
+			struct pt_event_hdr h = *batch__hdr(&s->batch, i);
+
+			stream__record(s, &h, batch__data(&s->batch, i++));
+		}
 	}
+	batch__reset(&s->moved);
 	pthread_cond_broadcast(&s->cond);
 }
 
@@ -574,6 +618,7 @@ static void stream__free(struct pt_stream *s)
 	if (s->wake_fd[1] >= 0)
 		close(s->wake_fd[1]);
 	batch__fini(&s->batch);
+	batch__fini(&s->moved);
 	evtypes__fini(&s->types);
 	queue__fini(&s->q);
 	pthread_mutex_destroy(&s->lock);
@@ -612,6 +657,8 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 		err = evtypes__init(&s->types);
 	if (!err)
 		err = batch__init(&s->batch);
+	if (!err)
+		err = batch__init(&s->moved);
 	if (!err && pipe2(s->wake_fd, O_CLOEXEC))
 		err = -errno;
 	if (err)
@@ -710,7 +757,9 @@ int stream__start(struct pt_stream *s)
 	s->status = POSIX_TRACE_RUNNING;
 	s->auto_stopped = false;
 	memcpy(&set, s->filter, sizeof(set));
-	stream__record_system(s, POSIX_TRACE_START, now_stream(s), &set, sizeof(set));
+	s->start_ts = now_stream(s);
+	s->start_after_gap = false;
+	stream__record_system(s, POSIX_TRACE_START, s->start_ts, &set, sizeof(set));
 	stream__set_sources_enabled(s, true);
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
@@ -742,6 +791,7 @@ int stream__clear(struct pt_stream *s)
 	pthread_mutex_lock(&s->lock);
 	stream__drain_locked(s);
 	queue__clear(&s->q);
+	s->floor_ts = s->last_ts;
 	s->full = POSIX_TRACE_NOT_FULL;
 	s->head_overflow = s->head_resume = s->resume_pending = false;
 	s->auto_stop_report = false;
@@ -987,7 +1037,9 @@ static void stream__auto_restart(struct pt_stream *s)
 	s->auto_stopped = false;
 	s->status = POSIX_TRACE_RUNNING;
 	memcpy(&set, s->filter, sizeof(set));
-	stream__record_system(s, POSIX_TRACE_START, now_stream(s), &set, sizeof(set));
+	s->start_ts = now_stream(s);
+	s->start_after_gap = true;
+	stream__record_system(s, POSIX_TRACE_START, s->start_ts, &set, sizeof(set));
 	stream__set_sources_enabled(s, true);
 }
 
@@ -1017,6 +1069,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 	}
 	if (h) {
 		copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
+		s->floor_ts = h->ts;
 		s->last_tid = h->tid;
 		queue__pop(&s->q);
 		if (s->policy == POSIX_TRACE_LOOP && s->full == POSIX_TRACE_FULL)

@@ -105,12 +105,75 @@ static void test_too_big(void **state)
 	queue__fini(&q);
 }
 
+static void collect(void *ctx, const struct pt_event_hdr *h, const void *data)
+{
+	uint64_t *next = ctx;
+	const uint8_t *d = data;
+
+	assert_int_equal(h->ts, *next);
+	if (h->data_len)
+		assert_int_equal(d[0], h->ts & 0xff);
+	(*next)++;
+}
+
+/* Taking back the newest records, wrapped or not, leaves a consistent ring. */
+static void test_take_newer(void **state)
+{
+	struct pt_queue q;
+	uint8_t data[200];
+	uint64_t pushed = 0, popped = 0, last = 0, next;
+	size_t n;
+	int round;
+
+	(void)state;
+	srand(2);
+	assert_int_equal(queue__init(&q, 4096, queue__record_size(200)), 0);
+	for (round = 0; round < 3000; round++) {
+		uint32_t len = (uint32_t)(rand() % 201);
+		struct pt_event_hdr h = hdr(pushed, len);
+
+		memset(data, (int)(pushed & 0xff), len);
+		if (queue__push(&q, &h, data) == 0)
+			pushed++;
+		else if (!queue__empty(&q)) {
+			queue__pop(&q);
+			popped++;
+		}
+		if (rand() % 7 == 0 && q.count > 2) {
+			/* take back about half of what is held */
+			uint64_t cut = popped + q.count / 2;
+
+			next = cut + 1;
+			n = queue__take_newer(&q, cut, &last, collect, &next);
+			assert_int_equal(next, pushed);
+			assert_int_equal(n, pushed - cut - 1);
+			assert_int_equal(last, cut);
+			assert_int_equal(q.count, cut + 1 - popped);
+			pushed = cut + 1;
+		}
+		/* the oldest is always the next expected */
+		if (!queue__empty(&q))
+			assert_int_equal(queue__peek(&q)->ts, popped);
+	}
+	/* all but the oldest */
+	assert_false(queue__empty(&q));
+	next = popped + 1;
+	n = queue__take_newer(&q, popped, &last, collect, &next);
+	assert_int_equal(next, pushed);
+	assert_int_equal(q.count, 1);
+	assert_int_equal(queue__peek(&q)->ts, popped);
+	queue__pop(&q);
+	assert_true(queue__empty(&q));
+	queue__fini(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_capacity_and_wrap),
 		cmocka_unit_test(test_too_big),
+		cmocka_unit_test(test_take_newer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,6 +45,14 @@ struct {
 	__type(value, __u8);
 } pids SEC(".maps");
 
+/* Processes whose proc_exit was written (see ptbpf_exit). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} exited SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KERN_MAX_EXCLUDED);
@@ -486,8 +494,28 @@ int BPF_PROG(ptbpf_exit, struct task_struct *p)
 	emit_exit(p, PTBPF_EV_THREAD_EXIT, code, dead);
 	if (!dead)
 		return 0;
+	/*
+	 * live drops before exit_mm() wakes pthread_join, so two exiting
+	 * threads may both see 0: one proc_exit per process. The process
+	 * stays in pids until its leader is released (other threads may still
+	 * be on their way out).
+	 */
+	if (bpf_map_update_elem(&exited, &tgid, &dead, BPF_NOEXIST))
+		return 0;
 	emit_exit(p, PTBPF_EV_PROC_EXIT, code, dead);
+	return 0;
+}
+
+/* The group leader is released (reaped, all threads gone): forget the process. */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(ptbpf_free, struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+
+	if (BPF_CORE_READ(p, pid) != tgid || !pid_traced(tgid))
+		return 0;
 	bpf_map_delete_elem(&pids, &tgid);
+	bpf_map_delete_elem(&exited, &tgid);
 	return 0;
 }
 

@@ -957,7 +957,7 @@ static void test_destroy(void **state)
 	int n, fd;
 
 	n = kern_backend__prog_ids(kb, ids, 32);
-	assert_int_equal(n, 10);
+	assert_int_equal(n, 11);
 	for (int i = 0; i < n; i++) {
 		fd = bpf_prog_get_fd_by_id(ids[i]);
 		assert_true(fd >= 0);

@@ -224,6 +224,26 @@ __PTBPF_API int posix_trace_eventset_ismember(trace_event_id_t event_id,
 __PTBPF_API void posix_trace_event(trace_event_id_t event_id,
 				   const void *__restrict data_ptr, size_t data_len);
 
+#if defined(__GNUC__) && !defined(PTBPF_BUILDING_LIB) && !defined(PTBPF_NO_INLINE_EVENT)
+/*
+ * posix_trace_event() is also a macro (as the standard allows): when no
+ * stream records this process's user events and no USDT tracer watches,
+ * the call costs one load and a predictable branch at the call site. The
+ * arguments are evaluated once, as for a call. Define PTBPF_NO_INLINE_EVENT
+ * to always call the function. (&posix_trace_event is the function.)
+ */
+extern __PTBPF_API const volatile unsigned long long *ptbpf_uev_gate;
+extern __PTBPF_API volatile unsigned short ptbpf_event_semaphore;
+#define posix_trace_event(event_id, data_ptr, data_len)                              \
+	__extension__({                                                               \
+		trace_event_id_t __pt_id = (event_id);                                \
+		const void *__pt_data = (data_ptr);                                   \
+		size_t __pt_len = (data_len);                                         \
+		if (__builtin_expect(*ptbpf_uev_gate != 0 || ptbpf_event_semaphore != 0, 0)) \
+			(posix_trace_event)(__pt_id, __pt_data, __pt_len);            \
+	})
+#endif
+
 /* Trace analyzer. */
 __PTBPF_API int posix_trace_getnext_event(trace_id_t trid,
 					  struct posix_trace_event_info *__restrict event,

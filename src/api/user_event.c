@@ -4,17 +4,23 @@
  * API. The transport is in src/uevent (a shared-memory ring per consumer).
  *
  * USDT probe: posix_trace_event() contains a <sys/sdt.h> probe
- * "posixtrace:event" with arguments (arg0 = event_id (unsigned int),
- * arg1 = data_ptr, arg2 = data_len (size_t)), hit on every call, traced
- * or not; it costs one nop. Example:
- *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libposixtrace.so.0:posixtrace:event
+ * "ptbpf:event" with arguments (arg0 = event_id (unsigned int),
+ * arg1 = data_ptr, arg2 = data_len (size_t)); it costs one nop. It has a
+ * semaphore (ptbpf_event_semaphore) that a tracer attaching to the probe
+ * raises, so that the inline test of <trace.h>'s posix_trace_event macro
+ * then calls the function. Example:
+ *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libposixtrace.so.0:ptbpf:event
  *                { printf("%d %u\n", pid, arg0); }'
  */
 #include <errno.h>
+#define _SDT_HAS_SEMAPHORES 1
 #include <sys/sdt.h>
 #include <trace.h>
 
 #include "uevent/uev_producer.h"
+
+__attribute__((visibility("default"), section(".probes"))) volatile unsigned short
+	ptbpf_event_semaphore;
 
 int posix_trace_eventid_open(const char *__restrict event_name,
 			     trace_event_id_t *__restrict event_id)
@@ -33,7 +39,7 @@ int posix_trace_eventid_open(const char *__restrict event_name,
 
 void posix_trace_event(trace_event_id_t event_id, const void *__restrict data_ptr, size_t data_len)
 {
-	STAP_PROBE3(posixtrace, event, event_id, data_ptr, data_len);
+	STAP_PROBE3(ptbpf, event, event_id, data_ptr, data_len);
 	if (__builtin_expect(!uev_producer__active(), 1))
 		return;
 	if (!data_ptr)

@@ -27,6 +27,9 @@
 
 static const uint64_t uev_zero_word;
 struct uev_hot uev_producer__hot = {.active_word = &uev_zero_word, .fd = -1};
+/* The same word for the inline test of <trace.h>'s posix_trace_event macro. */
+__attribute__((visibility("default"))) const volatile unsigned long long *ptbpf_uev_gate =
+	(const volatile unsigned long long *)&uev_zero_word;
 _Static_assert(sizeof(struct uev_hot) == 64, "uev_hot is one cache line");
 
 #define uev_fd		 (uev_producer__hot.fd)
@@ -143,6 +146,8 @@ static void uev_producer_init_once(void)
 	uev_fd = fd;
 	uev_producer__hot.ctl = ctl;
 	__atomic_store_n(&uev_producer__hot.active_word, &ctl->active, __ATOMIC_RELEASE);
+	__atomic_store_n(&ptbpf_uev_gate, (const volatile unsigned long long *)&ctl->active,
+			 __ATOMIC_RELEASE);
 	pthread_atfork(NULL, NULL, uev_atfork_child);
 	pending = getenv(UEV_PENDING_ENV);
 	if (fd >= 0 && pending && pending[0] && strcmp(pending, "0"))

@@ -32,7 +32,7 @@ build() {
 step "normal build"
 build "$out/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 step "ASan+UBSan build"
-build "$out/build-asan" -DCMAKE_BUILD_TYPE=Debug -DPTBPF_SANITIZE=ON
+build "$out/build-asan" -DCMAKE_BUILD_TYPE=Debug -DPTBPF_SANITIZE=ON -DPTBPF_BENCH=OFF
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

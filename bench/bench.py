@@ -1,0 +1,875 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""Benchmark driver of ptbpf (called by bench/run; see docs/benchmarks.md).
+
+Runs every row with repetitions, each row independent: a row whose piece is
+missing or fails reports "n/a (reason)" and the run goes on. Prints a
+Markdown table (min and median per row, overhead, ratios, events
+captured/expected and lost, goal pass/fail) and writes the results to
+bench/results/latest.json and latest.md.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# ---------------------------------------------------------------------------
+# Settings per mode: iteration counts are chosen so that one run of a row
+# takes well under a second at the speed of its tracer.
+MODES = {
+    "smoke": dict(reps=1, n_fast=50000, n_mid=20000, n_slow=3000, tree_reps=1,
+                  tree_files=300, ue_n=500000, ue_traced_n=200000, rate_secs=0.5,
+                  rates=[500000, 2000000], dd_mb=64, log_ue_n=300000, mem_secs=2,
+                  flood_n=100000),
+    "quick": dict(reps=3, n_fast=300000, n_mid=100000, n_slow=15000, tree_reps=1,
+                  tree_files=1000, ue_n=10000000, ue_traced_n=1000000, rate_secs=1.0,
+                  rates=[250000, 500000, 1000000, 2000000, 4000000], dd_mb=256,
+                  log_ue_n=2000000, mem_secs=5, flood_n=400000),
+    "full": dict(reps=9, n_fast=1000000, n_mid=300000, n_slow=50000, tree_reps=3,
+                 tree_files=2000, ue_n=50000000, ue_traced_n=4000000, rate_secs=3.0,
+                 rates=[250000, 500000, 1000000, 2000000, 4000000, 8000000], dd_mb=1024,
+                 log_ue_n=8000000, mem_secs=60, flood_n=2000000),
+}
+
+# A burst of user events small enough for the default buffers of both
+# ptbpf and LTTng: the cost of an event that is recorded, not dropped.
+BURST = 20000
+
+PGID_FILE = None  # process groups we started, for bench/run's EXIT trap
+
+
+class NA(Exception):
+    """A row cannot produce a number; the message says why."""
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run(cmd, timeout=120, env=None, stdout=None, wait_hook=None):
+    """Run cmd in its own process group; return (rc, stdout, stderr, wall s).
+    On timeout the whole group is killed and NA raised."""
+    e = dict(os.environ)
+    if env:
+        e.update(env)
+    out = tempfile.TemporaryFile()
+    err = tempfile.TemporaryFile()
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=stdout if stdout is not None else out, stderr=err,
+                         stdin=subprocess.DEVNULL, env=e, start_new_session=True)
+    if PGID_FILE:
+        with open(PGID_FILE, "a") as f:
+            f.write("%d\n" % p.pid)
+    try:
+        if wait_hook:
+            wait_hook(p)
+        rc = p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(p)
+        raise NA("timed out after %ds" % timeout)
+    finally:
+        kill_group(p, only_rest=True)
+    wall = time.monotonic() - t0
+    out.seek(0)
+    err.seek(0)
+    return rc, out.read().decode(errors="replace"), err.read().decode(errors="replace"), wall
+
+
+def kill_group(p, only_rest=False):
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    if not only_rest:
+        try:
+            p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def last_line(text, what):
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[-1][:200] if lines else "%s failed" % what
+
+
+def parse_kv(line):
+    toks = line.split()
+    d = {}
+    for i in range(0, len(toks) - 1, 2):
+        try:
+            d[toks[i]] = float(toks[i + 1])
+        except ValueError:
+            pass
+    return d
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.m = MODES[args.mode]
+        self.bin = os.path.join(args.build, "bench")
+        self.ptbpf = os.path.join(args.build, "ptbpf")
+        self.work = args.workdir
+        self.rows = []
+        self.untraced = {}
+        self.sessiond_pid = None
+        self.lttng_env = None
+
+    # -- helpers -------------------------------------------------------------
+    def b(self, name):
+        return os.path.join(self.bin, name)
+
+    def workload(self, cmd, runner, timeout=180):
+        """Run a workload program under runner (a function cmd -> argv, env,
+        stdout) and return (result dict, stderr text, rc, wall)."""
+        res = os.path.join(self.work, "result.txt")
+        if os.path.exists(res):
+            os.unlink(res)
+        argv, env, stdout = runner(cmd)
+        env = dict(env or {})
+        env["BENCH_RESULT"] = res
+        rc, out, err, wall = run(argv, timeout=timeout, env=env, stdout=stdout)
+        try:
+            with open(res) as f:
+                line = f.read().strip().splitlines()[-1]
+        except (OSError, IndexError):
+            raise NA(last_line(err + out, argv[0]) if rc else "no result line")
+        return parse_kv(line), out + err, rc, wall
+
+    def add(self, section, name, vals, unit, **kw):
+        row = dict(section=section, name=name, unit=unit, min=None, median=None, na=None,
+                   reps=len(vals), values=vals)
+        if vals:
+            row["min"] = min(vals)
+            row["median"] = statistics.median(vals)
+        row.update(kw)
+        self.rows.append(row)
+        log("  %-55s %s" % (section + " / " + name, fmt_row_short(row)))
+        return row
+
+    def add_na(self, section, name, reason, unit="", **kw):
+        row = dict(section=section, name=name, unit=unit, min=None, median=None,
+                   na=str(reason)[:160], reps=0, values=[])
+        row.update(kw)
+        self.rows.append(row)
+        log("  %-55s n/a (%s)" % (section + " / " + name, row["na"]))
+        return row
+
+    def group(self, items, reps=None):
+        """Rows repeated round-robin (rep 1 of every row, then rep 2, ...), so
+        that a change in the machine's load affects them alike. items:
+        (section, name, fn, unit, kw)."""
+        vals = [[] for _ in items]
+        extras = [[] for _ in items]
+        fail = [None] * len(items)
+        for _ in range(reps or self.m["reps"]):
+            for i, (section, name, fn, unit, kw) in enumerate(items):
+                if fail[i]:
+                    continue
+                try:
+                    v, ex = fn()
+                    vals[i].append(v)
+                    extras[i].append(ex)
+                    log("    %-60s %s" % (name[:60], num(v)))
+                except NA as e:
+                    fail[i] = str(e)
+                except Exception as e:  # a broken row never stops the run
+                    fail[i] = "%s: %s" % (type(e).__name__, e)
+        for i, (section, name, fn, unit, kw) in enumerate(items):
+            kw = dict(kw)
+            if fail[i]:
+                self.add_na(section, name, fail[i], unit, **kw)
+                continue
+            med = statistics.median(vals[i])
+            j = min(range(len(vals[i])), key=lambda k: abs(vals[i][k] - med))
+            kw.update(extras[i][j])
+            self.add(section, name, vals[i], unit, **kw)
+
+    def repeat(self, section, name, fn, unit, reps=None, **kw):
+        """fn() -> (value, extras dict); repeated; the extras of the run whose
+        value is the median are kept. Queued instead while a group is being
+        collected (self.items)."""
+        if getattr(self, "items", None) is not None:
+            self.items.append((section, name, fn, unit, kw))
+            return None
+        vals, extras = [], []
+        try:
+            for _ in range(reps or self.m["reps"]):
+                v, ex = fn()
+                vals.append(v)
+                extras.append(ex)
+        except NA as e:
+            return self.add_na(section, name, e, unit, **kw)
+        except Exception as e:  # a broken row never stops the run
+            return self.add_na(section, name, "%s: %s" % (type(e).__name__, e), unit, **kw)
+        med = statistics.median(vals)
+        ex = extras[min(range(len(vals)), key=lambda i: abs(vals[i] - med))]
+        kw.update(ex)
+        return self.add(section, name, vals, unit, **kw)
+
+    # -- tracers ---------------------------------------------------------------
+    def tracers(self):
+        """(key, label, runner, size class, counter parser)"""
+        def untraced(cmd):
+            return cmd, None, None
+
+        def ref(cmd):
+            return [self.b("reftracer"), "--"] + cmd, None, None
+
+        def ref_wake(cmd):
+            return [self.b("reftracer"), "-w", "4096", "--"] + cmd, None, None
+
+        def ptbpf_live(cmd):
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            return [self.ptbpf, "record", "--"] + cmd, None, subprocess.DEVNULL
+
+        def ptbpf_log(cmd):
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            return ([self.ptbpf, "record", "-o", os.path.join(self.work, "rec.ptlog"), "--"]
+                    + cmd, None, None)
+
+        def ptbpf_api(cmd):
+            return [self.b("bench_ctl"), "--"] + cmd, None, None
+
+        def strace(cmd):
+            if not shutil.which("strace"):
+                raise NA("strace not installed")
+            return ["strace", "-f", "-o", "/dev/null"] + cmd, None, None
+
+        def perf(cmd):
+            if not shutil.which("perf"):
+                raise NA("perf not installed")
+            return ["perf", "trace", "-o", "/dev/null", "--"] + cmd, None, None
+
+        def bpft(cmd):
+            if not shutil.which("bpftrace"):
+                raise NA("bpftrace not installed")
+            prog = ('tracepoint:raw_syscalls:sys_enter /pid == cpid/ '
+                    '{ printf("%d %ld %ld\\n", tid, args->id, args->args[0]); } '
+                    'tracepoint:raw_syscalls:sys_exit /pid == cpid/ '
+                    '{ printf("%d %ld %ld\\n", tid, args->id, args->ret); }')
+            return (["bpftrace", "-q", "-o", "/dev/null", "-c", " ".join(cmd), "-e", prog],
+                    None, None)
+
+        return [
+            ("untraced", "untraced", untraced, "n_fast"),
+            ("ref", "reference tracer (tp_btf + ringbuf, timer drain)", ref, "n_fast"),
+            ("ref_wake", "reference tracer, woken when > 4 KiB wait (as ptbpf)", ref_wake,
+             "n_fast"),
+            ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_mid"),
+            ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_mid"),
+            ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_mid"),
+            ("bpftrace", "bpftrace printf > /dev/null", bpft, "n_mid"),
+            ("strace", "strace -f -o /dev/null", strace, "n_slow"),
+            ("perf", "perf trace -o /dev/null", perf, "n_slow"),
+        ]
+
+    @staticmethod
+    def counts(key, text, expected):
+        """events captured and lost, from the tracer's own summary."""
+        m = None
+        if key in ("ref", "ref_wake"):
+            m = re.search(r"reftracer: events (\d+) dropped (\d+)", text)
+            if m:
+                return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected)
+        if key in ("ptbpf_live", "ptbpf_log"):
+            m = re.search(r"(\d+) events recorded, (\d+) lost", text)
+            if m:
+                return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected)
+        if key == "ptbpf_api":
+            m = re.search(r"bench_ctl: read (\d+) recorded (\d+) lost (\d+) kdropped (\d+)", text)
+            if m:
+                return dict(captured=int(m.group(1)), lost=int(m.group(3)), expected=expected,
+                            note="recorded %s" % m.group(2))
+        if key == "bpftrace":
+            m = re.search(r"Lost (\d+) events", text)
+            return dict(expected=expected, lost=int(m.group(1)) if m else 0,
+                        note="lost as bpftrace reports it")
+        return dict(expected=expected)
+
+    # -- sections --------------------------------------------------------------
+    def syscalls(self):
+        m = self.m
+        tree_dir = "/usr/include"
+        workloads = [
+            ("getppid", "getppid loop", lambda n: ["getppid", str(n)]),
+            ("tree", "tree walk (getdents/stat/open/read) of %s" % tree_dir,
+             lambda n: ["tree", tree_dir, str(m["tree_files"]), str(m["tree_reps"])]),
+            ("getppid2", "getppid loop, 2 threads", lambda n: ["getppid2", str(n)]),
+        ]
+        for wkey, wlabel, wargs in workloads:
+            section = "syscalls: " + wlabel
+            log("== " + section)
+            items = []
+            for key, label, runner, size in self.tracers():
+                cmd = [self.b("bench_syscalls")] + wargs(m[size])
+
+                def once(cmd=cmd, runner=runner, key=key):
+                    r, text, rc, _ = self.workload(cmd, runner)
+                    if "ns_per_op" not in r:
+                        raise NA("no result")
+                    ex = self.counts(key, text, int(2 * r.get("total", 0)))
+                    return r["ns_per_op"], ex
+                items.append((section, label, once, "ns/syscall",
+                              dict(tracer=key, workload=wkey)))
+            self.group(items)
+
+    def uevents(self):
+        m = self.m
+        section = "user events (int + 64 bytes)"
+        log("== " + section)
+        self.items = []
+        for th in (1, 2):
+            def untr(th=th):
+                r, _, _, _ = self.workload([self.b("bench_uevent"), str(m["ue_n"]), str(th)],
+                                           lambda c: (c, None, None))
+                return r["ns_per_op"], {}
+            self.repeat(section, "posix_trace_event untraced, %d thread%s" % (th, "s"[:th - 1]),
+                        untr, "ns/event", kind="ptbpf_untraced", threads=th)
+
+            def traced(th=th, n=m["ue_traced_n"]):
+                r, text, _, _ = self.workload(
+                    [self.b("bench_uevent"), str(n), str(th)],
+                    lambda c: ([self.b("bench_ctl"), "-u", "--"] + c, None, None))
+                mm = re.search(r"bench_ctl: read (\d+) recorded (\d+) lost (\d+) kdropped (\d+) "
+                               r"udropped (\d+)", text)
+                ex = dict(expected=n)
+                if mm:
+                    ex.update(captured=int(mm.group(1)),
+                              lost=int(mm.group(3)) + int(mm.group(5)),
+                              note="recorded %s" % mm.group(2))
+                return r["ns_per_op"], ex
+            self.repeat(section, "posix_trace_event traced (bench_ctl), %d thread%s, %s events"
+                        % (th, "s"[:th - 1], si(m["ue_traced_n"])), traced, "ns/event",
+                        kind="ptbpf_traced", threads=th)
+            self.repeat(section, "posix_trace_event traced (bench_ctl), %d thread%s, burst of %s"
+                        % (th, "s"[:th - 1], si(BURST)),
+                        lambda th=th: traced(th, BURST), "ns/event", kind="ptbpf_burst",
+                        threads=th)
+            self.lttng_rows(section, th)
+        items, self.items = self.items, None
+        self.group(items)
+
+    def lttng_start(self):
+        if self.sessiond_pid is not None:
+            return
+        lt = self.b("bench_uevent_lttng")
+        if not os.access(lt, os.X_OK):
+            raise NA("bench_uevent_lttng not built (liblttng-ust-dev missing)")
+        if not shutil.which("lttng-sessiond") or not shutil.which("lttng"):
+            raise NA("lttng-tools not installed")
+        home = os.path.join(self.work, "lttng-home")
+        os.makedirs(home, exist_ok=True)
+        self.lttng_env = dict(LTTNG_HOME=home, LTTNG_UST_REGISTER_TIMEOUT="5000")
+        pidfile = os.path.join(self.work, "sessiond.pid")
+        rc, out, err, _ = run(["lttng-sessiond", "--daemonize", "--no-kernel",
+                               "--pidfile=" + pidfile], env=self.lttng_env, timeout=60)
+        if rc:
+            raise NA("lttng-sessiond: " + last_line(err + out, "lttng-sessiond"))
+        for _ in range(50):
+            if os.path.exists(pidfile) and open(pidfile).read().strip():
+                break
+            time.sleep(0.1)
+        self.sessiond_pid = int(open(pidfile).read().strip())
+
+    def lttng_stop(self):
+        if self.sessiond_pid:
+            try:
+                os.kill(self.sessiond_pid, signal.SIGTERM)
+                for _ in range(50):
+                    os.kill(self.sessiond_pid, 0)
+                    time.sleep(0.1)
+                os.kill(self.sessiond_pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.sessiond_pid = None
+
+    def lttng(self, *args):
+        rc, out, err, _ = run(["lttng"] + list(args), env=self.lttng_env, timeout=60)
+        if rc:
+            raise NA("lttng %s: %s" % (args[0], last_line(err + out, "lttng")))
+        return out + err
+
+    def lttng_rows(self, section, th):
+        m = self.m
+        lt = self.b("bench_uevent_lttng")
+        sfx = "%d thread%s" % (th, "s"[:th - 1])
+
+        def inactive():
+            self.lttng_start()
+            r, _, _, _ = self.workload([lt, str(m["ue_n"]), str(th)],
+                                       lambda c: (c, self.lttng_env, None))
+            return r["ns_per_op"], {}
+
+        def active(n=m["ue_traced_n"]):
+            self.lttng_start()
+            out_dir = os.path.join(self.work, "lttng-trace")
+            shutil.rmtree(out_dir, ignore_errors=True)
+            self.lttng("create", "ptbpfbench", "--output=" + out_dir)
+            try:
+                self.lttng("enable-event", "-u", "bench:ev", "-s", "ptbpfbench")
+                self.lttng("start", "ptbpfbench")
+                r, _, _, _ = self.workload([lt, str(n), str(th)],
+                                           lambda c: (c, self.lttng_env, None))
+                text = self.lttng("stop", "ptbpfbench")
+                mm = re.search(r"(\d+) events were discarded", text)
+                lost = int(mm.group(1)) if mm else 0
+                ex = dict(expected=n, captured=n - lost, lost=lost)
+                if lost > n:  # LTTng's discard counter is not exact per run
+                    ex = dict(expected=n, note="LTTng reported %d discarded" % lost)
+            finally:
+                try:
+                    self.lttng("destroy", "ptbpfbench")
+                except NA:
+                    pass
+                shutil.rmtree(out_dir, ignore_errors=True)
+            return r["ns_per_op"], ex
+        self.repeat(section, "LTTng-UST tracepoint, no session, " + sfx, inactive, "ns/event",
+                    kind="lttng_inactive", threads=th)
+        self.repeat(section, "LTTng-UST tracepoint, session active, %s, %s events"
+                    % (sfx, si(m["ue_traced_n"])), active, "ns/event",
+                    kind="lttng_active", threads=th)
+        self.repeat(section, "LTTng-UST tracepoint, session active, %s, burst of %s"
+                    % (sfx, si(BURST)), lambda: active(BURST), "ns/event",
+                    kind="lttng_burst", threads=th)
+
+    def throughput(self):
+        m = self.m
+        section = "throughput and loss (default sizes)"
+        log("== " + section)
+
+        def paced(runner_key, rate):
+            def once():
+                if runner_key == "api":
+                    runner = lambda c: ([self.b("bench_ctl"), "-u", "--"] + c, None, None)
+                else:
+                    runner = lambda c: ([self.b("bench_ctl"), "-u", "-o",
+                                         os.path.join(self.work, "tput.ptlog"), "--"] + c,
+                                        None, None)
+                r, text, _, _ = self.workload(
+                    [self.b("bench_uevent"), "rate", str(rate), str(m["rate_secs"])], runner)
+                mm = re.search(r"bench_ctl: read (\d+) recorded (\d+) lost (\d+) kdropped (\d+) "
+                               r"udropped (\d+)", text)
+                if not mm:
+                    raise NA("no bench_ctl summary")
+                lost = int(mm.group(3)) + int(mm.group(5))
+                n = int(r["total"])
+                cap = int(mm.group(1)) if runner_key == "api" else int(mm.group(2))
+                return r["ns_per_op"], dict(expected=n, captured=cap, lost=lost)
+            return once
+        for key, label in (("api", "analyzer reading"), ("log", "into a log")):
+            for rate in m["rates"]:
+                self.repeat(section, "user events paced at %s/s, %s" % (si(rate), label),
+                            paced(key, rate), "events/s", reps=1, kind="rate_" + key,
+                            target=rate)
+        # syscall floods: the highest rate the syscall path sustains
+        for key, label, runner in (
+                ("ref", "reference tracer",
+                 lambda c: ([self.b("reftracer"), "--"] + c, None, None)),
+                ("ptbpf_log", "ptbpf record -o FILE",
+                 lambda c: ([self.ptbpf, "record", "-o",
+                             os.path.join(self.work, "flood.ptlog"), "--"] + c, None, None)),
+                ("ptbpf_live", "ptbpf record > /dev/null",
+                 lambda c: ([self.ptbpf, "record", "--"] + c, None, subprocess.DEVNULL))):
+            def flood(key=key, runner=runner):
+                if key.startswith("ptbpf") and not os.access(self.ptbpf, os.X_OK):
+                    raise NA("ptbpf command not built")
+                r, text, _, _ = self.workload(
+                    [self.b("bench_syscalls"), "getppid2", str(m["flood_n"])], runner)
+                ex = self.counts(key, text, int(2 * r["total"]))
+                rate = 2 * r["total"] * 1e9 / r["elapsed_ns"]
+                return rate, ex
+            self.repeat(section, "syscall flood (getppid, 2 threads), " + label, flood,
+                        "events/s", kind="flood_" + key)
+
+    def logs(self):
+        m = self.m
+        section = "trace logs"
+        log("== " + section)
+        self.items = []
+        ddfile = os.path.join(self.work, "dd.bin")
+
+        def dd():
+            rc, out, err, _ = run(["dd", "if=/dev/zero", "of=" + ddfile, "bs=1M",
+                                   "count=%d" % m["dd_mb"], "conv=fdatasync"], timeout=300)
+            os.unlink(ddfile)
+            mm = re.search(r"(\d+) bytes .* copied, ([\d.]+) s", err)
+            if rc or not mm:
+                raise NA("dd: " + last_line(err, "dd"))
+            return int(mm.group(1)) / float(mm.group(2)) / 1e6, {}
+        self.repeat(section, "dd bs=1M conv=fdatasync, same filesystem", dd, "MB/s",
+                    kind="dd")
+        logfile = os.path.join(self.work, "write.ptlog")
+
+        def write_api():
+            n = m["log_ue_n"]
+            r, text, _, _ = self.workload(
+                [self.b("bench_uevent"), str(n), "1"],
+                lambda c: ([self.b("bench_ctl"), "-u", "-o", logfile, "--"] + c, None, None))
+            mm = re.search(r"recorded (\d+) lost (\d+) kdropped \d+ udropped (\d+) "
+                           r"log_bytes (\d+) elapsed_ns (\d+)", text)
+            if not mm or not int(mm.group(4)):
+                raise NA("no log written: " + last_line(text, "bench_ctl"))
+            return (int(mm.group(4)) / (int(mm.group(5)) / 1e9) / 1e6,
+                    dict(expected=n, captured=int(mm.group(1)),
+                         lost=int(mm.group(2)) + int(mm.group(3)),
+                         note="%.1f MB" % (int(mm.group(4)) / 1e6)))
+        self.repeat(section, "log write, user-event flood into a log (bench_ctl -o)",
+                    write_api, "MB/s", kind="logwrite_api")
+
+        def write_alone():
+            f = os.path.join(self.work, "alone.ptlog")
+            n = m["log_ue_n"]
+            r, _, _, _ = self.workload([self.b("bench_log"), "write", f, str(n)],
+                                       lambda c: (c, None, None))
+            os.unlink(f)
+            return r["bytes"] / (r["elapsed_ns"] / 1e9) / 1e6, dict(
+                note="%s events of 68 bytes, %.1f MB" % (si(n), r["bytes"] / 1e6))
+        self.repeat(section, "log writer alone (internal log_writer, fdatasync at the end)",
+                    write_alone, "MB/s", kind="logwrite_alone")
+
+        def write_cli():
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            f = os.path.join(self.work, "cli.ptlog")
+            r, text, _, wall = self.workload(
+                [self.b("bench_syscalls"), "getppid2", str(m["flood_n"])],
+                lambda c: ([self.ptbpf, "record", "-o", f, "--"] + c, None, None))
+            mm = re.search(r"(\d+) events recorded, (\d+) lost, ([\d.]+) s", text)
+            size = os.path.getsize(f) if os.path.exists(f) else 0
+            if not mm or not size:
+                raise NA("no log written: " + last_line(text, "ptbpf record"))
+            return (size / float(mm.group(3)) / 1e6,
+                    dict(expected=int(2 * r["total"]), captured=int(mm.group(1)),
+                         lost=int(mm.group(2)), note="%.1f MB over the whole record" % (size / 1e6)))
+        self.repeat(section, "log write, ptbpf record -o (syscall flood, whole run)",
+                    write_cli, "MB/s", kind="logwrite_cli")
+
+        def read():
+            if not os.path.exists(logfile):
+                raise NA("no log from the write row")
+            r, _, _, _ = self.workload([self.b("bench_log"), "read", logfile],
+                                       lambda c: (c, None, None))
+            return 1e9 / r["ns_per_op"], dict(captured=int(r["total"]))
+        self.repeat(section, "log read, posix_trace_open + getnext", read, "events/s",
+                    kind="logread")
+        items, self.items = self.items, None
+        self.group(items)
+
+    def memory(self):
+        m = self.m
+        section = "memory of ptbpf record"
+        log("== " + section)
+        for key, label, out in (("log", "ptbpf record -o FILE", None),
+                                ("live", "ptbpf record > /dev/null", subprocess.DEVNULL)):
+            samples = []
+
+            def hook(p):
+                t0 = time.monotonic()
+                while p.poll() is None:
+                    try:
+                        st = open("/proc/%d/status" % p.pid).read()
+                    except OSError:
+                        break
+                    try:
+                        kids = open("/proc/%d/task/%d/children" % (p.pid, p.pid)).read().split()
+                    except OSError:
+                        kids = []
+                    rss = re.search(r"VmRSS:\s+(\d+)", st)
+                    hwm = re.search(r"VmHWM:\s+(\d+)", st)
+                    if rss and hwm and "ptbpf" in open("/proc/%d/comm" % p.pid).read():
+                        # kids: the workload still runs (after it ptbpf drains)
+                        samples.append((time.monotonic() - t0, int(rss.group(1)),
+                                        int(hwm.group(1)), bool(kids)))
+                    time.sleep(0.1)
+
+            def once(out=out, key=key):
+                if not os.access(self.ptbpf, os.X_OK):
+                    raise NA("ptbpf command not built")
+                samples.clear()
+                argv = [self.ptbpf, "record"]
+                if key == "log":
+                    argv += ["-o", os.path.join(self.work, "mem.ptlog")]
+                argv += ["--", self.b("bench_syscalls"), "rate", "500000", str(m["mem_secs"])]
+                rc, o, e, _ = run(argv, timeout=m["mem_secs"] + 120, stdout=out,
+                                  env=dict(BENCH_RESULT=os.path.join(self.work, "mem.txt")),
+                                  wait_hook=hook)
+                if not samples:
+                    raise NA("no samples: " + last_line(e, "ptbpf"))
+                hwm = max(s[2] for s in samples)
+                run_s = [s for s in samples if s[3]]
+                late = [s for s in run_s if s[0] >= run_s[0][0] + 1.0] if run_s else []
+                if len(late) < 2:
+                    raise NA("too few samples while the workload ran")
+                return hwm / 1024.0, dict(rss_start_kb=late[0][1], rss_end_kb=late[-1][1],
+                                                  growth_kb=late[-1][1] - late[0][1],
+                                                  secs=round(late[-1][0] - late[0][0], 1))
+            self.repeat(section, "peak RSS (VmHWM), %s, %ss at 500k ev/s" % (label, m["mem_secs"]),
+                        once, "MiB", kind="mem_" + key, reps=1)
+
+
+def si(v):
+    for div, s in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= div * 0.9995:
+            return ("%.3g" % (v / div)) + s
+    return "%.3g" % v
+
+
+def num(v):
+    if v is None:
+        return "-"
+    if abs(v) >= 10000:
+        return si(v)
+    if abs(v) >= 100:
+        return "%.0f" % v
+    return "%.3g" % v
+
+
+def fmt_row_short(r):
+    return "min %s median %s %s" % (num(r["min"]), num(r["median"]), r["unit"])
+
+
+# ---------------------------------------------------------------------------
+# Ratios and goals, computed from the medians of the same run.
+def analyse(rows):
+    by = {}
+    for r in rows:
+        by[(r["section"], r.get("tracer") or r.get("kind"), r.get("threads"))] = r
+
+    def get(section, key, th=None):
+        r = by.get((section, key, th))
+        return r if r and r["median"] is not None else None
+    sections = sorted({r["section"] for r in rows if r.get("tracer")})
+    for s in sections:
+        base = get(s, "untraced")
+        ref = get(s, "ref")
+        ov = {}
+        for r in rows:
+            if r["section"] != s or r["median"] is None or not base:
+                continue
+            r["overhead"] = r["median"] - base["median"]
+            r["overhead_min"] = r["min"] - base["min"]
+            ov[r["tracer"]] = r["overhead"]
+        ref_ov = ov.get("ref")
+        ref_ov_min = ref["overhead_min"] if ref else None
+        for r in rows:
+            if r["section"] != s or r.get("overhead") is None or r["tracer"] == "untraced":
+                continue
+            if ref_ov and ref_ov > 0:
+                r["vs_ref"] = r["overhead"] / ref_ov
+            if ref_ov_min and ref_ov_min > 0:
+                r["vs_ref_min"] = r["overhead_min"] / ref_ov_min
+            if r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api"):
+                if r.get("vs_ref") is not None:
+                    r["goal"] = ("pass" if r["vs_ref"] <= 1.2 else "fail") + " (<=1.2x ref)"
+            if r["tracer"] in ("strace", "perf"):
+                ks = []
+                for pk, pl in (("ptbpf_live", "live"), ("ptbpf_log", "-o")):
+                    p = ov.get(pk)
+                    if p and p > 0:
+                        k = r["overhead"] / p
+                        ks.append(k)
+                        r.setdefault("ptbpf_frac", [])
+                        r["ptbpf_frac"].append("ptbpf %s = %s" % (
+                            pl, "1/%.0f" % k if k >= 1 else "%.1fx" % (1 / k)))
+                if ks:
+                    r["ptbpf_frac"] = ", ".join(r["ptbpf_frac"])
+                    r["goal"] = ("pass" if min(ks) >= 50 else "fail") + " (ptbpf <=1/50)"
+        if ref:
+            ref["goal"] = "floor"
+    # user events
+    s = "user events (int + 64 bytes)"
+    for th in (1, 2):
+        un, li = get(s, "ptbpf_untraced", th), get(s, "lttng_inactive", th)
+        for pk, lk in (("ptbpf_traced", "lttng_active"), ("ptbpf_burst", "lttng_burst")):
+            pt, la = get(s, pk, th), get(s, lk, th)
+            if pt and un:
+                pt["overhead"] = pt["median"] - un["median"]
+                pt["overhead_min"] = pt["min"] - un["min"]
+            if la and li:
+                la["overhead"] = la["median"] - li["median"]
+                la["overhead_min"] = la["min"] - li["min"]
+            if pt and la:
+                k = pt["median"] / la["median"]
+                pt["vs_lttng"] = k
+                pt["goal"] = "%s (<=1x LTTng, target 0.5x: %s)" % (
+                    "pass" if k <= 1 else "fail", "met" if k <= 0.5 else "not met")
+        if un and li:
+            un["vs_lttng"] = un["median"] / li["median"]
+    # throughput
+    for kind in ("rate_api", "rate_log"):
+        rs = [r for r in rows if r.get("kind") == kind and r["median"] is not None]
+        for r in rs:
+            r["goal"] = None
+            if r.get("target") == 2000000:
+                ok = r.get("lost") == 0 and r["median"] >= 0.95 * r["target"]
+                r["goal"] = ("pass" if ok else "fail") + " (0 lost at 2M/s)"
+    for r in rows:
+        if r.get("kind", "").startswith("flood_") and r["median"] is not None:
+            r["goal"] = "info"
+    for kind, label in (("rate_api", "analyzer reading"), ("rate_log", "into a log")):
+        rs = [r for r in rows if r.get("kind") == kind]
+        if not rs:
+            continue
+        ok = [r for r in rs if r["median"] is not None and r.get("lost") == 0]
+        best = max((r["median"] for r in ok), default=None)
+        summ = dict(section=rs[0]["section"], unit="events/s", reps=1, values=[],
+                    name="highest paced user-event rate with 0 lost, " + label,
+                    kind="maxrate_" + kind[5:], min=best, median=best, na=None)
+        if best is None:
+            if all(r["median"] is not None for r in rs):
+                summ["min"] = summ["median"] = 0.0
+                summ["note"] = "every rate tried lost events"
+            else:
+                summ["na"] = "rows missing"
+        summ["goal"] = ("pass" if (best or 0) >= 0.95 * 2e6 else "fail") + " (>= 2M/s)"
+        rows.insert(rows.index(rs[-1]) + 1, summ)
+    # logs
+    dd = next((r for r in rows if r.get("kind") == "dd" and r["median"]), None)
+    for r in rows:
+        if r.get("kind", "").startswith("logwrite") and r["median"] and dd:
+            r["vs_dd"] = r["median"] / dd["median"]
+            r["goal"] = ("pass" if r["vs_dd"] >= 0.8 else "fail") + " (>=80% of dd)"
+        if r.get("kind", "").startswith("mem_") and r["median"] is not None:
+            g = r.get("growth_kb", 0)
+            flat = g <= max(1024, 0.05 * r.get("rss_start_kb", 0))
+            r["goal"] = ("pass" if flat else "fail") + " (flat: RSS %+d kB over %ss)" % (
+                g, r.get("secs"))
+
+
+def table(rows):
+    head = ["Row", "min", "median", "unit", "overhead", "ratio", "events captured/expected (lost)",
+            "goal"]
+    out = []
+    section = None
+    for r in rows:
+        if r["section"] != section:
+            section = r["section"]
+            out.append("")
+            out.append("**%s**" % section)
+            out.append("")
+            out.append("| " + " | ".join(head) + " |")
+            out.append("|" + "---|" * len(head))
+        if r["na"]:
+            out.append("| %s | n/a (%s) | | | | | | %s |" % (
+                r["name"], r["na"].replace("|", "/"), "fail (no number)"))
+            continue
+        ratio = []
+        if r.get("vs_ref") is not None or r.get("vs_ref_min") is not None:
+            ratio.append("%s ref (min: %s)" % (
+                "%.2fx" % r["vs_ref"] if r.get("vs_ref") is not None else "-",
+                "%.2fx" % r["vs_ref_min"] if r.get("vs_ref_min") is not None else "-"))
+        if r.get("ptbpf_frac"):
+            ratio.append(r["ptbpf_frac"])
+        if r.get("vs_lttng") is not None:
+            ratio.append("%.2fx LTTng" % r["vs_lttng"])
+        if r.get("vs_dd") is not None:
+            ratio.append("%.0f%% of dd" % (100 * r["vs_dd"]))
+        ev = ""
+        if r.get("expected") is not None or r.get("captured") is not None:
+            ev = "%s/%s" % (r.get("captured", "-"), r.get("expected", "-"))
+            if r.get("lost") is not None:
+                ev += " (%s lost)" % r["lost"]
+            if r.get("note"):
+                ev += ", " + r["note"]
+        elif r.get("note"):
+            ev = r["note"]
+        elif r.get("growth_kb") is not None:
+            ev = "RSS %d -> %d kB" % (r["rss_start_kb"], r["rss_end_kb"])
+        ov = r.get("overhead")
+        if ov is None or r.get("tracer") == "untraced":
+            ovs = ""
+        elif r.get("overhead_min") is not None:
+            ovs = "%s (min: %s)" % (num(ov), num(r["overhead_min"]))
+        else:
+            ovs = num(ov)
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["name"], num(r["min"]), num(r["median"]), r["unit"], ovs,
+            ", ".join(ratio), ev, r.get("goal") or ""))
+    return "\n".join(out)
+
+
+def machine():
+    cpu = "?"
+    try:
+        for l in open("/proc/cpuinfo"):
+            if l.startswith("model name"):
+                cpu = l.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True).stdout.strip()
+    return dict(date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+                nproc=os.cpu_count(), cpu=cpu, kernel=platform.release(),
+                os=platform.freedesktop_os_release().get("PRETTY_NAME", "?")
+                if hasattr(platform, "freedesktop_os_release") else "?",
+                commit=rev)
+
+
+def main():
+    global PGID_FILE
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mode", choices=sorted(MODES), default="full")
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--results", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--only", default="", help="comma-separated sections to run")
+    args = ap.parse_args()
+    PGID_FILE = os.path.join(args.workdir, "pgids")
+    # SIGTERM (bench/run's EXIT trap) unwinds like Ctrl-C: the finally
+    # clauses kill the running command's group and stop lttng-sessiond.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    b = Bench(args)
+    mach = machine()
+    log("ptbpf benchmark, mode %s: %s, %s CPUs, kernel %s, commit %s" % (
+        args.mode, mach["cpu"], mach["nproc"], mach["kernel"], mach["commit"]))
+    sections = [("syscalls", b.syscalls), ("uevents", b.uevents),
+                ("throughput", b.throughput), ("logs", b.logs), ("memory", b.memory)]
+    only = set(filter(None, args.only.split(",")))
+    t0 = time.monotonic()
+    try:
+        for name, fn in sections:
+            if only and name not in only:
+                continue
+            try:
+                fn()
+            except Exception as e:
+                b.add_na(name, "(section)", "%s: %s" % (type(e).__name__, e))
+    finally:
+        b.lttng_stop()
+    analyse(b.rows)
+    mach["mode"] = args.mode
+    mach["duration_s"] = round(time.monotonic() - t0)
+    hdr = ("ptbpf benchmarks, %s mode, %s: %s, %d CPUs (%s), kernel %s, commit %s; "
+           "%d repetitions, %.0f s"
+           % (args.mode, mach["date"], mach["os"], mach["nproc"], mach["cpu"], mach["kernel"],
+              mach["commit"], MODES[args.mode]["reps"], mach["duration_s"]))
+    md = hdr + "\n" + table(b.rows) + "\n"
+    print(md)
+    os.makedirs(args.results, exist_ok=True)
+    with open(os.path.join(args.results, "latest.json"), "w") as f:
+        json.dump(dict(machine=mach, rows=b.rows), f, indent=1, default=str)
+    with open(os.path.join(args.results, "latest.md"), "w") as f:
+        f.write(md)
+    missing = [r for r in b.rows if r["median"] is None]
+    if missing:
+        log("%d row(s) without a number" % len(missing))
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

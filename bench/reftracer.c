@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * reftracer: the benchmark's reference syscall tracer, the cost floor an
+ * eBPF tracer can reach (see bpf/bench_ref.bpf.c).
+ *
+ *   reftracer [-i DRAIN_MS] [-w BYTES] -- CMD [ARG...]
+ *
+ * Runs CMD with its process id in the filter, records every syscall entry
+ * and exit of its threads in a ring buffer, drains the ring every DRAIN_MS
+ * milliseconds (default 10) without being woken up, and prints
+ *   reftracer: events N dropped D
+ * on stderr when CMD exits. The exit status is CMD's. With -w, the BPF
+ * program wakes the reader when more than BYTES bytes wait (ptbpf's
+ * policy, 4096 there) and the reader sleeps in epoll instead of on a
+ * timer: the difference is what the wakeups cost.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include <linux/types.h>
+
+#include "bench_ref.h"
+#include "bench_ref.skel.h"
+
+static unsigned long long consumed;
+
+static int on_rec(void *ctx, void *data, size_t size)
+{
+	const struct bench_ref_rec *r = data;
+
+	/* Touch the record as a real consumer would. */
+	if (size >= sizeof(*r) && r->ts)
+		consumed++;
+	return 0;
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN)
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bench_ref_bpf *skel;
+	struct ring_buffer *rb;
+	struct timespec tick;
+	long drain_ms = 10, wakeup = 0;
+	int go[2], opt, st = 0, err;
+	pid_t child;
+	__u8 one = 1;
+	__u32 key;
+
+	while ((opt = getopt(argc, argv, "+i:w:")) != -1) {
+		if (opt == 'i')
+			drain_ms = atol(optarg);
+		else if (opt == 'w')
+			wakeup = atol(optarg);
+		else
+			goto usage;
+	}
+	if (optind >= argc || drain_ms <= 0 || wakeup < 0) {
+usage:
+		fprintf(stderr, "usage: reftracer [-i DRAIN_MS] [-w BYTES] -- CMD [ARG...]\n");
+		return 2;
+	}
+	libbpf_set_print(libbpf_quiet);
+	skel = bench_ref_bpf__open();
+	if (skel) {
+		skel->rodata->wakeup_bytes = (__u64)wakeup;
+		if (bench_ref_bpf__load(skel)) {
+			bench_ref_bpf__destroy(skel);
+			skel = NULL;
+		}
+	}
+	if (!skel) {
+		fprintf(stderr, "reftracer: cannot load the BPF object: %s\n", strerror(errno));
+		return 1;
+	}
+	err = bench_ref_bpf__attach(skel);
+	if (err) {
+		fprintf(stderr, "reftracer: attach: %s\n", strerror(-err));
+		return 1;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), on_rec, NULL, NULL);
+	if (!rb || pipe(go)) {
+		fprintf(stderr, "reftracer: ring buffer: %s\n", strerror(errno));
+		return 1;
+	}
+	child = fork();
+	if (child < 0) {
+		perror("reftracer: fork");
+		return 1;
+	}
+	if (!child) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		close(go[0]);
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "reftracer: %s: %s\n", argv[optind], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	key = (__u32)child;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.pids), &key, &one, BPF_ANY)) {
+		perror("reftracer: pid filter");
+		kill(child, SIGKILL);
+		return 1;
+	}
+	if (write(go[1], "g", 1) != 1) {
+		perror("reftracer: start");
+		return 1;
+	}
+	close(go[1]);
+	tick.tv_sec = drain_ms / 1000;
+	tick.tv_nsec = (drain_ms % 1000) * 1000000L;
+	for (;;) {
+		pid_t w = waitpid(child, &st, WNOHANG);
+
+		if (w == child || (w < 0 && errno != EINTR))
+			break;
+		if (wakeup) {
+			ring_buffer__poll(rb, (int)drain_ms);
+		} else {
+			ring_buffer__consume(rb);
+			nanosleep(&tick, NULL);
+		}
+	}
+	ring_buffer__consume(rb);
+	fprintf(stderr, "reftracer: events %llu dropped %llu emitted %llu\n", consumed,
+		(unsigned long long)skel->bss->cnt_dropped,
+		(unsigned long long)skel->bss->cnt_emitted);
+	ring_buffer__free(rb);
+	bench_ref_bpf__destroy(skel);
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + WTERMSIG(st);
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later OR BSD-2-Clause
+/*
+ * Reference tracer of the benchmark (bench/reftracer.c), the cost floor of
+ * an eBPF syscall tracer: tp_btf sys_enter and sys_exit, a hash lookup of
+ * the process id, one small ring buffer record written without wakeup
+ * (user space drains the ring on a timer). Not used by the library.
+ * With wakeup_bytes set it wakes its reader like ptbpf does instead, to
+ * measure what the wakeups cost.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "bench_ref.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* 0: never wake the reader (it drains on a timer); else wake it when
+ * more than this many bytes wait (what ptbpf's kern.bpf.c does). */
+const volatile __u64 wakeup_bytes = 0;
+
+__u64 cnt_emitted;
+__u64 cnt_dropped;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 * 1024 * 1024);
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BENCH_REF_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} pids SEC(".maps");
+
+static __always_inline __u64 ring_flags(void)
+{
+	if (!wakeup_bytes)
+		return BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) > wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline int emit(__u32 nr, __s64 val)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = pid_tgid >> 32;
+	struct bench_ref_rec *r;
+
+	if (!bpf_map_lookup_elem(&pids, &tgid))
+		return 0;
+	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+	if (!r) {
+		__sync_fetch_and_add(&cnt_dropped, 1);
+		return 0;
+	}
+	r->ts = bpf_ktime_get_ns();
+	r->tid = (__u32)pid_tgid;
+	r->nr = nr;
+	r->val = val;
+	bpf_ringbuf_submit(r, ring_flags());
+	__sync_fetch_and_add(&cnt_emitted, 1);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(bench_ref_enter, struct pt_regs *regs, long id)
+{
+	return emit((__u32)id, (__s64)PT_REGS_PARM1_CORE_SYSCALL(regs));
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(bench_ref_exit, struct pt_regs *regs, long ret)
+{
+#if defined(__TARGET_ARCH_x86)
+	long nr = BPF_CORE_READ(regs, orig_ax);
+#elif defined(__TARGET_ARCH_arm64)
+	long nr = BPF_CORE_READ(regs, syscallno);
+#else
+	long nr = -1;
+#endif
+	return emit((__u32)nr | BENCH_REF_EXIT, ret);
+}

@@ -129,7 +129,8 @@ void registry__put(trace_id_t trid)
 	unsigned i = trid & ((1u << SLOT_BITS) - 1);
 
 	pthread_mutex_lock(&reg_lock);
-	if (i < TRACE_SYS_MAX && slots[i].refs > 0 && --slots[i].refs == 0)
+	/* only a registry__remove (the slot is no longer live) waits */
+	if (i < TRACE_SYS_MAX && slots[i].refs > 0 && --slots[i].refs == 0 && !slots[i].live)
 		pthread_cond_broadcast(&reg_cond);
 	pthread_mutex_unlock(&reg_lock);
 }

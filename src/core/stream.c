@@ -29,7 +29,7 @@
 
 #define NSEC 1000000000ULL
 #define FILTER_WORDS (PTBPF_EV_ID_LIMIT / 64)
-#define DRAIN_PERIOD_MS 20
+#define DRAIN_PERIOD_MS 10
 #define KERN_RING_MIN (256u << 10)
 #define MAX_UEV_SOURCES 64
 #define MAX_EXEC_PER_DRAIN 64
@@ -366,7 +366,9 @@ static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *d
 static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 {
 	struct uev_opts o = {
-		.ring_bytes = s->attr.stream_size < (1u << 20) ? (1u << 20) : s->attr.stream_size,
+		/* like the kernel ring: twice the stream (the transport clamps it) */
+		.ring_bytes = 2 * s->attr.stream_size < (1u << 20) ? (1u << 20) :
+								   2 * s->attr.stream_size,
 		.max_data_size = s->attr.max_data_size,
 		.inherit = s->attr.inherit == POSIX_TRACE_INHERITED,
 	};

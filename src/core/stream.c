@@ -1022,7 +1022,7 @@ static void copy_out(struct posix_trace_event_info *ev, const struct pt_event_hd
 		n = num_bytes;
 		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
 	}
-	if (n && data)
+	if (n && data && src)
 		memcpy(data, src, n);
 	if (data_len)
 		*data_len = n;

@@ -153,19 +153,19 @@ static __always_inline __u64 task_thread(struct task_struct *task)
 #endif
 }
 
-/* Fill the record header for an event about task. */
-static __always_inline void rec_fill(struct kern_rec *r, __u32 id, __u32 len,
-				     struct task_struct *task, __u64 ip)
+/* Fill the record header, the task's ids and thread already known. */
+static __always_inline void rec_fill_ids(struct kern_rec *r, __u32 id, __u32 len, __u32 tgid,
+					 __u32 tid, __u64 thread, __u64 ip)
 {
 	__u64 first;
 
 	r->id = id;
 	r->data_len = len;
-	r->pid = BPF_CORE_READ(task, tgid);
-	r->tid = BPF_CORE_READ(task, pid);
+	r->pid = tgid;
+	r->tid = tid;
 	r->ts = bpf_ktime_get_ns();
 	r->prog_addr = ip;
-	r->thread = task_thread(task);
+	r->thread = thread;
 	r->dropped = cnt_dropped;
 	first = drop_first_ts;
 	r->lost_ts = first;
@@ -175,6 +175,14 @@ static __always_inline void rec_fill(struct kern_rec *r, __u32 id, __u32 len,
 	r->reserved[0] = 0;
 	r->reserved[1] = 0;
 	r->reserved[2] = 0;
+}
+
+/* Fill the record header for an event about task. */
+static __always_inline void rec_fill(struct kern_rec *r, __u32 id, __u32 len,
+				     struct task_struct *task, __u64 ip)
+{
+	rec_fill_ids(r, id, len, BPF_CORE_READ(task, tgid), BPF_CORE_READ(task, pid),
+		     task_thread(task), ip);
 }
 
 /* Reserve a record of a payload of len bytes, or count a drop. */
@@ -193,14 +201,17 @@ static __always_inline void rec_submit(void *r)
 	bpf_ringbuf_submit(r, ring_flags());
 }
 
-/* Is the event id about task (traced, wanted)? */
+/*
+ * Is the event id about task (traced, wanted)? task must be a BTF pointer
+ * (a tp_btf argument): direct loads, cheap for the untraced majority.
+ */
 static __always_inline bool task_wanted(struct task_struct *task, __u32 id)
 {
-	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u32 tgid = task->tgid;
 
 	if (!pid_traced(tgid))
 		return false;
-	return want(BPF_CORE_READ(task, pid), id);
+	return want(task->pid, id);
 }
 
 static __always_inline bool current_wanted(__u32 id, __u32 *tgid)
@@ -208,6 +219,18 @@ static __always_inline bool current_wanted(__u32 id, __u32 *tgid)
 	__u64 pt = bpf_get_current_pid_tgid();
 
 	*tgid = pt >> 32;
+	if (!pid_traced(pt >> 32))
+		return false;
+	return want((__u32)pt, id);
+}
+
+/* The same, also returning the thread id. */
+static __always_inline bool current_wanted_ids(__u32 id, __u32 *tgid, __u32 *tid)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+
+	*tgid = pt >> 32;
+	*tid = (__u32)pt;
 	if (!pid_traced(pt >> 32))
 		return false;
 	return want((__u32)pt, id);
@@ -227,14 +250,45 @@ static __always_inline bool in_compat_syscall(struct task_struct *task)
 	return false;
 }
 
+/*
+ * Of the current task: is it in a compat syscall, and its thread pointer.
+ * With bpf_get_current_task_btf() (5.11+) plain loads, else probe reads.
+ */
+static __always_inline bool current_compat_thread(__u64 *thread)
+{
+	struct task_struct *task;
+
+	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
+		task = bpf_get_current_task_btf();
+#if defined(__TARGET_ARCH_x86)
+		if (bpf_core_field_exists(task->thread_info.status) &&
+		    (task->thread_info.status & TS_COMPAT_FLAG))
+			return true;
+		*thread = task->thread.fsbase;
+#else
+		*thread = 0;
+#endif
+		return false;
+	}
+	task = (struct task_struct *)bpf_get_current_task();
+	if (in_compat_syscall(task))
+		return true;
+	*thread = task_thread(task);
+	return false;
+}
+
+/*
+ * regs is a BTF pointer (tp_btf): direct loads, no bpf_probe_read_kernel()
+ * calls. CO-RE still relocates the field offsets (preserve_access_index).
+ */
 static __always_inline void syscall_args(struct pt_regs *regs, __u64 *args)
 {
-	args[0] = BPF_CORE_READ(regs, di);
-	args[1] = BPF_CORE_READ(regs, si);
-	args[2] = BPF_CORE_READ(regs, dx);
-	args[3] = BPF_CORE_READ(regs, r10);
-	args[4] = BPF_CORE_READ(regs, r8);
-	args[5] = BPF_CORE_READ(regs, r9);
+	args[0] = regs->di;
+	args[1] = regs->si;
+	args[2] = regs->dx;
+	args[3] = regs->r10;
+	args[4] = regs->r8;
+	args[5] = regs->r9;
 }
 
 static __always_inline __u64 arg_at(const __u64 *args, int i)
@@ -278,8 +332,8 @@ static __always_inline __u32 read_path(char *dst, __u64 uptr, __u16 *flags, __u1
 	return n;
 }
 
-static __always_inline int sys_enter_paths(struct task_struct *task, __u64 ip, const __u64 *args,
-					   __u32 nr, __u8 pa)
+static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, __u64 ip,
+					   const __u64 *args, __u32 nr, __u8 pa)
 {
 	struct scratch *s;
 	__u32 zero = 0, len0 = 0, len1 = 0, size;
@@ -308,7 +362,7 @@ static __always_inline int sys_enter_paths(struct task_struct *task, __u64 ip, c
 	s->ent.path_len[0] = len0;
 	s->ent.path_len[1] = len1;
 	size = SYS_ENTER_FIXED + len0 + len1;
-	rec_fill(&s->rec, PTBPF_EV_SYS_ENTER(nr), size, task, ip);
+	rec_fill_ids(&s->rec, PTBPF_EV_SYS_ENTER(nr), size, tgid, tid, thread, ip);
 	if (s->ent.flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
 		s->rec.flags |= KERN_REC_TRUNCATED;
 	size += sizeof(s->rec);
@@ -325,35 +379,38 @@ static __always_inline int sys_enter_paths(struct task_struct *task, __u64 ip, c
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 {
-	struct task_struct *task;
 	struct kern_rec *r;
 	struct ptbpf_ev_sys_enter *e;
-	__u64 args[6], ip;
-	__u32 tgid, nr;
+	__u64 args[6], thread = 0;
+	__u32 tgid, tid, nr;
 	__u8 pa;
 
 	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
 	nr = id;
-	if (!current_wanted(PTBPF_EV_SYS_ENTER(nr), &tgid))
+	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
 		return 0;
-	task = (struct task_struct *)bpf_get_current_task();
-	if (in_compat_syscall(task))
+	if (current_compat_thread(&thread))
 		return 0;
-	syscall_args(regs, args);
-	ip = BPF_CORE_READ(regs, ip);
 	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
-	if (pa)
-		return sys_enter_paths(task, ip, args, nr, pa);
+	if (pa) {
+		syscall_args(regs, args);
+		return sys_enter_paths(tgid, tid, thread, regs->ip, args, nr, pa);
+	}
 
+	/* the common case: written in place, no scratch copy */
 	r = rec_reserve(SYS_ENTER_FIXED);
 	if (!r)
 		return 0;
-	rec_fill(r, PTBPF_EV_SYS_ENTER(nr), SYS_ENTER_FIXED, task, ip);
+	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(nr), SYS_ENTER_FIXED, tgid, tid, thread, regs->ip);
 	e = (void *)(r + 1);
 	e->nr = nr;
-	for (int i = 0; i < 6; i++)
-		e->args[i] = args[i];
+	e->args[0] = regs->di;
+	e->args[1] = regs->si;
+	e->args[2] = regs->dx;
+	e->args[3] = regs->r10;
+	e->args[4] = regs->r8;
+	e->args[5] = regs->r9;
 	e->path_len[0] = 0;
 	e->path_len[1] = 0;
 	e->path_arg[0] = 0;
@@ -367,23 +424,22 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 {
-	struct task_struct *task;
 	struct kern_rec *r;
 	struct ptbpf_ev_sys_exit *e;
-	long nr = BPF_CORE_READ(regs, orig_ax);
-	__u32 tgid;
+	long nr = regs->orig_ax;
+	__u64 thread = 0;
+	__u32 tgid, tid;
 
 	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
-	if (!current_wanted(PTBPF_EV_SYS_EXIT(nr), &tgid))
+	if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid))
 		return 0;
-	task = (struct task_struct *)bpf_get_current_task();
-	if (in_compat_syscall(task))
+	if (current_compat_thread(&thread))
 		return 0;
 	r = rec_reserve(sizeof(*e));
 	if (!r)
 		return 0;
-	rec_fill(r, PTBPF_EV_SYS_EXIT(nr), sizeof(*e), task, BPF_CORE_READ(regs, ip));
+	rec_fill_ids(r, PTBPF_EV_SYS_EXIT(nr), sizeof(*e), tgid, tid, thread, regs->ip);
 	e = (void *)(r + 1);
 	e->nr = nr;
 	e->ret = ret;

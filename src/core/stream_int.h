@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The inside of an active trace stream, shared by its files:
+ *   stream.c          life cycle, control, filters, event types
+ *   stream_record.c   storing events: full policies, markers, flushes to the log
+ *   stream_sources.c  draining the kernel and user-event sources, the drainer
+ *   stream_read.c     the readers
+ * One mutex (lock) guards everything; functions named *_locked, and those
+ * below unless said otherwise, are called with it held.
+ */
+#ifndef PTBPF_CORE_STREAM_INT_H
+#define PTBPF_CORE_STREAM_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+#include <ptbpf/events.h>
+
+#include "backend/kern.h"
+#include "core/batch.h"
+#include "core/event.h"
+#include "core/evtypes.h"
+#include "core/queue.h"
+#include "core/stream.h"
+#include "core/stream_log.h"
+#include "uevent/uev_consumer.h"
+
+#define NSEC 1000000000ULL
+#define FILTER_WORDS (PTBPF_EV_ID_LIMIT / 64)
+#define DRAIN_PERIOD_MS 10
+#define KERN_RING_MIN (256u << 10)
+#define MAX_UEV_SOURCES 64
+#define MAX_EXEC_PER_DRAIN 64
+/* A traced process that does not link libposixtrace yet (it may exec into
+ * one that does) is looked at again for this long. */
+#define UEV_RETRY_NS (3 * NSEC)
+
+struct uev_src {
+	pid_t pid;
+	struct uev_consumer *c;
+	uint64_t retry_until; /* attach again until then (monotonic ns) */
+	uint32_t map[TRACE_USER_EVENT_MAX]; /* local index -> stream id, 0: unmapped */
+};
+
+struct pt_stream {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pt_attr attr;
+	int policy;
+	pid_t pid;
+	pid_t controller;
+
+	/* POSIX status */
+	int status;
+	int full;
+	int overrun;
+	bool shutting_down;
+	bool auto_stopped;     /* UNTIL_FULL stopped it */
+	bool auto_stop_report; /* STOP(auto) to report after the last event */
+	bool head_overflow;    /* LOOP overwrote events: OVERFLOW at the head */
+	bool head_resume;      /* then RESUME before the head event */
+	uint64_t head_overflow_ts;
+	bool resume_pending;   /* a source lost events: RESUME before the next */
+
+	uint64_t filter[FILTER_WORDS]; /* bit set: filtered out */
+	struct pt_queue q;
+	struct evtypes types;
+	struct batch batch;
+	struct batch moved;    /* stored events a late event goes before */
+	int64_t mono2real;
+	uint64_t last_ts;      /* newest timestamp stored */
+	uint64_t floor_ts;     /* newest timestamp read or handed to the log */
+	uint64_t start_ts;     /* when the stream (re)started running */
+	bool start_after_gap;  /* an automatic restart: older events were lost */
+	pid_t last_tid;
+
+	struct kern_backend *kb;
+	struct uev_src uev[MAX_UEV_SOURCES];
+	int nuev;
+	struct uev_src *uev_cur; /* the source being drained */
+	pid_t exec_pids[MAX_EXEC_PER_DRAIN]; /* exec'ed during this drain */
+	int nexec;
+
+	struct stream_log *log; /* NULL without a log */
+
+	pthread_t drainer;
+	bool drainer_started;
+	int wake_fd[2];
+
+	struct ptbpf_counters cnt;
+};
+
+static inline uint64_t now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC + ts.tv_nsec;
+}
+
+static inline int64_t mono_to_real_offset(void)
+{
+	struct timespec r, m1, m2;
+
+	clock_gettime(CLOCK_MONOTONIC, &m1);
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m2);
+	return (int64_t)(r.tv_sec * NSEC + r.tv_nsec) -
+	       (int64_t)((m1.tv_sec * NSEC + m1.tv_nsec) / 2 + (m2.tv_sec * NSEC + m2.tv_nsec) / 2);
+}
+
+static inline bool filtered(const struct pt_stream *s, uint32_t id)
+{
+	return id < PTBPF_EV_ID_LIMIT && (s->filter[id / 64] >> (id % 64)) & 1;
+}
+
+static inline uint64_t now_stream(struct pt_stream *s)
+{
+	return now_mono() + s->mono2real;
+}
+
+/* stream_record.c */
+void stream__set_sources_enabled(struct pt_stream *s, bool on);
+void stream__auto_stop(struct pt_stream *s);
+void stream__auto_restart(struct pt_stream *s);
+int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data);
+int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const void *data,
+			  uint32_t len);
+void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data);
+int stream__log_handover(struct pt_stream *s);
+int stream__flush_locked(struct pt_stream *s);
+
+/* stream_sources.c */
+void stream__drain_locked(struct pt_stream *s);
+void stream__uev_add(struct pt_stream *s, pid_t pid);
+/* Start the drainer thread (lock not held). */
+int stream__start_drainer(struct pt_stream *s);
+
+/* stream.c */
+int stream__apply_filter(struct pt_stream *s);
+
+#endif

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Reading an active stream: getnext, trygetnext and timedgetnext. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stream_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                             */
+
+static void fill_info(struct posix_trace_event_info *ev, const struct pt_event_hdr *h)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->posix_event_id = h->id;
+	ev->posix_pid = h->pid;
+	ev->posix_prog_address = (void *)(uintptr_t)h->prog_addr;
+	ev->posix_truncation_status = h->trunc;
+	ev->posix_timestamp.tv_sec = (time_t)(h->ts / NSEC);
+	ev->posix_timestamp.tv_nsec = (long)(h->ts % NSEC);
+	ev->posix_thread_id = (pthread_t)h->thread;
+}
+
+static void copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
+		     const void *src, void *data, size_t num_bytes, size_t *data_len)
+{
+	size_t n = h->data_len;
+
+	fill_info(ev, h);
+	if (n > num_bytes) {
+		n = num_bytes;
+		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
+	}
+	if (n && data && src)
+		memcpy(data, src, n);
+	if (data_len)
+		*data_len = n;
+}
+
+/* One event out of the stream, if there is one (lock held). */
+static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev, void *data,
+			 size_t num_bytes, size_t *data_len)
+{
+	const struct pt_event_hdr *h = queue__peek(&s->q);
+	struct pt_event_hdr m = { 0 };
+
+	if (s->head_overflow) {
+		m.id = POSIX_TRACE_OVERFLOW;
+		m.ts = s->head_overflow_ts;
+		s->head_overflow = false;
+		s->head_resume = true;
+		copy_out(ev, &m, NULL, data, num_bytes, data_len);
+		s->last_tid = 0;
+		return true;
+	}
+	if (h && s->head_resume) {
+		m.id = POSIX_TRACE_RESUME;
+		m.ts = h->ts;
+		s->head_resume = false;
+		copy_out(ev, &m, NULL, data, num_bytes, data_len);
+		s->last_tid = 0;
+		return true;
+	}
+	if (h) {
+		copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
+		s->floor_ts = h->ts;
+		s->last_tid = h->tid;
+		queue__pop(&s->q);
+		if (s->policy == POSIX_TRACE_LOOP && s->full == POSIX_TRACE_FULL)
+			s->full = POSIX_TRACE_NOT_FULL;
+		if (queue__empty(&s->q) && s->auto_stopped && !s->auto_stop_report)
+			stream__auto_restart(s);
+		return true;
+	}
+	if (s->auto_stop_report) {
+		int one = 1;
+
+		m.id = POSIX_TRACE_STOP;
+		m.ts = s->last_ts;
+		m.data_len = sizeof(one);
+		s->auto_stop_report = false;
+		copy_out(ev, &m, &one, data, num_bytes, data_len);
+		s->last_tid = 0;
+		stream__auto_restart(s);
+		return true;
+	}
+	return false;
+}
+
+int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct timespec *abstime,
+		    struct posix_trace_event_info *ev, void *data, size_t num_bytes,
+		    size_t *data_len, int *unavailable)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		if (s->shutting_down) {
+			err = -EINVAL;
+			break;
+		}
+		if (queue__empty(&s->q))
+			stream__drain_locked(s);
+		if (stream__take(s, ev, data, num_bytes, data_len)) {
+			*unavailable = 0;
+			break;
+		}
+		if (how == STREAM_TRY) {
+			*unavailable = 1;
+			break;
+		}
+		if (how == STREAM_TIMED) {
+			err = pthread_cond_timedwait(&s->cond, &s->lock, abstime);
+			if (err == ETIMEDOUT) {
+				if (stream__take(s, ev, data, num_bytes, data_len)) {
+					*unavailable = 0;
+					err = 0;
+				} else {
+					*unavailable = 1;
+					err = -ETIMEDOUT;
+				}
+				break;
+			}
+			if (err == EINVAL)
+				break;
+			err = 0;
+		} else {
+			pthread_cond_wait(&s->cond, &s->lock);
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	return err == EINVAL ? -EINVAL : err;
+}
+
+pid_t stream__last_tid(struct pt_stream *s)
+{
+	pid_t t;
+
+	pthread_mutex_lock(&s->lock);
+	t = s->last_tid;
+	pthread_mutex_unlock(&s->lock);
+	return t;
+}

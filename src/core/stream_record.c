@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Storing events in a stream: the full policies (LOOP overwrites,
+ * UNTIL_FULL stops, FLUSH hands over to the log), the system events the
+ * stream records itself, and the markers of lost events.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stream_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Recording into the stream buffer (lock held)                        */
+
+void stream__set_sources_enabled(struct pt_stream *s, bool on)
+{
+	int i;
+
+	if (s->kb)
+		kern_backend__set_enabled(s->kb, on);
+	for (i = 0; i < s->nuev; i++)
+		if (s->uev[i].c)
+			uev_consumer__set_enabled(s->uev[i].c, on);
+}
+
+/*
+ * UNTIL_FULL: the stream stops. The sources stay on, so every event
+ * generated while it is full is counted as lost (overrun), exactly.
+ */
+void stream__auto_stop(struct pt_stream *s)
+{
+	s->status = POSIX_TRACE_SUSPENDED;
+	s->full = POSIX_TRACE_FULL;
+	s->auto_stopped = true;
+	s->auto_stop_report = true;
+}
+
+/*
+ * Hand everything the stream holds to its log, with the markers a reader of
+ * the stream would have been given: OVERFLOW and RESUME where LOOP overwrote
+ * events, STOP (automatic) after the last event of a stream UNTIL_FULL
+ * stopped (lock held).
+ */
+int stream__log_handover(struct pt_stream *s)
+{
+	const struct pt_event_hdr *head = queue__peek(&s->q);
+	struct pt_event_hdr m = { 0 };
+	int err, one = 1;
+
+	if (s->head_overflow || s->head_resume) {
+		if (s->head_overflow) {
+			m.id = POSIX_TRACE_OVERFLOW;
+			m.ts = s->head_overflow_ts;
+			stream_log__add(s->log, &m, NULL);
+		}
+		m.id = POSIX_TRACE_RESUME;
+		m.ts = head ? head->ts : s->last_ts;
+		stream_log__add(s->log, &m, NULL);
+		s->head_overflow = s->head_resume = false;
+	}
+	if (s->last_ts > s->floor_ts)
+		s->floor_ts = s->last_ts; /* all stored events go to the log */
+	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
+	if (!err && s->auto_stop_report) {
+		m.id = POSIX_TRACE_STOP;
+		m.ts = s->last_ts;
+		m.data_len = sizeof(one);
+		stream_log__add(s->log, &m, &one);
+		s->auto_stop_report = false;
+	}
+	return err;
+}
+
+/* A flush: everything goes to the log, then POSIX_TRACE_FLUSH_START. */
+int stream__flush_locked(struct pt_stream *s)
+{
+	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_START, .ts = now_stream(s) };
+	int err = stream__log_handover(s);
+
+	if (err)
+		return err;
+	if (h.ts < s->last_ts)
+		h.ts = s->last_ts;
+	if (!queue__push(&s->q, &h, NULL)) {
+		s->last_ts = h.ts;
+		s->cnt.recorded++;
+	}
+	s->floor_ts = s->last_ts;
+	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
+	/* an UNTIL_FULL stream stopped because it was full runs again */
+	if (!err && s->auto_stopped)
+		stream__auto_restart(s);
+	return err;
+}
+
+/* Make room in a full stream as its policy says; false: the event is lost. */
+static bool stream__make_room(struct pt_stream *s, size_t data_len)
+{
+	const struct pt_event_hdr *old;
+
+	switch (s->policy) {
+	case POSIX_TRACE_LOOP:
+		while (!queue__fits(&s->q, data_len) && (old = queue__peek(&s->q))) {
+			if (!s->head_overflow) {
+				s->head_overflow = true;
+				s->head_overflow_ts = old->ts;
+			}
+			queue__pop(&s->q);
+			s->cnt.lost++;
+		}
+		s->full = POSIX_TRACE_FULL;
+		s->overrun = POSIX_TRACE_OVERRUN;
+		return queue__fits(&s->q, data_len);
+	case POSIX_TRACE_FLUSH:
+		if (s->log && !stream__flush_locked(s))
+			return queue__fits(&s->q, data_len);
+		/* a log that cannot take events: as UNTIL_FULL */
+		/* fallthrough */
+	default:
+		s->overrun = POSIX_TRACE_OVERRUN;
+		stream__auto_stop(s);
+		return false;
+	}
+}
+
+int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
+{
+	if (h->ts < s->last_ts)
+		h->ts = s->last_ts; /* keep a stream's timestamps non-decreasing */
+	if (!queue__fits(&s->q, h->data_len) && !stream__make_room(s, h->data_len)) {
+		s->cnt.lost++;
+		return -ENOSPC;
+	}
+	if (queue__push(&s->q, h, data)) {
+		s->cnt.lost++;
+		return -ENOSPC;
+	}
+	s->last_ts = h->ts;
+	s->cnt.recorded++;
+	return 0;
+}
+
+/* A system event of the stream itself (pid and thread 0). */
+int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const void *data,
+				 uint32_t len)
+{
+	struct pt_event_hdr h = {
+		.id = id,
+		.ts = ts,
+		.data_len = len,
+	};
+
+	return stream__store(s, &h, data);
+}
+
+
+/* An event from a source, timestamp already on the stream's clock. */
+void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
+{
+	if (h->id < PTBPF_EV_KERNEL_FIRST && h->id != POSIX_TRACE_OVERFLOW) {
+		/* the stream's own events (FLUSH_STOP, ERROR) */
+		stream__store(s, h, data);
+		return;
+	}
+	if (h->id == POSIX_TRACE_OVERFLOW) {
+		/* a source lost events (already counted): mark the gap */
+		if (s->status == POSIX_TRACE_RUNNING && !stream__store(s, h, data))
+			s->resume_pending = true;
+		return;
+	}
+	if (s->status != POSIX_TRACE_RUNNING || h->ts < s->start_ts) {
+		/* generated while the stream was full and stopped: lost */
+		if (s->auto_stopped || (s->status == POSIX_TRACE_RUNNING && s->start_after_gap)) {
+			s->cnt.lost++;
+			s->overrun = POSIX_TRACE_OVERRUN;
+		}
+		return;
+	}
+	if (s->resume_pending && s->status == POSIX_TRACE_RUNNING) {
+		if (!stream__record_system(s, POSIX_TRACE_RESUME, h->ts, NULL, 0))
+			s->resume_pending = false;
+	}
+	stream__store(s, h, data);
+}
+
+/* After an automatic stop has been reported and the stream emptied. */
+void stream__auto_restart(struct pt_stream *s)
+{
+	trace_event_set_t set;
+
+	s->full = POSIX_TRACE_NOT_FULL;
+	if (!s->auto_stopped)
+		return;
+	s->auto_stopped = false;
+	s->status = POSIX_TRACE_RUNNING;
+	memcpy(&set, s->filter, sizeof(set));
+	s->start_ts = now_stream(s);
+	s->start_after_gap = true;
+	stream__record_system(s, POSIX_TRACE_START, s->start_ts, &set, sizeof(set));
+	stream__set_sources_enabled(s, true);
+}

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Draining a stream's sources: the kernel backend's ring and the user-event
+ * rings of the traced processes, sorted by timestamp and merged with the
+ * stored events not yet read. A drainer thread waits on the kernel ring (a
+ * bounded wait, no wakeup per event); readers drain too, so a reader always
+ * sees everything recorded before its call.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include "core/internal.h"
+#include "core/stream_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Sources                                                             */
+
+static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
+{
+	struct pt_stream *s = ctx;
+	struct pt_event_hdr h = *hdr;
+
+	if (h.id == PTBPF_EV_PROC_EXEC && s->nexec < MAX_EXEC_PER_DRAIN)
+		s->exec_pids[s->nexec++] = h.pid; /* attach to its new region */
+	if (filtered(s, h.id))
+		return 0;
+	h.ts += s->mono2real;
+	return batch__add(&s->batch, &h, data);
+}
+
+static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
+{
+	struct pt_stream *s = ctx;
+	struct pt_event_hdr h = {
+		.id = POSIX_TRACE_OVERFLOW,
+		.ts = first_ts + s->mono2real,
+	};
+
+	s->cnt.lost += count;
+	s->overrun = POSIX_TRACE_OVERRUN;
+	batch__add(&s->batch, &h, NULL);
+}
+
+static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
+{
+	struct pt_stream *s = ctx;
+	struct uev_src *u = s->uev_cur;
+	struct pt_event_hdr h = *hdr;
+	uint32_t idx = h.id - PTBPF_EV_USER_BASE;
+	char name[TRACE_EVENT_NAME_MAX];
+	uint32_t id;
+
+	if (idx >= TRACE_USER_EVENT_MAX)
+		return 0;
+	if (!u->map[idx]) {
+		if (idx == 0)
+			id = POSIX_TRACE_UNNAMED_USEREVENT;
+		else if (uev_consumer__type_name(u->c, h.id, name, sizeof(name)) ||
+			 evtypes__lookup(&s->types, name, true, &id))
+			id = POSIX_TRACE_UNNAMED_USEREVENT;
+		u->map[idx] = id;
+		if (s->log)
+			stream_log__type(s->log, &s->types, id);
+	}
+	h.id = u->map[idx];
+	if (filtered(s, h.id))
+		return 0;
+	if (h.data_len > s->attr.max_data_size) {
+		h.data_len = s->attr.max_data_size;
+		h.trunc = PT_TRUNCATED_RECORD;
+	}
+	h.ts += s->mono2real;
+	return batch__add(&s->batch, &h, data);
+}
+
+static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
+{
+	struct uev_opts o = {
+		/* like the kernel ring: twice the stream (the transport clamps it) */
+		.ring_bytes = 2 * s->attr.stream_size < (1u << 20) ? (1u << 20) :
+								   2 * s->attr.stream_size,
+		.max_data_size = s->attr.max_data_size,
+		.inherit = s->attr.inherit == POSIX_TRACE_INHERITED,
+	};
+	int err;
+
+	err = uev_consumer__attach(&u->c, u->pid, &o);
+	if (err) {
+		u->c = NULL;
+		return;
+	}
+	memset(u->map, 0, sizeof(u->map));
+	u->retry_until = 0;
+	uev_consumer__set_enabled(u->c, s->status == POSIX_TRACE_RUNNING);
+}
+
+void stream__uev_add(struct pt_stream *s, pid_t pid)
+{
+	struct uev_src *u = NULL;
+	int i;
+
+	for (i = 0; i < s->nuev; i++) {
+		if (s->uev[i].pid == pid) {
+			u = &s->uev[i];
+			break;
+		}
+	}
+	/* reuse the entry of a process that never had a region */
+	for (i = 0; !u && i < s->nuev; i++)
+		if (!s->uev[i].c && !s->uev[i].retry_until)
+			u = &s->uev[i];
+	if (!u) {
+		if (s->nuev == MAX_UEV_SOURCES)
+			return;
+		u = &s->uev[s->nuev++];
+	}
+	if (u->pid != pid) {
+		memset(u, 0, sizeof(*u));
+		u->pid = pid;
+	}
+	if (u->c) {
+		uev_consumer__detach(u->c);
+		u->c = NULL;
+	}
+	u->retry_until = now_mono() + UEV_RETRY_NS;
+	stream__uev_attach(s, u);
+}
+
+/* Processes that exec'ed have a new user-event region (if they link us). */
+static void stream__note_exec(struct pt_stream *s)
+{
+	int i;
+
+	for (i = 0; i < s->nexec; i++)
+		stream__uev_add(s, s->exec_pids[i]);
+	s->nexec = 0;
+}
+
+static void take_back_one(void *ctx, const struct pt_event_hdr *h, const void *data)
+{
+	struct pt_stream *s = ctx;
+
+	batch__add(&s->moved, h, data);
+}
+
+/*
+ * Events arrived late (a source drained after newer events were stored):
+ * take back the stored events newer than ts, still unread, so the drain
+ * merges everything in timestamp order. Events already read stay read; a
+ * late event older than them gets the newest timestamp read (never less).
+ */
+static void stream__take_back(struct pt_stream *s, uint64_t ts)
+{
+	uint64_t last = s->floor_ts;
+	size_t n;
+
+	batch__reset(&s->moved);
+	n = queue__take_newer(&s->q, ts, &last, take_back_one, s);
+	s->cnt.recorded -= n;
+	s->last_ts = n ? last : s->last_ts;
+	if (queue__empty(&s->q))
+		s->last_ts = s->floor_ts;
+}
+
+void stream__drain_locked(struct pt_stream *s)
+{
+	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .ctx = s };
+	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .ctx = s };
+	uint64_t now = 0;
+	size_t i, j;
+	int k, err;
+
+	batch__reset(&s->batch);
+	if (s->kb)
+		kern_backend__consume(s->kb, &kc);
+	for (k = 0; k < s->nuev; k++) {
+		struct uev_src *u = &s->uev[k];
+
+		if (!u->c) {
+			if (!u->retry_until)
+				continue;
+			if (!now)
+				now = now_mono();
+			if (now > u->retry_until) {
+				u->retry_until = 0;
+				continue;
+			}
+			stream__uev_attach(s, u);
+			if (!u->c)
+				continue;
+		}
+		s->uev_cur = u;
+		err = uev_consumer__consume(u->c, &uc);
+		s->uev_cur = NULL;
+		if (err == -EBADMSG) {
+			/* the traced process scribbled over its shared memory */
+			struct pt_event_hdr h = { .id = POSIX_TRACE_ERROR, .pid = u->pid,
+						  .ts = now_stream(s), .data_len = sizeof(int) };
+			int e = EBADMSG;
+
+			batch__add(&s->batch, &h, &e);
+			uev_consumer__detach(u->c);
+			u->c = NULL;
+			u->retry_until = 0;
+		}
+	}
+	if (s->log && stream_log__take_done(s->log)) {
+		/* a flush ended since the last drain */
+		struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_STOP, .ts = now_stream(s) };
+
+		batch__add(&s->batch, &h, NULL);
+	}
+	stream__note_exec(s);
+	if (!s->batch.n)
+		return;
+	batch__sort(&s->batch);
+	if (batch__hdr(&s->batch, 0)->ts < s->last_ts)
+		stream__take_back(s, batch__hdr(&s->batch, 0)->ts);
+	for (i = 0, j = 0; i < s->batch.n || j < s->moved.n;) {
+		/* merge: stored events first on equal timestamps */
+		if (j < s->moved.n &&
+		    (i == s->batch.n || batch__hdr(&s->moved, j)->ts <= batch__hdr(&s->batch, i)->ts)) {
+			struct pt_event_hdr h = *batch__hdr(&s->moved, j);
+
+			stream__store(s, &h, batch__data(&s->moved, j++));
+		} else {
+			struct pt_event_hdr h = *batch__hdr(&s->batch, i);
+
+			stream__record(s, &h, batch__data(&s->batch, i++));
+		}
+	}
+	batch__reset(&s->moved);
+	pthread_cond_broadcast(&s->cond);
+}
+
+/* Periodic log work of the drainer (lock held). */
+static void stream__log_tick(struct pt_stream *s)
+{
+	if (s->status == POSIX_TRACE_RUNNING && stream_log__full(s->log)) {
+		/* log-full-policy UNTIL_FULL: the stream stops, STOP last */
+		int one = 1;
+
+		stream__set_sources_enabled(s, false);
+		stream__record_system(s, POSIX_TRACE_STOP, now_stream(s), &one, sizeof(one));
+		s->status = POSIX_TRACE_SUSPENDED;
+		stream__flush_locked(s);
+		return;
+	}
+	if (s->policy == POSIX_TRACE_FLUSH && !stream_log__flushing(s->log) &&
+	    stream_log__due(s->log, &s->q))
+		stream__flush_locked(s);
+}
+
+static void *drainer_main(void *arg)
+{
+	struct pt_stream *s = arg;
+	struct epoll_event evs[2];
+	int efd = -1, stop = 0;
+	sigset_t all;
+
+	internal__thread_started();
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	efd = epoll_create1(EPOLL_CLOEXEC);
+	if (efd >= 0) {
+		struct epoll_event e = { .events = EPOLLIN };
+
+		if (s->kb) {
+			e.data.fd = kern_backend__epoll_fd(s->kb);
+			epoll_ctl(efd, EPOLL_CTL_ADD, e.data.fd, &e);
+		}
+		e.data.fd = s->wake_fd[0];
+		epoll_ctl(efd, EPOLL_CTL_ADD, s->wake_fd[0], &e);
+	}
+	while (!stop) {
+		int n = efd >= 0 ? epoll_wait(efd, evs, 2, DRAIN_PERIOD_MS) : 0;
+		int i;
+
+		for (i = 0; i < n; i++)
+			if (evs[i].data.fd == s->wake_fd[0])
+				stop = 1;
+		if (efd < 0)
+			usleep(DRAIN_PERIOD_MS * 1000);
+		pthread_mutex_lock(&s->lock);
+		if (s->shutting_down)
+			stop = 1;
+		else
+			stream__drain_locked(s);
+		if (s->log && !stop)
+			stream__log_tick(s);
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (efd >= 0)
+		close(efd);
+	internal__thread_exiting();
+	return NULL;
+}
+
+int stream__start_drainer(struct pt_stream *s)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&s->drainer, NULL, drainer_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return -err;
+	s->drainer_started = true;
+	return 0;
+}

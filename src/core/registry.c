@@ -68,6 +68,7 @@ static trace_id_t make_trid(int i, unsigned gen)
 	return (trace_id_t)(((salt << GEN_BITS | (gen & ((1u << GEN_BITS) - 1))) << SLOT_BITS) | i);
 }
 
+/* The live slot of trid (reg_lock held). */
 static struct slot *lookup(trace_id_t trid, int kinds)
 {
 	unsigned i = trid & ((1u << SLOT_BITS) - 1);
@@ -90,13 +91,15 @@ int registry__add(enum trace_kind kind, void *obj, int has_log, trace_id_t *trid
 	for (i = 0; i < TRACE_SYS_MAX; i++) {
 		struct slot *s = &slots[i];
 
-		if (s->live || s->refs)
+		if (__atomic_load_n(&s->live, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&s->refs, __ATOMIC_ACQUIRE))
 			continue;
-		s->gen++;
 		s->obj = obj;
 		s->kind = kind;
 		s->has_log = has_log;
-		s->live = true;
+		__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELAXED);
+		/* published: a get that sees live sees the fields above */
+		__atomic_store_n(&s->live, true, __ATOMIC_RELEASE);
 		*trid = make_trid(i, s->gen);
 		err = 0;
 		break;
@@ -105,34 +108,48 @@ int registry__add(enum trace_kind kind, void *obj, int has_log, trace_id_t *trid
 	return err;
 }
 
+/* Drop one reference; the last one wakes a registry__remove waiting. */
+static void slot_put(struct slot *s)
+{
+	if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_SEQ_CST) == 0 &&
+	    !__atomic_load_n(&s->live, __ATOMIC_SEQ_CST)) {
+		pthread_mutex_lock(&reg_lock);
+		pthread_cond_broadcast(&reg_cond);
+		pthread_mutex_unlock(&reg_lock);
+	}
+}
+
+/*
+ * Lock-free: take a reference first, then check the slot is live and is
+ * trid's (a remove that unpublishes it waits for the reference to go).
+ */
 int registry__get(trace_id_t trid, int kinds, void **obj, int *kind, int *has_log)
 {
+	unsigned i = trid & ((1u << SLOT_BITS) - 1);
 	struct slot *s;
-	int err = -EINVAL;
 
-	pthread_mutex_lock(&reg_lock);
-	s = lookup(trid, kinds);
-	if (s) {
-		s->refs++;
-		*obj = s->obj;
-		*kind = s->kind;
-		if (has_log)
-			*has_log = s->has_log;
-		err = 0;
+	if (!owned || i >= TRACE_SYS_MAX)
+		return -EINVAL;
+	s = &slots[i];
+	__atomic_add_fetch(&s->refs, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&s->live, __ATOMIC_SEQ_CST) || !(s->kind & kinds) ||
+	    make_trid((int)i, __atomic_load_n(&s->gen, __ATOMIC_RELAXED)) != trid) {
+		slot_put(s);
+		return -EINVAL;
 	}
-	pthread_mutex_unlock(&reg_lock);
-	return err;
+	*obj = s->obj;
+	*kind = s->kind;
+	if (has_log)
+		*has_log = s->has_log;
+	return 0;
 }
 
 void registry__put(trace_id_t trid)
 {
 	unsigned i = trid & ((1u << SLOT_BITS) - 1);
 
-	pthread_mutex_lock(&reg_lock);
-	/* only a registry__remove (the slot is no longer live) waits */
-	if (i < TRACE_SYS_MAX && slots[i].refs > 0 && --slots[i].refs == 0 && !slots[i].live)
-		pthread_cond_broadcast(&reg_cond);
-	pthread_mutex_unlock(&reg_lock);
+	if (i < TRACE_SYS_MAX && __atomic_load_n(&slots[i].refs, __ATOMIC_RELAXED) > 0)
+		slot_put(&slots[i]);
 }
 
 int registry__remove(trace_id_t trid, int kinds, void (*wake)(void *obj), void **obj)
@@ -145,13 +162,13 @@ int registry__remove(trace_id_t trid, int kinds, void (*wake)(void *obj), void *
 		pthread_mutex_unlock(&reg_lock);
 		return -EINVAL;
 	}
-	s->live = false;
+	__atomic_store_n(&s->live, false, __ATOMIC_SEQ_CST);
 	*obj = s->obj;
 	pthread_mutex_unlock(&reg_lock);
 	if (wake)
 		wake(*obj);
 	pthread_mutex_lock(&reg_lock);
-	while (s->refs > 0)
+	while (__atomic_load_n(&s->refs, __ATOMIC_SEQ_CST) > 0)
 		pthread_cond_wait(&reg_cond, &reg_lock);
 	s->obj = NULL;
 	pthread_mutex_unlock(&reg_lock);

@@ -604,8 +604,9 @@ static void check_headers(const struct col *c, pid_t child, uint64_t thread, siz
 		if (e->h.tid != child)
 			continue;
 		assert_int_equal(e->h.pid, child);
-		/* wakeups are written by the waker's cpu, not in thread order */
-		if (e->h.id != PTBPF_EV_SCHED_WAKEUP) {
+		/* wakeups and signals sent to the thread are written by the
+		 * waker's or sender's cpu, not in thread order */
+		if (e->h.id != PTBPF_EV_SCHED_WAKEUP && e->h.id != PTBPF_EV_SIGNAL_GENERATE) {
 			assert_true(e->h.ts >= last_ts);
 			last_ts = e->h.ts;
 		}

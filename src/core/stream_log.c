@@ -79,7 +79,14 @@ static int write_batch(struct stream_log *l, struct batch *b)
 	size_t i;
 
 	for (i = 0; i < b->n; i++) {
-		r = log_writer__append(l->w, batch__hdr(b, i), batch__data(b, i));
+		const struct pt_event_hdr *h = batch__hdr(b, i);
+
+		/* UNTIL_FULL: "the last recorded trace event shall be the
+		 * POSIX_TRACE_STOP trace event": the writer keeps room for it */
+		if (h->id == POSIX_TRACE_STOP)
+			r = log_writer__append_last(l->w, h, batch__data(b, i));
+		else
+			r = log_writer__append(l->w, h, batch__data(b, i));
 		if (r < 0 && !err)
 			err = r;
 	}

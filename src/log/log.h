@@ -110,6 +110,13 @@ int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name);
 int log_writer__append(struct log_writer *w, const struct pt_event_hdr *h, const void *data);
 
 /*
+ * The same for the last event of an UNTIL_FULL log (the stream's final
+ * STOP): it may use the last 128 bytes that log_writer__append() keeps
+ * free, even once the log is full.
+ */
+int log_writer__append_last(struct log_writer *w, const struct pt_event_hdr *h, const void *data);
+
+/*
  * Write everything buffered (and fdatasync with LOG_WRITER_SYNC). After 0,
  * every event appended before is in the file and survives the death of the
  * process. On an error (-ENOSPC ...) the events already in the file stay

@@ -6,6 +6,7 @@
 #define _FILE_OFFSET_BITS 64
 #include <endian.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,7 +354,11 @@ static int reserve(struct log_writer *w, size_t len)
 	return 0;
 }
 
-int log_writer__append(struct log_writer *w, const struct pt_event_hdr *h, const void *data)
+/* UNTIL_FULL keeps this many bytes for log_writer__append_last(). */
+#define LAST_RESERVE 128
+
+static int append_rec(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
+		      bool last)
 {
 	struct pt_event_hdr e;
 	uint32_t dlen;
@@ -372,8 +377,12 @@ int log_writer__append(struct log_writer *w, const struct pt_event_hdr *h, const
 	rlen = 24 + log_round8(LOG_EVENT_HDR_SIZE + dlen);
 
 	if (w->layout == LOG_LAYOUT_LINEAR) {
+		uint64_t room = w->max_size;
+
+		if (!last && room > 2 * LAST_RESERVE)
+			room -= LAST_RESERVE;
 		if (w->policy == LOG_POLICY_UNTIL_FULL &&
-		    (w->full || w->bytes + rlen > w->max_size)) {
+		    ((w->full && !last) || w->bytes + rlen > room)) {
 			CNT_SET(w->full, 1);
 			CNT_SET(w->dropped, w->dropped + 1);
 			return 1;
@@ -435,6 +444,16 @@ int log_writer__append(struct log_writer *w, const struct pt_event_hdr *h, const
 	CNT_SET(w->bytes, w->bytes + rlen);
 	CNT_SET(w->events, w->events + 1);
 	return 0;
+}
+
+int log_writer__append(struct log_writer *w, const struct pt_event_hdr *h, const void *data)
+{
+	return append_rec(w, h, data, false);
+}
+
+int log_writer__append_last(struct log_writer *w, const struct pt_event_hdr *h, const void *data)
+{
+	return append_rec(w, h, data, true);
 }
 
 int log_writer__close(struct log_writer *w, const struct log_status *f)

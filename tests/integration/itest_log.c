@@ -362,6 +362,9 @@ static void test_log_policies(void **state)
 	n = read_log(logpath("until.log"), NULL);
 	assert_true(n > 100 && n < 3000);
 	assert_string_equal(recs[0].name, "posix_trace_start"); /* the oldest kept */
+	/* "the last recorded trace event shall be the POSIX_TRACE_STOP" */
+	assert_string_equal(recs[n - 1].name, "posix_trace_stop");
+	assert_int_equal(*(int *)recs[n - 1].data, 1);
 
 	/* LOOP: the newest events within the log size */
 	full = log_with_policy(POSIX_TRACE_LOOP, 65536, 3000, "loop.log");

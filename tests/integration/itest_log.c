@@ -544,6 +544,47 @@ static void test_enospc(void **state)
 	posix_trace_attr_setlogsize(&a, 16 << 20);
 	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), ENOSPC);
 	close(fd);
+
+	/* the device fills during a flush: the flush error says ENOSPC and
+	 * what was written before stays readable */
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	{
+		struct posix_trace_status_info st;
+		char blob[1000];
+		trace_event_id_t id;
+		int i, k, err = 0, n;
+
+		memset(blob, 'b', sizeof(blob));
+		assert_int_equal(posix_trace_eventid_open("fill.event", &id), 0);
+		for (k = 0; k < 40 && !err; k++) {
+			for (i = 0; i < 100; i++)
+				posix_trace_event(id, blob, sizeof(blob));
+			assert_int_equal(posix_trace_flush(t), 0);
+			for (i = 0; i < 200; i++) {
+				assert_int_equal(posix_trace_get_status(t, &st), 0);
+				if (st.posix_stream_flush_error) {
+					err = st.posix_stream_flush_error;
+					break;
+				}
+				if (st.posix_stream_flush_status == POSIX_TRACE_NOT_FLUSHING)
+					break;
+				usleep(2000);
+			}
+		}
+		assert_int_equal(err, ENOSPC);
+		/* read once, reset */
+		assert_int_equal(posix_trace_get_status(t, &st), 0);
+		assert_int_equal(st.posix_stream_flush_error, 0);
+		posix_trace_shutdown(t);
+		close(fd);
+		n = read_log(path, NULL);
+		assert_true(count(n, "fill.event") >= 100);
+	}
 	umount(mnt);
 	rmdir(mnt);
 }

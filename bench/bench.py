@@ -611,7 +611,10 @@ class Bench:
                     raise NA("no samples: " + last_line(e, "ptbpf"))
                 hwm = max(s[2] for s in samples)
                 run_s = [s for s in samples if s[3]]
-                late = [s for s in run_s if s[0] >= run_s[0][0] + 1.0] if run_s else []
+                # growth in steady state: the second half of the run (the
+                # first half lets buffers reach the size of the largest drain)
+                warm = max(1.0, (run_s[-1][0] - run_s[0][0]) / 2) if run_s else 0
+                late = [s for s in run_s if s[0] >= run_s[0][0] + warm] if run_s else []
                 if len(late) < 2:
                     raise NA("too few samples while the workload ran")
                 return hwm / 1024.0, dict(rss_start_kb=late[0][1], rss_end_kb=late[-1][1],

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Tracing without root: an unprivileged user holding only CAP_BPF and
-# CAP_PERFMON traces its own processes; it gets EPERM for another user's
+# CAP_PERFMON traces its own processes (the integration suite's stream and
+# user-event tests, run as that user); it gets EPERM for another user's
 # process, and without the capabilities; ptbpf then says which capability is
 # missing and how to fix it. Needs root to switch users (CI is root: a skip
 # there is a failure).
@@ -19,7 +20,8 @@ command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
 # The build tree may not be readable by others: copy what runs.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp "$build"/tests/nonroot_check "$tmp"/
+cp "$build"/tests/nonroot_check "$build"/tests/itest_stream "$build"/tests/itest_user_events \
+	"$build"/tests/script_child "$build"/tests/uevent_app "$tmp"/
 cp -P "$build"/libposixtrace.so* "$tmp"/
 cp "$build"/ptbpf "$tmp"/
 chmod -R a+rX "$tmp"
@@ -47,10 +49,16 @@ check() { # EXPECTED_STATUS DESCRIPTION COMMAND...
 		echo "FAIL: $what: exit $got, expected $want: $out" >&2
 		fail=1
 	else
-		echo "ok: $what: $out"
+		echo "ok: $what: $(echo "$out" | tail -n 2 | tr '\n' ' ')"
 	fi
 }
 eperm=1
+# the integration tests of streams and user events, as that user (the
+# one that switches users itself skips); they run from a directory of theirs
+for t in itest_stream itest_user_events; do
+	check 0 "$t as nobody with CAP_BPF+CAP_PERFMON" as_user +bpf,+perfmon \
+		env PTBPF_PROGS_DIR="$tmp" "$tmp/$t"
+done
 check 0 "CAP_BPF+CAP_PERFMON traces its own child" as_user +bpf,+perfmon "$tmp"/nonroot_check self
 check $eperm "CAP_BPF+CAP_PERFMON, another user's process" \
 	as_user +bpf,+perfmon "$tmp"/nonroot_check pid 1

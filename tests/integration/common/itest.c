@@ -39,7 +39,8 @@ void itest_require_bpf(void)
 const char *itest_prog(const char *name)
 {
 	static char path[4096];
+	const char *dir = getenv("PTBPF_PROGS_DIR"); /* the programs copied elsewhere */
 
-	snprintf(path, sizeof(path), "%s/%s", PTBPF_PROGS_DIR, name);
+	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : PTBPF_PROGS_DIR, name);
 	return path;
 }

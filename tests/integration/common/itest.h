@@ -16,7 +16,8 @@
 /* Skip (or fail in CI) unless this process can load and attach BPF. */
 void itest_require_bpf(void);
 
-/* Path of a helper program built from tests/progs/NAME.c. */
+/* Path of a helper program built from tests/progs/NAME.c (in the build
+ * tree, or in $PTBPF_PROGS_DIR when set). */
 const char *itest_prog(const char *name);
 
 #endif

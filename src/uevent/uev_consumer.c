@@ -33,6 +33,17 @@
 /* A reservation with no writer pid known is abandoned after this long. */
 #define UEV_STUCK_NS 1000000000ull
 
+/* Our private state of one sub-ring. */
+struct uev_csub {
+	struct uev_sub *sb; /* its control block in the region */
+	uint8_t *ring;	    /* our mapping of it */
+	uint64_t tail;	    /* consumed up to here */
+	uint64_t published; /* zeroed and stored in sub.tail up to here */
+	bool stuck;
+	uint64_t stuck_tail;
+	uint64_t stuck_since;
+};
+
 struct uev_consumer {
 	struct uev_ctl *ctl; /* our mapping of the control area */
 	uint8_t *ring;	     /* our mapping of our slot's ring */
@@ -44,17 +55,16 @@ struct uev_consumer {
 	pid_t me;
 	uint64_t own;	   /* what slot.own must read */
 	uint64_t size;	   /* private copies: never re-read from the region */
+	uint64_t sub_size; /* UEV_SUB_SIZE(size) */
+	uint64_t map_size; /* UEV_NSUB * sub_size: what we map */
 	uint32_t max_data; /* payload bytes delivered per event */
 	uint32_t rec_max;  /* payload bytes a valid record may hold (>= max_data) */
 	uint32_t flags;
 	bool adopted;	    /* a provisional slot, events kept from before attach */
-	uint64_t tail;	    /* consumed up to here */
-	uint64_t published; /* zeroed and stored in slot.tail up to here */
+	struct uev_csub sub[UEV_NSUB];
+	unsigned int first; /* the sub-ring the next consume starts with */
 	uint8_t *buf;	    /* max_data bytes, the copy handed to the callback */
 	uint64_t now;	    /* a recent CLOCK_MONOTONIC reading */
-	bool stuck;
-	uint64_t stuck_tail;
-	uint64_t stuck_since;
 	unsigned int corrupt;
 	bool broken;
 };
@@ -174,7 +184,7 @@ static void uev_zero_ring(struct uev_consumer *c)
 {
 	if (fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 		      (off_t)UEV_RING_OFF(c->slot), (off_t)UEV_SLOT_MAX))
-		memset(c->ring, 0, c->size);
+		memset(c->ring, 0, c->map_size);
 }
 
 /* Claim a free slot, or one whose owner died. */
@@ -320,13 +330,19 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	}
 	if (!c->adopted)
 		__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
+	c->sub_size = UEV_SUB_SIZE(size);
+	c->map_size = UEV_NSUB * c->sub_size;
+	p = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
 		 (off_t)UEV_RING_OFF(c->slot));
 	if (p == MAP_FAILED) {
 		err = -errno;
 		goto err_release;
 	}
 	c->ring = p;
+	for (unsigned int k = 0; k < UEV_NSUB; k++) {
+		c->sub[k].sb = &sl->sub[k];
+		c->sub[k].ring = c->ring + (uint64_t)k * c->sub_size;
+	}
 	c->gen = LOAD(&sl->gen) + 1;
 	if (c->adopted) {
 		/* stays enabled: what it holds and what comes until the owner
@@ -345,18 +361,22 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	uev_zero_ring(c);
 	/* Allocate the (zeroed) pages now: the traced process then takes
 	 * only minor faults on its first lap, not page allocations. */
-	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot), (off_t)c->size);
+	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot), (off_t)c->map_size);
 	STORE(&sl->gen, c->gen);
 	STORE(&sl->flags, c->flags);
 	STORE(&sl->target_pid, (int32_t)pid);
 	STORE(&sl->max_data, c->max_data);
 	STORE(&sl->ring_size, c->size);
 	memset(sl->filter, 0, sizeof(sl->filter));
-	STORE(&sl->head, 0);
-	STORE(&sl->dropped, 0);
-	STORE(&sl->drop_ts, 0);
-	STORE(&sl->tail, 0);
-	STORE(&sl->tail_cache, 0);
+	for (unsigned int k = 0; k < UEV_NSUB; k++) {
+		struct uev_sub *sb = &sl->sub[k];
+
+		STORE(&sb->head, 0);
+		STORE(&sb->dropped, 0);
+		STORE(&sb->drop_ts, 0);
+		STORE(&sb->tail, 0);
+		STORE(&sb->tail_cache, 0);
+	}
 	STORE_REL(&sl->own, c->own);
 	*out = c;
 	return 0;
@@ -468,11 +488,17 @@ int uev_consumer__type_name(struct uev_consumer *c, uint32_t local_id, char *buf
 
 size_t uev_consumer__pending(struct uev_consumer *c)
 {
-	uint64_t avail = LOAD_ACQ(&c->sl->head) - c->tail;
+	size_t total = 0;
+	unsigned int k;
 
 	if (c->broken)
 		return 0;
-	return avail > c->size ? c->size : (size_t)avail;
+	for (k = 0; k < UEV_NSUB; k++) {
+		uint64_t avail = LOAD_ACQ(&c->sub[k].sb->head) - c->sub[k].tail;
+
+		total += avail > c->sub_size ? c->sub_size : (size_t)avail;
+	}
+	return total;
 }
 
 size_t uev_consumer__max_data(const struct uev_consumer *c)
@@ -485,58 +511,70 @@ size_t uev_consumer__ring_size(const struct uev_consumer *c)
 	return c->size;
 }
 
-/* Zero [tail, tail + len) of the ring (len <= size), wrapping. */
-static void uev_clear(struct uev_consumer *c, uint64_t tail, uint64_t len)
+/* Zero [tail, tail + len) of sub-ring u (len <= its size), wrapping. */
+static void uev_clear(struct uev_consumer *c, struct uev_csub *u, uint64_t tail, uint64_t len)
 {
-	uint64_t off = tail & (c->size - 1), first;
+	uint64_t size = c->sub_size, off = tail & (size - 1), first;
 
-	if (len > c->size)
-		len = c->size;
-	first = len < c->size - off ? len : c->size - off;
+	if (len > size)
+		len = size;
+	first = len < size - off ? len : size - off;
 
-	memset(c->ring + off, 0, first);
+	memset(u->ring + off, 0, first);
 	if (len > first)
-		memset(c->ring, 0, len - first);
+		memset(u->ring, 0, len - first);
 }
 
 /* Hand [published, tail) back to the producers, zeroed. */
-static void uev_publish(struct uev_consumer *c)
+static void uev_publish(struct uev_consumer *c, struct uev_csub *u)
 {
-	if (c->published == c->tail)
+	if (u->published == u->tail)
 		return;
-	uev_clear(c, c->published, c->tail - c->published);
-	c->published = c->tail;
-	STORE_REL(&c->sl->tail, c->tail);
+	uev_clear(c, u, u->published, u->tail - u->published);
+	u->published = u->tail;
+	STORE_REL(&u->sb->tail, u->tail);
 }
 
-static void uev_advance(struct uev_consumer *c, uint64_t len)
+static void uev_advance(struct uev_consumer *c, struct uev_csub *u, uint64_t len)
 {
-	c->tail += len;
-	if (c->tail - c->published >= c->size / 4)
-		uev_publish(c);
+	u->tail += len;
+	if (u->tail - u->published >= c->sub_size / 4)
+		uev_publish(c, u);
 }
 
-/* Corrupt ring: skip everything written so far, count, maybe give up. */
-static int uev_corrupt(struct uev_consumer *c)
+/* Skip everything written so far into sub-ring u. */
+static void uev_resync(struct uev_consumer *c, struct uev_csub *u)
 {
 	uint64_t head;
 
-	memset(c->ring, 0, c->size);
+	memset(u->ring, 0, c->sub_size);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	head = LOAD(&c->sl->head);
+	head = LOAD(&u->sb->head);
 	if (head & 7) {
 		/* producers drop while head is misaligned: realign it */
 		uint64_t fixed = (head + 7) & ~7ull;
 
-		if (__atomic_compare_exchange_n(&c->sl->head, &head, fixed, false, __ATOMIC_SEQ_CST,
+		if (__atomic_compare_exchange_n(&u->sb->head, &head, fixed, false, __ATOMIC_SEQ_CST,
 						__ATOMIC_RELAXED))
 			head = fixed;
 	}
-	c->tail = head & ~7ull;
-	c->published = c->tail;
-	STORE_REL(&c->sl->tail, c->tail);
-	STORE_REL(&c->sl->tail_cache, c->tail);
-	c->stuck = false;
+	u->tail = head & ~7ull;
+	u->published = u->tail;
+	STORE_REL(&u->sb->tail, u->tail);
+	STORE_REL(&u->sb->tail_cache, u->tail);
+	u->stuck = false;
+}
+
+/* Corrupt sub-ring u (NULL: the whole slot): skip, count, maybe give up. */
+static int uev_corrupt(struct uev_consumer *c, struct uev_csub *u)
+{
+	unsigned int k;
+
+	if (u)
+		uev_resync(c, u);
+	else
+		for (k = 0; k < UEV_NSUB; k++)
+			uev_resync(c, &c->sub[k]);
 	if (++c->corrupt >= UEV_CONSUMER_CORRUPT_MAX) {
 		c->broken = true;
 		uev_consumer__set_enabled(c, false);
@@ -551,23 +589,23 @@ static void uev_report_lost(const struct uev_cbs *cbs, uint64_t count, uint64_t 
 }
 
 /*
- * The record at tail is reserved but not committed. Skip it if its writer
- * is gone; returns true when it was skipped.
+ * The record at tail of sub-ring u is reserved but not committed. Skip it
+ * if its writer is gone; returns true when it was skipped.
  */
-static bool uev_skip_dead(struct uev_consumer *c, const struct uev_cbs *cbs, uint64_t head,
-			  uint64_t off)
+static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const struct uev_cbs *cbs,
+			  uint64_t head, uint64_t off)
 {
-	struct uev_rec *rec = (struct uev_rec *)(c->ring + off);
-	uint64_t now = uev_now(), rlen = 0, avail = head - c->tail;
+	struct uev_rec *rec = (struct uev_rec *)(u->ring + off);
+	uint64_t now = uev_now(), rlen = 0, avail = head - u->tail;
 	pid_t pid = 0, tid = 0;
 	bool dead;
 
-	if (!c->stuck || c->stuck_tail != c->tail) {
-		c->stuck = true;
-		c->stuck_tail = c->tail;
-		c->stuck_since = now;
+	if (!u->stuck || u->stuck_tail != u->tail) {
+		u->stuck = true;
+		u->stuck_tail = u->tail;
+		u->stuck_since = now;
 	}
-	if (off + sizeof(*rec) <= c->size) {
+	if (off + sizeof(*rec) <= c->sub_size) {
 		rlen = LOAD(&rec->rlen);
 		pid = LOAD(&rec->pid);
 		tid = LOAD(&rec->tid);
@@ -575,80 +613,80 @@ static bool uev_skip_dead(struct uev_consumer *c, const struct uev_cbs *cbs, uin
 	if (pid > 0)
 		dead = uev_task_dead(pid, tid);
 	else
-		dead = now - c->stuck_since > UEV_STUCK_NS;
+		dead = now - u->stuck_since > UEV_STUCK_NS;
 	if (!dead)
 		return false;
 	/* Re-check: it may have been committed meanwhile. */
-	if (LOAD_ACQ((uint64_t *)(c->ring + off)))
+	if (LOAD_ACQ((uint64_t *)(u->ring + off)))
 		return true;
-	if (rlen >= sizeof(*rec) && !(rlen & 7) && off + rlen <= c->size && rlen <= avail)
-		uev_advance(c, rlen);
+	if (rlen >= sizeof(*rec) && !(rlen & 7) && off + rlen <= c->sub_size && rlen <= avail)
+		uev_advance(c, u, rlen);
 	else
-		uev_advance(c, avail);
-	c->stuck = false;
+		uev_advance(c, u, avail);
+	u->stuck = false;
 	uev_report_lost(cbs, 1, now);
 	return true;
 }
 
-/* Drain up to head; returns events, or -errno. */
-static int uev_drain(struct uev_consumer *c, const struct uev_cbs *cbs, int *np)
+/* Drain sub-ring u up to its head; returns 0, >0 (stopped) or -errno. */
+static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct uev_cbs *cbs, int *np)
 {
-	uint64_t size = c->size, mask = size - 1, iter, max_iter = size / 8 + 2;
-	uint64_t head = LOAD_ACQ(&c->sl->head);
-	int n = 0, ret;
+	uint64_t size = c->sub_size, mask = size - 1, iter, max_iter = size / 8 + 2;
+	uint64_t head = LOAD_ACQ(&u->sb->head);
+	int ret;
 
 	for (iter = 0; iter < max_iter; iter++) {
-		uint64_t avail = head - c->tail, off = c->tail & mask, commit, rlen, lostsz;
+		uint64_t avail = head - u->tail, off = u->tail & mask, commit, rlen, lostsz;
 		struct uev_rec rec;
 		struct pt_event_hdr h;
 		uint32_t dlen;
 
 		if (avail > size || (head & 7))
-			return uev_corrupt(c);
+			return uev_corrupt(c, u);
 		if (!avail) {
 			/* caught up: look again once (read head seldom: it is
 			 * the producers' hot line) */
-			uint64_t h2 = LOAD_ACQ(&c->sl->head);
+			uint64_t h2 = LOAD_ACQ(&u->sb->head);
 
 			if (h2 == head)
 				break;
 			head = h2;
 			continue;
 		}
-		commit = LOAD_ACQ((uint64_t *)(c->ring + off));
+		commit = LOAD_ACQ((uint64_t *)(u->ring + off));
 		if (!commit) {
-			if (uev_skip_dead(c, cbs, head, off))
+			if (uev_skip_dead(c, u, cbs, head, off))
 				continue;
 			break;
 		}
-		c->stuck = false;
-		if (UEV_COMMIT_TAG(commit) != (uint32_t)(c->tail >> 3))
-			return uev_corrupt(c);
+		u->stuck = false;
+		if (UEV_COMMIT_TAG(commit) != (uint32_t)(u->tail >> 3))
+			return uev_corrupt(c, u);
 		if (UEV_COMMIT_KIND(commit) == UEV_KIND_PAD) {
 			rlen = UEV_COMMIT_LEN(commit);
 			if (rlen != size - off || rlen > avail)
-				return uev_corrupt(c);
-			uev_advance(c, rlen);
+				return uev_corrupt(c, u);
+			uev_advance(c, u, rlen);
 			continue;
 		}
 		if (UEV_COMMIT_KIND(commit) != UEV_KIND_DATA || off + sizeof(rec) > size)
-			return uev_corrupt(c);
-		memcpy(&rec, c->ring + off, sizeof(rec));
+			return uev_corrupt(c, u);
+		memcpy(&rec, u->ring + off, sizeof(rec));
 		dlen = UEV_COMMIT_LEN(commit);
 		lostsz = (rec.flags & UEV_REC_LOST) ? sizeof(struct uev_lost) : 0;
 		rlen = UEV_ALIGN8(sizeof(rec) + lostsz + (uint64_t)dlen);
 		if (dlen > c->rec_max || rlen != rec.rlen || off + rlen > size || rlen > avail ||
 		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~(UEV_REC_TRUNC | UEV_REC_LOST)))
-			return uev_corrupt(c);
+			return uev_corrupt(c, u);
 		if (lostsz) {
 			struct uev_lost l;
 
-			memcpy(&l, c->ring + off + sizeof(rec), sizeof(l));
+			memcpy(&l, u->ring + off + sizeof(rec), sizeof(l));
 			uev_report_lost(cbs, l.count, l.first_ts);
 		}
 		if (dlen)
-			memcpy(c->buf, c->ring + off + sizeof(rec) + lostsz, dlen);
-		uev_advance(c, rlen);
+			memcpy(c->buf, u->ring + off + sizeof(rec) + lostsz, dlen);
+		uev_advance(c, u, rlen);
 
 		memset(&h, 0, sizeof(h));
 		h.id = UEV_ID_BASE + rec.idx;
@@ -671,8 +709,7 @@ static int uev_drain(struct uev_consumer *c, const struct uev_cbs *cbs, int *np)
 		h.prog_addr = rec.prog;
 		h.thread = rec.thread;
 		h.data_len = dlen;
-		n++;
-		*np = n;
+		(*np)++;
 		if (cbs->event) {
 			ret = cbs->event(cbs->ctx, &h, c->buf);
 			if (ret)
@@ -684,23 +721,47 @@ static int uev_drain(struct uev_consumer *c, const struct uev_cbs *cbs, int *np)
 
 int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
 {
-	int n = 0, ret;
+	int n = 0, ret = 0, err = 0;
+	unsigned int i, k;
 
 	if (c->broken)
 		return 0;
 	if (LOAD(&c->sl->own) != c->own || LOAD(&c->sl->gen) != c->gen)
-		return uev_corrupt(c);
-	ret = uev_drain(c, cbs, &n);
-	uev_publish(c);
+		return uev_corrupt(c, NULL);
+	/* every sub-ring, starting with a different one each time so that a
+	 * callback stopping the drain early starves none */
+	for (i = 0; i < UEV_NSUB && !c->broken; i++) {
+		struct uev_csub *u = &c->sub[(c->first + i) & (UEV_NSUB - 1)];
+
+		unsigned int corrupt = c->corrupt;
+
+		ret = uev_drain(c, u, cbs, &n);
+		uev_publish(c, u);
+		if (ret == -EBADMSG && c->corrupt != corrupt) {
+			/* this sub-ring was resynchronised: the others are fine */
+			err = ret;
+			ret = 0;
+			continue;
+		}
+		if (ret)
+			break;
+	}
+	c->first = (c->first + 1) & (UEV_NSUB - 1);
 	if (ret < 0)
 		return ret;
 	if (ret > 0)
 		return n;
+	if (err)
+		return err;
 	/* Drops with no later record to carry them: report once drained. */
-	if (LOAD_ACQ(&c->sl->head) == c->tail && LOAD(&c->sl->dropped)) {
-		uint64_t cnt = __atomic_exchange_n(&c->sl->dropped, 0, __ATOMIC_ACQ_REL);
+	for (k = 0; k < UEV_NSUB; k++) {
+		struct uev_csub *u = &c->sub[k];
 
-		uev_report_lost(cbs, cnt, LOAD(&c->sl->drop_ts));
+		if (LOAD_ACQ(&u->sb->head) == u->tail && LOAD(&u->sb->dropped)) {
+			uint64_t cnt = __atomic_exchange_n(&u->sb->dropped, 0, __ATOMIC_ACQ_REL);
+
+			uev_report_lost(cbs, cnt, LOAD(&u->sb->drop_ts));
+		}
 	}
 	return n;
 }
@@ -714,7 +775,7 @@ void uev_consumer__detach(struct uev_consumer *c)
 	else
 		__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
 	if (c->ring)
-		munmap(c->ring, c->size);
+		munmap(c->ring, c->map_size);
 	munmap(c->ctl, UEV_CTL_SIZE);
 	close(c->fd);
 	free(c->buf);

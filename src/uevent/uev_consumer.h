@@ -40,10 +40,13 @@ struct uev_cbs {
 	 * CLOCK_MONOTONIC ns. data (hdr->data_len bytes) is a private copy,
 	 * valid during the call. Return 0 to go on; anything else stops the
 	 * drain after this event (a negative value is returned by consume).
-	 * Events come in reservation order: per thread ts never decreases,
-	 * across threads ts may be inverted by the time between the clock
-	 * read and the reservation (ns; more if the writer was preempted),
-	 * so merge with a small reorder window. ts is never in the future
+	 * Per thread, events come in order and ts never decreases. A
+	 * consume drains the UEV_NSUB sub-rings one after the other, so
+	 * events of threads writing into different sub-rings come out of
+	 * time order within one consume (sort each drain by ts), and within
+	 * one sub-ring ts may be inverted across threads by the time between
+	 * the clock read and the reservation (ns; more if the writer was
+	 * preempted), so merge with a small reorder window. ts is never in the future
 	 * (clamped); pid, tid, thread and prog_addr are what the traced
 	 * process wrote (it can lie about its own events only).
 	 */

@@ -188,11 +188,15 @@ int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid)
 		STORE(&sl->max_data, UEV_PROV_MAX_DATA);
 		STORE(&sl->ring_size, (uint64_t)UEV_PROV_RING);
 		memset(sl->filter, 0, sizeof(sl->filter));
-		STORE(&sl->head, 0);
-		STORE(&sl->dropped, 0);
-		STORE(&sl->drop_ts, 0);
-		STORE(&sl->tail, 0);
-		STORE(&sl->tail_cache, 0);
+		for (unsigned int k = 0; k < UEV_NSUB; k++) {
+			struct uev_sub *sb = &sl->sub[k];
+
+			STORE(&sb->head, 0);
+			STORE(&sb->dropped, 0);
+			STORE(&sb->drop_ts, 0);
+			STORE(&sb->tail, 0);
+			STORE(&sb->tail_cache, 0);
+		}
 		STORE_REL(&sl->own, UEV_OWN(pid, UEV_SLOT_PROV));
 		__atomic_fetch_or(&ctl->active, 1ull << s, __ATOMIC_SEQ_CST);
 		return (int)s;
@@ -245,6 +249,16 @@ static bool uev_prov_expire(struct uev_ctl *ctl, unsigned int s)
  * its tracer needs to notice the exec. Wait (bounded) for the adoption;
  * once adopted, the controller's mapping keeps the region alive.
  */
+static bool uev_slot_written(struct uev_slot *sl)
+{
+	unsigned int k;
+
+	for (k = 0; k < UEV_NSUB; k++)
+		if (LOAD(&sl->sub[k].head) || LOAD(&sl->sub[k].dropped))
+			return true;
+	return false;
+}
+
 __attribute__((destructor)) static void uev_producer_fini(void)
 {
 	struct uev_ctl *ctl = uev_producer__hot.ctl;
@@ -260,7 +274,7 @@ __attribute__((destructor)) static void uev_producer_fini(void)
 	if (end > uev_prov_deadline)
 		end = uev_prov_deadline;
 	while (now < end && LOAD_ACQ(&sl->own) == UEV_OWN(uev_pid, UEV_SLOT_PROV) &&
-	       (LOAD(&sl->head) || LOAD(&sl->dropped))) {
+	       uev_slot_written(sl)) {
 		struct timespec ts = {0, (long)nap};
 
 		nanosleep(&ts, NULL);
@@ -288,16 +302,19 @@ static inline pid_t uev_gettid(void)
 	return t;
 }
 
-static void uev_drop(struct uev_slot *sl, uint64_t ts)
+static void uev_drop(struct uev_sub *sl, uint64_t ts)
 {
 	if (__atomic_fetch_add(&sl->dropped, 1, __ATOMIC_RELAXED) == 0)
 		STORE(&sl->drop_ts, ts);
 }
 
-static void uev_write(struct uev_slot *sl, uint8_t *ring, const struct uev_evt *e)
+/* Write e into the sub-ring of its thread (tid % UEV_NSUB) of the slot. */
+static void uev_write(struct uev_slot *slot, uint8_t *ring, const struct uev_evt *e)
 {
-	uint64_t size = LOAD(&sl->ring_size);
-	uint32_t maxd = LOAD(&sl->max_data);
+	uint64_t size = LOAD(&slot->ring_size);
+	uint32_t maxd = LOAD(&slot->max_data);
+	unsigned int k = (uint32_t)e->tid & (UEV_NSUB - 1);
+	struct uev_sub *sl = &slot->sub[k];
 	uint64_t h, t, off, need, used, rlen, pos;
 	uint16_t flags = 0;
 	size_t dlen = e->len;
@@ -310,6 +327,8 @@ static void uev_write(struct uev_slot *sl, uint8_t *ring, const struct uev_evt *
 	 * write outside the slot whatever it says. */
 	if (unlikely(size < UEV_RING_MIN || size > UEV_SLOT_MAX || (size & (size - 1))))
 		return;
+	size = UEV_SUB_SIZE(size);
+	ring += (uint64_t)k * size;
 	if (dlen > maxd) {
 		dlen = maxd;
 		flags |= UEV_REC_TRUNC;

@@ -30,13 +30,25 @@
  * provisional slot holds events nobody adopted waits up to
  * UEV_PROV_EXIT_WAIT_NS for a controller (in a destructor).
  *
- * A ring holds records, each 8-byte aligned, never wrapping: a record that
- * does not fit before the end is preceded by a PAD record up to the end.
- * The producer reserves with a CAS on slot.head (checked against a cached
- * copy of the consumer's slot.tail, reloaded only when the ring looks
- * full), writes rlen, pid and tid first, then the rest, then publishes the
- * commit word with a release store. The consumer zeroes what it consumed
- * before advancing tail (in batches), so an unwritten commit word is 0.
+ * Sub-rings: a slot has UEV_NSUB rings ("sub-rings") of
+ * UEV_SUB_SIZE(slot.ring_size) bytes each (ring_size, at most
+ * UEV_SLOT_MAX / UEV_NSUB), sub-ring k at byte k * UEV_SUB_SIZE(ring_size)
+ * of the slot's space, each with its own control block slot.sub[k]
+ * (producer line: head, dropped, drop_ts, tail_cache; consumer line:
+ * tail), so that threads writing at the same time seldom share a cache
+ * line. A thread always writes into sub-ring (its tid % UEV_NSUB): its
+ * events stay in order, and one thread alone has the whole ring_size
+ * bytes (up to 4 MiB); across sub-rings the consumer merges by timestamp.
+ *
+ * A sub-ring holds records, each 8-byte aligned, never wrapping: a record
+ * that does not fit before the end is preceded by a PAD record up to the
+ * end. The producer reserves with a CAS on sub.head (checked against a
+ * cached copy of the consumer's sub.tail, reloaded only when the sub-ring
+ * looks full), writes rlen, pid and tid first, then the rest, then
+ * publishes the commit word with a release store. The consumer zeroes
+ * what it consumed before advancing tail (in batches), so an unwritten
+ * commit word is 0. Drops (sub-ring full) are counted per sub-ring and
+ * carried by the next record of the same sub-ring.
  *
  * Commit word (u64): bits 63..32 the record position / 8 (low 32 bits of
  * the absolute position, a sanity tag), bits 31..28 the kind, bits 27..0
@@ -51,7 +63,7 @@
 #include <stdint.h>
 
 #define UEV_MAGIC      0x3156454255425450ULL /* "PTBUEBV1" little-endian */
-#define UEV_VERSION    1
+#define UEV_VERSION    2
 #define UEV_MEMFD_NAME "ptbpf-uev"
 #define UEV_MEMFD_LINK "/memfd:ptbpf-uev (deleted)"
 
@@ -79,6 +91,10 @@
 
 /* The provisional slot (see above). */
 #define UEV_PENDING_ENV	  "PTBPF_UEV_PENDING"
+#define UEV_NSUB	  4u /* sub-rings per slot, a power of two */
+#define UEV_SUB_SHIFT	  2u /* log2(UEV_NSUB) */
+#define UEV_SUB_MAX	  (UEV_SLOT_MAX / UEV_NSUB)
+#define UEV_SUB_SIZE(ring_size) ((ring_size) < UEV_SUB_MAX ? (uint64_t)(ring_size) : (uint64_t)UEV_SUB_MAX)
 #define UEV_PROV_RING	  (256u * 1024)
 #define UEV_PROV_MAX_DATA (UEV_PROV_RING / 4 - 64u) /* 4 * UEV_REC_MAX() == the ring */
 #define UEV_PROV_TTL_NS	  (10ull * 1000000000ull)
@@ -133,7 +149,24 @@ _Static_assert(sizeof(struct uev_lost) == 16, "uev_lost layout");
 
 #define UEV_REC_MAX(max_data)                                                                      \
 	UEV_ALIGN8(sizeof(struct uev_rec) + sizeof(struct uev_lost) + (max_data))
-_Static_assert(4 * UEV_REC_MAX(UEV_PROV_MAX_DATA) <= UEV_PROV_RING, "provisional slot sizes");
+_Static_assert(4 * UEV_REC_MAX(UEV_PROV_MAX_DATA) <= UEV_SUB_SIZE(UEV_PROV_RING),
+	       "provisional slot sizes");
+_Static_assert(UEV_SUB_MAX >= 2 * UEV_REC_MAX(1024u * 1024), "largest record fits a sub-ring");
+_Static_assert((1u << UEV_SUB_SHIFT) == UEV_NSUB, "UEV_NSUB is 1 << UEV_SUB_SHIFT");
+
+/* One sub-ring's control block: two cache lines. */
+struct uev_sub {
+	/* producers */
+	uint64_t head;	     /* bytes reserved, ever */
+	uint64_t dropped;    /* events dropped, not yet reported */
+	uint64_t drop_ts;    /* timestamp of the first of them */
+	uint64_t tail_cache; /* a recent copy of tail, so producers seldom read tail */
+	uint64_t pad0_[4];
+	/* consumer */
+	uint64_t tail __attribute__((aligned(64))); /* bytes consumed, ever */
+	uint64_t pad1_[7];
+} __attribute__((aligned(64)));
+_Static_assert(sizeof(struct uev_sub) == 128, "uev_sub layout");
 
 struct uev_slot {
 	/* line 0: configuration, written by the owner, read by producers */
@@ -144,17 +177,10 @@ struct uev_slot {
 	uint32_t max_data;		     /* payload bytes kept per event */
 	uint64_t ring_size;		     /* power of two, UEV_RING_MIN .. UEV_SLOT_MAX */
 	uint64_t filter[UEV_NAMES_MAX / 64]; /* bit set: index filtered out */
-	/* line 1: producers */
-	uint64_t head __attribute__((aligned(64))); /* bytes reserved, ever */
-	uint64_t dropped;			    /* events dropped, not yet reported */
-	uint64_t drop_ts;			    /* timestamp of the first of them */
-	uint64_t tail_cache; /* a recent copy of tail, so producers seldom read line 2 */
-	/* line 2: consumer */
-	uint64_t tail __attribute__((aligned(64))); /* bytes consumed, ever */
-	uint64_t pad_[7];
-	uint64_t reserved[8];
+	/* lines 1..: the sub-rings (UEV_NSUB parts of ring_size bytes each) */
+	struct uev_sub sub[UEV_NSUB] __attribute__((aligned(64)));
 };
-_Static_assert(sizeof(struct uev_slot) == 256, "uev_slot layout");
+_Static_assert(sizeof(struct uev_slot) == 64 + 128 * UEV_NSUB, "uev_slot layout");
 
 struct uev_name {
 	uint32_t state; /* UEV_NAME_* */

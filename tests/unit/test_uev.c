@@ -113,6 +113,23 @@ static unsigned int slot_of(struct fx *f)
 	return 0;
 }
 
+/* The sub-ring this thread writes into, its size and its bytes. */
+static struct uev_sub *my_sub(struct fx *f, unsigned int s)
+{
+	return &f->ctl->slots[s].sub[(uint32_t)gettid() & (UEV_NSUB - 1)];
+}
+
+static uint64_t sub_size(struct fx *f, unsigned int s)
+{
+	return UEV_SUB_SIZE(f->ctl->slots[s].ring_size);
+}
+
+static uint8_t *my_ring(struct fx *f, unsigned int s)
+{
+	return (uint8_t *)f->ctl + UEV_RING_OFF(s) +
+	       ((uint32_t)gettid() & (UEV_NSUB - 1)) * sub_size(f, s);
+}
+
 static void test_basic(void **state)
 {
 	struct fx *f = fx_new(65536, 256);
@@ -287,6 +304,88 @@ static void test_multithread(void **state)
 	fx_free(f);
 }
 
+struct subw {
+	struct fx *f;
+	unsigned int s;
+	uint32_t w;
+	unsigned int n;
+	pthread_barrier_t *start;
+	pid_t tid;
+};
+
+static void *subw_writer(void *arg)
+{
+	struct subw *m = arg;
+	unsigned char buf[64] = {0};
+	uint32_t i;
+
+	m->tid = gettid();
+	pthread_barrier_wait(m->start);
+	for (i = 0; i < m->n; i++) {
+		memcpy(buf, &m->w, 4);
+		memcpy(buf + 4, &i, 4);
+		uev_producer__write_slot(m->f->ctl, m->s, 3, buf, 8 + i % 56, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * 4 threads at once into small sub-rings (drops): each thread's events in
+ * order and delivered + lost == written, exactly, whatever sub-ring each
+ * thread writes into.
+ */
+static void test_subrings(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	struct subw m[4];
+	pthread_t th[4];
+	pthread_barrier_t start;
+	uint64_t total = 0;
+	unsigned int used = 0, i, k;
+	uint32_t seen = 0;
+
+	f->rx.check_seq = true;
+	pthread_barrier_init(&start, NULL, 5);
+	for (i = 0; i < 4; i++) {
+		m[i] = (struct subw){.f = f, .s = slot_of(f), .w = i, .n = 100000, .start = &start};
+		assert_int_equal(pthread_create(&th[i], NULL, subw_writer, &m[i]), 0);
+	}
+	pthread_barrier_wait(&start);
+	for (i = 0; i < 4; i++) {
+		void *rv;
+
+		while (pthread_tryjoin_np(th[i], &rv) == EBUSY) {
+			int n = uev_consumer__consume(f->c, &f->cbs);
+
+			assert_true(n >= 0);
+			total += (uint64_t)n;
+		}
+	}
+	for (;;) {
+		int n = uev_consumer__consume(f->c, &f->cbs);
+
+		assert_true(n >= 0);
+		if (!n)
+			break;
+		total += (uint64_t)n;
+	}
+	assert_int_equal(uev_consumer__pending(f->c), 0);
+	assert_int_equal(f->rx.seq_err, 0);
+	assert_int_equal(total + f->rx.lost, 4 * 100000);
+	/* the threads wrote into their own sub-rings (tid % UEV_NSUB) */
+	for (i = 0; i < 4; i++)
+		seen |= 1u << ((uint32_t)m[i].tid & (UEV_NSUB - 1));
+	for (k = 0; k < UEV_NSUB; k++) {
+		bool w = f->ctl->slots[slot_of(f)].sub[k].head != 0;
+
+		assert_int_equal(w, !!(seen & (1u << k)));
+		used += w;
+	}
+	assert_true(used >= 2);
+	pthread_barrier_destroy(&start);
+	fx_free(f);
+}
+
 static void test_names(void **state)
 {
 	char name[80], got[64];
@@ -410,8 +509,8 @@ static void test_dead_writer(void **state)
 {
 	struct fx *f = fx_new(4096, 64);
 	unsigned int s = slot_of(f);
-	struct uev_slot *sl = &f->ctl->slots[s];
-	uint8_t *ring = (uint8_t *)f->ctl + UEV_RING_OFF(s);
+	struct uev_sub *sl = my_sub(f, s);
+	uint8_t *ring = my_ring(f, s);
 	struct uev_rec *rec;
 	unsigned char buf[8] = {0};
 	uint64_t pos;
@@ -456,7 +555,7 @@ static void test_dead_writer(void **state)
 static void corrupt_and_check(struct fx *f, void (*how)(struct fx *, unsigned int, uint8_t *))
 {
 	unsigned int s = slot_of(f);
-	uint8_t *ring = (uint8_t *)f->ctl + UEV_RING_OFF(s);
+	uint8_t *ring = my_ring(f, s);
 	unsigned char buf[64] = {1, 2, 3};
 	unsigned int before;
 
@@ -471,17 +570,17 @@ static void corrupt_and_check(struct fx *f, void (*how)(struct fx *, unsigned in
 
 static void bad_head(struct fx *f, unsigned int s, uint8_t *ring)
 {
-	f->ctl->slots[s].head = 0xdeadbeefdeadbee0ull;
+	my_sub(f, s)->head = 0xdeadbeefdeadbee0ull;
 }
 
 static void bad_head_align(struct fx *f, unsigned int s, uint8_t *ring)
 {
-	f->ctl->slots[s].head += 3;
+	my_sub(f, s)->head += 3;
 }
 
 static uint8_t *rec_at_tail(struct fx *f, unsigned int s, uint8_t *ring)
 {
-	return ring + (f->ctl->slots[s].tail & (f->ctl->slots[s].ring_size - 1));
+	return ring + (my_sub(f, s)->tail & (sub_size(f, s) - 1));
 }
 
 static void bad_tag(struct fx *f, unsigned int s, uint8_t *ring)
@@ -513,7 +612,7 @@ static void bad_pad(struct fx *f, unsigned int s, uint8_t *ring)
 {
 	struct uev_rec *r = (struct uev_rec *)rec_at_tail(f, s, ring);
 
-	uint64_t tail = f->ctl->slots[s].tail, size = f->ctl->slots[s].ring_size;
+	uint64_t tail = my_sub(f, s)->tail, size = sub_size(f, s);
 
 	r->commit = UEV_COMMIT(tail, UEV_KIND_PAD, size - (tail & (size - 1)) + 8);
 }
@@ -549,7 +648,7 @@ static void test_future_ts(void **state)
 {
 	struct fx *f = fx_new(4096, 64);
 	unsigned int s = slot_of(f);
-	uint8_t *ring = (uint8_t *)f->ctl + UEV_RING_OFF(s);
+	uint8_t *ring = my_ring(f, s);
 	struct timespec ts;
 	unsigned char buf[8] = {0};
 
@@ -567,10 +666,10 @@ static void test_give_up(void **state)
 	unsigned int s = slot_of(f), i;
 
 	for (i = 0; i < UEV_CONSUMER_CORRUPT_MAX; i++) {
-		f->ctl->slots[s].head = 5;
+		my_sub(f, s)->head = 5;
 		assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
 	}
-	f->ctl->slots[s].head = 5;
+	my_sub(f, s)->head = 5;
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
 	assert_int_equal(f->ctl->active & (1u << s), 0);
 	fx_free(f);
@@ -618,7 +717,7 @@ static void test_random_garbage(void **state)
 					ring[rand() % size] = (uint8_t)rand();
 				break;
 			case 1: /* a random head */
-				f->ctl->slots[s].head = ((uint64_t)rand() << 32) | (unsigned)rand();
+				my_sub(f, s)->head = ((uint64_t)rand() << 32) | (unsigned)rand();
 				break;
 			case 2: /* the whole ring */
 				for (k = 0; k < size; k++)
@@ -836,7 +935,7 @@ static void test_prov_self(void **state)
 	assert_int_equal(ctl->slots[s].own, UEV_OWN(getpid(), UEV_SLOT_PROV));
 	posix_trace_event(2048, &v, sizeof(v));
 	posix_trace_event(2048, &v, sizeof(v));
-	assert_int_not_equal(ctl->slots[s].head, 0);
+	assert_int_not_equal(ctl->slots[s].sub[(uint32_t)gettid() & (UEV_NSUB - 1)].head, 0);
 	usleep(80000);
 	assert_int_equal(ctl->slots[s].own, UEV_OWN(getpid(), UEV_SLOT_PROV));
 	posix_trace_event(2048, &v, sizeof(v));
@@ -876,7 +975,7 @@ int main(void)
 		cmocka_unit_test(test_give_up),	       cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_random_garbage), cmocka_unit_test(test_prov_claim),
 		cmocka_unit_test(test_prov_race),      cmocka_unit_test(test_prov_drops),
-		cmocka_unit_test(test_prov_self),
+		cmocka_unit_test(test_prov_self),      cmocka_unit_test(test_subrings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -368,15 +368,7 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	STORE(&sl->max_data, c->max_data);
 	STORE(&sl->ring_size, c->size);
 	memset(sl->filter, 0, sizeof(sl->filter));
-	for (unsigned int k = 0; k < UEV_NSUB; k++) {
-		struct uev_sub *sb = &sl->sub[k];
-
-		STORE(&sb->head, 0);
-		STORE(&sb->dropped, 0);
-		STORE(&sb->drop_ts, 0);
-		STORE(&sb->tail, 0);
-		STORE(&sb->tail_cache, 0);
-	}
+	uev_slot_reset_subs(sl);
 	STORE_REL(&sl->own, c->own);
 	*out = c;
 	return 0;

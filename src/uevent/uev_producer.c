@@ -188,15 +188,7 @@ int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid)
 		STORE(&sl->max_data, UEV_PROV_MAX_DATA);
 		STORE(&sl->ring_size, (uint64_t)UEV_PROV_RING);
 		memset(sl->filter, 0, sizeof(sl->filter));
-		for (unsigned int k = 0; k < UEV_NSUB; k++) {
-			struct uev_sub *sb = &sl->sub[k];
-
-			STORE(&sb->head, 0);
-			STORE(&sb->dropped, 0);
-			STORE(&sb->drop_ts, 0);
-			STORE(&sb->tail, 0);
-			STORE(&sb->tail_cache, 0);
-		}
+		uev_slot_reset_subs(sl);
 		STORE_REL(&sl->own, UEV_OWN(pid, UEV_SLOT_PROV));
 		__atomic_fetch_or(&ctl->active, 1ull << s, __ATOMIC_SEQ_CST);
 		return (int)s;

@@ -210,4 +210,18 @@ struct uev_ctl {
 };
 _Static_assert(sizeof(struct uev_ctl) <= UEV_CTL_SIZE, "uev_ctl fits");
 
+/* Empty every sub-ring of a slot being set up (its owner is not yet published). */
+static inline void uev_slot_reset_subs(struct uev_slot *sl)
+{
+	for (unsigned int k = 0; k < UEV_NSUB; k++) {
+		struct uev_sub *sb = &sl->sub[k];
+
+		__atomic_store_n(&sb->head, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&sb->dropped, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&sb->drop_ts, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&sb->tail, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&sb->tail_cache, 0, __ATOMIC_RELAXED);
+	}
+}
+
 #endif /* PTBPF_UEV_SHM_H */

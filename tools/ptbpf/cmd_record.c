@@ -90,6 +90,30 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
+struct policy_name {
+	const char *name;
+	int value;
+};
+
+static const struct policy_name stream_policies[] = {
+	{ "loop", POSIX_TRACE_LOOP }, { "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "flush", POSIX_TRACE_FLUSH }, { NULL, 0 },
+};
+
+static const struct policy_name log_policies[] = {
+	{ "loop", POSIX_TRACE_LOOP }, { "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "append", POSIX_TRACE_APPEND }, { NULL, 0 },
+};
+
+/* The value of a --policy or --log-policy name, -1 if unknown. */
+static int policy_value(const char *arg, const struct policy_name *t)
+{
+	for (; t->name; t++)
+		if (!strcmp(arg, t->name))
+			return t->value;
+	return -1;
+}
+
 static error_t record_parse(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
@@ -108,23 +132,13 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid buffer size '%s'", arg);
 		break;
 	case OPT_POLICY:
-		if (!strcmp(arg, "loop"))
-			a->policy = POSIX_TRACE_LOOP;
-		else if (!strcmp(arg, "until-full"))
-			a->policy = POSIX_TRACE_UNTIL_FULL;
-		else if (!strcmp(arg, "flush"))
-			a->policy = POSIX_TRACE_FLUSH;
-		else
+		a->policy = policy_value(arg, stream_policies);
+		if (a->policy < 0)
 			argp_error(state, "invalid policy '%s' (loop, until-full or flush)", arg);
 		break;
 	case OPT_LOGPOLICY:
-		if (!strcmp(arg, "loop"))
-			a->log_policy = POSIX_TRACE_LOOP;
-		else if (!strcmp(arg, "until-full"))
-			a->log_policy = POSIX_TRACE_UNTIL_FULL;
-		else if (!strcmp(arg, "append"))
-			a->log_policy = POSIX_TRACE_APPEND;
-		else
+		a->log_policy = policy_value(arg, log_policies);
+		if (a->log_policy < 0)
 			argp_error(state, "invalid log policy '%s' (append, loop or until-full)", arg);
 		break;
 	case OPT_LOGSIZE:

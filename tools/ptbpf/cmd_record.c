@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -558,6 +559,23 @@ static void print_summary(struct rec *r, const struct ptbpf_counters *c, int log
 	fprintf(stderr, "\n");
 }
 
+/*
+ * What both recording loops check each round: a signal or --duration
+ * (true: stop now), the status line, and the targets' exit, which sets
+ * *end_at: the time by which the events still in flight must be in.
+ */
+static bool record_tick(struct rec *r, double *end_at)
+{
+	if (got_signal)
+		return true;
+	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
+		return true;
+	status_line(r, 0);
+	if (!*end_at && targets_done(r))
+		*end_at = now_mono() + 2.0;
+	return false;
+}
+
 /* Live: read and print until the targets exit or we are told to stop. */
 static void record_live(struct rec *r)
 {
@@ -608,13 +626,8 @@ static void record_live(struct rec *r)
 			if (!idle_since)
 				idle_since = now_mono();
 		}
-		if (got_signal)
+		if (record_tick(r, &end_at))
 			break;
-		if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
-			break;
-		status_line(r, 0);
-		if (!end_at && targets_done(r))
-			end_at = now_mono() + 2.0;
 		/* after the exit: read what is still in flight, until idle */
 		if (end_at && ((idle_since && now_mono() - idle_since >= 0.15) ||
 			       now_mono() >= end_at))
@@ -648,13 +661,8 @@ static void record_log(struct rec *r)
 
 	for (;;) {
 		usleep(50000);
-		if (got_signal)
+		if (record_tick(r, &end_at))
 			break;
-		if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
-			break;
-		status_line(r, 0);
-		if (!end_at && targets_done(r))
-			end_at = now_mono() + 2.0;
 		if (end_at) {
 			struct ptbpf_counters c;
 

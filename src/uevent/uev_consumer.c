@@ -123,8 +123,27 @@ static int uev_check_fd(int fd)
 	return 0;
 }
 
+/*
+ * The creator maps the sealed memfd before it writes the header (magic
+ * last): a region found in that window is not ready yet, which is not the
+ * same as a region of another layout. Wait for it a little (its creator is
+ * between two instructions of its constructor), then give up with -EAGAIN.
+ */
+static int uev_wait_header(const struct uev_ctl *ctl)
+{
+	int i;
+
+	for (i = 0; i < 200 && !LOAD_ACQ(&ctl->magic); i++)
+		usleep(50);
+	return LOAD_ACQ(&ctl->magic) ? 0 : -EAGAIN;
+}
+
 static int uev_check_header(const struct uev_ctl *ctl)
 {
+	int err = uev_wait_header(ctl);
+
+	if (err)
+		return err;
 	if (LOAD_ACQ(&ctl->magic) != UEV_MAGIC || LOAD(&ctl->version) != UEV_VERSION ||
 	    LOAD(&ctl->nslots) != UEV_NSLOTS || LOAD(&ctl->names_max) != UEV_NAMES_MAX ||
 	    LOAD(&ctl->name_len) != UEV_NAME_LEN || LOAD(&ctl->ctl_size) != UEV_CTL_SIZE ||

@@ -69,7 +69,9 @@ struct uev_cbs {
  * max_data_size) and keeps its ring of UEV_PROV_RING bytes whatever
  * ring_bytes says (max_data_size is then at most UEV_PROV_MAX_DATA).
  * Errors: -ENOENT pid has no libposixtrace region; -EPERM/-EACCES no ptrace access; -ESRCH no such
- * process; -EBUSY no free slot; -EPROTO region of another layout version; -ENOMEM.
+ * process; -EBUSY no free slot; -EPROTO region of another layout version;
+ * -EAGAIN the region exists but its creator has not written its header yet
+ * (try again); -ENOMEM.
  */
 int uev_consumer__attach(struct uev_consumer **out, pid_t pid, const struct uev_opts *o);
 

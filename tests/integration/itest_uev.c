@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -401,9 +402,9 @@ static void test_pending(void **state)
 	{
 		int aerr = -ENOENT;
 
-		for (int t = 0; t < 500 && aerr == -ENOENT; t++) {
+		for (int t = 0; t < 500 && (aerr == -ENOENT || aerr == -EAGAIN); t++) {
 			aerr = uev_consumer__attach(&c, ch.pid, &o);
-			if (aerr == -ENOENT)
+			if (aerr == -ENOENT || aerr == -EAGAIN)
 				usleep(10000);
 		}
 		assert_int_equal(aerr, 0);
@@ -547,6 +548,24 @@ static void test_errors(void **state)
 	if (geteuid() != 0) {
 		err = uev_consumer__attach(&c, 1, &o);
 		assert_true(err == -EACCES || err == -EPERM || err == -ENOENT);
+	}
+	/* a region whose creator has not written the header yet: not ready
+	 * (-EAGAIN, the caller tries again), then another layout: -EPROTO */
+	{
+		int fd = memfd_create("ptbpf-uev-test", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		struct uev_ctl *ctl;
+
+		assert_true(fd >= 0);
+		assert_int_equal(ftruncate(fd, (off_t)UEV_TOTAL_SIZE), 0);
+		assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW), 0);
+		ctl = mmap(NULL, UEV_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		assert_true(ctl != MAP_FAILED);
+		assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), -EAGAIN);
+		ctl->version = UEV_VERSION + 1;
+		__atomic_store_n(&ctl->magic, UEV_MAGIC, __ATOMIC_RELEASE);
+		assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), -EPROTO);
+		munmap(ctl, UEV_CTL_SIZE);
+		close(fd);
 	}
 }
 

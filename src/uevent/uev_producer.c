@@ -53,6 +53,14 @@ struct uev_evt {
 	uint16_t idx;
 };
 
+static inline uint64_t uev_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void uev_region_init(struct uev_ctl *ctl, pid_t creator)
 {
 	ctl->version = UEV_VERSION;
@@ -66,10 +74,19 @@ static void uev_region_init(struct uev_ctl *ctl, pid_t creator)
 	memcpy(ctl->names[0].name, UEV_UNNAMED_NAME, sizeof(UEV_UNNAMED_NAME));
 	STORE(&ctl->names[0].state, UEV_NAME_READY);
 	STORE(&ctl->name_count, 1);
+}
+
+/* Published: a consumer that finds the magic finds everything before it. */
+static void uev_region_publish(struct uev_ctl *ctl)
+{
 	STORE_REL(&ctl->magic, UEV_MAGIC);
 }
 
-int uev_producer__region_create(int *fdp, struct uev_ctl **out)
+/*
+ * With prov, the provisional slot exists before the region is published,
+ * so the first consumer to attach always finds it (and adopts it).
+ */
+static int uev_region_create(int *fdp, struct uev_ctl **out, bool prov)
 {
 	struct uev_ctl *ctl;
 	int fd, err;
@@ -90,9 +107,21 @@ int uev_producer__region_create(int *fdp, struct uev_ctl **out)
 		return err;
 	}
 	uev_region_init(ctl, getpid());
+	if (prov) {
+		int slot = uev_producer__prov_init(ctl, getpid());
+
+		if (slot >= 0)
+			uev_prov_slot = slot;
+	}
+	uev_region_publish(ctl);
 	*fdp = fd;
 	*out = ctl;
 	return 0;
+}
+
+int uev_producer__region_create(int *fdp, struct uev_ctl **out)
+{
+	return uev_region_create(fdp, out, false);
 }
 
 /* Fork: the child writes only into slots it inherits (see uev_producer.h). */
@@ -131,16 +160,24 @@ static void uev_producer_init_once(void)
 {
 	struct uev_ctl *ctl;
 	const char *pending;
+	bool prov;
 	int fd;
 
 	uev_pid = getpid();
-	if (uev_producer__region_create(&fd, &ctl)) {
+	pending = getenv(UEV_PENDING_ENV);
+	prov = pending && pending[0] && strcmp(pending, "0");
+	/* before the slot is enabled: a writer must not see it expired */
+	if (prov)
+		uev_prov_deadline = uev_now() + UEV_PROV_TTL_NS;
+	if (uev_region_create(&fd, &ctl, prov)) {
 		/* No memfd: a private table so eventid_open still works. */
 		ctl = mmap(NULL, UEV_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			   -1, 0);
 		if (ctl == MAP_FAILED)
 			return;
 		uev_region_init(ctl, uev_pid);
+		uev_region_publish(ctl);
+		uev_prov_deadline = UINT64_MAX;
 		fd = -1;
 	}
 	uev_fd = fd;
@@ -149,9 +186,6 @@ static void uev_producer_init_once(void)
 	__atomic_store_n(&ptbpf_uev_gate, (const volatile unsigned long long *)&ctl->active,
 			 __ATOMIC_RELEASE);
 	pthread_atfork(NULL, NULL, uev_atfork_child);
-	pending = getenv(UEV_PENDING_ENV);
-	if (fd >= 0 && pending && pending[0] && strcmp(pending, "0"))
-		(void)uev_producer__prov_start(UEV_PROV_TTL_NS);
 }
 
 /* In a constructor, so that a controller finds the region of a process
@@ -159,14 +193,6 @@ static void uev_producer_init_once(void)
 __attribute__((constructor)) static void uev_producer_init(void)
 {
 	pthread_once(&uev_once, uev_producer_init_once);
-}
-
-static inline uint64_t uev_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid)

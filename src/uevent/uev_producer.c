@@ -158,10 +158,10 @@ static pthread_once_t uev_once = PTHREAD_ONCE_INIT;
 
 static void uev_producer_init_once(void)
 {
-	struct uev_ctl *ctl;
+	struct uev_ctl *ctl = NULL;
 	const char *pending;
 	bool prov;
-	int fd;
+	int fd = -1;
 
 	uev_pid = getpid();
 	pending = getenv(UEV_PENDING_ENV);

@@ -118,7 +118,7 @@ static void add_types(struct log_writer *w)
 static int append(struct log_writer *w, uint64_t i)
 {
 	struct pt_event_hdr h;
-	unsigned char d[EV_MAX_DATA];
+	unsigned char d[EV_MAX_DATA] = { 0 };
 
 	ev_make(i, &h, d);
 	return log_writer__append(w, &h, d);

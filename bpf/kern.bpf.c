@@ -26,6 +26,7 @@ __u32 enabled;
 __u32 inherit;
 __u32 nr_excluded;
 __u64 filter_bits[KERN_FILTER_WORDS];
+__u32 wake_sent; /* cleared by user space when it drains */
 
 /* Counters, read by user space. */
 __u64 cnt_emitted;
@@ -106,11 +107,19 @@ static __always_inline bool want(__u32 tid, __u32 id)
 	return true;
 }
 
+/*
+ * No wakeup per record: the drainer reads on a timer. Past wakeup_bytes,
+ * one wakeup until the drainer clears wake_sent (a wakeup is a self-IPI,
+ * about a microsecond: one per record would cost more than the record).
+ * Two CPUs may both see it clear: two wakeups, harmless (no BPF_XCHG
+ * before 5.12).
+ */
 static __always_inline __u64 ring_flags(void)
 {
-	if (bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) > wakeup_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
+	if (wake_sent || bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) <= wakeup_bytes)
+		return BPF_RB_NO_WAKEUP;
+	wake_sent = 1;
+	return BPF_RB_FORCE_WAKEUP;
 }
 
 static __always_inline void count_drop(void)

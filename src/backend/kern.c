@@ -272,6 +272,8 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 	 */
 	kb->budget = 2 * (kb->ring_bytes / (8 + sizeof(struct kern_rec)));
 	kb->stop = false;
+	/* records written from now on may wake the drainer again */
+	KERN_WR(kb->skel->bss->wake_sent, 0);
 	err = ring_buffer__consume(kb->rb);
 	if (err >= 0 && !kb->stop)
 		kern_backend__final_lost(kb);

@@ -267,12 +267,19 @@ static void *drainer_main(void *arg)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (efd >= 0) {
-		struct epoll_event e = { .events = EPOLLIN };
+		struct epoll_event e = { .events = EPOLLIN | EPOLLET };
 
+		/*
+		 * Edge-triggered: woken only when the kernel side sends a
+		 * wakeup (once per drain, past a quarter of the ring), not
+		 * whenever a record waits, which would spin the drainer as
+		 * long as events flow; the period drains the rest.
+		 */
 		if (s->kb) {
 			e.data.fd = kern_backend__epoll_fd(s->kb);
 			epoll_ctl(efd, EPOLL_CTL_ADD, e.data.fd, &e);
 		}
+		e.events = EPOLLIN;
 		e.data.fd = s->wake_fd[0];
 		epoll_ctl(efd, EPOLL_CTL_ADD, s->wake_fd[0], &e);
 	}

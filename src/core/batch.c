@@ -2,6 +2,7 @@
 #include "core/batch.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@ void batch__fini(struct batch *b)
 {
 	free(b->buf);
 	free(b->ents);
+	free(b->tmp);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -22,6 +24,16 @@ void batch__reset(struct batch *b)
 {
 	b->len = 0;
 	b->n = 0;
+	b->nseg = 0;
+}
+
+void batch__new_source(struct batch *b)
+{
+	if (b->nseg && b->seg[b->nseg - 1] == b->n)
+		return; /* the previous source added nothing */
+	if (b->nseg < BATCH_MAX_SEGS)
+		b->seg[b->nseg++] = b->n;
+	/* beyond: the rest is one segment, sorted all the same */
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -67,13 +79,102 @@ static int cmp_ent(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static inline bool ent_before(const struct batch_ent *x, const struct batch_ent *y)
+{
+	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
+}
+
+/* How far back insertion sort may move one entry before qsort is cheaper. */
+#define INSERT_MAX_SHIFT 64
+
+/* Sort e[0..n): insertion sort, or qsort once an entry moves too far. */
+static void sort_segment(struct batch_ent *e, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		struct batch_ent x = e[i];
+
+		if (!ent_before(&x, &e[i - 1]))
+			continue;
+		for (j = i; j > 0 && ent_before(&x, &e[j - 1]); j--) {
+			if (i - j == INSERT_MAX_SHIFT) {
+				/* e[j + 1..i] holds the shifted entries: x in
+				 * the gap at j keeps e a permutation */
+				e[j] = x;
+				qsort(e, n, sizeof(*e), cmp_ent);
+				return;
+			}
+			e[j] = e[j - 1];
+		}
+		e[j] = x;
+	}
+}
+
+/* Merge the sorted a[0..na) and b[0..nb) into out. */
+static void merge2(const struct batch_ent *a, size_t na, const struct batch_ent *b, size_t nb,
+		   struct batch_ent *out)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < na && j < nb)
+		out[k++] = ent_before(&b[j], &a[i]) ? b[j++] : a[i++];
+	memcpy(&out[k], &a[i], (na - i) * sizeof(*a));
+	k += na - i;
+	memcpy(&out[k], &b[j], (nb - j) * sizeof(*b));
+}
+
 void batch__sort(struct batch *b)
 {
+	size_t bound[BATCH_MAX_SEGS + 1];
+	unsigned int ns = 0, k;
 	size_t i;
 
 	for (i = 1; i < b->n; i++)
-		if (b->ents[i].ts < b->ents[i - 1].ts)
+		if (ent_before(&b->ents[i], &b->ents[i - 1]))
 			break;
-	if (i < b->n)
-		qsort(b->ents, b->n, sizeof(*b->ents), cmp_ent);
+	if (i >= b->n)
+		return; /* already in order: the common case */
+	/* segment bounds: 0, each source's start, n */
+	bound[ns++] = 0;
+	for (k = 0; k < b->nseg; k++)
+		if (b->seg[k] > bound[ns - 1] && b->seg[k] < b->n)
+			bound[ns++] = b->seg[k];
+	bound[ns] = b->n;
+	for (k = 0; k < ns; k++)
+		sort_segment(b->ents + bound[k], bound[k + 1] - bound[k]);
+	if (ns > 1 && b->tcap < b->ncap) {
+		struct batch_ent *t = realloc(b->tmp, b->ncap * sizeof(*t));
+
+		if (!t) {
+			qsort(b->ents, b->n, sizeof(*b->ents), cmp_ent);
+			return;
+		}
+		b->tmp = t;
+		b->tcap = b->ncap;
+	}
+	/* merge neighbouring segments pairwise until one is left */
+	while (ns > 1) {
+		unsigned int out = 0;
+		struct batch_ent *t;
+
+		for (k = 0; k + 1 < ns; k += 2) {
+			merge2(b->ents + bound[k], bound[k + 1] - bound[k], b->ents + bound[k + 1],
+			       bound[k + 2] - bound[k + 1], b->tmp + bound[k]);
+			bound[out++] = bound[k];
+		}
+		if (k < ns) {
+			memcpy(b->tmp + bound[k], b->ents + bound[k],
+			       (bound[k + 1] - bound[k]) * sizeof(*b->ents));
+			bound[out++] = bound[k];
+		}
+		bound[out] = b->n;
+		ns = out;
+		t = b->ents;
+		b->ents = b->tmp;
+		b->tmp = t;
+		i = b->ncap;
+		b->ncap = b->tcap;
+		b->tcap = i;
+	}
 }

@@ -17,17 +17,32 @@ struct batch_ent {
 	size_t off;
 };
 
+#define BATCH_MAX_SEGS 16
+
 struct batch {
 	uint8_t *buf;
 	size_t len, cap;
 	struct batch_ent *ents;
 	size_t n, ncap;
+	struct batch_ent *tmp; /* merge space, ncap entries */
+	size_t tcap;
+	/* where each source's events start (a source is nearly in order) */
+	size_t seg[BATCH_MAX_SEGS];
+	unsigned int nseg;
 };
 
 int batch__init(struct batch *b);
 void batch__fini(struct batch *b);
 void batch__reset(struct batch *b);
 int batch__add(struct batch *b, const struct pt_event_hdr *h, const void *data);
+/* The events added from now on come from another source. */
+void batch__new_source(struct batch *b);
+/*
+ * Sort by timestamp, stable. Each source's events are nearly in order (a
+ * ring written by several CPUs interleaves them a little): each segment is
+ * insertion-sorted (linear on such input, qsort when the disorder is
+ * large), then the segments are merged.
+ */
 void batch__sort(struct batch *b);
 
 static inline const struct pt_event_hdr *batch__hdr(const struct batch *b, size_t i)

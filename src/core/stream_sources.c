@@ -77,6 +77,14 @@ static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *d
 	return batch__add(&s->batch, &h, data);
 }
 
+/* Each user-event sub-ring is a run of its own (see batch__sort). */
+static void on_uev_run(void *ctx)
+{
+	struct pt_stream *s = ctx;
+
+	batch__new_source(&s->batch);
+}
+
 static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 {
 	struct uev_opts o = {
@@ -169,7 +177,7 @@ static void stream__take_back(struct pt_stream *s, uint64_t ts)
 void stream__drain_locked(struct pt_stream *s)
 {
 	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .ctx = s };
-	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .ctx = s };
+	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .run = on_uev_run, .ctx = s };
 	uint64_t now = 0;
 	size_t i, j;
 	int k, err;

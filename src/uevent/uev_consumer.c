@@ -746,6 +746,8 @@ int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
 
 		unsigned int corrupt = c->corrupt;
 
+		if (cbs->run && LOAD_ACQ(&u->sb->head) != u->tail)
+			cbs->run(cbs->ctx);
 		ret = uev_drain(c, u, cbs, &n);
 		uev_publish(c, u);
 		if (ret == -EBADMSG && c->corrupt != corrupt) {

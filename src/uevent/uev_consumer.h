@@ -57,6 +57,12 @@ struct uev_cbs {
 	 * A writer that died holding a reservation is reported as 1 lost.
 	 */
 	void (*lost)(void *ctx, uint64_t count, uint64_t first_ts);
+	/*
+	 * Optional: the events that follow come from the next sub-ring, a
+	 * new run in (nearly) time order. Lets the caller sort each run and
+	 * merge them instead of sorting everything.
+	 */
+	void (*run)(void *ctx);
 	void *ctx;
 };
 

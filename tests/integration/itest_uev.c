@@ -161,6 +161,7 @@ static void rx_init(struct rx *r, struct uev_cbs *cbs)
 	memset(r, 0, sizeof(*r));
 	r->ev = calloc(MAXEV, sizeof(*r->ev));
 	assert_non_null(r->ev);
+	memset(cbs, 0, sizeof(*cbs));
 	cbs->event = rx_event;
 	cbs->lost = rx_lost;
 	cbs->ctx = r;

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -117,6 +118,76 @@ static void test_batch_sort(void **state)
 	batch__fini(&b);
 }
 
+/* Stable order by (ts, arrival): what every batch__sort must give. */
+static int ref_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b; /* {ts, arrival} */
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/*
+ * Segments (sources) of several shapes: in order, two CPUs interleaved a
+ * little, reversed (insertion sort gives up: qsort), random, empty, equal
+ * timestamps; more segments than BATCH_MAX_SEGS.
+ */
+static void test_batch_sort_segments(void **state)
+{
+	enum { NMAX = 3000 };
+	static uint64_t ref[NMAX][2];
+	unsigned int seed = 12345;
+	struct batch b;
+
+	(void)state;
+	batch__init(&b);
+	for (int round = 0; round < 200; round++) {
+		int nsrc = 1 + round % (BATCH_MAX_SEGS + 4);
+		size_t n = 0;
+
+		batch__reset(&b);
+		for (int src = 0; src < nsrc; src++) {
+			int shape = (round + src) % 6;
+			size_t len = (size_t)(rand_r(&seed) % (NMAX / (nsrc + 1)));
+			uint64_t base = (uint64_t)(rand_r(&seed) % 1000);
+
+			if (src)
+				batch__new_source(&b);
+			for (size_t i = 0; i < len && n < NMAX; i++, n++) {
+				uint64_t ts;
+				struct pt_event_hdr h = { .data_len = 8 };
+
+				switch (shape) {
+				case 0: ts = base + i; break;
+				case 1: ts = base + i + (rand_r(&seed) % 8); break;
+				case 2: ts = base + len - i; break;
+				case 3: ts = (uint64_t)rand_r(&seed) % 5000; break;
+				case 4: ts = base; break;
+				default: ts = base + i / 3; break;
+				}
+				h.ts = ts;
+				h.id = (uint32_t)n;
+				ref[n][0] = ts;
+				ref[n][1] = n;
+				assert_int_equal(batch__add(&b, &h, &ref[n][1]), 0);
+			}
+		}
+		batch__sort(&b);
+		qsort(ref, n, sizeof(ref[0]), ref_cmp);
+		assert_int_equal(b.n, n);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t arrival;
+
+			assert_int_equal(batch__hdr(&b, i)->ts, ref[i][0]);
+			assert_int_equal(batch__hdr(&b, i)->id, ref[i][1]);
+			memcpy(&arrival, batch__data(&b, i), 8);
+			assert_int_equal(arrival, ref[i][1]);
+		}
+	}
+	batch__fini(&b);
+}
+
 static void test_registry(void **state)
 {
 	trace_id_t ids[TRACE_SYS_MAX], extra, stale;
@@ -162,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_evtypes_names),
 		cmocka_unit_test(test_evtypes_iterate_and_full),
 		cmocka_unit_test(test_batch_sort),
+		cmocka_unit_test(test_batch_sort_segments),
 		cmocka_unit_test(test_registry),
 	};
 

@@ -5,6 +5,47 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/*
+ * Batch memory is mapped, not malloc'ed: mremap grows it without a copy
+ * and, on trim, gives the pages above the kept size back to the system
+ * (free() of a large chunk would only raise glibc's mmap threshold).
+ */
+static size_t page_round(size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + pg - 1) & ~(pg - 1);
+}
+
+/* (*p, *cap elements) becomes want elements; want 0 unmaps. */
+static int remap(void **p, size_t *cap, size_t want, size_t elem)
+{
+	size_t old = page_round(*cap * elem), sz = page_round(want * elem);
+	void *np;
+
+	if (sz == old) {
+		*cap = old / elem;
+		return 0;
+	}
+	if (!sz) {
+		munmap(*p, old);
+		*p = NULL;
+		*cap = 0;
+		return 0;
+	}
+	if (*p)
+		np = mremap(*p, old, sz, MREMAP_MAYMOVE);
+	else
+		np = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (np == MAP_FAILED)
+		return -ENOMEM;
+	*p = np;
+	*cap = sz / elem;
+	return 0;
+}
 
 int batch__init(struct batch *b)
 {
@@ -14,9 +55,9 @@ int batch__init(struct batch *b)
 
 void batch__fini(struct batch *b)
 {
-	free(b->buf);
-	free(b->ents);
-	free(b->tmp);
+	remap((void **)&b->buf, &b->cap, 0, 1);
+	remap((void **)&b->ents, &b->ncap, 0, sizeof(*b->ents));
+	remap((void **)&b->tmp, &b->tcap, 0, sizeof(*b->tmp));
 	memset(b, 0, sizeof(*b));
 }
 
@@ -39,16 +80,10 @@ void batch__new_source(struct batch *b)
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	size_t ncap = *cap ? *cap : 64;
-	void *np;
 
 	while (ncap < need)
 		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = ncap;
-	return 0;
+	return remap(p, cap, ncap, elem);
 }
 
 int batch__add(struct batch *b, const struct pt_event_hdr *h, const void *data)
@@ -70,6 +105,32 @@ int batch__add(struct batch *b, const struct pt_event_hdr *h, const void *data)
 	return 0;
 }
 
+int batch__prealloc(struct batch *b, size_t bytes, size_t n, bool merge)
+{
+	if ((bytes > b->cap && remap((void **)&b->buf, &b->cap, bytes, 1)) ||
+	    (n > b->ncap && remap((void **)&b->ents, &b->ncap, n, sizeof(*b->ents))) ||
+	    (merge && n > b->tcap && remap((void **)&b->tmp, &b->tcap, n, sizeof(*b->tmp))))
+		return -ENOMEM;
+	memset(b->buf, 0, b->cap);
+	memset(b->ents, 0, b->ncap * sizeof(*b->ents));
+	if (b->tmp)
+		memset(b->tmp, 0, b->tcap * sizeof(*b->tmp));
+	b->keep_bytes = b->cap;
+	b->keep_n = b->ncap;
+	b->keep_tmp = b->tcap;
+	return 0;
+}
+
+void batch__trim(struct batch *b)
+{
+	if (b->len <= b->keep_bytes && b->cap > b->keep_bytes)
+		remap((void **)&b->buf, &b->cap, b->keep_bytes, 1);
+	if (b->n <= b->keep_n && b->ncap > b->keep_n)
+		remap((void **)&b->ents, &b->ncap, b->keep_n, sizeof(*b->ents));
+	if (b->tcap > b->keep_tmp)
+		remap((void **)&b->tmp, &b->tcap, b->keep_tmp, sizeof(*b->tmp));
+}
+
 static int cmp_ent(const void *a, const void *b)
 {
 	const struct batch_ent *x = a, *y = b;
@@ -84,10 +145,12 @@ static inline bool ent_before(const struct batch_ent *x, const struct batch_ent 
 	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
 }
 
-/* How far back insertion sort may move one entry before qsort is cheaper. */
+/* How far back insertion sort moves one entry at most (then the merge
+ * passes of batch__sort put it in place). */
 #define INSERT_MAX_SHIFT 64
 
-/* Sort e[0..n): insertion sort, or qsort once an entry moves too far. */
+/* Insertion sort of e[0..n) for entries at most INSERT_MAX_SHIFT out of
+ * place; an entry further out stops there (still a permutation). */
 static void sort_segment(struct batch_ent *e, size_t n)
 {
 	size_t i, j;
@@ -97,18 +160,18 @@ static void sort_segment(struct batch_ent *e, size_t n)
 
 		if (!ent_before(&x, &e[i - 1]))
 			continue;
-		for (j = i; j > 0 && ent_before(&x, &e[j - 1]); j--) {
-			if (i - j == INSERT_MAX_SHIFT) {
-				/* e[j + 1..i] holds the shifted entries: x in
-				 * the gap at j keeps e a permutation */
-				e[j] = x;
-				qsort(e, n, sizeof(*e), cmp_ent);
-				return;
-			}
+		for (j = i; j > 0 && i - j < INSERT_MAX_SHIFT && ent_before(&x, &e[j - 1]); j--)
 			e[j] = e[j - 1];
-		}
 		e[j] = x;
 	}
+}
+
+/* End of the run in order that starts at i. */
+static size_t run_end(const struct batch_ent *e, size_t i, size_t n)
+{
+	while (i + 1 < n && !ent_before(&e[i + 1], &e[i]))
+		i++;
+	return i + 1;
 }
 
 /* Merge the sorted a[0..na) and b[0..nb) into out. */
@@ -126,55 +189,44 @@ static void merge2(const struct batch_ent *a, size_t na, const struct batch_ent 
 
 void batch__sort(struct batch *b)
 {
-	size_t bound[BATCH_MAX_SEGS + 1];
+	size_t bound[BATCH_MAX_SEGS + 1], i, n = b->n;
 	unsigned int ns = 0, k;
-	size_t i;
 
-	for (i = 1; i < b->n; i++)
-		if (ent_before(&b->ents[i], &b->ents[i - 1]))
-			break;
-	if (i >= b->n)
+	if (run_end(b->ents, 0, n) >= n)
 		return; /* already in order: the common case */
-	/* segment bounds: 0, each source's start, n */
+	/* each source's segment: 0, each source's start, n */
 	bound[ns++] = 0;
 	for (k = 0; k < b->nseg; k++)
-		if (b->seg[k] > bound[ns - 1] && b->seg[k] < b->n)
+		if (b->seg[k] > bound[ns - 1] && b->seg[k] < n)
 			bound[ns++] = b->seg[k];
-	bound[ns] = b->n;
+	bound[ns] = n;
 	for (k = 0; k < ns; k++)
 		sort_segment(b->ents + bound[k], bound[k + 1] - bound[k]);
-	if (ns > 1 && b->tcap < b->ncap) {
-		struct batch_ent *t = realloc(b->tmp, b->ncap * sizeof(*t));
-
-		if (!t) {
-			qsort(b->ents, b->n, sizeof(*b->ents), cmp_ent);
-			return;
-		}
-		b->tmp = t;
-		b->tcap = b->ncap;
+	if (b->tcap < n && remap((void **)&b->tmp, &b->tcap, n, sizeof(*b->tmp))) {
+		qsort(b->ents, n, sizeof(*b->ents), cmp_ent);
+		return;
 	}
-	/* merge neighbouring segments pairwise until one is left */
-	while (ns > 1) {
-		unsigned int out = 0;
+	/* natural merge sort: merge neighbouring runs until one is left */
+	while (run_end(b->ents, 0, n) < n) {
 		struct batch_ent *t;
+		size_t c;
 
-		for (k = 0; k + 1 < ns; k += 2) {
-			merge2(b->ents + bound[k], bound[k + 1] - bound[k], b->ents + bound[k + 1],
-			       bound[k + 2] - bound[k + 1], b->tmp + bound[k]);
-			bound[out++] = bound[k];
+		for (i = 0; i < n;) {
+			size_t m = run_end(b->ents, i, n), e;
+
+			if (m == n) {
+				memcpy(b->tmp + i, b->ents + i, (n - i) * sizeof(*b->ents));
+				break;
+			}
+			e = run_end(b->ents, m, n);
+			merge2(b->ents + i, m - i, b->ents + m, e - m, b->tmp + i);
+			i = e;
 		}
-		if (k < ns) {
-			memcpy(b->tmp + bound[k], b->ents + bound[k],
-			       (bound[k + 1] - bound[k]) * sizeof(*b->ents));
-			bound[out++] = bound[k];
-		}
-		bound[out] = b->n;
-		ns = out;
 		t = b->ents;
 		b->ents = b->tmp;
 		b->tmp = t;
-		i = b->ncap;
+		c = b->ncap;
 		b->ncap = b->tcap;
-		b->tcap = i;
+		b->tcap = c;
 	}
 }

@@ -6,6 +6,7 @@
 #ifndef PTBPF_CORE_BATCH_H
 #define PTBPF_CORE_BATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,9 +30,24 @@ struct batch {
 	/* where each source's events start (a source is nearly in order) */
 	size_t seg[BATCH_MAX_SEGS];
 	unsigned int nseg;
+	size_t keep_bytes, keep_n, keep_tmp; /* what batch__trim keeps */
 };
 
 int batch__init(struct batch *b);
+/*
+ * Allocate room for bytes of events and n entries now (and merge space for
+ * batch__sort if merge), and touch it: a batch that stays within that
+ * never allocates again. That much is kept by batch__trim().
+ */
+int batch__prealloc(struct batch *b, size_t bytes, size_t n, bool merge);
+/* An empty or small batch that grew past its preallocated size shrinks
+ * back to it (the pages above are returned to the system). */
+void batch__trim(struct batch *b);
+/* Full at this size: a source stops adding when it returns true. */
+static inline bool batch__full(const struct batch *b, size_t bytes)
+{
+	return b->len >= bytes || b->n >= b->ncap;
+}
 void batch__fini(struct batch *b);
 void batch__reset(struct batch *b);
 int batch__add(struct batch *b, const struct pt_event_hdr *h, const void *data);

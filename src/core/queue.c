@@ -28,6 +28,8 @@ int queue__init(struct pt_queue *q, size_t limit, size_t max_record)
 	q->buf = malloc(q->cap);
 	if (!q->buf)
 		return -ENOMEM;
+	/* touched now: the stream's memory does not grow while it records */
+	memset(q->buf, 0, q->cap);
 	return 0;
 }
 

@@ -73,6 +73,9 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	if (!err)
 		err = batch__init(&s->batch);
 	if (!err)
+		err = batch__prealloc(&s->batch, DRAIN_BATCH_BYTES + max_rec,
+				      DRAIN_BATCH_BYTES / sizeof(struct pt_event_hdr), true);
+	if (!err)
 		err = batch__init(&s->moved);
 	if (!err && pipe2(s->wake_fd, O_CLOEXEC))
 		err = -errno;

@@ -29,6 +29,14 @@
 #define NSEC 1000000000ULL
 #define FILTER_WORDS (PTBPF_EV_ID_LIMIT / 64)
 #define DRAIN_PERIOD_MS 10
+/*
+ * A drain takes at most this many bytes of events from its sources at a
+ * time (then stores them and goes on): the batch is allocated once, at
+ * create, and never grows. At most DRAIN_MAX_ROUNDS such rounds hold the
+ * stream's lock at once.
+ */
+#define DRAIN_BATCH_BYTES (1u << 20)
+#define DRAIN_MAX_ROUNDS 64
 #define KERN_RING_MIN (256u << 10)
 #define MAX_UEV_SOURCES 64
 #define MAX_EXEC_PER_DRAIN 64
@@ -67,6 +75,7 @@ struct pt_stream {
 	struct pt_queue q;
 	struct evtypes types;
 	struct batch batch;
+	bool batch_full;       /* a source stopped: the batch is full */
 	struct batch moved;    /* stored events a late event goes before */
 	int64_t mono2real;
 	uint64_t last_ts;      /* newest timestamp stored */

@@ -20,6 +20,10 @@
 #define FLUSH_PERIOD_NS (1 * NSEC)
 /* Events handed over but not yet written, at most (then the stream is full). */
 #define PENDING_MAX_BYTES (256u << 20)
+/* Markers (OVERFLOW, RESUME, STOP, FLUSH_START) added to a handover. */
+#define HANDOVER_SLACK (64u << 10)
+/* Handover buffers kept allocated (larger streams: they grow, then shrink). */
+#define HANDOVER_KEEP_MAX (32u << 20)
 
 struct stream_log {
 	pthread_mutex_t m;
@@ -116,6 +120,8 @@ static void *flusher_main(void *arg)
 		err = write_batch(l, &l->writing);
 		pthread_mutex_lock(&l->m);
 		batch__reset(&l->writing);
+		/* grown while the disk lagged behind: back to its size */
+		batch__trim(&l->writing);
 		if (err && !l->flush_error)
 			l->flush_error = -err;
 		if (log_writer__dropped(l->w) != l->dropped_seen) {
@@ -154,6 +160,7 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 {
 	struct stream_log *l;
 	sigset_t all, old;
+	size_t keep;
 	int err;
 
 	l = calloc(1, sizeof(*l));
@@ -166,6 +173,20 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	batch__init(&l->writing);
 	pthread_mutex_init(&l->m, NULL);
 	pthread_cond_init(&l->c, NULL);
+	/*
+	 * A flush hands over at most the stream's content: room for that in
+	 * both buffers now, so that recording never allocates while the
+	 * flusher keeps up (beyond, they grow up to PENDING_MAX_BYTES and
+	 * shrink back once written).
+	 */
+	keep = a->stream_size < HANDOVER_KEEP_MAX ? a->stream_size : HANDOVER_KEEP_MAX;
+	err = batch__prealloc(&l->pending, keep + HANDOVER_SLACK,
+			      keep / sizeof(struct pt_event_hdr) + 64, false);
+	if (!err)
+		err = batch__prealloc(&l->writing, keep + HANDOVER_SLACK,
+				      keep / sizeof(struct pt_event_hdr) + 64, false);
+	if (err)
+		goto fail;
 	err = log_writer__open(&l->w, fd, &l->meta, NULL);
 	if (err)
 		goto fail;

@@ -19,6 +19,21 @@
 /* ------------------------------------------------------------------ */
 /* Sources                                                             */
 
+/* Add an event from a source; non-zero stops that source (batch full). */
+static int stream__batch_add(struct pt_stream *s, const struct pt_event_hdr *h,
+			     const void *data)
+{
+	int err = batch__add(&s->batch, h, data);
+
+	if (err)
+		return err;
+	if (batch__full(&s->batch, DRAIN_BATCH_BYTES)) {
+		s->batch_full = true;
+		return 1;
+	}
+	return 0;
+}
+
 static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
 {
 	struct pt_stream *s = ctx;
@@ -29,7 +44,7 @@ static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *
 	if (filtered(s, h.id))
 		return 0;
 	h.ts += s->mono2real;
-	return batch__add(&s->batch, &h, data);
+	return stream__batch_add(s, &h, data);
 }
 
 static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
@@ -74,7 +89,7 @@ static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *d
 		h.trunc = PT_TRUNCATED_RECORD;
 	}
 	h.ts += s->mono2real;
-	return batch__add(&s->batch, &h, data);
+	return stream__batch_add(s, &h, data);
 }
 
 /* Each user-event sub-ring is a run of its own (see batch__sort). */
@@ -174,7 +189,8 @@ static void stream__take_back(struct pt_stream *s, uint64_t ts)
 		s->last_ts = s->floor_ts;
 }
 
-void stream__drain_locked(struct pt_stream *s)
+/* One round: at most a batch from the sources; true if one stopped early. */
+static bool stream__drain_round(struct pt_stream *s)
 {
 	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .ctx = s };
 	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .run = on_uev_run, .ctx = s };
@@ -183,9 +199,11 @@ void stream__drain_locked(struct pt_stream *s)
 	int k, err;
 
 	batch__reset(&s->batch);
+	s->batch_full = false;
 	if (s->kb)
 		kern_backend__consume(s->kb, &kc);
-	for (k = 0; k < s->nuev; k++) {
+	/* a full batch: the user-event rings wait for the next round */
+	for (k = 0; k < s->nuev && !s->batch_full; k++) {
 		struct uev_src *u = &s->uev[k];
 
 		if (!u->c) {
@@ -224,7 +242,7 @@ void stream__drain_locked(struct pt_stream *s)
 	}
 	stream__note_exec(s);
 	if (!s->batch.n)
-		return;
+		return false;
 	batch__sort(&s->batch);
 	if (batch__hdr(&s->batch, 0)->ts < s->last_ts)
 		stream__take_back(s, batch__hdr(&s->batch, 0)->ts);
@@ -243,6 +261,22 @@ void stream__drain_locked(struct pt_stream *s)
 	}
 	batch__reset(&s->moved);
 	pthread_cond_broadcast(&s->cond);
+	return s->batch_full;
+}
+
+/*
+ * Take everything the sources hold, a batch at a time (events of a later
+ * round older than stored ones are merged back in order: take_back).
+ */
+void stream__drain_locked(struct pt_stream *s)
+{
+	int round = 0;
+
+	while (stream__drain_round(s) && ++round < DRAIN_MAX_ROUNDS)
+		;
+	batch__reset(&s->batch);
+	batch__trim(&s->batch);
+	batch__trim(&s->moved);
 }
 
 /* Periodic log work of the drainer (lock held). */

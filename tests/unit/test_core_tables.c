@@ -188,6 +188,45 @@ static void test_batch_sort_segments(void **state)
 	batch__fini(&b);
 }
 
+/* A preallocated batch grows when it must and trim gives that back. */
+static void test_batch_prealloc_trim(void **state)
+{
+	unsigned char payload[200] = { 1 };
+	struct batch b;
+	size_t cap, ncap;
+
+	(void)state;
+	batch__init(&b);
+	assert_int_equal(batch__prealloc(&b, 100000, 1000, true), 0);
+	cap = b.cap;
+	ncap = b.ncap;
+	assert_true(cap >= 100000 && ncap >= 1000);
+	for (uint64_t i = 0; i < 5000; i++) {
+		struct pt_event_hdr h = { .ts = 5000 - i, .data_len = sizeof(payload) };
+
+		assert_int_equal(batch__add(&b, &h, payload), 0);
+	}
+	assert_true(b.cap > cap && b.ncap > ncap);
+	/* not while the events are still there */
+	batch__trim(&b);
+	assert_true(b.cap > cap);
+	batch__sort(&b);
+	assert_int_equal(batch__hdr(&b, 0)->ts, 1);
+	assert_int_equal(batch__hdr(&b, 4999)->ts, 5000);
+	batch__reset(&b);
+	batch__trim(&b);
+	assert_int_equal(b.cap, cap);
+	assert_int_equal(b.ncap, ncap);
+	/* and it is still usable */
+	{
+		struct pt_event_hdr h = { .ts = 7, .data_len = sizeof(payload) };
+
+		assert_int_equal(batch__add(&b, &h, payload), 0);
+		assert_int_equal(batch__hdr(&b, 0)->ts, 7);
+	}
+	batch__fini(&b);
+}
+
 static void test_registry(void **state)
 {
 	trace_id_t ids[TRACE_SYS_MAX], extra, stale;
@@ -234,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_evtypes_iterate_and_full),
 		cmocka_unit_test(test_batch_sort),
 		cmocka_unit_test(test_batch_sort_segments),
+		cmocka_unit_test(test_batch_prealloc_trim),
 		cmocka_unit_test(test_registry),
 	};
 

@@ -77,6 +77,10 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 				      DRAIN_BATCH_BYTES / sizeof(struct pt_event_hdr), true);
 	if (!err)
 		err = batch__init(&s->moved);
+	/* events taken back are usually few (a ring written by several CPUs
+	 * is slightly out of order from one drain to the next) */
+	if (!err)
+		err = batch__prealloc(&s->moved, 64u << 10, 1024, false);
 	if (!err && pipe2(s->wake_fd, O_CLOEXEC))
 		err = -errno;
 	if (err)

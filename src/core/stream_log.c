@@ -24,6 +24,8 @@
 #define HANDOVER_SLACK (64u << 10)
 /* Handover buffers kept allocated (larger streams: they grow, then shrink). */
 #define HANDOVER_KEEP_MAX (32u << 20)
+/* Buffers grown past that shrink back after this long without need. */
+#define TRIM_AFTER_NS (2 * NSEC)
 
 struct stream_log {
 	pthread_mutex_t m;
@@ -42,6 +44,7 @@ struct stream_log {
 	uint64_t dropped_seen;
 	bool log_overrun;
 	uint64_t last_flush_ns;
+	uint64_t big_ns; /* last handover larger than the buffers' size */
 };
 
 static uint64_t now_ns(void)
@@ -119,9 +122,16 @@ static void *flusher_main(void *arg)
 		pthread_mutex_unlock(&l->m);
 		err = write_batch(l, &l->writing);
 		pthread_mutex_lock(&l->m);
+		/* grown while the disk lagged behind: back to its size once
+		 * no handover needed more for a while (not after each one:
+		 * during a flood it would be faulted in again every time) */
+		if (l->writing.len > l->writing.keep_bytes || l->writing.n > l->writing.keep_n)
+			l->big_ns = now_ns();
 		batch__reset(&l->writing);
-		/* grown while the disk lagged behind: back to its size */
-		batch__trim(&l->writing);
+		if (now_ns() - l->big_ns > TRIM_AFTER_NS) {
+			batch__trim(&l->writing);
+			batch__trim(&l->pending);
+		}
 		if (err && !l->flush_error)
 			l->flush_error = -err;
 		if (log_writer__dropped(l->w) != l->dropped_seen) {

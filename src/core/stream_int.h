@@ -30,6 +30,13 @@
 #define FILTER_WORDS (PTBPF_EV_ID_LIMIT / 64)
 #define DRAIN_PERIOD_MS 10
 /*
+ * User-event rings wake nobody: the drainer comes sooner while a drain
+ * finds one more than DRAIN_FILL_HIGH thousandths full (period halved,
+ * down to 1 ms) and later again below DRAIN_FILL_LOW (+1 ms).
+ */
+#define DRAIN_FILL_HIGH 250
+#define DRAIN_FILL_LOW 60
+/*
  * A drain takes at most this many bytes of events from its sources at a
  * time (then stores them and goes on): the batch is allocated once, at
  * create, and never grows. At most DRAIN_MAX_ROUNDS such rounds hold the
@@ -76,6 +83,8 @@ struct pt_stream {
 	struct evtypes types;
 	struct batch batch;
 	bool batch_full;       /* a source stopped: the batch is full */
+	unsigned int uev_fill; /* fullest user-event sub-ring at the last drain */
+	int drain_ms;          /* the drainer's period now */
 	struct batch moved;    /* stored events a late event goes before */
 	int64_t mono2real;
 	uint64_t last_ts;      /* newest timestamp stored */

@@ -195,6 +195,7 @@ static bool stream__drain_round(struct pt_stream *s)
 	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .ctx = s };
 	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .run = on_uev_run, .ctx = s };
 	uint64_t now = 0;
+	unsigned int fill;
 	size_t i, j;
 	int k, err;
 
@@ -220,6 +221,9 @@ static bool stream__drain_round(struct pt_stream *s)
 				continue;
 		}
 		s->uev_cur = u;
+		fill = uev_consumer__fill(u->c);
+		if (fill > s->uev_fill)
+			s->uev_fill = fill;
 		err = uev_consumer__consume(u->c, &uc);
 		s->uev_cur = NULL;
 		if (err == -EBADMSG) {
@@ -272,6 +276,7 @@ void stream__drain_locked(struct pt_stream *s)
 {
 	int round = 0;
 
+	s->uev_fill = 0;
 	while (stream__drain_round(s) && ++round < DRAIN_MAX_ROUNDS)
 		;
 	batch__reset(&s->batch);
@@ -325,20 +330,26 @@ static void *drainer_main(void *arg)
 		e.data.fd = s->wake_fd[0];
 		epoll_ctl(efd, EPOLL_CTL_ADD, s->wake_fd[0], &e);
 	}
+	s->drain_ms = DRAIN_PERIOD_MS;
 	while (!stop) {
-		int n = efd >= 0 ? epoll_wait(efd, evs, 2, DRAIN_PERIOD_MS) : 0;
+		int n = efd >= 0 ? epoll_wait(efd, evs, 2, s->drain_ms) : 0;
 		int i;
 
 		for (i = 0; i < n; i++)
 			if (evs[i].data.fd == s->wake_fd[0])
 				stop = 1;
 		if (efd < 0)
-			usleep(DRAIN_PERIOD_MS * 1000);
+			usleep(s->drain_ms * 1000);
 		pthread_mutex_lock(&s->lock);
-		if (s->shutting_down)
+		if (s->shutting_down) {
 			stop = 1;
-		else
+		} else {
 			stream__drain_locked(s);
+			if (s->uev_fill > DRAIN_FILL_HIGH && s->drain_ms > 1)
+				s->drain_ms /= 2;
+			else if (s->uev_fill < DRAIN_FILL_LOW && s->drain_ms < DRAIN_PERIOD_MS)
+				s->drain_ms++;
+		}
 		if (s->log && !stop)
 			stream__log_tick(s);
 		pthread_mutex_unlock(&s->lock);

@@ -512,6 +512,24 @@ size_t uev_consumer__pending(struct uev_consumer *c)
 	return total;
 }
 
+unsigned int uev_consumer__fill(struct uev_consumer *c)
+{
+	uint64_t most = 0;
+	unsigned int k;
+
+	if (c->broken || !c->sub_size)
+		return 0;
+	for (k = 0; k < UEV_NSUB; k++) {
+		uint64_t avail = LOAD_ACQ(&c->sub[k].sb->head) - c->sub[k].tail;
+
+		if (avail > most)
+			most = avail;
+	}
+	if (most >= c->sub_size)
+		return 1000;
+	return (unsigned int)(most * 1000 / c->sub_size);
+}
+
 size_t uev_consumer__max_data(const struct uev_consumer *c)
 {
 	return c->max_data;

@@ -267,7 +267,7 @@ class Bench:
         return [
             ("untraced", "untraced", untraced, "n_fast"),
             ("ref", "reference tracer (tp_btf + ringbuf, timer drain)", ref, "n_fast"),
-            ("ref_wake", "reference tracer, woken when > 4 KiB wait (as ptbpf)", ref_wake,
+            ("ref_wake", "reference tracer, a wakeup per record past 4 KiB waiting", ref_wake,
              "n_fast"),
             ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_mid"),
             ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_mid"),

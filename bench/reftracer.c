@@ -10,9 +10,10 @@
  * milliseconds (default 10) without being woken up, and prints
  *   reftracer: events N dropped D
  * on stderr when CMD exits. The exit status is CMD's. With -w, the BPF
- * program wakes the reader when more than BYTES bytes wait (ptbpf's
- * policy, 4096 there) and the reader sleeps in epoll instead of on a
- * timer: the difference is what the wakeups cost.
+ * program wakes the reader at every record while more than BYTES bytes
+ * wait and the reader sleeps in epoll instead of on a timer: the
+ * difference is what wakeups cost (ptbpf sends one per drain, past a
+ * quarter of its ring).
  */
 #include <errno.h>
 #include <signal.h>

@@ -86,6 +86,13 @@ def run(cmd, timeout=120, env=None, stdout=None, wait_hook=None):
     return rc, out.read().decode(errors="replace"), err.read().decode(errors="replace"), wall
 
 
+def settle():
+    """Each repetition starts with no dirty page cache left by the previous
+    ones: the writeback of earlier log rows would throttle this one's
+    writes (dd included)."""
+    os.sync()
+
+
 def kill_group(p, only_rest=False):
     try:
         os.killpg(p.pid, signal.SIGKILL)
@@ -178,6 +185,7 @@ class Bench:
                 if fail[i]:
                     continue
                 try:
+                    settle()
                     v, ex = fn()
                     vals[i].append(v)
                     extras[i].append(ex)
@@ -206,6 +214,7 @@ class Bench:
         vals, extras = [], []
         try:
             for _ in range(reps or self.m["reps"]):
+                settle()
                 v, ex = fn()
                 vals.append(v)
                 extras.append(ex)

@@ -20,13 +20,15 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* Set by user space before load. */
 const volatile __u8 path_args[PTBPF_SYSCALL_NR_MAX];
 const volatile __u64 wakeup_bytes = 4096;
+/* rings[] entries: one per possible CPU, or 1 (every CPU shares ring 0) */
+const volatile __u32 nr_rings = 1;
 
 /* Written by user space through the mmap'ed .bss at any time. */
 __u32 enabled;
 __u32 inherit;
 __u32 nr_excluded;
 __u64 filter_bits[KERN_FILTER_WORDS];
-__u32 wake_sent; /* cleared by user space when it drains */
+__u32 wake_sent[KERN_MAX_RINGS]; /* per ring; cleared by user space when it drains */
 
 /* Counters, read by user space. */
 __u64 cnt_emitted;
@@ -34,10 +36,20 @@ __u64 cnt_dropped;
 __u64 cnt_filtered;
 __u64 drop_first_ts; /* first drop of the current loss episode, 0: none */
 
+/*
+ * A ring buffer per CPU: the producers of two CPUs never take the same
+ * ring's lock (with one shared ring, two threads looping on syscalls spent
+ * 16% of their time in bpf_ringbuf_reserve). User space creates the rings
+ * (all of one size) and merges them by timestamp.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
-} rb SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	/* no __array(values): libbpf 1.1 cannot resize a declared inner
+	 * map; user space gives a ring of the right size as the template */
+} rings SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -114,12 +126,22 @@ static __always_inline bool want(__u32 tid, __u32 id)
  * Two CPUs may both see it clear: two wakeups, harmless (no BPF_XCHG
  * before 5.12).
  */
-static __always_inline __u64 ring_flags(void)
+static __always_inline __u64 ring_flags(void *ring, __u32 idx)
 {
-	if (wake_sent || bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) <= wakeup_bytes)
+	idx &= KERN_MAX_RINGS - 1;
+	if (wake_sent[idx] || bpf_ringbuf_query(ring, BPF_RB_AVAIL_DATA) <= wakeup_bytes)
 		return BPF_RB_NO_WAKEUP;
-	wake_sent = 1;
+	wake_sent[idx] = 1;
 	return BPF_RB_FORCE_WAKEUP;
+}
+
+/* This CPU's ring, and its index. */
+static __always_inline void *cpu_ring(__u32 *idx)
+{
+	__u32 i = nr_rings > 1 ? bpf_get_smp_processor_id() : 0;
+
+	*idx = i;
+	return bpf_map_lookup_elem(&rings, &i);
 }
 
 static __always_inline void count_drop(void)
@@ -194,20 +216,32 @@ static __always_inline void rec_fill(struct kern_rec *r, __u32 id, __u32 len,
 		     task_thread(task), ip);
 }
 
-/* Reserve a record of a payload of len bytes, or count a drop. */
-static __always_inline void *rec_reserve(__u32 len)
-{
-	void *r = bpf_ringbuf_reserve(&rb, sizeof(struct kern_rec) + len, 0);
+/*
+ * Reserve a record of a payload of len bytes in this CPU's ring, or count
+ * a drop. The program runs on that CPU until it submits (migration is
+ * disabled), so the ring and its index stay right.
+ */
+struct ring_ref {
+	void *ring;
+	__u32 idx;
+};
 
+static __always_inline void *rec_reserve(struct ring_ref *rr, __u32 len)
+{
+	void *r = NULL;
+
+	rr->ring = cpu_ring(&rr->idx);
+	if (rr->ring)
+		r = bpf_ringbuf_reserve(rr->ring, sizeof(struct kern_rec) + len, 0);
 	if (!r)
 		count_drop();
 	return r;
 }
 
-static __always_inline void rec_submit(void *r)
+static __always_inline void rec_submit(struct ring_ref *rr, void *r)
 {
 	__sync_fetch_and_add(&cnt_emitted, 1);
-	bpf_ringbuf_submit(r, ring_flags());
+	bpf_ringbuf_submit(r, ring_flags(rr->ring, rr->idx));
 }
 
 /*
@@ -345,8 +379,9 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 					   const __u64 *args, __u32 nr, __u8 pa)
 {
 	struct scratch *s;
-	__u32 zero = 0, len0 = 0, len1 = 0, size;
+	__u32 zero = 0, len0 = 0, len1 = 0, size, idx;
 	int a0 = KERN_PATH_ARG0(pa), a1 = KERN_PATH_ARG1(pa);
+	void *ring;
 
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
@@ -377,7 +412,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	size += sizeof(s->rec);
 	if (size > sizeof(*s))
 		return 0;
-	if (bpf_ringbuf_output(&rb, s, size, ring_flags())) {
+	ring = cpu_ring(&idx);
+	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
 		count_drop();
 		return 0;
 	}
@@ -388,6 +424,7 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_sys_enter *e;
 	__u64 args[6], thread = 0;
@@ -408,7 +445,7 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	}
 
 	/* the common case: written in place, no scratch copy */
-	r = rec_reserve(SYS_ENTER_FIXED);
+	r = rec_reserve(&rr, SYS_ENTER_FIXED);
 	if (!r)
 		return 0;
 	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(nr), SYS_ENTER_FIXED, tgid, tid, thread, regs->ip);
@@ -426,13 +463,14 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	e->path_arg[1] = 0;
 	e->flags = 0;
 	e->reserved = 0;
-	rec_submit(r);
+	rec_submit(&rr, r);
 	return 0;
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_sys_exit *e;
 	long nr = regs->orig_ax;
@@ -445,14 +483,14 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (current_compat_thread(&thread))
 		return 0;
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill_ids(r, PTBPF_EV_SYS_EXIT(nr), sizeof(*e), tgid, tid, thread, regs->ip);
 	e = (void *)(r + 1);
 	e->nr = nr;
 	e->ret = ret;
-	rec_submit(r);
+	rec_submit(&rr, r);
 	return 0;
 }
 
@@ -462,6 +500,7 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_fork *e;
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
@@ -475,7 +514,7 @@ int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 		bpf_map_update_elem(&pids, &ctgid, &one, BPF_ANY);
 	if (!want(BPF_CORE_READ(parent, pid), PTBPF_EV_PROC_FORK))
 		return 0;
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_PROC_FORK, sizeof(*e), parent, task_user_ip(parent));
@@ -486,13 +525,14 @@ int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 	e->child_tid = cpid;
 	e->is_thread = ctgid == ptgid;
 	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
-	rec_submit(r);
+	rec_submit(&rr, r);
 	return 0;
 }
 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_exec *e;
 	const char *fn;
@@ -501,7 +541,7 @@ int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 
 	if (!current_wanted(PTBPF_EV_PROC_EXEC, &tgid))
 		return 0;
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_PROC_EXEC, sizeof(*e), p, task_user_ip(p));
@@ -523,18 +563,19 @@ int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 		}
 	}
 	e->filename_len = n;
-	rec_submit(r);
+	rec_submit(&rr, r);
 	return 0;
 }
 
 static __always_inline void emit_exit(struct task_struct *p, __u32 id, int code, bool dead)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_exit *e;
 
 	if (!want(BPF_CORE_READ(p, pid), id))
 		return;
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return;
 	rec_fill(r, id, sizeof(*e), p, task_user_ip(p));
@@ -543,7 +584,7 @@ static __always_inline void emit_exit(struct task_struct *p, __u32 id, int code,
 	e->tid = r->tid;
 	e->exit_code = code;
 	e->group_dead = dead;
-	rec_submit(r);
+	rec_submit(&rr, r);
 }
 
 SEC("tp_btf/sched_process_exit")
@@ -609,13 +650,14 @@ SEC("tp_btf/signal_generate")
 int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_struct *task,
 	     int group, int result)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_signal *e;
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
 
 	if (!task_wanted(task, PTBPF_EV_SIGNAL_GENERATE))
 		return 0;
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_SIGNAL_GENERATE, sizeof(*e), task, task_user_ip(task));
@@ -633,13 +675,14 @@ int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_st
 	e->target_tid = r->tid;
 	e->result = result;
 	e->group = group;
-	rec_submit(r);
+	rec_submit(&rr, r);
 	return 0;
 }
 
 SEC("tp_btf/signal_deliver")
 int BPF_PROG(ptbpf_sig_deliver, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_signal *e;
 	struct task_struct *cur;
@@ -648,7 +691,7 @@ int BPF_PROG(ptbpf_sig_deliver, int sig, struct kernel_siginfo *info, struct k_s
 	if (!current_wanted(PTBPF_EV_SIGNAL_DELIVER, &tgid))
 		return 0;
 	cur = (struct task_struct *)bpf_get_current_task();
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_SIGNAL_DELIVER, sizeof(*e), cur, current_user_ip());
@@ -662,7 +705,7 @@ int BPF_PROG(ptbpf_sig_deliver, int sig, struct kernel_siginfo *info, struct k_s
 	e->target_tid = r->tid;
 	e->result = 0;
 	e->group = 0;
-	rec_submit(r);
+	rec_submit(&rr, r);
 	return 0;
 }
 
@@ -679,12 +722,13 @@ static __always_inline long task_state(struct task_struct *t)
 static __always_inline void emit_switch(struct task_struct *t, __u32 id, bool preempt,
 					struct task_struct *prev, struct task_struct *next)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_sched_switch *e;
 
 	if (!task_wanted(t, id))
 		return;
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return;
 	rec_fill(r, id, sizeof(*e), t, task_user_ip(t));
@@ -694,7 +738,7 @@ static __always_inline void emit_switch(struct task_struct *t, __u32 id, bool pr
 	e->prev_state = task_state(prev);
 	e->cpu = bpf_get_smp_processor_id();
 	e->preempt = preempt;
-	rec_submit(r);
+	rec_submit(&rr, r);
 }
 
 SEC("tp_btf/sched_switch")
@@ -707,12 +751,13 @@ int BPF_PROG(ptbpf_switch, bool preempt, struct task_struct *prev, struct task_s
 
 static __always_inline void emit_wakeup(struct task_struct *p)
 {
+	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_sched_wakeup *e;
 
 	if (!task_wanted(p, PTBPF_EV_SCHED_WAKEUP))
 		return;
-	r = rec_reserve(sizeof(*e));
+	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return;
 	rec_fill(r, PTBPF_EV_SCHED_WAKEUP, sizeof(*e), p, task_user_ip(p));
@@ -721,7 +766,7 @@ static __always_inline void emit_wakeup(struct task_struct *p)
 	e->tid = r->tid;
 	e->waker_tid = (__u32)bpf_get_current_pid_tgid();
 	e->target_cpu = BPF_CORE_READ(p, wake_cpu);
-	rec_submit(r);
+	rec_submit(&rr, r);
 }
 
 SEC("tp_btf/sched_wakeup")

@@ -45,6 +45,8 @@ struct kern_rec {
 
 #define KERN_MAX_PIDS	  16384
 #define KERN_MAX_EXCLUDED 1024
+/* One ring per CPU (a power of two above any possible CPU count we map). */
+#define KERN_MAX_RINGS	  1024
 
 /* Largest record: a sys_enter with two full paths. */
 #define KERN_REC_MAX                                                                               \

@@ -21,11 +21,23 @@
 
 #define KERN_RING_DEFAULT (1u << 20)
 #define KERN_RING_MAX	  ((size_t)1 << 30)
+/* A CPU's ring holds at least this much (a thread may stay on one CPU). */
+#define KERN_RING_CPU_MIN ((size_t)256 << 10)
+
+/* The context of one CPU's ring in the libbpf ring_buffer. */
+struct kern_ring {
+	struct kern_backend *kb;
+	int idx;
+};
 
 struct kern_backend {
 	struct kern_bpf *skel;
 	struct ring_buffer *rb;
-	size_t ring_bytes;
+	size_t ring_bytes; /* all rings together */
+	int nrings;
+	int *ring_fds;
+	struct kern_ring *rings;
+	int cur_ring; /* the ring of the last record delivered */
 	/* drain state, valid while consuming */
 	const struct kern_cbs *cbs;
 	int count;
@@ -81,33 +93,86 @@ static int kern_backend__load_err(int err)
 
 static int kern_backend__sample(void *ctx, void *data, size_t size);
 
+/*
+ * One ring per possible CPU, each a share of what was asked for (at least
+ * KERN_RING_CPU_MIN), created after load and put in the rings array.
+ */
+static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
+{
+	int outer = bpf_map__fd(kb->skel->maps.rings), i, err;
+
+	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
+	kb->rings = calloc((size_t)kb->nrings, sizeof(*kb->rings));
+	if (!kb->ring_fds || !kb->rings)
+		return -ENOMEM;
+	for (i = 0; i < kb->nrings; i++)
+		kb->ring_fds[i] = -1;
+	for (i = 0; i < kb->nrings; i++) {
+		__u32 key = (__u32)i;
+		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
+
+		if (fd < 0)
+			return kern_backend__load_err(fd);
+		kb->ring_fds[i] = fd;
+		kb->rings[i].kb = kb;
+		kb->rings[i].idx = i;
+		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
+			return kern_backend__load_err(-errno);
+		if (!i)
+			kb->rb = ring_buffer__new(fd, kern_backend__sample, &kb->rings[i], NULL);
+		if (!kb->rb)
+			return errno ? -errno : -ENOMEM;
+		if (i && (err = ring_buffer__add(kb->rb, fd, kern_backend__sample, &kb->rings[i])))
+			return err;
+	}
+	return 0;
+}
+
 static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o)
 {
-	size_t ring = kern_backend__ring_size(o ? o->ring_bytes : 0);
+	size_t ring = kern_backend__ring_size(o ? o->ring_bytes : 0), per;
 	struct kern_bpf *skel;
-	int err;
+	int err, ncpu, tmpl;
 
 	skel = kern_bpf__open();
 	if (!skel)
 		return kern_backend__load_err(errno ? -errno : -ENOMEM);
 	kb->skel = skel;
-	kb->ring_bytes = ring;
-	err = bpf_map__set_max_entries(skel->maps.rb, ring);
+	ncpu = libbpf_num_possible_cpus();
+	kb->nrings = ncpu > 0 && ncpu <= KERN_MAX_RINGS ? ncpu : 1;
+	per = kern_backend__ring_size(ring / (size_t)kb->nrings);
+	if (per < KERN_RING_CPU_MIN)
+		per = KERN_RING_CPU_MIN;
+	kb->ring_bytes = per * (size_t)kb->nrings;
+	err = bpf_map__set_max_entries(skel->maps.rings, (__u32)kb->nrings);
 	if (err)
 		return err;
-	skel->rodata->wakeup_bytes = ring / 4;
+	/* the inner map template: what every ring put in rings looks like */
+	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
+	if (tmpl < 0)
+		return kern_backend__load_err(tmpl);
+	err = bpf_map__set_inner_map_fd(skel->maps.rings, tmpl);
+	if (err) {
+		close(tmpl);
+		return err;
+	}
+	skel->rodata->nr_rings = (__u32)kb->nrings;
+	/* an eighth: the ring still has room for 7/8 of itself while the
+	 * drainer gets a CPU */
+	skel->rodata->wakeup_bytes = per / 8;
 	kern_backend__set_path_table(skel);
 	skel->bss->inherit = o && o->inherit;
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	err = kern_bpf__load(skel);
+	close(tmpl);
 	if (err)
 		return kern_backend__load_err(err);
+	err = kern_backend__make_rings(kb, per);
+	if (err)
+		return err;
 	err = kern_bpf__attach(skel);
 	if (err)
 		return kern_backend__load_err(err);
-	kb->rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), kern_backend__sample, kb, NULL);
-	if (!kb->rb)
-		return errno ? -errno : -ENOMEM;
 	return 0;
 }
 
@@ -135,6 +200,11 @@ void kern_backend__destroy(struct kern_backend *kb)
 		return;
 	ring_buffer__free(kb->rb);
 	kern_bpf__destroy(kb->skel);
+	for (int i = 0; kb->ring_fds && i < kb->nrings; i++)
+		if (kb->ring_fds[i] >= 0)
+			close(kb->ring_fds[i]);
+	free(kb->ring_fds);
+	free(kb->rings);
 	free(kb);
 }
 
@@ -218,7 +288,8 @@ static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
 
 static int kern_backend__sample(void *ctx, void *data, size_t size)
 {
-	struct kern_backend *kb = ctx;
+	struct kern_ring *ring = ctx;
+	struct kern_backend *kb = ring->kb;
 	const struct kern_rec *r = data;
 	struct pt_event_hdr h;
 
@@ -227,6 +298,12 @@ static int kern_backend__sample(void *ctx, void *data, size_t size)
 	if (r->lost_ts && (!kb->lost_ts || r->lost_ts < kb->lost_ts))
 		kb->lost_ts = r->lost_ts;
 	kern_backend__report_lost(kb, r->dropped, r->ts);
+	if (ring->idx != kb->cur_ring) {
+		/* another CPU's ring: a run of its own in time order */
+		kb->cur_ring = ring->idx;
+		if (kb->cbs->run)
+			kb->cbs->run(kb->cbs->ctx);
+	}
 	memset(&h, 0, sizeof(h));
 	h.id = r->id;
 	h.trunc = r->flags & KERN_REC_TRUNCATED ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
@@ -273,7 +350,9 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 	kb->budget = 2 * (kb->ring_bytes / (8 + sizeof(struct kern_rec)));
 	kb->stop = false;
 	/* records written from now on may wake the drainer again */
-	KERN_WR(kb->skel->bss->wake_sent, 0);
+	for (int i = 0; i < kb->nrings; i++)
+		KERN_WR(kb->skel->bss->wake_sent[i], 0);
+	kb->cur_ring = -1;
 	err = ring_buffer__consume(kb->rb);
 	if (err >= 0 && !kb->stop)
 		kern_backend__final_lost(kb);

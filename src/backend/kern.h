@@ -16,7 +16,7 @@
 struct kern_backend;
 
 struct kern_opts {
-	size_t ring_bytes; /* kernel ring size: rounded up to a power of two >= one page */
+	size_t ring_bytes; /* kernel ring size, shared by one ring per CPU (each a power of two) */
 	bool inherit;	   /* children of traced processes are traced from their fork on */
 };
 
@@ -33,6 +33,11 @@ struct kern_cbs {
 	 * called at the end of a drain for drops after the last record.
 	 */
 	void (*lost)(void *ctx, uint64_t count, uint64_t first_ts);
+	/*
+	 * Optional: the events that follow come from another CPU's ring, a
+	 * new run in (nearly) time order (see batch__sort).
+	 */
+	void (*run)(void *ctx);
 	void *ctx;
 };
 

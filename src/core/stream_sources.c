@@ -92,8 +92,9 @@ static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *d
 	return stream__batch_add(s, &h, data);
 }
 
-/* Each user-event sub-ring is a run of its own (see batch__sort). */
-static void on_uev_run(void *ctx)
+/* Each CPU's kernel ring and each user-event sub-ring is a run of its own
+ * (see batch__sort). */
+static void on_source_run(void *ctx)
 {
 	struct pt_stream *s = ctx;
 
@@ -192,8 +193,8 @@ static void stream__take_back(struct pt_stream *s, uint64_t ts)
 /* One round: at most a batch from the sources; true if one stopped early. */
 static bool stream__drain_round(struct pt_stream *s)
 {
-	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .ctx = s };
-	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .run = on_uev_run, .ctx = s };
+	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .run = on_source_run, .ctx = s };
+	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .run = on_source_run, .ctx = s };
 	uint64_t now = 0;
 	unsigned int fill;
 	size_t i, j;
@@ -318,7 +319,7 @@ static void *drainer_main(void *arg)
 
 		/*
 		 * Edge-triggered: woken only when the kernel side sends a
-		 * wakeup (once per drain, past a quarter of the ring), not
+		 * wakeup (once per drain, past an eighth of a CPU's ring), not
 		 * whenever a record waits, which would spin the drainer as
 		 * long as events flow; the period drains the rest.
 		 */

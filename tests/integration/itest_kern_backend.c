@@ -98,6 +98,23 @@ static void col_drain(struct kern_backend *kb, struct col *c)
 	}
 }
 
+static int ev_cmp_ts(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	return x->h.ts < y->h.ts ? -1 : x->h.ts > y->h.ts;
+}
+
+/*
+ * The backend delivers each CPU's ring in order, one ring after the other:
+ * merge them by timestamp as the stream does (ties cannot be told apart
+ * across CPUs anyway).
+ */
+static void col_sort(struct col *c)
+{
+	qsort(c->ev, c->n, sizeof(*c->ev), ev_cmp_ts);
+}
+
 static void col_free(struct col *c)
 {
 	free(c->ev);
@@ -634,6 +651,7 @@ static void full_sequence(bool inherit)
 	unique_path(path, sizeof(path));
 	run_child(kb, CHILD_FULL, path, true, false, &run);
 	col_drain(kb, &c);
+	col_sort(&c);
 	unlink(path);
 	kern_backend__counters(kb, &kc);
 	assert_int_equal(kc.dropped, 0);
@@ -690,6 +708,7 @@ static void test_filter(void **state)
 	unique_path(path, sizeof(path));
 	run_child(kb, CHILD_FULL, path, true, false, &run);
 	col_drain(kb, &c);
+	col_sort(&c);
 	unlink(path);
 	for (size_t i = 0; i < c.n; i++) {
 		assert_true(c.ev[i].h.id == PTBPF_EV_SYS_ENTER(SYS_getppid) ||

@@ -21,8 +21,9 @@
 
 #define KERN_RING_DEFAULT (1u << 20)
 #define KERN_RING_MAX	  ((size_t)1 << 30)
-/* A CPU's ring holds at least this much (a thread may stay on one CPU). */
-#define KERN_RING_CPU_MIN ((size_t)256 << 10)
+/* A CPU's ring: the asked size split between the CPUs, but not below
+ * this (or the asked size if smaller): a thread may stay on one CPU. */
+#define KERN_RING_CPU_FLOOR ((size_t)1 << 20)
 
 /* The context of one CPU's ring in the libbpf ring_buffer. */
 struct kern_ring {
@@ -140,9 +141,12 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	kb->skel = skel;
 	ncpu = libbpf_num_possible_cpus();
 	kb->nrings = ncpu > 0 && ncpu <= KERN_MAX_RINGS ? ncpu : 1;
-	per = kern_backend__ring_size(ring / (size_t)kb->nrings);
-	if (per < KERN_RING_CPU_MIN)
-		per = KERN_RING_CPU_MIN;
+	/* a share of the total, but one thread alone on a CPU of a large
+	 * machine still gets up to KERN_RING_CPU_FLOOR */
+	per = ring / (size_t)kb->nrings;
+	if (per < (ring < KERN_RING_CPU_FLOOR ? ring : KERN_RING_CPU_FLOOR))
+		per = ring < KERN_RING_CPU_FLOOR ? ring : KERN_RING_CPU_FLOOR;
+	per = kern_backend__ring_size(per);
 	kb->ring_bytes = per * (size_t)kb->nrings;
 	err = bpf_map__set_max_entries(skel->maps.rings, (__u32)kb->nrings);
 	if (err)

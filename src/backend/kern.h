@@ -16,7 +16,10 @@
 struct kern_backend;
 
 struct kern_opts {
-	size_t ring_bytes; /* kernel ring size, shared by one ring per CPU (each a power of two) */
+	/* kernel ring size: one ring per possible CPU, each this divided by
+	 * the CPUs but at least min(this, 1 MiB), rounded up to a power of
+	 * two >= one page */
+	size_t ring_bytes;
 	bool inherit;	   /* children of traced processes are traced from their fork on */
 };
 

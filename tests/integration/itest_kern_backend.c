@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -219,6 +220,9 @@ static void child_main(int rfd, int wfd, enum child_mode mode, const char *path)
 	struct child_report rep = {.thread = (uint64_t)pthread_self()};
 	char go;
 
+	/* a failed test leaves us waiting: go with it, so that our copy of
+	 * its stdout does not keep ctest waiting */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	xwrite(wfd, &rep.thread, sizeof(rep.thread));
 	if (read(rfd, &go, 1) != 1)
 		_exit(104);

@@ -161,9 +161,10 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 		return err;
 	}
 	skel->rodata->nr_rings = (__u32)kb->nrings;
-	/* an eighth: the ring still has room for 7/8 of itself while the
-	 * drainer gets a CPU */
-	skel->rodata->wakeup_bytes = per / 8;
+	/* a quarter: at moderate rates the 10 ms period drains first (a
+	 * wakeup costs the traced CPU an IPI), and 3/4 of the ring is left
+	 * while the drainer gets a CPU */
+	skel->rodata->wakeup_bytes = per / 4;
 	kern_backend__set_path_table(skel);
 	skel->bss->inherit = o && o->inherit;
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));

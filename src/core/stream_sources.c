@@ -319,7 +319,7 @@ static void *drainer_main(void *arg)
 
 		/*
 		 * Edge-triggered: woken only when the kernel side sends a
-		 * wakeup (once per drain, past an eighth of a CPU's ring), not
+		 * wakeup (once per drain, past a quarter of a CPU's ring), not
 		 * whenever a record waits, which would spin the drainer as
 		 * long as events flow; the period drains the rest.
 		 */

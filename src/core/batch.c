@@ -189,7 +189,7 @@ static void merge2(const struct batch_ent *a, size_t na, const struct batch_ent 
 
 void batch__sort(struct batch *b)
 {
-	size_t bound[BATCH_MAX_SEGS + 1], i, n = b->n;
+	size_t bound[BATCH_MAX_SEGS + 2], i, n = b->n; /* 0, the sources, n */
 	unsigned int ns = 0, k;
 
 	if (run_end(b->ents, 0, n) >= n)

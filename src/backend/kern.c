@@ -94,10 +94,13 @@ static int kern_backend__load_err(int err)
 
 static int kern_backend__sample(void *ctx, void *data, size_t size);
 
-/*
- * One ring per possible CPU, each a share of what was asked for (at least
- * KERN_RING_CPU_MIN), created after load and put in the rings array.
- */
+static int kern_ring_create(size_t per)
+{
+	return bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
+}
+
+/* One ring per possible CPU, created after load, put in the rings array
+ * and drained through one libbpf ring_buffer. */
 static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 {
 	int outer = bpf_map__fd(kb->skel->maps.rings), i, err;
@@ -110,7 +113,7 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 		kb->ring_fds[i] = -1;
 	for (i = 0; i < kb->nrings; i++) {
 		__u32 key = (__u32)i;
-		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
+		int fd = kern_ring_create(per);
 
 		if (fd < 0)
 			return kern_backend__load_err(fd);
@@ -119,11 +122,13 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 		kb->rings[i].idx = i;
 		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
 			return kern_backend__load_err(-errno);
-		if (!i)
-			kb->rb = ring_buffer__new(fd, kern_backend__sample, &kb->rings[i], NULL);
-		if (!kb->rb)
-			return errno ? -errno : -ENOMEM;
-		if (i && (err = ring_buffer__add(kb->rb, fd, kern_backend__sample, &kb->rings[i])))
+	}
+	kb->rb = ring_buffer__new(kb->ring_fds[0], kern_backend__sample, &kb->rings[0], NULL);
+	if (!kb->rb)
+		return errno ? -errno : -ENOMEM;
+	for (i = 1; i < kb->nrings; i++) {
+		err = ring_buffer__add(kb->rb, kb->ring_fds[i], kern_backend__sample, &kb->rings[i]);
+		if (err)
 			return err;
 	}
 	return 0;
@@ -131,7 +136,7 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 
 static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o)
 {
-	size_t ring = kern_backend__ring_size(o ? o->ring_bytes : 0), per;
+	size_t ring = kern_backend__ring_size(o ? o->ring_bytes : 0), per, min_per;
 	struct kern_bpf *skel;
 	int err, ncpu, tmpl;
 
@@ -142,17 +147,16 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	ncpu = libbpf_num_possible_cpus();
 	kb->nrings = ncpu > 0 && ncpu <= KERN_MAX_RINGS ? ncpu : 1;
 	/* a share of the total, but one thread alone on a CPU of a large
-	 * machine still gets up to KERN_RING_CPU_FLOOR */
+	 * machine still gets min(ring, KERN_RING_CPU_FLOOR) */
+	min_per = ring < KERN_RING_CPU_FLOOR ? ring : KERN_RING_CPU_FLOOR;
 	per = ring / (size_t)kb->nrings;
-	if (per < (ring < KERN_RING_CPU_FLOOR ? ring : KERN_RING_CPU_FLOOR))
-		per = ring < KERN_RING_CPU_FLOOR ? ring : KERN_RING_CPU_FLOOR;
-	per = kern_backend__ring_size(per);
+	per = kern_backend__ring_size(per < min_per ? min_per : per);
 	kb->ring_bytes = per * (size_t)kb->nrings;
 	err = bpf_map__set_max_entries(skel->maps.rings, (__u32)kb->nrings);
 	if (err)
 		return err;
 	/* the inner map template: what every ring put in rings looks like */
-	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
+	tmpl = kern_ring_create(per);
 	if (tmpl < 0)
 		return kern_backend__load_err(tmpl);
 	err = bpf_map__set_inner_map_fd(skel->maps.rings, tmpl);

@@ -127,7 +127,8 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 	if (!kb->rb)
 		return errno ? -errno : -ENOMEM;
 	for (i = 1; i < kb->nrings; i++) {
-		err = ring_buffer__add(kb->rb, kb->ring_fds[i], kern_backend__sample, &kb->rings[i]);
+		err = ring_buffer__add(kb->rb, kb->ring_fds[i], kern_backend__sample,
+				       &kb->rings[i]);
 		if (err)
 			return err;
 	}

@@ -20,8 +20,7 @@
 /* Sources                                                             */
 
 /* Add an event from a source; non-zero stops that source (batch full). */
-static int stream__batch_add(struct pt_stream *s, const struct pt_event_hdr *h,
-			     const void *data)
+static int stream__batch_add(struct pt_stream *s, const struct pt_event_hdr *h, const void *data)
 {
 	int err = batch__add(&s->batch, h, data);
 
@@ -193,8 +192,12 @@ static void stream__take_back(struct pt_stream *s, uint64_t ts)
 /* One round: at most a batch from the sources; true if one stopped early. */
 static bool stream__drain_round(struct pt_stream *s)
 {
-	struct kern_cbs kc = { .event = on_kern_event, .lost = on_lost, .run = on_source_run, .ctx = s };
-	struct uev_cbs uc = { .event = on_uev_event, .lost = on_lost, .run = on_source_run, .ctx = s };
+	struct kern_cbs kc = {
+		.event = on_kern_event, .lost = on_lost, .run = on_source_run, .ctx = s
+	};
+	struct uev_cbs uc = {
+		.event = on_uev_event, .lost = on_lost, .run = on_source_run, .ctx = s
+	};
 	uint64_t now = 0;
 	unsigned int fill;
 	size_t i, j;

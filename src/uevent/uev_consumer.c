@@ -497,6 +497,14 @@ int uev_consumer__type_name(struct uev_consumer *c, uint32_t local_id, char *buf
 	return 0;
 }
 
+/* Bytes written into sub-ring k and not consumed yet (at most its size). */
+static uint64_t uev_sub_backlog(const struct uev_consumer *c, unsigned int k)
+{
+	uint64_t avail = LOAD_ACQ(&c->sub[k].sb->head) - c->sub[k].tail;
+
+	return avail > c->sub_size ? c->sub_size : avail;
+}
+
 size_t uev_consumer__pending(struct uev_consumer *c)
 {
 	size_t total = 0;
@@ -504,11 +512,8 @@ size_t uev_consumer__pending(struct uev_consumer *c)
 
 	if (c->broken)
 		return 0;
-	for (k = 0; k < UEV_NSUB; k++) {
-		uint64_t avail = LOAD_ACQ(&c->sub[k].sb->head) - c->sub[k].tail;
-
-		total += avail > c->sub_size ? c->sub_size : (size_t)avail;
-	}
+	for (k = 0; k < UEV_NSUB; k++)
+		total += (size_t)uev_sub_backlog(c, k);
 	return total;
 }
 
@@ -520,13 +525,11 @@ unsigned int uev_consumer__fill(struct uev_consumer *c)
 	if (c->broken || !c->sub_size)
 		return 0;
 	for (k = 0; k < UEV_NSUB; k++) {
-		uint64_t avail = LOAD_ACQ(&c->sub[k].sb->head) - c->sub[k].tail;
+		uint64_t b = uev_sub_backlog(c, k);
 
-		if (avail > most)
-			most = avail;
+		if (b > most)
+			most = b;
 	}
-	if (most >= c->sub_size)
-		return 1000;
 	return (unsigned int)(most * 1000 / c->sub_size);
 }
 

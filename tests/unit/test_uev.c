@@ -254,17 +254,24 @@ struct mt {
 	unsigned int n;
 };
 
-static void *mt_writer(void *arg)
+/* n events of writer w into slot s: w and a sequence number, 8..63 bytes. */
+static void write_seq(struct fx *f, unsigned int s, uint32_t w, unsigned int n)
 {
-	struct mt *m = arg;
 	unsigned char buf[64] = {0};
 	uint32_t i;
 
-	for (i = 0; i < m->n; i++) {
-		memcpy(buf, &m->w, 4);
+	for (i = 0; i < n; i++) {
+		memcpy(buf, &w, 4);
 		memcpy(buf + 4, &i, 4);
-		uev_producer__write_slot(m->f->ctl, m->s, 3, buf, 8 + i % 56, NULL);
+		uev_producer__write_slot(f->ctl, s, 3, buf, 8 + i % 56, NULL);
 	}
+}
+
+static void *mt_writer(void *arg)
+{
+	struct mt *m = arg;
+
+	write_seq(m->f, m->s, m->w, m->n);
 	return NULL;
 }
 
@@ -316,16 +323,10 @@ struct subw {
 static void *subw_writer(void *arg)
 {
 	struct subw *m = arg;
-	unsigned char buf[64] = {0};
-	uint32_t i;
 
 	m->tid = gettid();
 	pthread_barrier_wait(m->start);
-	for (i = 0; i < m->n; i++) {
-		memcpy(buf, &m->w, 4);
-		memcpy(buf + 4, &i, 4);
-		uev_producer__write_slot(m->f->ctl, m->s, 3, buf, 8 + i % 56, NULL);
-	}
+	write_seq(m->f, m->s, m->w, m->n);
 	return NULL;
 }
 

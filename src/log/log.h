@@ -42,8 +42,9 @@ struct log_meta {
 	uint64_t stream_min_size;
 	uint64_t max_data_size;
 	/*
-	 * Bytes of event records the log may hold (UNTIL_FULL, LOOP): an event
-	 * counts 72 + its data length rounded up to 8 (its record size).
+	 * Bytes of event records the log may hold (UNTIL_FULL, LOOP): the
+	 * EVENTS records that pack the events (24 + 16 bytes each, and per
+	 * event 4 to about 30 bytes + its data; see docs/log-format.md).
 	 * Header, type table and trailer are not counted.
 	 */
 	uint64_t log_max_size;
@@ -70,6 +71,8 @@ struct log_status {
 
 #define LOG_WRITER_SYNC	       0x1 /* log_writer__flush() also fdatasync()s */
 #define LOG_WRITER_NO_PREALLOC 0x2 /* do not fallocate() the UNTIL_FULL / LOOP size */
+/* an EVENT record per event (format 1.0) instead of packed EVENTS records */
+#define LOG_WRITER_EVENT_RECORDS 0x4
 
 struct log_writer_opts {
 	uint32_t flags;	   /* LOG_WRITER_* */

@@ -12,8 +12,13 @@
 #include <stdint.h>
 
 #define LOG_MAGIC	  "PTBPFLOG"
-#define LOG_VERSION_MAJOR 1
-#define LOG_VERSION_MINOR 0
+/*
+ * 2.0: events packed in EVENTS records (the writer's default); 1.0: an
+ * EVENT record per event (LOG_WRITER_EVENT_RECORDS). Both are read.
+ */
+#define LOG_VERSION_MAJOR    2
+#define LOG_VERSION_MAJOR_V1 1
+#define LOG_VERSION_MINOR    0
 
 #define LOG_HDR_SIZE  4096u /* space reserved for the file header */
 #define LOG_REC_ALIGN 8u
@@ -26,6 +31,7 @@
 #define LOG_REC_TYPE   2
 #define LOG_REC_WRAP   3
 #define LOG_REC_STATUS 4
+#define LOG_REC_EVENTS 5 /* 2.0: packed events (log_pack.h) */
 
 /* log_file_hdr.layout */
 #define LOG_LAYOUT_LINEAR 0 /* APPEND, UNTIL_FULL: records from data_off to the end */
@@ -76,7 +82,18 @@ _Static_assert(sizeof(struct log_rec_hdr) == 24, "log_rec_hdr layout");
 
 /* EVENT payload: struct pt_event_hdr (48 bytes, little-endian) + data */
 #define LOG_EVENT_HDR_SIZE 48u
-#define LOG_MAX_REC	   (24u + LOG_EVENT_HDR_SIZE + LOG_MAX_DATA)
+
+/* EVENTS payload: this header, then count packed events (log_pack.h) */
+struct log_events_hdr {
+	uint64_t base_ts; /* ts of the first event */
+	uint32_t count;	  /* events in the record, >= 1 */
+	uint32_t reserved;
+};
+_Static_assert(sizeof(struct log_events_hdr) == 16, "log_events_hdr layout");
+#define LOG_PACK_HDR_MAX 64u /* longest encoding of a packed event's header */
+
+/* Largest record: an EVENTS record of one event of LOG_MAX_DATA bytes. */
+#define LOG_MAX_REC (24u + 16u + LOG_PACK_HDR_MAX + LOG_MAX_DATA)
 
 /* TYPE payload */
 struct log_type_rec {

@@ -14,6 +14,7 @@
 
 #include "log/log.h"
 #include "log/log_format.h"
+#include "log/log_pack.h"
 
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
@@ -64,6 +65,11 @@ struct log_reader {
 	int cur;
 	uint64_t pos;
 	uint64_t expect;
+
+	/* the EVENTS record being read: its undecoded part, in buf */
+	const unsigned char *pk_pos, *pk_end;
+	uint32_t pk_left; /* events still in it */
+	struct log_pack pack;
 };
 
 static int pread_full(int fd, void *buf, size_t len, uint64_t off, size_t *got)
@@ -155,7 +161,8 @@ static int read_hdr(struct log_reader *r)
 	if (got < sizeof(h))
 		return -EINVAL;
 	memcpy(&h, raw, sizeof(h));
-	if (memcmp(h.magic, LOG_MAGIC, 8) || le16toh(h.major) != LOG_VERSION_MAJOR)
+	if (memcmp(h.magic, LOG_MAGIC, 8) ||
+	    (le16toh(h.major) != LOG_VERSION_MAJOR && le16toh(h.major) != LOG_VERSION_MAJOR_V1))
 		return -EINVAL;
 	hsize = le32toh(h.hdr_size);
 	if (hsize < sizeof(h) || hsize > got)
@@ -334,7 +341,9 @@ static int setup_ring(struct log_reader *r, const struct log_status_rec *s)
 			err = read_rec(r, p, end, &rc);
 			if (err < 0)
 				return err;
-			if (err && (rc.type == LOG_REC_EVENT || rc.type == LOG_REC_WRAP) &&
+			if (err &&
+			    (rc.type == LOG_REC_EVENT || rc.type == LOG_REC_EVENTS ||
+			     rc.type == LOG_REC_WRAP) &&
 			    rc.seq < S) {
 				r->segs[r->nsegs].start = p;
 				r->segs[r->nsegs].end = end;
@@ -358,6 +367,7 @@ int log_reader__rewind(struct log_reader *r)
 	if (!r)
 		return -EINVAL;
 	r->cur = 0;
+	r->pk_left = 0;
 	if (r->nsegs) {
 		r->pos = r->segs[0].start;
 		r->expect = r->segs[0].seq0;
@@ -419,7 +429,9 @@ fail:
 
 int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **data)
 {
+	struct log_events_hdr eh;
 	struct pt_event_hdr e;
+	const unsigned char *d;
 	struct rec rc;
 	int err;
 
@@ -428,6 +440,17 @@ int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **
 	while (r->cur < r->nsegs) {
 		const struct seg *sg = &r->segs[r->cur];
 
+		if (r->pk_left) {
+			/* the next event of an EVENTS record; its last must end it */
+			if (log_pack__decode(&r->pack, &r->pk_pos, r->pk_end, h, &d) ||
+			    (r->pk_left == 1 && r->pk_pos != r->pk_end)) {
+				r->pk_left = 0;
+				goto next_seg;
+			}
+			r->pk_left--;
+			*data = d;
+			return 1;
+		}
 		err = read_rec(r, r->pos, sg->end, &rc);
 		if (err < 0)
 			return err;
@@ -455,6 +478,17 @@ int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **
 				goto next_seg;
 			*data = rc.p + 24 + LOG_EVENT_HDR_SIZE;
 			return 1;
+		case LOG_REC_EVENTS:
+			if (rc.plen < sizeof(eh))
+				goto next_seg;
+			memcpy(&eh, rc.p + 24, sizeof(eh));
+			if (!eh.count || eh.reserved)
+				goto next_seg;
+			log_pack__reset(&r->pack, le64toh(eh.base_ts));
+			r->pk_pos = rc.p + 24 + sizeof(eh);
+			r->pk_end = rc.p + 24 + rc.plen;
+			r->pk_left = le32toh(eh.count);
+			continue;
 		case LOG_REC_WRAP:
 		case LOG_REC_STATUS:
 			goto next_seg;

@@ -17,12 +17,19 @@
 
 #include "log/log.h"
 #include "log/log_format.h"
+#include "log/log_pack.h"
 
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
 #define WBUF_DEFAULT (1u << 20)
 #define WBUF_MIN     (128u << 10)
 #define RING_MAX     (1ull << 62)
+/*
+ * An EVENTS record is sealed once it holds this many payload bytes (a
+ * LOOP log: 1/16 of its ring, since a lap overwrites whole records).
+ */
+#define PACK_TARGET (16u << 10)
+#define PACK_MIN    128u
 
 /*
  * The counters are read by the accessors, possibly from another thread than
@@ -51,6 +58,15 @@ struct log_writer {
 	size_t buf_len;
 	uint64_t buf_off; /* file offset of buf[0] */
 	uint64_t wpos;	  /* linear: file offset of the next record; ring: offset in the ring */
+
+	/* the open EVENTS record, at buf + buf_len (not counted in buf_len) */
+	bool packed; /* format 2.0 */
+	bool blk_open;
+	uint32_t blk_plen;  /* its payload bytes so far */
+	uint32_t blk_count; /* its events */
+	uint32_t blk_target;
+	uint64_t blk_base_ts;
+	struct log_pack pack;
 
 	uint64_t seq;
 	uint64_t bytes;
@@ -113,7 +129,7 @@ static void put_hdr(struct log_writer *w, const struct log_meta *m, unsigned cha
 	memset(&h, 0, sizeof(h));
 	clock_gettime(CLOCK_REALTIME, &now);
 	memcpy(h.magic, LOG_MAGIC, 8);
-	h.major = htole16(LOG_VERSION_MAJOR);
+	h.major = htole16(w->packed ? LOG_VERSION_MAJOR : LOG_VERSION_MAJOR_V1);
 	h.minor = htole16(LOG_VERSION_MINOR);
 	h.hdr_size = htole32(sizeof(h));
 	h.seed = htole32(w->seed);
@@ -185,6 +201,7 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		return -ENOMEM;
 	w->fd = fd;
 	w->flags = o ? o->flags : 0;
+	w->packed = !(w->flags & LOG_WRITER_EVENT_RECORDS);
 	w->seed = new_seed();
 	w->policy = m->log_full_policy;
 	w->max_size = m->log_max_size;
@@ -210,6 +227,9 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		}
 		w->cap = w->max_size & ~(uint64_t)7;
 	}
+	w->blk_target = PACK_TARGET;
+	if (w->layout == LOG_LAYOUT_RING && w->cap / 16 < PACK_TARGET)
+		w->blk_target = w->cap / 16 > PACK_MIN ? (uint32_t)(w->cap / 16) : PACK_MIN;
 	w->buf_size = o && o->buf_size ? o->buf_size : WBUF_DEFAULT;
 	if (w->buf_size < WBUF_MIN)
 		w->buf_size = WBUF_MIN;
@@ -307,6 +327,26 @@ int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name)
 	return 0;
 }
 
+/* Close the open EVENTS record: its header, count, crc; it joins the buffer. */
+static void blk_seal(struct log_writer *w)
+{
+	struct log_events_hdr eh;
+	unsigned char *rec = w->buf + w->buf_len;
+	uint32_t rlen = 24 + (uint32_t)log_round8(w->blk_plen);
+
+	if (!w->blk_open)
+		return;
+	eh.base_ts = htole64(w->blk_base_ts);
+	eh.count = htole32(w->blk_count);
+	eh.reserved = 0;
+	memcpy(rec + 24, &eh, sizeof(eh));
+	rec_seal(w->seed, rec, LOG_REC_EVENTS, w->blk_plen, w->seq);
+	w->seq++;
+	w->buf_len += rlen;
+	w->wpos += rlen;
+	w->blk_open = false;
+}
+
 /* Write the buffer; on error keep what was not written. */
 int log_writer__flush(struct log_writer *w)
 {
@@ -315,6 +355,7 @@ int log_writer__flush(struct log_writer *w)
 
 	if (!w)
 		return -EINVAL;
+	blk_seal(w);
 	if (w->buf_len) {
 		err = pwrite_all(w->fd, w->buf, w->buf_len, w->buf_off, &done);
 		/* only whole pwrite chunks count; a torn record is ignored by readers */
@@ -357,24 +398,14 @@ static int reserve(struct log_writer *w, size_t len)
 /* UNTIL_FULL keeps this many bytes for log_writer__append_last(). */
 #define LAST_RESERVE 128
 
-static int append_rec(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
-		      bool last)
+/*
+ * Make room for a new record of rlen bytes at the write position: 0 (the
+ * buffer has rlen free bytes at buf_len), 1 (refused by the policy: counted
+ * as dropped), or a negative errno. No EVENTS record may be open.
+ */
+static int room_for(struct log_writer *w, size_t rlen, bool last)
 {
-	struct pt_event_hdr e;
-	uint32_t dlen;
-	size_t rlen;
-	unsigned char *rec;
 	int err;
-
-	if (!w || !h || (h->data_len && !data))
-		return -EINVAL;
-	dlen = h->data_len;
-	e.trunc = h->trunc;
-	if (dlen > LOG_MAX_DATA) {
-		dlen = LOG_MAX_DATA;
-		e.trunc = PT_TRUNCATED_RECORD;
-	}
-	rlen = 24 + log_round8(LOG_EVENT_HDR_SIZE + dlen);
 
 	if (w->layout == LOG_LAYOUT_LINEAR) {
 		uint64_t room = w->max_size;
@@ -400,6 +431,7 @@ static int append_rec(struct log_writer *w, const struct pt_event_hdr *h, const 
 				 * once a lap is complete (less than LOG_MAX_REC).
 				 */
 				size_t wlen = (size_t)(w->cap - w->wpos);
+				unsigned char *rec;
 
 				err = reserve(w, wlen);
 				if (err)
@@ -419,13 +451,24 @@ static int append_rec(struct log_writer *w, const struct pt_event_hdr *h, const 
 			CNT_SET(w->wrapped, 1);
 		}
 	}
-	err = reserve(w, rlen);
+	return reserve(w, rlen);
+}
+
+/* Format 1.0: one EVENT record. */
+static int append_event_rec(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
+			    uint32_t dlen, uint16_t trunc, bool last)
+{
+	size_t rlen = 24 + log_round8(LOG_EVENT_HDR_SIZE + dlen);
+	struct pt_event_hdr e;
+	unsigned char *rec;
+	int err;
+
+	err = room_for(w, rlen, last);
 	if (err)
 		return err;
-
 	rec = w->buf + w->buf_len;
 	e.id = htole32(h->id);
-	e.trunc = htole16(e.trunc);
+	e.trunc = htole16(trunc);
 	e.reserved = 0;
 	e.pid = (int32_t)htole32((uint32_t)h->pid);
 	e.tid = (int32_t)htole32((uint32_t)h->tid);
@@ -442,6 +485,93 @@ static int append_rec(struct log_writer *w, const struct pt_event_hdr *h, const 
 	w->buf_len += rlen;
 	w->wpos += rlen;
 	CNT_SET(w->bytes, w->bytes + rlen);
+	return 0;
+}
+
+/* May the open EVENTS record grow to plen payload bytes? */
+static bool blk_fits(const struct log_writer *w, uint64_t plen)
+{
+	uint64_t rlen = 24 + log_round8(plen);
+
+	if (plen > w->blk_target || w->buf_len + rlen > w->buf_size)
+		return false;
+	return w->layout != LOG_LAYOUT_RING || w->wpos + rlen <= w->cap;
+}
+
+/* Format 2.0: the event joins the open EVENTS record, or starts one. */
+static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
+			 uint32_t dlen, uint16_t trunc, bool last)
+{
+	unsigned char eh[LOG_PACK_HDR_MAX];
+	uint64_t grow = 0;
+	uint32_t slot;
+	size_t n = 0;
+	int err;
+
+	if (w->blk_open) {
+		uint64_t plen = w->blk_plen;
+
+		n = log_pack__encode(&w->pack, h, trunc, dlen, eh, &slot);
+		if (blk_fits(w, plen + n + dlen)) {
+			grow = log_round8(plen + n + dlen) - log_round8(plen);
+			if (w->policy == LOG_POLICY_UNTIL_FULL) {
+				uint64_t room = w->max_size;
+
+				if (!last && room > 2 * LAST_RESERVE)
+					room -= LAST_RESERVE;
+				if ((w->full && !last) || w->bytes + grow > room) {
+					CNT_SET(w->full, 1);
+					CNT_SET(w->dropped, w->dropped + 1);
+					return 1;
+				}
+			}
+		} else {
+			blk_seal(w);
+		}
+	}
+	if (!w->blk_open) {
+		log_pack__reset(&w->pack, h->ts);
+		n = log_pack__encode(&w->pack, h, trunc, dlen, eh, &slot);
+		grow = 24 + log_round8(sizeof(struct log_events_hdr) + n + dlen);
+		err = room_for(w, (size_t)grow, last);
+		if (err)
+			return err;
+		w->blk_open = true;
+		w->blk_plen = sizeof(struct log_events_hdr);
+		w->blk_count = 0;
+		w->blk_base_ts = h->ts;
+	}
+	memcpy(w->buf + w->buf_len + 24 + w->blk_plen, eh, n);
+	if (dlen)
+		memcpy(w->buf + w->buf_len + 24 + w->blk_plen + n, data, dlen);
+	log_pack__commit(&w->pack, slot, h);
+	w->blk_plen += (uint32_t)(n + dlen);
+	w->blk_count++;
+	CNT_SET(w->bytes, w->bytes + grow);
+	return 0;
+}
+
+static int append_rec(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
+		      bool last)
+{
+	uint32_t dlen;
+	uint16_t trunc;
+	int err;
+
+	if (!w || !h || (h->data_len && !data))
+		return -EINVAL;
+	dlen = h->data_len;
+	trunc = h->trunc;
+	if (dlen > LOG_MAX_DATA) {
+		dlen = LOG_MAX_DATA;
+		trunc = PT_TRUNCATED_RECORD;
+	}
+	if (w->packed)
+		err = append_packed(w, h, data, dlen, trunc, last);
+	else
+		err = append_event_rec(w, h, data, dlen, trunc, last);
+	if (err)
+		return err;
 	CNT_SET(w->events, w->events + 1);
 	return 0;
 }

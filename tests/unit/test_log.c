@@ -28,8 +28,21 @@
 
 #include "log/log.h"
 #include "log/log_format.h"
+#include "log/log_pack.h"
 
 #define EV_MAX_DATA 300
+
+/*
+ * Writer flags of the group running: 0 (format 2.0, packed EVENTS
+ * records) or LOG_WRITER_EVENT_RECORDS (1.0, whose exact record sizes some
+ * tests rely on).
+ */
+static uint32_t g_wflags;
+#define PACKED (!(g_wflags & LOG_WRITER_EVENT_RECORDS))
+
+/* Most bytes an event of ev_make() takes in a packed log, and fewest. */
+#define PACK_EV_MAX(dlen) (LOG_PACK_HDR_MAX + (dlen))
+#define PACK_EV_MIN(dlen) (4u + (dlen))
 
 static int memfile(void)
 {
@@ -98,11 +111,15 @@ static uint64_t ev_index(const struct pt_event_hdr *h)
 
 static struct log_writer *wopen(int fd, int policy, uint64_t max, const struct log_writer_opts *o)
 {
+	struct log_writer_opts opts = {0};
 	struct log_writer *w;
 	struct log_meta m;
 
+	if (o)
+		opts = *o;
+	opts.flags |= g_wflags;
 	meta_init(&m, policy, max);
-	assert_int_equal(log_writer__open(&w, fd, &m, o), 0);
+	assert_int_equal(log_writer__open(&w, fd, &m, &opts), 0);
 	return w;
 }
 
@@ -306,15 +323,22 @@ static void test_until_full(void **state)
 		rc = append(w, i);
 		if (rc == 0) {
 			assert_int_equal(n, i); /* no event accepted after the first refusal */
-			used += rec_size(i);
+			used += PACKED ? 0 : rec_size(i);
 			n++;
 		} else {
 			assert_int_equal(rc, 1);
 		}
 	}
 	/* 128 bytes stay free for the last event (append_last) */
+	if (PACKED) {
+		/* the refused event would have needed at most a new record */
+		used = log_writer__bytes(w);
+		assert_true(used + 24 + log_round8(16 + PACK_EV_MAX(EV_MAX_DATA)) > 3000 - 128);
+	} else {
+		assert_true(used + rec_size(n) > 3000 - 128);
+	}
 	assert_true(used <= 3000 - 128);
-	assert_true(used + rec_size(n) > 3000 - 128);
+	assert_true(n > 5);
 	assert_int_equal(log_writer__full(w), 1);
 	assert_int_equal(log_writer__dropped(w), 100 - n);
 	assert_int_equal(log_writer__bytes(w), used);
@@ -374,7 +398,7 @@ static void check_loop(int fd, uint64_t cap, uint64_t n, int closed)
 	struct log_reader *r;
 	struct pt_event_hdr h;
 	const void *d;
-	uint64_t first = UINT64_MAX, cnt = 0, bytes = 0;
+	uint64_t first = UINT64_MAX, cnt = 0, bytes = 0, most = 0;
 	int rc;
 
 	assert_int_equal(ropen(fd, &r), 0);
@@ -391,8 +415,12 @@ static void check_loop(int fd, uint64_t cap, uint64_t n, int closed)
 			}
 			assert_int_equal(i, first + c);
 			assert_true(ev_is(i, &h, d));
-			if (pass == 0)
+			if (pass == 0 && PACKED) {
+				bytes += PACK_EV_MIN(ev_len(i));
+				most += PACK_EV_MAX(ev_len(i));
+			} else if (pass == 0) {
 				bytes += rec_size(i);
+			}
 			c++;
 		}
 		assert_int_equal(rc, 0);
@@ -404,10 +432,23 @@ static void check_loop(int fd, uint64_t cap, uint64_t n, int closed)
 	if (n) {
 		assert_int_equal(first + cnt, n);
 		assert_true(bytes <= cap);
-		/* the oldest lap may have lost up to one record to the WRAP */
-		assert_true(bytes + 2 * rec_size(0) + 2 * (24 + log_round8(48 + EV_MAX_DATA)) >
+		if (PACKED) {
+			/*
+			 * Lost: the record being overwritten, the WRAP (less than
+			 * a record); a record holds up to cap / 16 (at least 128)
+			 * bytes of events, or one event.
+			 */
+			uint64_t rec_max = 24 + (cap / 16 > 128 ? cap / 16 : 128) + 8 +
+					   PACK_EV_MAX(EV_MAX_DATA);
+
+			assert_true(most + 2 * rec_max > cap || first == 0);
+		} else {
+			/* the oldest lap may have lost up to one record to the WRAP */
+			assert_true(bytes + 2 * rec_size(0) +
+					    2 * (24 + log_round8(48 + EV_MAX_DATA)) >
 				    cap ||
-			    first == 0);
+				    first == 0);
+		}
 	} else {
 		assert_int_equal(cnt, 0);
 	}
@@ -475,9 +516,22 @@ static void test_loop_too_big(void **state)
 	}
 	assert_int_equal(log_writer__close(w, NULL), 0);
 	assert_int_equal(ropen(fd, &r), 0);
-	/* 200 bytes hold two 72-byte records */
-	assert_int_equal(log_reader__next(r, &h, &p), 1);
-	assert_int_equal(ev_index(&h), 28);
+	if (PACKED) {
+		/* the newest events, in order, up to the last */
+		uint64_t n = 0, prev = 0;
+
+		while (log_reader__next(r, &h, &p) == 1) {
+			assert_true(n == 0 || ev_index(&h) == prev + 1);
+			prev = ev_index(&h);
+			n++;
+		}
+		assert_true(n >= 2);
+		assert_int_equal(prev, 29);
+	} else {
+		/* 200 bytes hold two 72-byte records */
+		assert_int_equal(log_reader__next(r, &h, &p), 1);
+		assert_int_equal(ev_index(&h), 28);
+	}
 	log_reader__close(r);
 	close(fd);
 }
@@ -628,8 +682,8 @@ static void test_bad_header(void **state)
 		case 0: /* bad magic, crc fixed */
 			patch_hdr(fd, 0, "PTBPFLOX", 8, 1);
 			break;
-		case 1: /* unknown major */
-			v = 2;
+		case 1: /* unknown major (1.0 and 2.0 are read) */
+			v = 3;
 			patch_hdr(fd, offsetof(struct log_file_hdr, major), &v, 2, 1);
 			break;
 		case 2: /* bad crc */
@@ -920,7 +974,10 @@ static void test_write_error(void **state)
 	assert_true(rc == -EFBIG || rc == -ENOSPC);
 	/* what reached the file is readable, the torn record is ignored */
 	assert_int_equal(ropen(fd, &r), 0);
-	assert_int_equal(read_seq(r, 0), fit);
+	if (PACKED)
+		assert_true(read_seq(r, 0) < 200); /* whole records only, in order */
+	else
+		assert_int_equal(read_seq(r, 0), fit);
 	log_reader__close(r);
 	/* space again: the flush completes what was left */
 	assert_int_equal(log_writer__flush(w), 0);
@@ -928,7 +985,7 @@ static void test_write_error(void **state)
 	assert_int_equal(read_seq(r, 0), 200);
 	log_reader__close(r);
 	/* a full disk on the trailer: the events stay readable */
-	lim.rlim_cur = data_off + bytes + 10;
+	lim.rlim_cur = data_off + log_writer__bytes(w) + 10;
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 	rc = log_writer__close(w, NULL);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
@@ -993,6 +1050,149 @@ static void test_large_offsets(void **state)
 	}
 }
 
+/* ------------------------------------------------------------------ packed events */
+
+/* Event i of a mix of 10 thread contexts, irregular times and addresses. */
+static void pk_make(uint64_t i, struct pt_event_hdr *h, unsigned char *data)
+{
+	uint64_t t = (i * 7 + i / 3) % 10;
+
+	memset(h, 0, sizeof(*h));
+	h->id = (uint32_t)(i % 3 == 0 ? i * 977 : 40 + i % 4);
+	h->trunc = i % 11 == 0 ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+	h->pid = t == 9 ? INT32_MIN : (int32_t)(1000 + t / 2);
+	h->tid = t == 8 ? -1 : (int32_t)(2000 + t);
+	h->thread = t == 7 ? UINT64_MAX : 0x7f0000001000ull * (t + 1);
+	h->prog_addr = i % 5 == 0 ? 0x401000 + i : 0x7f1234567890ull + t;
+	/* mostly rising, sometimes back in time, once near the end of the clock */
+	h->ts = i == 50 ? UINT64_MAX - 5 : 1000000 + i * 333 - (i % 13 == 0 ? 5000 : 0);
+	h->data_len = (uint32_t)(i % 23);
+	for (uint32_t j = 0; j < h->data_len; j++)
+		data[j] = (unsigned char)(i + j * 3);
+}
+
+static void test_pack_codec(void **state)
+{
+	enum { N = 300 };
+	static unsigned char buf[N * (LOG_PACK_HDR_MAX + 32)];
+	struct log_pack wp, rp;
+	struct pt_event_hdr h, out;
+	const unsigned char *pos, *data;
+	unsigned char d[32];
+	size_t len = 0, first_len = 0;
+	uint32_t slot;
+
+	log_pack__reset(&wp, 999);
+	for (uint64_t i = 0; i < N; i++) {
+		size_t n;
+
+		pk_make(i, &h, d);
+		n = log_pack__encode(&wp, &h, h.trunc, h.data_len, buf + len, &slot);
+		assert_true(n >= 4 && n <= LOG_PACK_HDR_MAX);
+		memcpy(buf + len + n, d, h.data_len);
+		log_pack__commit(&wp, slot, &h);
+		len += n + h.data_len;
+		if (i == 0)
+			first_len = len;
+	}
+	log_pack__reset(&rp, 999);
+	pos = buf;
+	for (uint64_t i = 0; i < N; i++) {
+		pk_make(i, &h, d);
+		assert_int_equal(log_pack__decode(&rp, &pos, buf + len, &out, &data), 0);
+		assert_memory_equal(&out, &h, sizeof(h));
+		assert_memory_equal(data, d, h.data_len);
+	}
+	assert_ptr_equal(pos, buf + len);
+	assert_int_equal(log_pack__decode(&rp, &pos, buf + len, &out, &data), -EINVAL);
+
+	/* every cut of the first event fails cleanly */
+	for (size_t cut = 0; cut < first_len; cut++) {
+		log_pack__reset(&rp, 999);
+		pos = buf;
+		assert_int_equal(log_pack__decode(&rp, &pos, buf + cut, &out, &data), -EINVAL);
+		assert_ptr_equal(pos, buf);
+	}
+	{
+		/* reserved tag bits; a slot never filled; an 11-byte varint; data past the end */
+		static const unsigned char bad[][16] = {
+			{0x20, 0, 1, 0, 0},
+			{0x03, 0, 1, 0, 0},
+			{0x17, 0, 0, 0, 0, 1, 0, 0},
+			{0x07, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0},
+			{0x07, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0},
+			{0x07, 0, 0, 0, 0, 1, 0, 9, 1, 2},
+		};
+
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			log_pack__reset(&rp, 0);
+			pos = bad[k];
+			assert_int_equal(log_pack__decode(&rp, &pos, bad[k] + 16, &out, &data),
+					 -EINVAL);
+		}
+	}
+}
+
+/* Many threads through writer and reader: context slots are reused alike. */
+static void test_pack_threads(void **state)
+{
+	int fd = memfile();
+	struct log_writer_opts o = {.buf_size = 1};
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
+	struct log_reader *r;
+	struct pt_event_hdr h, e;
+	const void *data;
+	unsigned char d[32];
+	uint64_t i;
+
+	for (i = 0; i < 20000; i++) {
+		pk_make(i, &h, d);
+		assert_int_equal(log_writer__append(w, &h, d), 0);
+		if (i % 4999 == 0)
+			assert_int_equal(log_writer__flush(w), 0);
+	}
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	for (i = 0; log_reader__next(r, &e, &data) == 1; i++) {
+		pk_make(i, &h, d);
+		assert_memory_equal(&e, &h, sizeof(h));
+		assert_memory_equal(data, d, h.data_len);
+	}
+	assert_int_equal(i, 20000);
+	log_reader__close(r);
+	close(fd);
+}
+
+/*
+ * What packing is for: two threads alternating 16-byte events (a syscall
+ * exit) take at most 24 bytes each, against 88 in format 1.0.
+ */
+static void test_pack_size(void **state)
+{
+	int fd = memfile();
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
+	struct pt_event_hdr h;
+	unsigned char d[16] = {1, 2, 3};
+	const uint64_t n = 100000;
+
+	for (uint64_t i = 0; i < n; i++) {
+		memset(&h, 0, sizeof(h));
+		h.id = 1100;
+		h.pid = 4242;
+		h.tid = 4242 + (int32_t)(i % 2);
+		h.thread = 0x7f0000000000ull + (i % 2) * 0x1000;
+		h.prog_addr = 0x7f00000abcdeull;
+		h.ts = 5000000000ull + i * 300;
+		h.data_len = sizeof(d);
+		assert_int_equal(log_writer__append(w, &h, d), 0);
+	}
+	assert_int_equal(log_writer__flush(w), 0);
+	assert_true(log_writer__bytes(w) <= 24 * n);
+	assert_true(log_writer__bytes(w) >= 16 * n);
+	log_writer__free(w);
+	close(fd);
+}
+
 /* ------------------------------------------------------------------ corpus */
 
 static void write_corpus(const char *dir)
@@ -1017,7 +1217,7 @@ static void write_corpus(const char *dir)
 		char path[4096];
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/%s", dir, c[k].name);
+		snprintf(path, sizeof(path), "%s/%s%s", dir, PACKED ? "v2-" : "v1-", c[k].name);
 		f = fopen(path, "wb");
 		assert_non_null(f);
 		assert_int_equal(fwrite(buf, 1, len, f), len);
@@ -1035,9 +1235,22 @@ static void test_corpus(void **state)
 		write_corpus(dir);
 }
 
+static int setup_v1(void **state)
+{
+	g_wflags = LOG_WRITER_EVENT_RECORDS;
+	return 0;
+}
+
+static int setup_packed(void **state)
+{
+	g_wflags = 0;
+	return 0;
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	/* format 1.0: every test, some with exact record sizes */
+	const struct CMUnitTest v1[] = {
 		cmocka_unit_test(test_crc32c),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_types),
@@ -1057,6 +1270,27 @@ int main(void)
 		cmocka_unit_test(test_large_offsets),
 		cmocka_unit_test(test_corpus),
 	};
+	/* format 2.0, the default: the same without the 1.0 layouts, and packing */
+	const struct CMUnitTest v2[] = {
+		cmocka_unit_test(test_pack_codec),
+		cmocka_unit_test(test_pack_threads),
+		cmocka_unit_test(test_pack_size),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_until_full),
+		cmocka_unit_test(test_append_unlimited),
+		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_loop_too_big),
+		cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_no_trailer),
+		cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_truncate_everywhere),
+		cmocka_unit_test(test_byte_flips),
+		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_large_offsets),
+		cmocka_unit_test(test_corpus),
+	};
+	int failed = cmocka_run_group_tests_name("log format 1.0", v1, setup_v1, NULL);
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return failed + cmocka_run_group_tests_name("log format 2.0", v2, setup_packed, NULL);
 }

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Packed events: see log_pack.h and docs/log-format.md. */
+#include <errno.h>
+#include <string.h>
+
+#include "log/log_format.h"
+#include "log/log_pack.h"
+
+#define TAG_NEW_CTX   7u
+#define TAG_SLOT_MASK 0x07u
+#define TAG_TRUNC     0x08u
+#define TAG_SAME_PROG 0x10u
+#define TAG_RESERVED  0xe0u
+
+void log_pack__reset(struct log_pack *p, uint64_t base_ts)
+{
+	p->used = 0;
+	p->next = 0;
+	p->prev_ts = base_ts;
+}
+
+static size_t put_u(unsigned char *out, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		out[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (unsigned char)v;
+	return n;
+}
+
+static uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static int find_ctx(const struct log_pack *p, const struct pt_event_hdr *h)
+{
+	for (uint32_t i = 0; i < p->used; i++)
+		if (p->ctx[i].tid == h->tid && p->ctx[i].pid == h->pid &&
+		    p->ctx[i].thread == h->thread)
+			return (int)i;
+	return -1;
+}
+
+size_t log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h, uint16_t trunc,
+			uint32_t data_len, unsigned char *out, uint32_t *slot)
+{
+	int c = find_ctx(p, h);
+	unsigned char tag = 0;
+	size_t n = 1;
+
+	if (trunc)
+		tag |= TAG_TRUNC;
+	if (c < 0) {
+		tag |= TAG_NEW_CTX;
+		*slot = p->next | LOG_PACK_NEW;
+		n += put_u(out + n, zigzag(h->pid));
+		n += put_u(out + n, zigzag(h->tid));
+		n += put_u(out + n, h->thread);
+	} else {
+		tag |= (unsigned char)c;
+		*slot = (uint32_t)c;
+		if (p->ctx[c].prog_addr == h->prog_addr)
+			tag |= TAG_SAME_PROG;
+	}
+	n += put_u(out + n, zigzag((int64_t)(h->ts - p->prev_ts)));
+	n += put_u(out + n, h->id);
+	if (!(tag & TAG_SAME_PROG))
+		n += put_u(out + n, h->prog_addr);
+	n += put_u(out + n, data_len);
+	out[0] = tag;
+	return n;
+}
+
+void log_pack__commit(struct log_pack *p, uint32_t slot, const struct pt_event_hdr *h)
+{
+	struct log_pack_ctx *c = &p->ctx[slot % LOG_PACK_NEW];
+
+	if (slot & LOG_PACK_NEW) {
+		/* a new context takes the round-robin slot */
+		p->next = (p->next + 1) % LOG_PACK_CTX;
+		if (p->used < LOG_PACK_CTX)
+			p->used++;
+	}
+	c->pid = h->pid;
+	c->tid = h->tid;
+	c->thread = h->thread;
+	c->prog_addr = h->prog_addr;
+	p->prev_ts = h->ts;
+}
+
+static int get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v)
+{
+	const unsigned char *q = *pos;
+	uint64_t r = 0;
+
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (q == end)
+			return -EINVAL;
+		r |= (uint64_t)(*q & 0x7f) << shift;
+		if (!(*q++ & 0x80)) {
+			/* the 10th byte may only carry the top bit */
+			if (shift == 63 && q[-1] > 1)
+				return -EINVAL;
+			*pos = q;
+			*v = r;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsigned char *end,
+		     struct pt_event_hdr *h, const unsigned char **data)
+{
+	const unsigned char *q = *pos;
+	uint64_t pid, tid, thread, dts, id, prog, len;
+	struct log_pack_ctx *c;
+	unsigned char tag;
+	uint32_t slot;
+
+	if (q == end)
+		return -EINVAL;
+	tag = *q++;
+	if (tag & TAG_RESERVED)
+		return -EINVAL;
+	if ((tag & TAG_SLOT_MASK) == TAG_NEW_CTX) {
+		if (tag & TAG_SAME_PROG)
+			return -EINVAL;
+		if (get_u(&q, end, &pid) || get_u(&q, end, &tid) || get_u(&q, end, &thread))
+			return -EINVAL;
+		if (unzigzag(pid) != (int32_t)unzigzag(pid) || unzigzag(tid) != (int32_t)unzigzag(tid))
+			return -EINVAL;
+		slot = p->next;
+		p->next = (p->next + 1) % LOG_PACK_CTX;
+		if (p->used < LOG_PACK_CTX)
+			p->used++;
+		c = &p->ctx[slot];
+		c->pid = (int32_t)unzigzag(pid);
+		c->tid = (int32_t)unzigzag(tid);
+		c->thread = thread;
+	} else {
+		slot = tag & TAG_SLOT_MASK;
+		if (slot >= p->used)
+			return -EINVAL;
+		c = &p->ctx[slot];
+	}
+	if (get_u(&q, end, &dts) || get_u(&q, end, &id) || id > UINT32_MAX)
+		return -EINVAL;
+	if (!(tag & TAG_SAME_PROG)) {
+		if (get_u(&q, end, &prog))
+			return -EINVAL;
+		c->prog_addr = prog;
+	}
+	if (get_u(&q, end, &len) || len > LOG_MAX_DATA || len > (uint64_t)(end - q))
+		return -EINVAL;
+	memset(h, 0, sizeof(*h));
+	h->id = (uint32_t)id;
+	h->trunc = (tag & TAG_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+	h->pid = c->pid;
+	h->tid = c->tid;
+	h->thread = c->thread;
+	h->prog_addr = c->prog_addr;
+	h->ts = p->prev_ts + (uint64_t)unzigzag(dts);
+	h->data_len = (uint32_t)len;
+	p->prev_ts = h->ts;
+	*data = q;
+	*pos = q + len;
+	return 0;
+}

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/kring.h"
 #include "backend/syscalls.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
 #include "../../bpf/kern.h"
@@ -25,24 +26,28 @@
  * this (or the asked size if smaller): a thread may stay on one CPU. */
 #define KERN_RING_CPU_FLOOR ((size_t)1 << 20)
 
-/* The context of one CPU's ring in the libbpf ring_buffer. */
+/* One CPU's ring, and its head record during a drain. */
 struct kern_ring {
 	struct kern_backend *kb;
 	int idx;
+	struct kring kr;
+	unsigned long limit; /* the drain takes the records before this */
+	const struct kern_rec *head;
+	size_t head_size;
 };
 
 struct kern_backend {
 	struct kern_bpf *skel;
-	struct ring_buffer *rb;
+	int epfd; /* every ring's fd: readable when the BPF side woke us */
 	size_t ring_bytes; /* all rings together */
+	size_t per_ring;   /* one ring */
 	int nrings;
+	int *active; /* rings with a head record, during a drain */
 	int *ring_fds;
 	struct kern_ring *rings;
-	int cur_ring; /* the ring of the last record delivered */
 	/* drain state, valid while consuming */
 	const struct kern_cbs *cbs;
 	int count;
-	int budget; /* records one drain takes at most: what can be there */
 	bool stop;
 	/* loss accounting: drops reported so far, first drop time pending */
 	uint64_t dropped_seen;
@@ -92,22 +97,22 @@ static int kern_backend__load_err(int err)
 	return err < 0 ? err : -EINVAL;
 }
 
-static int kern_backend__sample(void *ctx, void *data, size_t size);
 
 static int kern_ring_create(size_t per)
 {
 	return bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
 }
 
-/* One ring per possible CPU, created after load, put in the rings array
- * and drained through one libbpf ring_buffer. */
+/* One ring per possible CPU, created after load, put in the rings array,
+ * mapped, and watched by one epoll fd. */
 static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 {
 	int outer = bpf_map__fd(kb->skel->maps.rings), i, err;
 
 	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
 	kb->rings = calloc((size_t)kb->nrings, sizeof(*kb->rings));
-	if (!kb->ring_fds || !kb->rings)
+	kb->active = calloc((size_t)kb->nrings, sizeof(*kb->active));
+	if (!kb->ring_fds || !kb->rings || !kb->active)
 		return -ENOMEM;
 	for (i = 0; i < kb->nrings; i++)
 		kb->ring_fds[i] = -1;
@@ -123,14 +128,18 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
 			return kern_backend__load_err(-errno);
 	}
-	kb->rb = ring_buffer__new(kb->ring_fds[0], kern_backend__sample, &kb->rings[0], NULL);
-	if (!kb->rb)
-		return errno ? -errno : -ENOMEM;
-	for (i = 1; i < kb->nrings; i++) {
-		err = ring_buffer__add(kb->rb, kb->ring_fds[i], kern_backend__sample,
-				       &kb->rings[i]);
+	kb->per_ring = per;
+	kb->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (kb->epfd < 0)
+		return -errno;
+	for (i = 0; i < kb->nrings; i++) {
+		struct epoll_event e = { .events = EPOLLIN, .data.u32 = (__u32)i };
+
+		err = kring__open(&kb->rings[i].kr, kb->ring_fds[i], per);
 		if (err)
 			return err;
+		if (epoll_ctl(kb->epfd, EPOLL_CTL_ADD, kb->ring_fds[i], &e))
+			return -errno;
 	}
 	return 0;
 }
@@ -195,6 +204,7 @@ int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 	kb = calloc(1, sizeof(*kb));
 	if (!kb)
 		return -ENOMEM;
+	kb->epfd = -1;
 	err = kern_backend__load(kb, o);
 	if (err) {
 		kern_backend__destroy(kb);
@@ -208,7 +218,11 @@ void kern_backend__destroy(struct kern_backend *kb)
 {
 	if (!kb)
 		return;
-	ring_buffer__free(kb->rb);
+	for (int i = 0; kb->rings && i < kb->nrings; i++)
+		kring__close(&kb->rings[i].kr);
+	free(kb->active);
+	if (kb->epfd >= 0)
+		close(kb->epfd);
 	kern_bpf__destroy(kb->skel);
 	for (int i = 0; kb->ring_fds && i < kb->nrings; i++)
 		if (kb->ring_fds[i] >= 0)
@@ -270,7 +284,7 @@ void kern_backend__counters(struct kern_backend *kb, struct kern_counters *c)
 
 int kern_backend__epoll_fd(struct kern_backend *kb)
 {
-	return ring_buffer__epoll_fd(kb->rb);
+	return kb->epfd;
 }
 
 static uint64_t kern_backend__now(void)
@@ -296,7 +310,7 @@ static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
 	kb->lost_ts = 0;
 }
 
-static int kern_backend__sample(void *ctx, void *data, size_t size)
+static int kern_backend__sample(void *ctx, const void *data, size_t size)
 {
 	struct kern_ring *ring = ctx;
 	struct kern_backend *kb = ring->kb;
@@ -308,12 +322,6 @@ static int kern_backend__sample(void *ctx, void *data, size_t size)
 	if (r->lost_ts && (!kb->lost_ts || r->lost_ts < kb->lost_ts))
 		kb->lost_ts = r->lost_ts;
 	kern_backend__report_lost(kb, r->dropped, r->ts);
-	if (ring->idx != kb->cur_ring) {
-		/* another CPU's ring: a run of its own in time order */
-		kb->cur_ring = ring->idx;
-		if (kb->cbs->run)
-			kb->cbs->run(kb->cbs->ctx);
-	}
 	memset(&h, 0, sizeof(h));
 	h.id = r->id;
 	h.trunc = r->flags & KERN_REC_TRUNCATED ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
@@ -324,10 +332,9 @@ static int kern_backend__sample(void *ctx, void *data, size_t size)
 	h.thread = r->thread;
 	h.data_len = r->data_len;
 	kb->count++;
-	if ((kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, r + 1)) ||
-	    kb->count >= kb->budget) {
+	if (kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, r + 1)) {
 		kb->stop = true;
-		return -ECANCELED; /* libbpf stops after this record */
+		return 1;
 	}
 	return 0;
 }
@@ -347,28 +354,61 @@ static void kern_backend__final_lost(struct kern_backend *kb)
 	kern_backend__report_lost(kb, dropped, kern_backend__now());
 }
 
+/* Look at the next record of ring before its limit: false if none. */
+static bool kern_ring__peek(struct kern_ring *ring)
+{
+	const void *data;
+	size_t size;
+
+	if (!kring__peek(&ring->kr, ring->limit, &data, &size))
+		return false;
+	ring->head = data;
+	ring->head_size = size;
+	return true;
+}
+
 int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 {
-	int err;
+	int i, nactive = 0;
 
 	kb->cbs = cbs;
 	kb->count = 0;
-	/*
-	 * Never loop forever behind fast producers: take at most twice what
-	 * the ring can hold (libbpf 1.1 consumes until it catches up).
-	 */
-	kb->budget = 2 * (kb->ring_bytes / (8 + sizeof(struct kern_rec)));
 	kb->stop = false;
 	/* records written from now on may wake the drainer again */
-	for (int i = 0; i < kb->nrings; i++)
+	for (i = 0; i < kb->nrings; i++)
 		KERN_WR(kb->skel->bss->wake_sent[i], 0);
-	kb->cur_ring = -1;
-	err = ring_buffer__consume(kb->rb);
-	if (err >= 0 && !kb->stop)
+	/*
+	 * What every ring holds now, merged by timestamp (each ring is in
+	 * time order): stopping anywhere leaves only newer records in every
+	 * ring, and records written meanwhile are newer too, so the stream
+	 * rarely gets an event older than one it stored. Nor can fast
+	 * producers keep a drain going forever.
+	 */
+	for (i = 0; i < kb->nrings; i++) {
+		struct kern_ring *ring = &kb->rings[i];
+
+		ring->limit = kring__producer_pos(&ring->kr);
+		if (kern_ring__peek(ring))
+			kb->active[nactive++] = i;
+	}
+	if (nactive && cbs->run)
+		cbs->run(cbs->ctx);
+	while (nactive && !kb->stop) {
+		int best = 0;
+		struct kern_ring *ring;
+
+		for (i = 1; i < nactive; i++)
+			if (kb->rings[kb->active[i]].head->ts < kb->rings[kb->active[best]].head->ts)
+				best = i;
+		ring = &kb->rings[kb->active[best]];
+		kern_backend__sample(ring, ring->head, ring->head_size);
+		kring__advance(&ring->kr);
+		if (!kern_ring__peek(ring))
+			kb->active[best] = kb->active[--nactive];
+	}
+	if (!kb->stop)
 		kern_backend__final_lost(kb);
 	kb->cbs = NULL;
-	if (err < 0 && !kb->stop)
-		return err;
 	return kb->count;
 }
 
@@ -377,7 +417,7 @@ int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct ker
 	struct epoll_event ev;
 	int n;
 
-	n = epoll_wait(ring_buffer__epoll_fd(kb->rb), &ev, 1, timeout_ms);
+	n = epoll_wait(kb->epfd, &ev, 1, timeout_ms);
 	if (n < 0 && errno != EINTR)
 		return -errno;
 	return kern_backend__consume(kb, cbs);

@@ -37,8 +37,9 @@ struct kern_cbs {
 	 */
 	void (*lost)(void *ctx, uint64_t count, uint64_t first_ts);
 	/*
-	 * Optional: the events that follow come from another CPU's ring, a
-	 * new run in (nearly) time order (see batch__sort).
+	 * Optional: called before the first event of a consume; the events
+	 * that follow are a run in time order (the CPUs' rings merged; see
+	 * batch__sort).
 	 */
 	void (*run)(void *ctx);
 	void *ctx;

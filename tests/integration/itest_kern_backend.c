@@ -37,6 +37,7 @@
 #define GETPPID_K  17
 #define WRITE_N	   4321
 #define DROP_CALLS 100000
+#define MERGE_CALLS 5000 /* per thread */
 
 /* ------------------------------------------------------------------ */
 /* Collected events */
@@ -126,7 +127,7 @@ static void col_free(struct col *c)
 /* ------------------------------------------------------------------ */
 /* The traced child */
 
-enum child_mode { CHILD_FULL, CHILD_GETPPID_LOOP, CHILD_TWO_PHASE };
+enum child_mode { CHILD_FULL, CHILD_GETPPID_LOOP, CHILD_TWO_PHASE, CHILD_TWO_CPUS };
 
 #define PHASE2_CALLS 100
 
@@ -215,6 +216,20 @@ static void child_full(int wfd, const char *path, struct child_report *rep)
 	_exit(103);
 }
 
+/* A thread of CHILD_TWO_CPUS: getppid calls on the CPU *arg. */
+static void *merge_thread(void *arg)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(*(int *)arg, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		_exit(107);
+	for (int i = 0; i < MERGE_CALLS; i++)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
 static void child_main(int rfd, int wfd, enum child_mode mode, const char *path)
 {
 	struct child_report rep = {.thread = (uint64_t)pthread_self()};
@@ -244,6 +259,19 @@ static void child_main(int rfd, int wfd, enum child_mode mode, const char *path)
 			_exit(106);
 		for (int i = 0; i < PHASE2_CALLS; i++)
 			syscall(SYS_getppid);
+		xwrite(wfd, &rep, sizeof(rep));
+		_exit(0);
+	}
+	if (mode == CHILD_TWO_CPUS) {
+		/* two threads at once, each on its own CPU (ring) if there are two */
+		int cpus[2] = {0, sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0};
+		pthread_t t[2];
+
+		for (int i = 0; i < 2; i++)
+			if (pthread_create(&t[i], NULL, merge_thread, &cpus[i]))
+				_exit(108);
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
 		xwrite(wfd, &rep, sizeof(rep));
 		_exit(0);
 	}
@@ -838,6 +866,45 @@ static void test_drop_order(void **state)
 	kern_backend__destroy(kb);
 }
 
+/*
+ * The CPUs' rings come out merged by timestamp, also across drains that
+ * stop early (as a stream's do when its batch is full).
+ */
+static void test_merge(void **state)
+{
+	struct kern_backend *kb = open_kb(1 << 24, false);
+	struct kern_cbs cbs = {.event = col_event, .lost = col_lost};
+	uint64_t bits[PTBPF_EV_ID_LIMIT / 64];
+	struct col c = {0};
+	struct run run;
+	size_t back = 0, i;
+	pid_t tid0;
+	int n;
+
+	only_getppid(bits);
+	assert_int_equal(kern_backend__set_filter(kb, bits), 0);
+	run_child(kb, CHILD_TWO_CPUS, NULL, true, false, &run);
+	cbs.ctx = &c;
+	do {
+		c.stop_after = (int)c.n + 1000;
+		n = kern_backend__consume(kb, &cbs);
+		assert_true(n >= 0);
+	} while (n > 0);
+	assert_int_equal(c.lost, 0);
+	assert_int_equal(c.n, 4 * MERGE_CALLS);
+	tid0 = c.ev[0].h.tid;
+	for (i = 1; i < c.n; i++) {
+		if (c.ev[i].h.ts < c.ev[i - 1].h.ts)
+			back++;
+		if (c.ev[i].h.tid != tid0)
+			tid0 = 0; /* both threads seen */
+	}
+	assert_int_equal(tid0, 0);
+	assert_int_equal(back, 0);
+	col_free(&c);
+	kern_backend__destroy(kb);
+}
+
 /* event() returning non-zero stops the drain; the rest comes next time. */
 static void test_stop(void **state)
 {
@@ -1010,7 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_drop_order),   cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_exclude),	     cmocka_unit_test(test_two_backends),
 		cmocka_unit_test(test_disabled),     cmocka_unit_test(test_destroy),
-		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_features),     cmocka_unit_test(test_merge),
 	};
 
 	itest_require_bpf();

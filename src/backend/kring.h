@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Consumer of one BPF ring buffer map (BPF_MAP_TYPE_RINGBUF), mapped the
+ * way the kernel lays it out (what libbpf's ring_buffer does), but a
+ * record at a time: the kernel backend merges the CPUs' rings by looking
+ * at the head record of each (libbpf 1.1 can only empty one ring after the
+ * other, which leaves the first ring's newer records behind the others').
+ */
+#ifndef PTBPF_BACKEND_KRING_H
+#define PTBPF_BACKEND_KRING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kring {
+	size_t mask;		 /* data size - 1 (a power of two) */
+	unsigned long *consumer; /* consumer position (page 0, read-write) */
+	unsigned long *producer; /* producer position (page 1, read-only) */
+	unsigned char *data;	 /* data pages, mapped twice in a row */
+	size_t map_len;		 /* of the read-only part */
+	unsigned long cons;	 /* our copy of the consumer position */
+	size_t head_len;	 /* bytes of the record kring__peek() found */
+};
+
+/* Map the ring of map_fd, whose data size is size bytes. */
+int kring__open(struct kring *r, int map_fd, size_t size);
+void kring__close(struct kring *r);
+
+/* The producer position: a drain takes the records written before it. */
+unsigned long kring__producer_pos(const struct kring *r);
+
+/*
+ * The oldest committed record before position limit: 1 with *data and
+ * *size, or 0 (none, or the next one is still being written: what follows
+ * it waits too). Discarded records are skipped.
+ */
+int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t *size);
+
+/* Give the record kring__peek() returned back to the producers. */
+void kring__advance(struct kring *r);
+
+#endif

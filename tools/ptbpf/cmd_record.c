@@ -593,15 +593,20 @@ static void record_live(struct rec *r)
 		struct timespec ab;
 		size_t len = 0;
 
-		clock_gettime(CLOCK_REALTIME, &ab);
-		ab.tv_nsec += 50 * 1000000L;
-		if (ab.tv_nsec >= 1000000000L) {
-			ab.tv_sec++;
-			ab.tv_nsec -= 1000000000L;
-		}
+		/* what is there first, without a deadline to compute */
 		unav = 0;
-		err = posix_trace_timedgetnext_event(r->trid, &ev.info, buf, sizeof(buf), &len,
-						     &unav, &ab);
+		err = posix_trace_trygetnext_event(r->trid, &ev.info, buf, sizeof(buf), &len, &unav);
+		if (!err && unav) {
+			clock_gettime(CLOCK_REALTIME, &ab);
+			ab.tv_nsec += 50 * 1000000L;
+			if (ab.tv_nsec >= 1000000000L) {
+				ab.tv_sec++;
+				ab.tv_nsec -= 1000000000L;
+			}
+			unav = 0;
+			err = posix_trace_timedgetnext_event(r->trid, &ev.info, buf, sizeof(buf),
+							     &len, &unav, &ab);
+		}
 		if (!err && !unav) {
 			ev.data = buf;
 			ev.len = len;

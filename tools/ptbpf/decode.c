@@ -211,8 +211,17 @@ static int desc_cmp(const void *k, const void *e)
 
 static const struct sysdesc *find_desc(const char *name)
 {
-	return bsearch(name, sysdescs, sizeof(sysdescs) / sizeof(sysdescs[0]),
-		       sizeof(sysdescs[0]), desc_cmp);
+	/* a trace repeats its syscalls: one strcmp instead of a search */
+	static const struct sysdesc *last;
+	const struct sysdesc *d;
+
+	if (last && !strcmp(name, last->name))
+		return last;
+	d = bsearch(name, sysdescs, sizeof(sysdescs) / sizeof(sysdescs[0]), sizeof(sysdescs[0]),
+		    desc_cmp);
+	if (d)
+		last = d;
+	return d;
 }
 
 int sys_noreturn(const char *name)
@@ -502,25 +511,25 @@ static void print_arg(struct sbuf *b, int type, unsigned long v,
 	case A_INT:
 	case A_FD:
 	case A_PID:
-		sb_printf(b, "%d", (int)v);
+		sb_dec(b, (int)v);
 		break;
 	case A_LONG:
-		sb_printf(b, "%ld", (long)v);
+		sb_dec(b, (long)v);
 		break;
 	case A_ULONG:
-		sb_printf(b, "%lu", v);
+		sb_udec(b, v, 0);
 		break;
 	case A_PTR:
 		if (!v)
 			sb_puts(b, "NULL");
 		else
-			sb_printf(b, "%#lx", v);
+			sb_xhex(b, v);
 		break;
 	case A_DIRFD:
 		if ((int)v == AT_FDCWD)
 			sb_puts(b, "AT_FDCWD");
 		else
-			sb_printf(b, "%d", (int)v);
+			sb_dec(b, (int)v);
 		break;
 	case A_PATH:
 		print_path(b, se, len, argi, v);
@@ -661,7 +670,7 @@ static void print_arg(struct sbuf *b, int type, unsigned long v,
 		break;
 	case A_HEX:
 	default:
-		sb_printf(b, "%#lx", v);
+		sb_xhex(b, v);
 		break;
 	}
 }
@@ -673,7 +682,8 @@ void decode_sys_args(struct sbuf *b, const char *name, const void *data, size_t 
 	const struct sysdesc *d = find_desc(name);
 	int i, n;
 
-	sb_printf(b, "%s(", name);
+	sb_puts(b, name);
+	sb_putc(b, '(');
 	if (len < offsetof(struct ptbpf_ev_sys_enter, paths)) {
 		sb_puts(b, "?)");
 		return;
@@ -717,10 +727,11 @@ void decode_sys_ret(struct sbuf *b, const char *name, int64_t ret)
 			sb_printf(b, " = -1 E%d (errno %d)", e, e);
 		return;
 	}
+	sb_puts(b, " = ");
 	if (d && d->ret == R_HEX)
-		sb_printf(b, " = %#llx", (unsigned long long)ret);
+		sb_xhex(b, (uint64_t)ret);
 	else
-		sb_printf(b, " = %lld", (long long)ret);
+		sb_dec(b, ret);
 }
 
 void decode_exit_status(struct sbuf *b, int status)

@@ -43,8 +43,9 @@ static void put_ts(struct sbuf *b, struct fmt *f, int64_t ts)
 		sb_putc(b, '-');
 		t = -t;
 	}
-	sb_printf(b, "%lld.%06lld", (long long)(t / 1000000000LL),
-		  (long long)(t % 1000000000LL / 1000));
+	sb_udec(b, (uint64_t)(t / 1000000000LL), 0);
+	sb_putc(b, '.');
+	sb_udec(b, (uint64_t)(t % 1000000000LL / 1000), 6);
 }
 
 static void emit(struct fmt *f, struct sbuf *b)
@@ -59,7 +60,11 @@ static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
 	sb_reset(&f->line);
 	put_ts(&f->line, f, ts);
-	sb_printf(&f->line, " %d/%d ", (int)pid, (int)tid);
+	sb_putc(&f->line, ' ');
+	sb_dec(&f->line, pid);
+	sb_putc(&f->line, '/');
+	sb_dec(&f->line, tid);
+	sb_putc(&f->line, ' ');
 }
 
 static void unfinished_add(struct fmt *f, pid_t tid, const char *name)

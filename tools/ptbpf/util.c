@@ -83,6 +83,60 @@ void sb_putc(struct sbuf *b, char c)
 	b->s[b->len] = '\0';
 }
 
+/*
+ * Integers without printf: a live trace prints millions of them a second
+ * and vsnprintf was the largest cost of a line.
+ */
+void sb_udec(struct sbuf *b, uint64_t v, int width)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < width && n < (int)sizeof(tmp))
+		tmp[n++] = '0';
+	sb_grow(b, (size_t)n);
+	while (n)
+		b->s[b->len++] = tmp[--n];
+	b->s[b->len] = '\0';
+}
+
+void sb_dec(struct sbuf *b, int64_t v)
+{
+	if (v < 0) {
+		sb_putc(b, '-');
+		sb_udec(b, -(uint64_t)v, 0);
+	} else {
+		sb_udec(b, (uint64_t)v, 0);
+	}
+}
+
+/* "%#lx": 0 is "0" */
+void sb_xhex(struct sbuf *b, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0;
+
+	if (!v) {
+		sb_putc(b, '0');
+		return;
+	}
+	while (v) {
+		tmp[n++] = digits[v & 0xf];
+		v >>= 4;
+	}
+	sb_grow(b, (size_t)n + 2);
+	b->s[b->len++] = '0';
+	b->s[b->len++] = 'x';
+	while (n)
+		b->s[b->len++] = tmp[--n];
+	b->s[b->len] = '\0';
+}
+
 void sb_puts(struct sbuf *b, const char *s)
 {
 	size_t n = strlen(s);

@@ -29,7 +29,6 @@
 /* One CPU's ring, and its head record during a drain. */
 struct kern_ring {
 	struct kern_backend *kb;
-	int idx;
 	struct kring kr;
 	unsigned long limit; /* the drain takes the records before this */
 	const struct kern_rec *head;
@@ -97,7 +96,6 @@ static int kern_backend__load_err(int err)
 	return err < 0 ? err : -EINVAL;
 }
 
-
 static int kern_ring_create(size_t per)
 {
 	return bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
@@ -124,7 +122,6 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 			return kern_backend__load_err(fd);
 		kb->ring_fds[i] = fd;
 		kb->rings[i].kb = kb;
-		kb->rings[i].idx = i;
 		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
 			return kern_backend__load_err(-errno);
 	}
@@ -310,15 +307,14 @@ static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
 	kb->lost_ts = 0;
 }
 
-static int kern_backend__sample(void *ctx, const void *data, size_t size)
+/* Deliver one record of ring (kb->stop: the callback asked to stop). */
+static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *r, size_t size)
 {
-	struct kern_ring *ring = ctx;
 	struct kern_backend *kb = ring->kb;
-	const struct kern_rec *r = data;
 	struct pt_event_hdr h;
 
-	if (size < sizeof(*r) || r->data_len > size - sizeof(*r))
-		return 0; /* cannot happen: the kernel side wrote it */
+	if (r->data_len > size - sizeof(*r))
+		return; /* cannot happen: the kernel side wrote it */
 	if (r->lost_ts && (!kb->lost_ts || r->lost_ts < kb->lost_ts))
 		kb->lost_ts = r->lost_ts;
 	kern_backend__report_lost(kb, r->dropped, r->ts);
@@ -332,11 +328,8 @@ static int kern_backend__sample(void *ctx, const void *data, size_t size)
 	h.thread = r->thread;
 	h.data_len = r->data_len;
 	kb->count++;
-	if (kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, r + 1)) {
+	if (kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, r + 1))
 		kb->stop = true;
-		return 1;
-	}
-	return 0;
 }
 
 /* Drops after the last record: report them at the end of a drain. */
@@ -360,11 +353,15 @@ static bool kern_ring__peek(struct kern_ring *ring)
 	const void *data;
 	size_t size;
 
-	if (!kring__peek(&ring->kr, ring->limit, &data, &size))
-		return false;
-	ring->head = data;
-	ring->head_size = size;
-	return true;
+	while (kring__peek(&ring->kr, ring->limit, &data, &size)) {
+		if (size >= sizeof(struct kern_rec)) {
+			ring->head = data;
+			ring->head_size = size;
+			return true;
+		}
+		kring__advance(&ring->kr); /* cannot happen: the kernel side wrote it */
+	}
+	return false;
 }
 
 int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)

@@ -25,6 +25,7 @@ int queue__init(struct pt_queue *q, size_t limit, size_t max_record)
 	/* Slack for one pad of up to a record, plus a pad marker. */
 	q->max_record = QALIGN(max_record);
 	q->cap = QALIGN(limit) + q->max_record + sizeof(struct qrec);
+	q->last = QUEUE_UNKNOWN;
 	q->buf = malloc(q->cap);
 	if (!q->buf)
 		return -ENOMEM;
@@ -42,6 +43,8 @@ void queue__fini(struct pt_queue *q)
 void queue__clear(struct pt_queue *q)
 {
 	q->head = q->tail = q->used = q->wasted = q->count = 0;
+	q->last = QUEUE_UNKNOWN;
+	q->prev_known = false;
 }
 
 /* Where a record of sz bytes would start, or (size_t)-1 if no room. */
@@ -95,6 +98,10 @@ int queue__push(struct pt_queue *q, const struct pt_event_hdr *h, const void *da
 		memcpy((uint8_t *)(r + 1) + sizeof(*h), data, h->data_len);
 	q->tail = at + sz;
 	q->used += sz;
+	q->prev_known = q->count > 0;
+	q->prev_ts = q->last_ts;
+	q->last_ts = h->ts;
+	q->last = at;
 	q->count++;
 	return 0;
 }
@@ -124,7 +131,7 @@ void queue__pop(struct pt_queue *q)
 	q->head += r->size;
 	q->count--;
 	if (!q->count) {
-		q->head = q->tail = q->wasted = 0;
+		queue__clear(q);
 		return;
 	}
 	if (q->head >= q->cap || queue__head_rec(q)->pad) {
@@ -145,17 +152,47 @@ size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts
 			 void (*fn)(void *ctx, const struct pt_event_hdr *h, const void *data),
 			 void *ctx)
 {
-	size_t off = q->head, kept, used = 0, split, i;
+	size_t off = q->head, kept, used = 0, split, i, last_off = 0;
+	uint64_t before_last = 0;
 	const struct pt_event_hdr *h;
 	struct qrec *r;
 
+	if (!q->count)
+		return 0;
+	/*
+	 * The usual cases without a walk from the oldest record: nothing is
+	 * newer, or only the newest record is (a system event stamped "now"
+	 * while older kernel events were still in the rings).
+	 */
+	if (q->last_ts <= ts) {
+		*last_kept_ts = q->last_ts;
+		return 0;
+	}
+	if (q->count > 1 && q->prev_known && q->prev_ts <= ts && q->last != QUEUE_UNKNOWN &&
+	    q->last != 0) {
+		r = (struct qrec *)(q->buf + q->last);
+		h = (const struct pt_event_hdr *)(r + 1);
+		fn(ctx, h, h + 1);
+		/* not wrapped to 0: it starts where the record before it ends */
+		if (q->last >= q->head)
+			q->wasted = 0;
+		q->tail = q->last;
+		q->used -= r->size;
+		q->count--;
+		*last_kept_ts = q->last_ts = q->prev_ts;
+		q->last = QUEUE_UNKNOWN;
+		q->prev_known = false;
+		return 1;
+	}
 	for (kept = 0; kept < q->count; kept++) {
 		off = kept ? queue__norm(q, off) : off;
 		r = (struct qrec *)(q->buf + off);
 		h = (const struct pt_event_hdr *)(r + 1);
 		if (h->ts > ts)
 			break;
+		before_last = kept ? *last_kept_ts : 0;
 		*last_kept_ts = h->ts;
+		last_off = off;
 		used += r->size;
 		off += r->size;
 	}
@@ -181,5 +218,9 @@ size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts
 	q->tail = split;
 	q->used = used;
 	q->count = kept;
+	q->last = last_off;
+	q->last_ts = *last_kept_ts;
+	q->prev_ts = before_last;
+	q->prev_known = kept > 1;
 	return i;
 }

@@ -25,7 +25,14 @@ struct pt_queue {
 	size_t used;     /* bytes of records (pads excluded) */
 	size_t wasted;   /* bytes skipped as pads */
 	size_t count;    /* records held */
+	/* the newest record (count > 0), for queue__take_newer()'s usual case */
+	uint64_t last_ts;
+	size_t last;      /* its offset, or QUEUE_UNKNOWN */
+	uint64_t prev_ts; /* ts of the record before it, if prev_known */
+	bool prev_known;
 };
+
+#define QUEUE_UNKNOWN ((size_t)-1)
 
 /* Bytes a record with data_len bytes of data costs. */
 size_t queue__record_size(size_t data_len);

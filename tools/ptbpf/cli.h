@@ -44,7 +44,8 @@ void sb_free(struct sbuf *b);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_putc(struct sbuf *b, char c);
 void sb_puts(struct sbuf *b, const char *s);
-void sb_udec(struct sbuf *b, uint64_t v, int width); /* zero-padded to width */
+void sb_putn(struct sbuf *b, const char *s, size_t n);
+void sb_udec(struct sbuf *b, uint64_t v, int width); /* zero-padded to width (at most 20) */
 void sb_dec(struct sbuf *b, int64_t v);
 void sb_xhex(struct sbuf *b, uint64_t v); /* as "%#lx" */
 /* C-style quoted string ("..." with \n, \t, \xNN escapes), like strace. */

@@ -32,11 +32,11 @@ MODES = {
                   tree_files=300, ue_n=500000, ue_traced_n=200000, rate_secs=0.5,
                   rates=[500000, 2000000], dd_mb=64, log_ue_n=300000, mem_secs=2,
                   flood_n=100000),
-    "quick": dict(reps=3, n_fast=300000, n_mid=100000, n_slow=15000, tree_reps=1,
+    "quick": dict(reps=3, n_fast=300000, n_mid=100000, n_slow=15000, tree_reps=3,
                   tree_files=1000, ue_n=10000000, ue_traced_n=1000000, rate_secs=1.0,
                   rates=[250000, 500000, 1000000, 2000000, 4000000], dd_mb=256,
                   log_ue_n=2000000, mem_secs=5, flood_n=400000),
-    "full": dict(reps=9, n_fast=1000000, n_mid=300000, n_slow=50000, tree_reps=3,
+    "full": dict(reps=9, n_fast=1000000, n_mid=300000, n_slow=50000, tree_reps=9,
                  tree_files=2000, ue_n=50000000, ue_traced_n=4000000, rate_secs=3.0,
                  rates=[250000, 500000, 1000000, 2000000, 4000000, 8000000], dd_mb=1024,
                  log_ue_n=8000000, mem_secs=60, flood_n=2000000),
@@ -316,7 +316,10 @@ class Bench:
         workloads = [
             ("getppid", "getppid loop", lambda n: ["getppid", str(n)]),
             ("tree", "tree walk (getdents/stat/open/read) of %s" % tree_dir,
-             lambda n: ["tree", tree_dir, str(m["tree_files"]), str(m["tree_reps"])]),
+             # walks in proportion to the tracer's speed, as the loops: one
+             # walk is ~0.1 s untraced, too short a window for a stable figure
+             lambda n: ["tree", tree_dir, str(m["tree_files"]),
+                        str(max(1, round(m["tree_reps"] * n / m["n_mid"])))]),
             ("getppid2", "getppid loop, 2 threads", lambda n: ["getppid2", str(n)]),
         ]
         for wkey, wlabel, wargs in workloads:

@@ -330,12 +330,13 @@ int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name)
 /* Close the open EVENTS record: its header, count, crc; it joins the buffer. */
 static void blk_seal(struct log_writer *w)
 {
-	struct log_events_hdr eh;
 	unsigned char *rec = w->buf + w->buf_len;
-	uint32_t rlen = 24 + (uint32_t)log_round8(w->blk_plen);
+	struct log_events_hdr eh;
+	uint32_t rlen;
 
 	if (!w->blk_open)
 		return;
+	rlen = 24 + (uint32_t)log_round8(w->blk_plen);
 	eh.base_ts = htole64(w->blk_base_ts);
 	eh.count = htole32(w->blk_count);
 	eh.reserved = 0;
@@ -403,21 +404,29 @@ static int reserve(struct log_writer *w, size_t len)
  * buffer has rlen free bytes at buf_len), 1 (refused by the policy: counted
  * as dropped), or a negative errno. No EVENTS record may be open.
  */
+/* UNTIL_FULL: would grow more bytes of records overflow the log? Counts the refusal. */
+static bool until_full_refuses(struct log_writer *w, uint64_t grow, bool last)
+{
+	uint64_t room = w->max_size;
+
+	if (w->policy != LOG_POLICY_UNTIL_FULL)
+		return false;
+	if (!last && room > 2 * LAST_RESERVE)
+		room -= LAST_RESERVE;
+	if (!(w->full && !last) && w->bytes + grow <= room)
+		return false;
+	CNT_SET(w->full, 1);
+	CNT_SET(w->dropped, w->dropped + 1);
+	return true;
+}
+
 static int room_for(struct log_writer *w, size_t rlen, bool last)
 {
 	int err;
 
 	if (w->layout == LOG_LAYOUT_LINEAR) {
-		uint64_t room = w->max_size;
-
-		if (!last && room > 2 * LAST_RESERVE)
-			room -= LAST_RESERVE;
-		if (w->policy == LOG_POLICY_UNTIL_FULL &&
-		    ((w->full && !last) || w->bytes + rlen > room)) {
-			CNT_SET(w->full, 1);
-			CNT_SET(w->dropped, w->dropped + 1);
+		if (until_full_refuses(w, rlen, last))
 			return 1;
-		}
 	} else {
 		if (rlen > w->cap) {
 			CNT_SET(w->dropped, w->dropped + 1);
@@ -514,17 +523,8 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 		n = log_pack__encode(&w->pack, h, trunc, dlen, eh, &slot);
 		if (blk_fits(w, plen + n + dlen)) {
 			grow = log_round8(plen + n + dlen) - log_round8(plen);
-			if (w->policy == LOG_POLICY_UNTIL_FULL) {
-				uint64_t room = w->max_size;
-
-				if (!last && room > 2 * LAST_RESERVE)
-					room -= LAST_RESERVE;
-				if ((w->full && !last) || w->bytes + grow > room) {
-					CNT_SET(w->full, 1);
-					CNT_SET(w->dropped, w->dropped + 1);
-					return 1;
-				}
-			}
+			if (until_full_refuses(w, grow, last))
+				return 1;
 		} else {
 			blk_seal(w);
 		}

@@ -38,8 +38,6 @@ struct kern_ring {
 struct kern_backend {
 	struct kern_bpf *skel;
 	int epfd; /* every ring's fd: readable when the BPF side woke us */
-	size_t ring_bytes; /* all rings together */
-	size_t per_ring;   /* one ring */
 	int nrings;
 	int *active; /* rings with a head record, during a drain */
 	int *ring_fds;
@@ -125,7 +123,6 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
 		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
 			return kern_backend__load_err(-errno);
 	}
-	kb->per_ring = per;
 	kb->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (kb->epfd < 0)
 		return -errno;
@@ -158,7 +155,6 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	min_per = ring < KERN_RING_CPU_FLOOR ? ring : KERN_RING_CPU_FLOOR;
 	per = ring / (size_t)kb->nrings;
 	per = kern_backend__ring_size(per < min_per ? min_per : per);
-	kb->ring_bytes = per * (size_t)kb->nrings;
 	err = bpf_map__set_max_entries(skel->maps.rings, (__u32)kb->nrings);
 	if (err)
 		return err;

@@ -68,7 +68,8 @@ int kern_backend__set_enabled(struct kern_backend *kb, bool on);
  */
 int kern_backend__set_filter(struct kern_backend *kb, const uint64_t *bits);
 /*
- * Drain what is there without blocking: number of events or -errno.
+ * Drain what is there without blocking: the number of events (poll():
+ * or -errno when the wait fails).
  * consume() and poll() of one backend must not run at the same time (the
  * caller serializes them); different backends are independent.
  */

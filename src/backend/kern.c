@@ -405,6 +405,16 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 	return kb->count;
 }
 
+bool kern_backend__pending(struct kern_backend *kb)
+{
+	int i;
+
+	for (i = 0; i < kb->nrings; i++)
+		if (!kring__empty(&kb->rings[i].kr))
+			return true;
+	return false;
+}
+
 int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct kern_cbs *cbs)
 {
 	struct epoll_event ev;

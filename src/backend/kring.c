@@ -52,6 +52,11 @@ unsigned long kring__producer_pos(const struct kring *r)
 	return __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
 }
 
+bool kring__empty(const struct kring *r)
+{
+	return kring__producer_pos(r) == r->cons;
+}
+
 int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t *size)
 {
 	while (r->cons < limit) {

@@ -9,6 +9,7 @@
 #ifndef PTBPF_BACKEND_KRING_H
 #define PTBPF_BACKEND_KRING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,9 @@ void kring__close(struct kring *r);
 
 /* The producer position: a drain takes the records written before it. */
 unsigned long kring__producer_pos(const struct kring *r);
+
+/* True when the producers wrote nothing the consumer has not taken. */
+bool kring__empty(const struct kring *r);
 
 /*
  * The oldest committed record before position limit: 1 with *data and

@@ -83,6 +83,9 @@ struct pt_stream {
 	struct evtypes types;
 	struct batch batch;
 	bool batch_full;       /* a source stopped: the batch is full */
+	bool direct;           /* this round stores events as they come */
+	size_t direct_bytes;   /* of events stored so in this round */
+	uint64_t flush_stop_ts; /* a flush ended then: FLUSH_STOP, not stored yet */
 	unsigned int uev_fill; /* fullest user-event sub-ring at the last drain */
 	int drain_ms;          /* the drainer's period now */
 	struct batch moved;    /* stored events a late event goes before */

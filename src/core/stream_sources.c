@@ -19,18 +19,68 @@
 /* ------------------------------------------------------------------ */
 /* Sources                                                             */
 
-/* Add an event from a source; non-zero stops that source (batch full). */
-static int stream__batch_add(struct pt_stream *s, const struct pt_event_hdr *h, const void *data)
-{
-	int err = batch__add(&s->batch, h, data);
+static void take_back_one(void *ctx, const struct pt_event_hdr *h, const void *data);
+static void stream__take_back(struct pt_stream *s, uint64_t ts);
 
-	if (err)
-		return err;
-	if (batch__full(&s->batch, DRAIN_BATCH_BYTES)) {
-		s->batch_full = true;
-		return 1;
+/*
+ * Store an event as it comes (direct round). Sources are in time order but
+ * for a few events (an interrupt between a clock read and a reservation, a
+ * thread preempted there): those go before the stored events newer than
+ * they are, as a batch would have sorted them.
+ */
+static void stream__record_direct(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
+{
+	size_t j;
+
+	if (h->ts >= s->last_ts || queue__empty(&s->q)) {
+		stream__record(s, h, data);
+		return;
 	}
-	return 0;
+	stream__take_back(s, h->ts);
+	stream__record(s, h, data);
+	for (j = 0; j < s->moved.n; j++) {
+		struct pt_event_hdr m = *batch__hdr(&s->moved, j);
+
+		stream__store(s, &m, batch__data(&s->moved, j));
+	}
+	batch__reset(&s->moved);
+}
+
+static void stream__flush_stop(struct pt_stream *s)
+{
+	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_STOP, .ts = s->flush_stop_ts };
+
+	s->flush_stop_ts = 0;
+	if (s->direct)
+		stream__record_direct(s, &h, NULL);
+	else
+		batch__add(&s->batch, &h, NULL);
+}
+
+/*
+ * Take an event from a source: into the batch, or straight into the stream
+ * in a direct round. Non-zero stops that source (a batch's worth taken).
+ */
+static int stream__take(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
+{
+	int err;
+
+	if (s->direct) {
+		if (s->flush_stop_ts && h->ts >= s->flush_stop_ts)
+			stream__flush_stop(s);
+		stream__record_direct(s, h, data);
+		s->direct_bytes += sizeof(*h) + h->data_len;
+		if (s->direct_bytes < DRAIN_BATCH_BYTES)
+			return 0;
+	} else {
+		err = batch__add(&s->batch, h, data);
+		if (err)
+			return err;
+		if (!batch__full(&s->batch, DRAIN_BATCH_BYTES))
+			return 0;
+	}
+	s->batch_full = true;
+	return 1;
 }
 
 static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
@@ -43,7 +93,7 @@ static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *
 	if (filtered(s, h.id))
 		return 0;
 	h.ts += s->mono2real;
-	return stream__batch_add(s, &h, data);
+	return stream__take(s, &h, data);
 }
 
 static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
@@ -56,7 +106,10 @@ static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
 
 	s->cnt.lost += count;
 	s->overrun = POSIX_TRACE_OVERRUN;
-	batch__add(&s->batch, &h, NULL);
+	if (s->direct)
+		stream__record_direct(s, &h, NULL);
+	else
+		batch__add(&s->batch, &h, NULL);
 }
 
 static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
@@ -88,7 +141,7 @@ static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *d
 		h.trunc = PT_TRUNCATED_RECORD;
 	}
 	h.ts += s->mono2real;
-	return stream__batch_add(s, &h, data);
+	return stream__take(s, &h, data);
 }
 
 /* Each CPU's kernel ring and each user-event sub-ring is a run of its own
@@ -97,7 +150,28 @@ static void on_source_run(void *ctx)
 {
 	struct pt_stream *s = ctx;
 
+	/* a direct round meets a second run after all (written since the
+	 * look): the rest is batched, sorted and merged with it */
+	if (s->direct && s->direct_bytes)
+		s->direct = false;
 	batch__new_source(&s->batch);
+}
+
+/*
+ * A round whose events all come from one run (one source holds data: the
+ * kernel's rings, merged in time order, or one user-event sub-ring) is
+ * direct: it stores them as they come, without the batch's copy and sort.
+ * Several runs are batched, each one sorted, then merged.
+ */
+static bool stream__one_run(struct pt_stream *s)
+{
+	unsigned int runs = s->kb && kern_backend__pending(s->kb);
+	int k;
+
+	for (k = 0; k < s->nuev && runs <= 1; k++)
+		if (s->uev[k].c)
+			runs += uev_consumer__busy(s->uev[k].c);
+	return runs <= 1;
 }
 
 static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
@@ -181,12 +255,41 @@ static void stream__take_back(struct pt_stream *s, uint64_t ts)
 	uint64_t last = s->floor_ts;
 	size_t n;
 
+	/* older than what was read: it is stamped floor_ts, and goes after
+	 * the stored events stamped so (those are late events too) */
+	if (ts < s->floor_ts)
+		ts = s->floor_ts;
 	batch__reset(&s->moved);
 	n = queue__take_newer(&s->q, ts, &last, take_back_one, s);
 	s->cnt.recorded -= n;
 	s->last_ts = n ? last : s->last_ts;
 	if (queue__empty(&s->q))
 		s->last_ts = s->floor_ts;
+}
+
+/* Store a round's batch: sorted, and merged with any stored events newer
+ * than its oldest (taken back). */
+static void stream__merge_batch(struct pt_stream *s)
+{
+	size_t i, j;
+
+	batch__sort(&s->batch);
+	if (batch__hdr(&s->batch, 0)->ts < s->last_ts)
+		stream__take_back(s, batch__hdr(&s->batch, 0)->ts);
+	for (i = 0, j = 0; i < s->batch.n || j < s->moved.n;) {
+		/* merge: stored events first on equal timestamps */
+		if (j < s->moved.n &&
+		    (i == s->batch.n || batch__hdr(&s->moved, j)->ts <= batch__hdr(&s->batch, i)->ts)) {
+			struct pt_event_hdr h = *batch__hdr(&s->moved, j);
+
+			stream__store(s, &h, batch__data(&s->moved, j++));
+		} else {
+			struct pt_event_hdr h = *batch__hdr(&s->batch, i);
+
+			stream__record(s, &h, batch__data(&s->batch, i++));
+		}
+	}
+	batch__reset(&s->moved);
 }
 
 /* One round: at most a batch from the sources; true if one stopped early. */
@@ -200,11 +303,12 @@ static bool stream__drain_round(struct pt_stream *s)
 	};
 	uint64_t now = 0;
 	unsigned int fill;
-	size_t i, j;
 	int k, err;
 
 	batch__reset(&s->batch);
 	s->batch_full = false;
+	s->direct = stream__one_run(s);
+	s->direct_bytes = 0;
 	if (s->kb)
 		kern_backend__consume(s->kb, &kc);
 	/* a full batch: the user-event rings wait for the next round */
@@ -242,34 +346,22 @@ static bool stream__drain_round(struct pt_stream *s)
 			u->retry_until = 0;
 		}
 	}
-	if (s->log && stream_log__take_done(s->log)) {
-		/* a flush ended since the last drain */
-		struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_STOP, .ts = now_stream(s) };
-
-		batch__add(&s->batch, &h, NULL);
-	}
+	/*
+	 * A flush ended: FLUSH_STOP is stamped now, but the sources may still
+	 * hold older events. It waits for one more round, after which they
+	 * are in: stored in time order, it takes nothing back.
+	 */
+	s->direct = false;
+	if (s->flush_stop_ts && !s->batch_full)
+		stream__flush_stop(s);
+	if (s->log && !s->flush_stop_ts && stream_log__take_done(s->log))
+		s->flush_stop_ts = now_stream(s);
 	stream__note_exec(s);
-	if (!s->batch.n)
-		return false;
-	batch__sort(&s->batch);
-	if (batch__hdr(&s->batch, 0)->ts < s->last_ts)
-		stream__take_back(s, batch__hdr(&s->batch, 0)->ts);
-	for (i = 0, j = 0; i < s->batch.n || j < s->moved.n;) {
-		/* merge: stored events first on equal timestamps */
-		if (j < s->moved.n &&
-		    (i == s->batch.n || batch__hdr(&s->moved, j)->ts <= batch__hdr(&s->batch, i)->ts)) {
-			struct pt_event_hdr h = *batch__hdr(&s->moved, j);
-
-			stream__store(s, &h, batch__data(&s->moved, j++));
-		} else {
-			struct pt_event_hdr h = *batch__hdr(&s->batch, i);
-
-			stream__record(s, &h, batch__data(&s->batch, i++));
-		}
-	}
-	batch__reset(&s->moved);
-	pthread_cond_broadcast(&s->cond);
-	return s->batch_full;
+	if (s->batch.n)
+		stream__merge_batch(s);
+	if (s->batch.n || s->direct_bytes)
+		pthread_cond_broadcast(&s->cond);
+	return s->batch_full || s->flush_stop_ts;
 }
 
 /*

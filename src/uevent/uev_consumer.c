@@ -533,6 +533,17 @@ unsigned int uev_consumer__fill(struct uev_consumer *c)
 	return (unsigned int)(most * 1000 / c->sub_size);
 }
 
+unsigned int uev_consumer__busy(struct uev_consumer *c)
+{
+	unsigned int k, n = 0;
+
+	if (c->broken)
+		return 0;
+	for (k = 0; k < UEV_NSUB; k++)
+		n += uev_sub_backlog(c, k) != 0;
+	return n;
+}
+
 size_t uev_consumer__max_data(const struct uev_consumer *c)
 {
 	return c->max_data;

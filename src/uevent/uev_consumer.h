@@ -104,6 +104,8 @@ int uev_consumer__type_count(struct uev_consumer *c);
 size_t uev_consumer__pending(struct uev_consumer *c);
 /* How full the fullest sub-ring is, in thousandths (1000: full). */
 unsigned int uev_consumer__fill(struct uev_consumer *c);
+/* Sub-rings holding data now: the runs the next consume would deliver. */
+unsigned int uev_consumer__busy(struct uev_consumer *c);
 
 /* The effective max data size and ring size (after rounding/clamping). */
 size_t uev_consumer__max_data(const struct uev_consumer *c);

@@ -905,7 +905,8 @@ static void test_merge(void **state)
 	kern_backend__destroy(kb);
 }
 
-/* event() returning non-zero stops the drain; the rest comes next time. */
+/* event() returning non-zero stops the drain; the rest comes next time.
+ * kern_backend__pending() says whether records wait. */
 static void test_stop(void **state)
 {
 	struct kern_backend *kb = open_kb(1 << 22, false);
@@ -916,13 +917,17 @@ static void test_stop(void **state)
 
 	only_getppid(bits);
 	assert_int_equal(kern_backend__set_filter(kb, bits), 0);
+	assert_false(kern_backend__pending(kb));
 	run_child(kb, CHILD_FULL, "/nonexistent/x", true, false, &run);
+	assert_true(kern_backend__pending(kb));
 	cbs.ctx = &c;
 	assert_int_equal(kern_backend__consume(kb, &cbs), 5);
 	assert_int_equal(c.n, 5);
+	assert_true(kern_backend__pending(kb));
 	c.stop_after = 0;
 	col_drain(kb, &c);
 	assert_int_equal(c.n, 2 * GETPPID_K);
+	assert_false(kern_backend__pending(kb));
 	col_free(&c);
 	kern_backend__destroy(kb);
 }

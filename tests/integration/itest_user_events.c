@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,11 @@ static int app_run(struct app *a)
 	close(a->go);
 	assert_int_equal(waitpid(a->pid, &st, 0), a->pid);
 	return st;
+}
+
+static uint64_t timespec_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
 }
 
 static int read_all(trace_id_t t)
@@ -294,6 +300,73 @@ static void test_flood(void **state)
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
+/*
+ * Two threads alternate a user event and a syscall: the stream merges the
+ * user-event ring and the kernel's rings in time order, so each thread's
+ * events read back in its program order (user event i, sys_enter, sys_exit,
+ * user event i + 1 ...), and timestamps never go back. Drains meet one
+ * source or both: rounds stored as they come and rounds sorted in a batch.
+ */
+static void test_mixed_order(void **state)
+{
+	struct app a;
+	trace_attr_t at;
+	struct posix_trace_status_info st;
+	struct ptbpf_counters cnt;
+	trace_id_t t;
+	pthread_t tids[2] = { 0, 0 };
+	int n, i, k, nev = 10000, step[2] = { 0, 0 }, threads = 0;
+	const char *want[3] = { "pre.event", "sys_enter_getppid", "sys_exit_getppid" };
+
+	(void)state;
+	app_spawn(&a, "mixed", nev, 0);
+	posix_trace_attr_init(&at);
+	posix_trace_attr_setstreamsize(&at, 16u << 20);
+	posix_trace_attr_setstreamfullpolicy(&at, POSIX_TRACE_UNTIL_FULL);
+	assert_int_equal(posix_trace_create(a.pid, &at, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	assert_int_equal(app_run(&a), 0);
+	assert_int_equal(posix_trace_stop(t), 0);
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
+	assert_int_equal(cnt.lost, 0);
+	n = read_all(t);
+	for (i = 0; i < n; i++) {
+		const struct ev *e = &evs[i];
+		int w;
+
+		if (i)
+			assert_true(timespec_ns(&e->info.posix_timestamp) >=
+				    timespec_ns(&evs[i - 1].info.posix_timestamp));
+		if (e->info.posix_pid != a.pid)
+			continue;
+		for (w = 0; w < 3 && strcmp(e->name, want[w]); w++)
+			;
+		if (w == 3)
+			continue;
+		for (k = 0; k < threads && !pthread_equal(tids[k], e->info.posix_thread_id); k++)
+			;
+		if (k == threads) {
+			assert_true(threads < 2);
+			tids[threads++] = e->info.posix_thread_id;
+		}
+		/* this thread's next event in program order */
+		assert_int_equal(w, step[k] % 3);
+		if (w == 0) {
+			int seq;
+
+			memcpy(&seq, e->data, sizeof(seq));
+			assert_int_equal(seq, step[k] / 3);
+		}
+		step[k]++;
+	}
+	assert_int_equal(threads, 2);
+	assert_int_equal(step[0], 3 * nev);
+	assert_int_equal(step[1], 3 * nev);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
 /* A traced process killed while it writes: the controller goes on. */
 static void test_dies_midwrite(void **state)
 {
@@ -359,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_fork_close_for_child),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_mixed_order),
 		cmocka_unit_test(test_dies_midwrite),
 		cmocka_unit_test(test_scribbler),
 	};

@@ -6,11 +6,14 @@
  *   script    getppid, pre.event "A", getppid, post.event (2000 bytes),
  *             then registers names until the id limit; prints nothing
  *   flood N   N events of an int + 64 bytes
+ *   mixed N   two threads, each N times: pre.event (int seq + 64 bytes),
+ *             then getppid
  *   fork      pre.event, then a child emits pre.event and exits 0
  *   die       emits events until killed
  *   scribble  emits 10 events, overwrites its shared region, emits 10 more
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +46,23 @@ static void scribble(void)
 	}
 	if (f)
 		fclose(f);
+}
+
+static trace_event_id_t mixed_id;
+static int mixed_n;
+
+static void *mixed_thread(void *arg)
+{
+	struct payload pl = { 0 };
+	int i;
+
+	(void)arg;
+	for (i = 0; i < mixed_n; i++) {
+		pl.seq = i;
+		posix_trace_event(mixed_id, &pl, sizeof(pl));
+		syscall(SYS_getppid);
+	}
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -81,6 +101,18 @@ int main(int argc, char **argv)
 			pl.seq = i;
 			posix_trace_event(pre, &pl, sizeof(pl));
 		}
+		return 0;
+	}
+	if (!strcmp(argv[3], "mixed")) {
+		pthread_t th[2];
+
+		mixed_id = pre;
+		mixed_n = n;
+		for (i = 0; i < 2; i++)
+			if (pthread_create(&th[i], NULL, mixed_thread, NULL))
+				return 8;
+		for (i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
 		return 0;
 	}
 	if (!strcmp(argv[3], "fork")) {

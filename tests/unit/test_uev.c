@@ -165,13 +165,18 @@ static void test_basic(void **state)
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
 	assert_int_equal(f->rx.lost, 0);
 
-	/* stop after one event: the rest stays for the next call */
+	/* stop after one event: the rest stays for the next call; busy
+	 * counts the sub-rings holding data (one thread writes into one) */
+	assert_int_equal(uev_consumer__busy(f->c), 0);
 	for (i = 0; i < 3; i++)
 		uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
+	assert_int_equal(uev_consumer__busy(f->c), 1);
 	f->rx.stop_after = f->rx.n + 1;
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(uev_consumer__busy(f->c), 1);
 	f->rx.stop_after = 0;
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	assert_int_equal(uev_consumer__busy(f->c), 0);
 	fx_free(f);
 }
 

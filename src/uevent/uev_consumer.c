@@ -63,7 +63,6 @@ struct uev_consumer {
 	bool adopted;	    /* a provisional slot, events kept from before attach */
 	struct uev_csub sub[UEV_NSUB];
 	unsigned int first; /* the sub-ring the next consume starts with */
-	uint8_t *buf;	    /* max_data bytes, the copy handed to the callback */
 	uint64_t now;	    /* a recent CLOCK_MONOTONIC reading */
 	unsigned int corrupt;
 	bool broken;
@@ -342,11 +341,6 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	c->max_data = (uint32_t)max_data;
 	c->size = size;
 	sl = c->sl;
-	c->buf = malloc(c->rec_max ? c->rec_max : 1);
-	if (!c->buf) {
-		err = -ENOMEM;
-		goto err_release;
-	}
 	if (!c->adopted)
 		__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
 	c->sub_size = UEV_SUB_SIZE(size);
@@ -394,7 +388,6 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 
 err_release:
 	uev_release(c);
-	free(c->buf);
 err_ctl:
 	munmap(c->ctl, UEV_CTL_SIZE);
 err_fd:
@@ -727,10 +720,6 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			memcpy(&l, u->ring + off + sizeof(rec), sizeof(l));
 			uev_report_lost(cbs, l.count, l.first_ts);
 		}
-		if (dlen)
-			memcpy(c->buf, u->ring + off + sizeof(rec) + lostsz, dlen);
-		uev_advance(c, u, rlen);
-
 		memset(&h, 0, sizeof(h));
 		h.id = UEV_ID_BASE + rec.idx;
 		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
@@ -753,11 +742,12 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 		h.thread = rec.thread;
 		h.data_len = dlen;
 		(*np)++;
-		if (cbs->event) {
-			ret = cbs->event(cbs->ctx, &h, c->buf);
-			if (ret)
-				return ret < 0 ? ret : 1;
-		}
+		/* the payload in place (a record never wraps): given back to
+		 * the producers only after the callback copied it */
+		ret = cbs->event ? cbs->event(cbs->ctx, &h, u->ring + off + sizeof(rec) + lostsz) : 0;
+		uev_advance(c, u, rlen);
+		if (ret)
+			return ret < 0 ? ret : 1;
 	}
 	return 0;
 }
@@ -823,6 +813,5 @@ void uev_consumer__detach(struct uev_consumer *c)
 		munmap(c->ring, c->map_size);
 	munmap(c->ctl, UEV_CTL_SIZE);
 	close(c->fd);
-	free(c->buf);
 	free(c);
 }

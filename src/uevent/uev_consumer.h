@@ -37,8 +37,9 @@ struct uev_cbs {
 	/*
 	 * One event. hdr->id is the process-local user event id (2048 +
 	 * index); resolve names with uev_consumer__type_name(). hdr->ts is
-	 * CLOCK_MONOTONIC ns. data (hdr->data_len bytes) is a private copy,
-	 * valid during the call. Return 0 to go on; anything else stops the
+	 * CLOCK_MONOTONIC ns. data (hdr->data_len bytes) is in the traced
+	 * process's memory, valid during the call: copy it, read it once
+	 * (the process can change it meanwhile). Return 0 to go on; anything else stops the
 	 * drain after this event (a negative value is returned by consume).
 	 * Per thread, events come in order and ts never decreases. A
 	 * consume drains the UEV_NSUB sub-rings one after the other, so

@@ -31,7 +31,7 @@ __u64 filter_bits[KERN_FILTER_WORDS];
 __u32 wake_sent[KERN_MAX_RINGS]; /* per ring; cleared by user space when it drains */
 
 /* Counters, read by user space. */
-__u64 cnt_emitted;
+struct kern_ring_count ring_count[KERN_MAX_RINGS] __attribute__((aligned(64)));
 __u64 cnt_dropped;
 __u64 cnt_filtered;
 __u64 drop_first_ts; /* first drop of the current loss episode, 0: none */
@@ -238,9 +238,14 @@ static __always_inline void *rec_reserve(struct ring_ref *rr, __u32 len)
 	return r;
 }
 
+static __always_inline void count_emitted(__u32 idx)
+{
+	__sync_fetch_and_add(&ring_count[idx & (KERN_MAX_RINGS - 1)].emitted, 1);
+}
+
 static __always_inline void rec_submit(struct ring_ref *rr, void *r)
 {
-	__sync_fetch_and_add(&cnt_emitted, 1);
+	count_emitted(rr->idx);
 	bpf_ringbuf_submit(r, ring_flags(rr->ring, rr->idx));
 }
 
@@ -417,7 +422,7 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 		count_drop();
 		return 0;
 	}
-	__sync_fetch_and_add(&cnt_emitted, 1);
+	count_emitted(idx);
 	return 0;
 }
 

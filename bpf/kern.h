@@ -48,6 +48,16 @@ struct kern_rec {
 /* One ring per CPU (a power of two above any possible CPU count we map). */
 #define KERN_MAX_RINGS	  1024
 
+/*
+ * Records written, counted per ring (per CPU), each on a cache line of its
+ * own: one counter for all would bounce its line between the CPUs at every
+ * record. User space adds them up.
+ */
+struct kern_ring_count {
+	__u64 emitted;
+	__u64 pad[7];
+};
+
 /* Largest record: a sys_enter with two full paths. */
 #define KERN_REC_MAX                                                                               \
 	(sizeof(struct kern_rec) + sizeof(struct ptbpf_ev_sys_enter) + 2 * PTBPF_PATH_MAX)

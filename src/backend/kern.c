@@ -270,7 +270,9 @@ int kern_backend__set_filter(struct kern_backend *kb, const uint64_t *bits)
 
 void kern_backend__counters(struct kern_backend *kb, struct kern_counters *c)
 {
-	c->emitted = KERN_RD(kb->skel->bss->cnt_emitted);
+	c->emitted = 0;
+	for (int i = 0; i < kb->nrings; i++)
+		c->emitted += KERN_RD(kb->skel->bss->ring_count[i].emitted);
 	c->dropped = KERN_RD(kb->skel->bss->cnt_dropped);
 	c->filtered = KERN_RD(kb->skel->bss->cnt_filtered);
 }

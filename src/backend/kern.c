@@ -371,7 +371,8 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 	kb->stop = false;
 	/* records written from now on may wake the drainer again */
 	for (i = 0; i < kb->nrings; i++)
-		KERN_WR(kb->skel->bss->wake_sent[i], 0);
+		if (KERN_RD(kb->skel->bss->wake_sent[i]))
+			KERN_WR(kb->skel->bss->wake_sent[i], 0);
 	/*
 	 * What every ring holds now, merged by timestamp (each ring is in
 	 * time order): stopping anywhere leaves only newer records in every
@@ -401,6 +402,8 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 		if (!kern_ring__peek(ring))
 			kb->active[best] = kb->active[--nactive];
 	}
+	for (i = 0; i < kb->nrings; i++)
+		kring__publish(&kb->rings[i].kr);
 	if (!kb->stop)
 		kern_backend__final_lost(kb);
 	kb->cbs = NULL;

@@ -34,6 +34,8 @@ int kring__open(struct kring *r, int map_fd, size_t size)
 	r->producer = p;
 	r->data = (unsigned char *)p + page;
 	r->cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
+	r->published = r->cons;
+	r->publish_every = size / 16;
 	return 0;
 }
 
@@ -74,15 +76,24 @@ int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t 
 			return 1;
 		}
 		r->cons += rlen;
-		__atomic_store_n(r->consumer, r->cons, __ATOMIC_RELEASE);
+		if (r->cons - r->published >= r->publish_every)
+			kring__publish(r);
 	}
 	return 0;
+}
+
+void kring__publish(struct kring *r)
+{
+	if (r->published == r->cons)
+		return;
+	__atomic_store_n(r->consumer, r->cons, __ATOMIC_RELEASE);
+	r->published = r->cons;
 }
 
 void kring__advance(struct kring *r)
 {
 	r->cons += r->head_len;
 	r->head_len = 0;
-	/* record by record: the producers may reuse the space at once */
-	__atomic_store_n(r->consumer, r->cons, __ATOMIC_RELEASE);
+	if (r->cons - r->published >= r->publish_every)
+		kring__publish(r);
 }

@@ -20,6 +20,8 @@ struct kring {
 	unsigned char *data;	 /* data pages, mapped twice in a row */
 	size_t map_len;		 /* of the read-only part */
 	unsigned long cons;	 /* our copy of the consumer position */
+	unsigned long published; /* the consumer position the producers see */
+	size_t publish_every;	 /* bytes taken between two publications */
 	size_t head_len;	 /* bytes of the record kring__peek() found */
 };
 
@@ -40,7 +42,15 @@ bool kring__empty(const struct kring *r);
  */
 int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t *size);
 
-/* Give the record kring__peek() returned back to the producers. */
+/*
+ * Take the record kring__peek() returned: its space goes back to the
+ * producers at the next publication, every publish_every bytes (the
+ * producers read the consumer position at every reservation: written at
+ * every record, its cache line would move between CPUs at every record).
+ */
 void kring__advance(struct kring *r);
+
+/* Give everything taken back to the producers now (at the end of a drain). */
+void kring__publish(struct kring *r);
 
 #endif

@@ -50,11 +50,15 @@
 /* A traced process that does not link libposixtrace yet (it may exec into
  * one that does) is looked at again for this long. */
 #define UEV_RETRY_NS (3 * NSEC)
+/* at most this often (a look is a scan of its /proc/PID/fd: readers drain
+ * at every event they find missing, thousands of times a second) */
+#define UEV_RETRY_EVERY_NS (2 * NSEC / 1000)
 
 struct uev_src {
 	pid_t pid;
 	struct uev_consumer *c;
 	uint64_t retry_until; /* attach again until then (monotonic ns) */
+	uint64_t next_try;    /* not before then */
 	uint32_t map[TRACE_USER_EVENT_MAX]; /* local index -> stream id, 0: unmapped */
 };
 

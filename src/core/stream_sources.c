@@ -61,7 +61,7 @@ static void stream__flush_stop(struct pt_stream *s)
  * Take an event from a source: into the batch, or straight into the stream
  * in a direct round. Non-zero stops that source (a batch's worth taken).
  */
-static int stream__take(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
+static int stream__from_source(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 {
 	int err;
 
@@ -93,7 +93,7 @@ static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *
 	if (filtered(s, h.id))
 		return 0;
 	h.ts += s->mono2real;
-	return stream__take(s, &h, data);
+	return stream__from_source(s, &h, data);
 }
 
 static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
@@ -141,7 +141,7 @@ static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *d
 		h.trunc = PT_TRUNCATED_RECORD;
 	}
 	h.ts += s->mono2real;
-	return stream__take(s, &h, data);
+	return stream__from_source(s, &h, data);
 }
 
 /* Each CPU's kernel ring and each user-event sub-ring is a run of its own
@@ -224,6 +224,7 @@ void stream__uev_add(struct pt_stream *s, pid_t pid)
 		u->c = NULL;
 	}
 	u->retry_until = now_mono() + UEV_RETRY_NS;
+	u->next_try = 0;
 	stream__uev_attach(s, u);
 }
 
@@ -324,6 +325,9 @@ static bool stream__drain_round(struct pt_stream *s)
 				u->retry_until = 0;
 				continue;
 			}
+			if (now < u->next_try)
+				continue;
+			u->next_try = now + UEV_RETRY_EVERY_NS;
 			stream__uev_attach(s, u);
 			if (!u->c)
 				continue;

@@ -28,6 +28,30 @@ __PTBPF_API const char *ptbpf_version(void);
  */
 __PTBPF_API int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid);
 
+/* One event read by ptbpf_trace_trygetnext_events(). */
+struct ptbpf_event {
+	struct posix_trace_event_info info;
+	pid_t tid;        /* kernel thread id (gettid()) of its thread, 0: none */
+	size_t data_len;  /* bytes of data, as data_len of the getnext functions */
+	const void *data; /* in the caller's buffer */
+};
+
+/*
+ * Read up to max events of an active stream without a log at once, without
+ * waiting: what max calls of posix_trace_trygetnext_event() and
+ * ptbpf_trace_last_tid() would return, for one look-up and one lock (for
+ * readers of a busy stream). The events' data go one after the other into
+ * buf, each at an 8-byte boundary; the batch ends before an event whose
+ * data does not fit in what is left of buf, unless it is the first, whose
+ * data is then cut as posix_trace_trygetnext_event() cuts it
+ * (POSIX_TRACE_TRUNCATED_READ). *count: the events read, 0 when none is
+ * there. EINVAL: trid is no active stream, or has a log; evs or count NULL;
+ * max 0; buf NULL with bufsz not 0.
+ */
+__PTBPF_API int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs,
+					      size_t max, void *buf, size_t bufsz,
+					      size_t *count);
+
 /*
  * Per-stream counters, for summaries and tests. On a log opened with
  * posix_trace_open(): recorded and lost as the log's trailer says (zeros

@@ -23,6 +23,22 @@ int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid)
 	return 0;
 }
 
+int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max, void *buf,
+				  size_t bufsz, size_t *count)
+{
+	struct api_ref r;
+	int err;
+
+	if (!evs || !count || !max || (bufsz && !buf) || api_get(trid, TRACE_KIND_ACTIVE, &r))
+		return EINVAL;
+	*count = 0;
+	/* as posix_trace_trygetnext_event(): a stream with a log is read
+	 * with posix_trace_getnext_event() only */
+	err = r.has_log ? -EINVAL : stream__trygetnext_batch(r.obj, evs, max, buf, bufsz, count);
+	api_put(&r);
+	return API_ERR(err);
+}
+
 int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c)
 {
 	struct api_ref r;

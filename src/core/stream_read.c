@@ -132,6 +132,52 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 	return err == EINVAL ? -EINVAL : err;
 }
 
+/* Bytes of data of what stream__take() returns next; -1: nothing (lock held). */
+static long stream__next_len(struct pt_stream *s)
+{
+	const struct pt_event_hdr *h = queue__peek(&s->q);
+
+	if (s->head_overflow || (h && s->head_resume))
+		return 0;
+	if (h)
+		return h->data_len;
+	return s->auto_stop_report ? (long)sizeof(int) : -1;
+}
+
+int stream__trygetnext_batch(struct pt_stream *s, struct ptbpf_event *evs, size_t max, void *buf,
+			     size_t bufsz, size_t *count)
+{
+	size_t n = 0, off = 0;
+	int err = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->shutting_down) {
+		err = -EINVAL;
+		goto out;
+	}
+	if (queue__empty(&s->q))
+		stream__drain_locked(s);
+	while (n < max) {
+		long need = stream__next_len(s);
+		char *at = buf ? (char *)buf + off : NULL;
+
+		if (need < 0 || (n && (size_t)need > bufsz - off))
+			break;
+		if (!stream__take(s, &evs[n].info, at, bufsz - off, &evs[n].data_len))
+			break;
+		evs[n].data = at;
+		evs[n].tid = s->last_tid;
+		off += (evs[n].data_len + 7) & ~(size_t)7;
+		if (off > bufsz)
+			off = bufsz;
+		n++;
+	}
+out:
+	pthread_mutex_unlock(&s->lock);
+	*count = n;
+	return err;
+}
+
 pid_t stream__last_tid(struct pt_stream *s)
 {
 	pid_t t;

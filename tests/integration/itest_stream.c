@@ -490,6 +490,104 @@ static void test_threads(void **state)
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
+/*
+ * ptbpf_trace_trygetnext_events(): small batches in a small buffer read
+ * every event, with its thread id, its data packed at 8-byte boundaries,
+ * in time order; a first event larger than the buffer is cut; the errors.
+ */
+static void test_batch_read(void **state)
+{
+	/* START's data (the filter set) fits; so do the child's syscalls */
+	static unsigned char buf[2048];
+	struct ptbpf_event b[5];
+	struct child c;
+	trace_id_t t, t2;
+	pid_t tids[8], last = 0;
+	size_t k, got;
+	uint64_t prev = 0;
+	int exits = 0, ntids = 0, batches = 0, j, fd;
+	char path[] = "/tmp/ptbpf-itest-batch-XXXXXX";
+
+	(void)state;
+	child_spawn(&c, 10, 100, "threads,noexec");
+	assert_int_equal(posix_trace_create(c.pid, NULL, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	child_run(&c);
+	assert_int_equal(posix_trace_stop(t), 0);
+	for (;;) {
+		assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, buf, sizeof(buf), &got), 0);
+		if (!got)
+			break;
+		batches++;
+		for (k = 0; k < got; k++) {
+			const struct ptbpf_event *e = &b[k];
+			uint64_t ts = (uint64_t)e->info.posix_timestamp.tv_sec * 1000000000u +
+				      (uint64_t)e->info.posix_timestamp.tv_nsec;
+			size_t off = (size_t)((const unsigned char *)e->data - buf);
+			const struct ptbpf_ev_sys_exit *x = e->data;
+
+			assert_true(ts >= prev);
+			prev = ts;
+			assert_int_equal(off % 8, 0);
+			assert_true(off + e->data_len <= sizeof(buf));
+			if (k)
+				assert_true((const unsigned char *)e->data >=
+					    (const unsigned char *)b[k - 1].data + b[k - 1].data_len);
+			assert_int_not_equal(e->info.posix_truncation_status,
+					     POSIX_TRACE_TRUNCATED_READ);
+			if (e->info.posix_event_id != (trace_event_id_t)PTBPF_EV_SYS_EXIT(SYS_getppid) ||
+			    e->info.posix_pid != c.pid)
+				continue;
+			assert_int_equal(e->data_len, sizeof(*x));
+			assert_int_equal(x->nr, SYS_getppid);
+			assert_int_equal(x->ret, getpid());
+			for (j = 0; j < ntids && tids[j] != e->tid; j++)
+				;
+			if (j == ntids && ntids < 8)
+				tids[ntids++] = e->tid;
+			exits++;
+		}
+		last = b[got - 1].tid;
+	}
+	assert_int_equal(exits, 300);
+	assert_int_equal(ntids, 3); /* the main thread and two workers */
+	assert_true(batches > 300 / 5);
+	assert_int_equal(ptbpf_trace_last_tid(t, &tids[0]), 0);
+	assert_int_equal(tids[0], last);
+
+	/* a first event larger than the buffer: cut to it */
+	assert_int_equal(posix_trace_start(t), 0);
+	syscall(SYS_getppid); /* not traced: only the child is */
+	assert_int_equal(posix_trace_stop(t), 0);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, buf, 2, &got), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(b[0].info.posix_event_id, POSIX_TRACE_START);
+	assert_int_equal(b[0].data_len, 2);
+	assert_int_equal(b[0].info.posix_truncation_status, POSIX_TRACE_TRUNCATED_READ);
+	/* no data buffer at all */
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, NULL, 0, &got), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(b[0].info.posix_event_id, POSIX_TRACE_STOP);
+	assert_int_equal(b[0].data_len, 0);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, buf, sizeof(buf), &got), 0);
+	assert_int_equal(got, 0);
+
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 0, buf, sizeof(buf), &got), EINVAL);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, NULL, 5, buf, sizeof(buf), &got), EINVAL);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, NULL, 8, &got), EINVAL);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, buf, sizeof(buf), NULL), EINVAL);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, buf, sizeof(buf), &got), EINVAL);
+	/* a stream with a log is read with posix_trace_getnext_event() only */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(posix_trace_create_withlog(0, NULL, fd, &t2), 0);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t2, b, 5, buf, sizeof(buf), &got), EINVAL);
+	assert_int_equal(posix_trace_shutdown(t2), 0);
+	close(fd);
+}
+
 static void test_errors(void **state)
 {
 	trace_id_t t, t2;
@@ -822,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_policy_until_full),
 		cmocka_unit_test(test_pid0),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_batch_read),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_eperm),
 		cmocka_unit_test(test_blocking_reads),

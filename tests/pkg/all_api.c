@@ -31,7 +31,7 @@ static fnptr const functions[] = {
 	F(posix_trace_timedgetnext_event), F(posix_trace_trid_eventid_open),
 	F(posix_trace_trygetnext_event),
 	F(ptbpf_version), F(ptbpf_trace_last_tid), F(ptbpf_trace_get_counters),
-	F(ptbpf_trace_add_pid), F(ptbpf_probe_features),
+	F(ptbpf_trace_add_pid), F(ptbpf_probe_features), F(ptbpf_trace_trygetnext_events),
 };
 
 static const long constants[] = {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <trace.h>
+#include <ptbpf/ptbpf.h>
 
 /* Exit codes (documented in ptbpf(1) and README.md). */
 #define CLI_EXIT_OK 0
@@ -75,6 +76,8 @@ struct cli_ev {
 int cli_ev_next(trace_id_t trid, struct cli_ev *ev, void *buf, size_t bufsz, int *unavail);
 /* Fills name and tid of ev after a successful getnext of any kind. */
 void cli_ev_complete(trace_id_t trid, struct cli_ev *ev);
+/* Fills ev from an event of ptbpf_trace_trygetnext_events(). */
+void cli_ev_from(trace_id_t trid, struct cli_ev *ev, const struct ptbpf_event *e);
 
 /* Timestamps in nanoseconds. */
 static inline int64_t ts_ns(const struct timespec *t)

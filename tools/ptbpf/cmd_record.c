@@ -20,6 +20,10 @@
 
 #include "cli.h"
 
+/* Live output reads this many events (and bytes of their data) per call. */
+#define LIVE_BATCH 256
+#define LIVE_BATCH_BYTES (1u << 20)
+
 enum {
 	OPT_BUFSIZE = 0x100,
 	OPT_POLICY,
@@ -576,15 +580,30 @@ static bool record_tick(struct rec *r, double *end_at)
 	return false;
 }
 
+/* Print what the stream holds, a batch at a time; the events printed. */
+static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz, int *err)
+{
+	static struct ptbpf_event batch[LIVE_BATCH];
+	struct cli_ev ev;
+	size_t got = 0, i;
+
+	*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got);
+	for (i = 0; !*err && i < got; i++) {
+		cli_ev_from(r->trid, &ev, &batch[i]);
+		fmt_event(f, &ev);
+	}
+	return *err ? 0 : got;
+}
+
 /* Live: read and print until the targets exit or we are told to stop. */
 static void record_live(struct rec *r)
 {
-	static char buf[65536];
+	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
 	struct cli_ev ev;
 	double end_at = 0, idle_since = 0;
 	int unav, err;
-	unsigned n = 0;
+	size_t n = 0, got;
 
 	fmt_init(&f, stdout, r->a->json, r->a->absolute);
 	if (r->a->json)
@@ -594,9 +613,8 @@ static void record_live(struct rec *r)
 		size_t len = 0;
 
 		/* what is there first, without a deadline to compute */
-		unav = 0;
-		err = posix_trace_trygetnext_event(r->trid, &ev.info, buf, sizeof(buf), &len, &unav);
-		if (!err && unav) {
+		got = print_batch(r, &f, buf, sizeof(buf), &err);
+		if (!err && !got) {
 			clock_gettime(CLOCK_REALTIME, &ab);
 			ab.tv_nsec += 50 * 1000000L;
 			if (ab.tv_nsec >= 1000000000L) {
@@ -606,15 +624,20 @@ static void record_live(struct rec *r)
 			unav = 0;
 			err = posix_trace_timedgetnext_event(r->trid, &ev.info, buf, sizeof(buf),
 							     &len, &unav, &ab);
+			if (!err && !unav) {
+				ev.data = buf;
+				ev.len = len;
+				cli_ev_complete(r->trid, &ev);
+				fmt_event(&f, &ev);
+				got = 1;
+			}
 		}
-		if (!err && !unav) {
-			ev.data = buf;
-			ev.len = len;
-			cli_ev_complete(r->trid, &ev);
-			fmt_event(&f, &ev);
+		if (got) {
 			idle_since = 0;
-			if (++n % 1024)
+			n += got;
+			if (n < 1024)
 				continue;
+			n = 0;
 		} else if (err && err != ETIMEDOUT && err != EINTR) {
 			cli_err("reading events: %s", strerror(err));
 			break;
@@ -639,18 +662,8 @@ static void record_live(struct rec *r)
 			break;
 	}
 	posix_trace_stop(r->trid);
-	for (;;) {
-		size_t len = 0;
-
-		unav = 0;
-		err = posix_trace_trygetnext_event(r->trid, &ev.info, buf, sizeof(buf), &len, &unav);
-		if (err || unav)
-			break;
-		ev.data = buf;
-		ev.len = len;
-		cli_ev_complete(r->trid, &ev);
-		fmt_event(&f, &ev);
-	}
+	while (print_batch(r, &f, buf, sizeof(buf), &err))
+		;
 	fmt_flush(&f);
 	if (r->a->json)
 		fmt_json_status(stdout, r->trid, f.nevents, f.noverflow);

@@ -306,7 +306,7 @@ int cli_open_log(const char *path, trace_id_t *trid)
 static char (*name_cache)[TRACE_EVENT_NAME_MAX];
 static trace_id_t name_cache_trid;
 
-void cli_ev_complete(trace_id_t trid, struct cli_ev *ev)
+static void cli_ev_name(trace_id_t trid, struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
@@ -323,8 +323,22 @@ void cli_ev_complete(trace_id_t trid, struct cli_ev *ev)
 	} else if (name_cache && id < PTBPF_EV_ID_LIMIT) {
 		memcpy(name_cache[id], ev->name, sizeof(ev->name));
 	}
+}
+
+void cli_ev_complete(trace_id_t trid, struct cli_ev *ev)
+{
+	cli_ev_name(trid, ev);
 	ev->tid = 0;
 	ptbpf_trace_last_tid(trid, &ev->tid);
+}
+
+void cli_ev_from(trace_id_t trid, struct cli_ev *ev, const struct ptbpf_event *e)
+{
+	ev->info = e->info;
+	ev->tid = e->tid;
+	ev->data = e->data;
+	ev->len = e->data_len;
+	cli_ev_name(trid, ev);
 }
 
 int cli_ev_next(trace_id_t trid, struct cli_ev *ev, void *buf, size_t bufsz, int *unavail)

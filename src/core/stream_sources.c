@@ -19,7 +19,6 @@
 /* ------------------------------------------------------------------ */
 /* Sources                                                             */
 
-static void take_back_one(void *ctx, const struct pt_event_hdr *h, const void *data);
 static void stream__take_back(struct pt_stream *s, uint64_t ts);
 
 /*
@@ -350,12 +349,12 @@ static bool stream__drain_round(struct pt_stream *s)
 			u->retry_until = 0;
 		}
 	}
+	s->direct = false; /* the round's own events go through the batch */
 	/*
 	 * A flush ended: FLUSH_STOP is stamped now, but the sources may still
 	 * hold older events. It waits for one more round, after which they
 	 * are in: stored in time order, it takes nothing back.
 	 */
-	s->direct = false;
 	if (s->flush_stop_ts && !s->batch_full)
 		stream__flush_stop(s);
 	if (s->log && !s->flush_stop_ts && stream_log__take_done(s->log))

@@ -461,29 +461,46 @@ static void test_pid0(void **state)
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
+/* Trace the 3-thread child (100 getppid per thread) from start to stop. */
+static trace_id_t record_threads_child(struct child *c)
+{
+	trace_id_t t;
+
+	child_spawn(c, 10, 100, "threads,noexec");
+	assert_int_equal(posix_trace_create(c->pid, NULL, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	child_run(c);
+	assert_int_equal(posix_trace_stop(t), 0);
+	return t;
+}
+
+/* Add tid to the set tids (up to 8) if it is not in it. */
+static void tid_set_add(pid_t *tids, int *n, pid_t tid)
+{
+	int j;
+
+	for (j = 0; j < *n && tids[j] != tid; j++)
+		;
+	if (j == *n && *n < 8)
+		tids[(*n)++] = tid;
+}
+
 static void test_threads(void **state)
 {
 	struct child c;
 	trace_id_t t;
 	int n, i;
 	pid_t tids[8];
-	int ntids = 0, j;
+	int ntids = 0;
 
 	(void)state;
-	child_spawn(&c, 10, 100, "threads,noexec");
-	assert_int_equal(posix_trace_create(c.pid, NULL, &t), 0);
-	assert_int_equal(posix_trace_start(t), 0);
-	child_run(&c);
-	assert_int_equal(posix_trace_stop(t), 0);
+	t = record_threads_child(&c);
 	n = read_all(t, evs, MAXEV);
 	assert_int_equal(count(evs, n, "sys_exit_getppid", c.pid), 300);
 	for (i = 0; i < n; i++) {
 		if (strcmp(evs[i].name, "sys_exit_getppid"))
 			continue;
-		for (j = 0; j < ntids && tids[j] != evs[i].tid; j++)
-			;
-		if (j == ntids && ntids < 8)
-			tids[ntids++] = evs[i].tid;
+		tid_set_add(tids, &ntids, evs[i].tid);
 	}
 	assert_int_equal(ntids, 3); /* the main thread and two workers */
 	assert_true(count(evs, n, "thread_exit", c.pid) >= 3);
@@ -505,15 +522,11 @@ static void test_batch_read(void **state)
 	pid_t tids[8], last = 0;
 	size_t k, got;
 	uint64_t prev = 0;
-	int exits = 0, ntids = 0, batches = 0, j, fd;
+	int exits = 0, ntids = 0, batches = 0, fd;
 	char path[] = "/tmp/ptbpf-itest-batch-XXXXXX";
 
 	(void)state;
-	child_spawn(&c, 10, 100, "threads,noexec");
-	assert_int_equal(posix_trace_create(c.pid, NULL, &t), 0);
-	assert_int_equal(posix_trace_start(t), 0);
-	child_run(&c);
-	assert_int_equal(posix_trace_stop(t), 0);
+	t = record_threads_child(&c);
 	for (;;) {
 		assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, buf, sizeof(buf), &got), 0);
 		if (!got)
@@ -541,10 +554,7 @@ static void test_batch_read(void **state)
 			assert_int_equal(e->data_len, sizeof(*x));
 			assert_int_equal(x->nr, SYS_getppid);
 			assert_int_equal(x->ret, getpid());
-			for (j = 0; j < ntids && tids[j] != e->tid; j++)
-				;
-			if (j == ntids && ntids < 8)
-				tids[ntids++] = e->tid;
+			tid_set_add(tids, &ntids, e->tid);
 			exits++;
 		}
 		last = b[got - 1].tid;

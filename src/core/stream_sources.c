@@ -45,15 +45,22 @@ static void stream__record_direct(struct pt_stream *s, struct pt_event_hdr *h, c
 	batch__reset(&s->moved);
 }
 
+/* A marker of the stream's own (events lost, FLUSH_STOP) where the
+ * round's events go. */
+static void stream__add_marker(struct pt_stream *s, struct pt_event_hdr *h)
+{
+	if (s->direct)
+		stream__record_direct(s, h, NULL);
+	else
+		batch__add(&s->batch, h, NULL);
+}
+
 static void stream__flush_stop(struct pt_stream *s)
 {
 	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_STOP, .ts = s->flush_stop_ts };
 
 	s->flush_stop_ts = 0;
-	if (s->direct)
-		stream__record_direct(s, &h, NULL);
-	else
-		batch__add(&s->batch, &h, NULL);
+	stream__add_marker(s, &h);
 }
 
 /*
@@ -105,10 +112,7 @@ static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
 
 	s->cnt.lost += count;
 	s->overrun = POSIX_TRACE_OVERRUN;
-	if (s->direct)
-		stream__record_direct(s, &h, NULL);
-	else
-		batch__add(&s->batch, &h, NULL);
+	stream__add_marker(s, &h);
 }
 
 static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)

@@ -399,11 +399,6 @@ static int reserve(struct log_writer *w, size_t len)
 /* UNTIL_FULL keeps this many bytes for log_writer__append_last(). */
 #define LAST_RESERVE 128
 
-/*
- * Make room for a new record of rlen bytes at the write position: 0 (the
- * buffer has rlen free bytes at buf_len), 1 (refused by the policy: counted
- * as dropped), or a negative errno. No EVENTS record may be open.
- */
 /* UNTIL_FULL: would grow more bytes of records overflow the log? Counts the refusal. */
 static bool until_full_refuses(struct log_writer *w, uint64_t grow, bool last)
 {
@@ -420,6 +415,11 @@ static bool until_full_refuses(struct log_writer *w, uint64_t grow, bool last)
 	return true;
 }
 
+/*
+ * Make room for a new record of rlen bytes at the write position: 0 (the
+ * buffer has rlen free bytes at buf_len), 1 (refused by the policy: counted
+ * as dropped), or a negative errno. No EVENTS record may be open.
+ */
 static int room_for(struct log_writer *w, size_t rlen, bool last)
 {
 	int err;

@@ -44,7 +44,7 @@ static void put_ts(struct sbuf *b, struct fmt *f, int64_t ts)
 		t = -t;
 	}
 	sb_udec(b, (uint64_t)(t / 1000000000LL), 0);
-	sb_putn(b, ".", 1);
+	sb_putc(b, '.');
 	sb_udec(b, (uint64_t)(t % 1000000000LL / 1000), 6);
 }
 
@@ -60,11 +60,11 @@ static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
 	sb_reset(&f->line);
 	put_ts(&f->line, f, ts);
-	sb_putn(&f->line, " ", 1);
+	sb_putc(&f->line, ' ');
 	sb_dec(&f->line, pid);
-	sb_putn(&f->line, "/", 1);
+	sb_putc(&f->line, '/');
 	sb_dec(&f->line, tid);
-	sb_putn(&f->line, " ", 1);
+	sb_putc(&f->line, ' ');
 }
 
 static void unfinished_add(struct fmt *f, pid_t tid, const char *name)

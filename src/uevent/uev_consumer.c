@@ -357,6 +357,12 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		c->sub[k].ring = c->ring + (uint64_t)k * c->sub_size;
 	}
 	c->gen = LOAD(&sl->gen) + 1;
+	/* Allocate the (zeroed) pages now: the traced process then only maps
+	 * them on its first lap (uev_populate), it does not allocate them.
+	 * Pages already written (an adopted slot) are left as they are. */
+	if (!c->adopted)
+		uev_zero_ring(c);
+	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot), (off_t)c->map_size);
 	if (c->adopted) {
 		/* stays enabled: what it holds and what comes until the owner
 		 * says otherwise is the owner's */
@@ -371,10 +377,6 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		*out = c;
 		return 0;
 	}
-	uev_zero_ring(c);
-	/* Allocate the (zeroed) pages now: the traced process then takes
-	 * only minor faults on its first lap, not page allocations. */
-	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot), (off_t)c->map_size);
 	STORE(&sl->gen, c->gen);
 	STORE(&sl->flags, c->flags);
 	STORE(&sl->target_pid, (int32_t)pid);

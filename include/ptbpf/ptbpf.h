@@ -63,7 +63,7 @@ struct ptbpf_counters {
 	uint64_t kernel_emitted;  /* records written to the kernel ring buffer */
 	uint64_t kernel_dropped;  /* records the kernel ring buffer had no room for */
 	uint64_t kernel_filtered; /* events of traced tasks dropped by the filter in the kernel */
-	uint64_t user_dropped;    /* user events the shared ring had no room for */
+	uint64_t user_dropped;    /* user events lost in a shared ring (no room, or writer died) */
 	uint64_t log_bytes;       /* bytes written to the trace log */
 };
 __PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c);

@@ -115,6 +115,15 @@ static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
 	stream__add_marker(s, &h);
 }
 
+/* A user-event sub-ring had no room: as on_lost, and counted apart. */
+static void on_uev_lost(void *ctx, uint64_t count, uint64_t first_ts)
+{
+	struct pt_stream *s = ctx;
+
+	s->cnt.user_dropped += count;
+	on_lost(ctx, count, first_ts);
+}
+
 static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
 {
 	struct pt_stream *s = ctx;
@@ -303,7 +312,7 @@ static bool stream__drain_round(struct pt_stream *s)
 		.event = on_kern_event, .lost = on_lost, .run = on_source_run, .ctx = s
 	};
 	struct uev_cbs uc = {
-		.event = on_uev_event, .lost = on_lost, .run = on_source_run, .ctx = s
+		.event = on_uev_event, .lost = on_uev_lost, .run = on_source_run, .ctx = s
 	};
 	uint64_t now = 0;
 	unsigned int fill;

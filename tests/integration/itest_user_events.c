@@ -259,6 +259,43 @@ static void test_filter(void **state)
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
+/*
+ * A flood of big events overruns the shared ring itself: what the ring had
+ * no room for is counted in user_dropped (and in lost), marked by an
+ * OVERFLOW, and the events read plus those lost are the events sent.
+ */
+static void test_ring_drops(void **state)
+{
+	struct app a;
+	trace_attr_t at;
+	trace_event_set_t set;
+	struct ptbpf_counters cnt;
+	trace_id_t t;
+	int n, got, nev = 50000;
+
+	(void)state;
+	app_spawn(&a, "bigflood", nev, 0);
+	posix_trace_attr_init(&at);
+	posix_trace_attr_setmaxdatasize(&at, 2000);
+	posix_trace_attr_setstreamsize(&at, 8u << 20);
+	posix_trace_attr_setstreamfullpolicy(&at, POSIX_TRACE_LOOP);
+	assert_int_equal(posix_trace_create(a.pid, &at, &t), 0);
+	posix_trace_eventset_fill(&set, POSIX_TRACE_SYSTEM_EVENTS); /* user events only */
+	assert_int_equal(posix_trace_set_filter(t, &set, POSIX_TRACE_SET_EVENTSET), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	app_run(&a);
+	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
+	n = read_all(t);
+	got = count(n, "pre.event", a.pid);
+	print_message("read %d, lost %llu, of them dropped by the ring %llu\n", got,
+		      (unsigned long long)cnt.lost, (unsigned long long)cnt.user_dropped);
+	assert_true(cnt.user_dropped > 0);
+	assert_true(cnt.user_dropped <= cnt.lost);
+	assert_int_equal((uint64_t)got + cnt.lost, (uint64_t)nev);
+	assert_true(find(n, 0, "posix_trace_overflow") >= 0);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
 /* A flood overruns a small stream: overrun is reported and the events
  * read plus those lost are exactly the events sent. */
 static void test_flood(void **state)
@@ -432,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_fork_close_for_child),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_ring_drops),
 		cmocka_unit_test(test_mixed_order),
 		cmocka_unit_test(test_dies_midwrite),
 		cmocka_unit_test(test_scribbler),

@@ -103,6 +103,15 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (!strcmp(argv[3], "bigflood")) {
+		/* events of 2000 bytes, faster than any reader copies them */
+		memset(big, 'b', sizeof(big));
+		for (i = 0; i < n; i++) {
+			memcpy(big, &i, sizeof(i));
+			posix_trace_event(pre, big, sizeof(big));
+		}
+		return 0;
+	}
 	if (!strcmp(argv[3], "mixed")) {
 		pthread_t th[2];
 

@@ -420,6 +420,19 @@ bool kern_backend__pending(struct kern_backend *kb)
 	return false;
 }
 
+unsigned int kern_backend__fill(struct kern_backend *kb)
+{
+	unsigned int most = 0, f;
+	int i;
+
+	for (i = 0; i < kb->nrings; i++) {
+		f = kring__fill(&kb->rings[i].kr);
+		if (f > most)
+			most = f;
+	}
+	return most;
+}
+
 int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct kern_cbs *cbs)
 {
 	struct epoll_event ev;

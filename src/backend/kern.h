@@ -76,6 +76,8 @@ int kern_backend__set_filter(struct kern_backend *kb, const uint64_t *bits);
 int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs);
 /* True when some ring holds records a consume would take (or skip). */
 bool kern_backend__pending(struct kern_backend *kb);
+/* Thousandths of the fullest CPU ring not consumed yet. */
+unsigned int kern_backend__fill(struct kern_backend *kb);
 /* Wait up to timeout_ms for data (-1: forever), then drain. */
 int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct kern_cbs *cbs);
 int kern_backend__epoll_fd(struct kern_backend *kb);

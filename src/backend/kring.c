@@ -59,6 +59,13 @@ bool kring__empty(const struct kring *r)
 	return kring__producer_pos(r) == r->cons;
 }
 
+unsigned int kring__fill(const struct kring *r)
+{
+	unsigned long used = kring__producer_pos(r) - r->cons;
+
+	return (unsigned int)(used * 1000 / (r->mask + 1));
+}
+
 int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t *size)
 {
 	while (r->cons < limit) {

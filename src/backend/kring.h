@@ -35,6 +35,9 @@ unsigned long kring__producer_pos(const struct kring *r);
 /* True when the producers wrote nothing the consumer has not taken. */
 bool kring__empty(const struct kring *r);
 
+/* Thousandths of the ring written and not taken yet. */
+unsigned int kring__fill(const struct kring *r);
+
 /*
  * The oldest committed record before position limit: 1 with *data and
  * *size, or 0 (none, or the next one is still being written: what follows

@@ -42,6 +42,12 @@ int queue__init(struct pt_queue *q, size_t limit, size_t max_record);
 void queue__fini(struct pt_queue *q);
 void queue__clear(struct pt_queue *q);
 
+/* Bytes of records that still fit (a record fits when its size does). */
+static inline size_t queue__room(const struct pt_queue *q)
+{
+	return q->limit - q->used;
+}
+
 /* True when a record of data_len bytes fits now. */
 bool queue__fits(const struct pt_queue *q, size_t data_len);
 /* Append; -ENOSPC when it does not fit, -EMSGSIZE when it never would. */

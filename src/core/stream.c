@@ -63,6 +63,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	s->full = POSIX_TRACE_NOT_FULL;
 	s->overrun = POSIX_TRACE_NO_OVERRUN;
 	s->mono2real = mono_to_real_offset();
+	s->budget = SIZE_MAX;
 
 	max_rec = queue__record_size(attr__max_system_data());
 	if (queue__record_size(a->max_data_size) > max_rec)
@@ -193,7 +194,7 @@ int stream__stop(struct pt_stream *s)
 	int manual = 0;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->status == POSIX_TRACE_RUNNING && s->full != POSIX_TRACE_FULL) {
+	if (s->status == POSIX_TRACE_RUNNING) {
 		stream__set_sources_enabled(s, false);
 		stream__drain_locked(s);
 		stream__record_system(s, POSIX_TRACE_STOP, now_stream(s), &manual, sizeof(manual));
@@ -269,7 +270,7 @@ void stream__get_status(struct pt_stream *s, struct posix_trace_status_info *st)
 {
 	pthread_mutex_lock(&s->lock);
 	if (!s->shutting_down)
-		stream__drain_locked(s); /* the status of what happened until now */
+		stream__drain_fit(s); /* the status of what happened until now */
 	st->posix_stream_status = s->status;
 	st->posix_stream_full_status = s->full;
 	st->posix_stream_overrun_status = s->overrun;
@@ -357,7 +358,7 @@ void stream__counters(struct pt_stream *s, struct ptbpf_counters *c)
 
 	pthread_mutex_lock(&s->lock);
 	if (!s->shutting_down)
-		stream__drain_locked(s);
+		stream__drain_fit(s);
 	*c = s->cnt;
 	if (s->kb)
 		kern_backend__counters(s->kb, &kc);

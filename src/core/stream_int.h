@@ -44,6 +44,12 @@
  */
 #define DRAIN_BATCH_BYTES (1u << 20)
 #define DRAIN_MAX_ROUNDS 64
+/*
+ * A LOOP stream whose reader lags: the drainer leaves what the stream has
+ * no room for in the sources (it does not overwrite unread events) until
+ * one of them is HOLD_FILL_MAX thousandths full (see stream__drain_tick).
+ */
+#define HOLD_FILL_MAX 500
 #define KERN_RING_MIN (256u << 10)
 #define MAX_UEV_SOURCES 64
 #define MAX_EXEC_PER_DRAIN 64
@@ -89,6 +95,7 @@ struct pt_stream {
 	bool batch_full;       /* a source stopped: the batch is full */
 	bool direct;           /* this round stores events as they come */
 	size_t direct_bytes;   /* of events stored so in this round */
+	size_t budget;         /* bytes this drain may still store (SIZE_MAX: any) */
 	uint64_t flush_stop_ts; /* a flush ended then: FLUSH_STOP, not stored yet */
 	unsigned int uev_fill; /* fullest user-event sub-ring at the last drain */
 	int drain_ms;          /* the drainer's period now */
@@ -158,6 +165,7 @@ int stream__flush_locked(struct pt_stream *s);
 
 /* stream_sources.c */
 void stream__drain_locked(struct pt_stream *s);
+bool stream__drain_fit(struct pt_stream *s);
 void stream__uev_add(struct pt_stream *s, pid_t pid);
 /* Start the drainer thread (lock not held). */
 int stream__start_drainer(struct pt_stream *s);

@@ -100,7 +100,7 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 			break;
 		}
 		if (queue__empty(&s->q))
-			stream__drain_locked(s);
+			stream__drain_fit(s);
 		if (stream__take(s, ev, data, num_bytes, data_len)) {
 			*unavailable = 0;
 			break;
@@ -156,7 +156,7 @@ int stream__trygetnext_batch(struct pt_stream *s, struct ptbpf_event *evs, size_
 		goto out;
 	}
 	if (queue__empty(&s->q))
-		stream__drain_locked(s);
+		stream__drain_fit(s);
 	while (n < max) {
 		long need = stream__next_len(s);
 		char *at = buf ? (char *)buf + off : NULL;

@@ -69,20 +69,28 @@ static void stream__flush_stop(struct pt_stream *s)
  */
 static int stream__from_source(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 {
+	bool last = false;
 	int err;
 
+	if (s->budget != SIZE_MAX) {
+		/* a drainer tick of a lagging LOOP stream (this one still fits) */
+		size_t cost = queue__record_size(h->data_len);
+
+		s->budget = cost < s->budget ? s->budget - cost : 0;
+		last = !s->budget;
+	}
 	if (s->direct) {
 		if (s->flush_stop_ts && h->ts >= s->flush_stop_ts)
 			stream__flush_stop(s);
 		stream__record_direct(s, h, data);
 		s->direct_bytes += sizeof(*h) + h->data_len;
-		if (s->direct_bytes < DRAIN_BATCH_BYTES)
+		if (s->direct_bytes < DRAIN_BATCH_BYTES && !last)
 			return 0;
 	} else {
 		err = batch__add(&s->batch, h, data);
 		if (err)
 			return err;
-		if (!batch__full(&s->batch, DRAIN_BATCH_BYTES))
+		if (!batch__full(&s->batch, DRAIN_BATCH_BYTES) && !last)
 			return 0;
 	}
 	s->batch_full = true;
@@ -389,11 +397,63 @@ void stream__drain_locked(struct pt_stream *s)
 	int round = 0;
 
 	s->uev_fill = 0;
-	while (stream__drain_round(s) && ++round < DRAIN_MAX_ROUNDS)
+	while (stream__drain_round(s) && s->budget && ++round < DRAIN_MAX_ROUNDS)
 		;
 	batch__reset(&s->batch);
 	batch__trim(&s->batch);
 	batch__trim(&s->moved);
+}
+
+/* Thousandths of the fullest source ring. */
+static unsigned int stream__sources_fill(struct pt_stream *s)
+{
+	unsigned int most = s->kb ? kern_backend__fill(s->kb) : 0, f;
+	int k;
+
+	for (k = 0; k < s->nuev; k++) {
+		if (!s->uev[k].c)
+			continue;
+		f = uev_consumer__fill(s->uev[k].c);
+		if (f > most)
+			most = f;
+	}
+	return most;
+}
+
+/*
+ * Drain what the stream has room for (lock held); true when events were
+ * left in the sources. A LOOP stream (no log) whose reader lags: storing
+ * all the sources hold would overwrite unread events while the sources
+ * still have room for them. So the drainer, readers and status calls take
+ * only what fits, and leave the rest where it is until a source is
+ * HOLD_FILL_MAX full: then everything comes in and the oldest are
+ * overwritten, as LOOP says. A reader that stalls loses nothing for as
+ * long as the stream plus most of the rings last, not just the stream,
+ * with no memory more. Start, stop, flush, clear and filter changes drain
+ * everything (their system event goes after what came before them).
+ */
+bool stream__drain_fit(struct pt_stream *s)
+{
+	size_t room, reserve = s->q.max_record;
+	bool held;
+
+	if (s->policy != POSIX_TRACE_LOOP || s->log || stream__sources_fill(s) >= HOLD_FILL_MAX) {
+		stream__drain_locked(s);
+		return false;
+	}
+	/* the event that ends the budget still fits: a record's worth kept */
+	room = queue__room(&s->q);
+	if (room <= reserve) {
+		s->full = POSIX_TRACE_FULL;
+		return true;
+	}
+	s->budget = room - reserve;
+	stream__drain_locked(s);
+	held = s->budget == 0;
+	s->budget = SIZE_MAX;
+	if (held)
+		s->full = POSIX_TRACE_FULL;
+	return held;
 }
 
 /* Periodic log work of the drainer (lock held). */
@@ -442,7 +502,7 @@ static void *drainer_main(void *arg)
 		e.data.fd = s->wake_fd[0];
 		epoll_ctl(efd, EPOLL_CTL_ADD, s->wake_fd[0], &e);
 	}
-	s->drain_ms = DRAIN_PERIOD_MS;
+	s->drain_ms = 1; /* unknown rate: soon, then later while little comes */
 	while (!stop) {
 		int n = efd >= 0 ? epoll_wait(efd, evs, 2, s->drain_ms) : 0;
 		int i;
@@ -456,8 +516,9 @@ static void *drainer_main(void *arg)
 		if (s->shutting_down) {
 			stop = 1;
 		} else {
-			stream__drain_locked(s);
-			if (s->uev_fill > DRAIN_FILL_HIGH && s->drain_ms > 1)
+			if (stream__drain_fit(s))
+				s->drain_ms = 1; /* held: look again soon */
+			else if (s->uev_fill > DRAIN_FILL_HIGH && s->drain_ms > 1)
 				s->drain_ms /= 2;
 			else if (s->uev_fill < DRAIN_FILL_LOW && s->drain_ms < DRAIN_PERIOD_MS)
 				s->drain_ms++;

@@ -363,8 +363,11 @@ static void test_policy_loop(void **state)
 	assert_int_equal(posix_trace_create(c.pid, &a, &t), 0);
 	assert_int_equal(posix_trace_start(t), 0);
 	child_run(&c);
+	/* what the rings still hold comes in (and overwrites) at the latest
+	 * at stop: see test_loop_holds */
+	assert_int_equal(posix_trace_stop(t), 0);
 	assert_int_equal(posix_trace_get_status(t, &st), 0);
-	assert_int_equal(st.posix_stream_status, POSIX_TRACE_RUNNING);
+	assert_int_equal(st.posix_stream_status, POSIX_TRACE_SUSPENDED);
 	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_FULL);
 	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_OVERRUN);
 	assert_int_equal(posix_trace_get_status(t, &st), 0);
@@ -379,6 +382,49 @@ static void test_policy_loop(void **state)
 	assert_true(find(evs, n, 2, "proc_exit", c.pid) >= 2);
 	for (i = 1; i < n; i++)
 		assert_true(ts_ns(&evs[i]) >= ts_ns(&evs[i - 1]));
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
+/*
+ * A LOOP stream whose reader lags overwrites nothing while the kernel
+ * rings have room: the drainer stores what fits (status FULL, no overrun)
+ * and leaves the rest in the rings for the reader.
+ */
+static void test_loop_holds(void **state)
+{
+	struct child c;
+	struct posix_trace_status_info st;
+	struct ptbpf_counters cnt;
+	trace_attr_t a;
+	trace_id_t t;
+	int n, i, k = 300;
+
+	(void)state;
+	child_spawn(&c, 10, k, "noexec");
+	posix_trace_attr_init(&a);
+	/* holds about 300 events; the 600 and more fill a quarter of a
+	 * kernel ring (256 KiB a CPU) at most */
+	posix_trace_attr_setstreamsize(&a, 32768);
+	posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_LOOP);
+	assert_int_equal(posix_trace_create(c.pid, &a, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	child_run(&c);
+	usleep(60000); /* the drainer runs a few times meanwhile */
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_status, POSIX_TRACE_RUNNING);
+	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_FULL);
+	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	n = read_all(t, evs, MAXEV);
+	assert_true(n > 2 * k);
+	assert_int_equal(find(evs, n, 0, "posix_trace_overflow", 0), -1);
+	assert_int_equal(count(evs, n, "sys_enter_getppid", c.pid), k);
+	assert_int_equal(count(evs, n, "sys_exit_getppid", c.pid), k);
+	assert_true(find(evs, n, 0, "proc_exit", c.pid) >= 0);
+	for (i = 1; i < n; i++)
+		assert_true(ts_ns(&evs[i]) >= ts_ns(&evs[i - 1]));
+	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
+	assert_int_equal(cnt.lost, 0);
+	assert_int_equal(cnt.recorded, (uint64_t)n);
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
@@ -927,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_filter_event),
 		cmocka_unit_test(test_policy_loop),
+		cmocka_unit_test(test_loop_holds),
 		cmocka_unit_test(test_policy_until_full),
 		cmocka_unit_test(test_pid0),
 		cmocka_unit_test(test_threads),

@@ -284,8 +284,8 @@ static void test_ring_drops(void **state)
 	assert_int_equal(posix_trace_set_filter(t, &set, POSIX_TRACE_SET_EVENTSET), 0);
 	assert_int_equal(posix_trace_start(t), 0);
 	app_run(&a);
-	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
 	n = read_all(t);
+	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
 	got = count(n, "pre.event", a.pid);
 	print_message("read %d, lost %llu, of them dropped by the ring %llu\n", got,
 		      (unsigned long long)cnt.lost, (unsigned long long)cnt.user_dropped);

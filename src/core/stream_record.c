@@ -106,8 +106,11 @@ static bool stream__make_room(struct pt_stream *s, size_t data_len)
 				s->head_overflow = true;
 				s->head_overflow_ts = old->ts;
 			}
+			/* a gap marker overwritten is no event lost: the gap
+			 * it marked is now part of the one at the head */
+			if (old->id != POSIX_TRACE_OVERFLOW && old->id != POSIX_TRACE_RESUME)
+				s->cnt.lost++;
 			queue__pop(&s->q);
-			s->cnt.lost++;
 		}
 		s->full = POSIX_TRACE_FULL;
 		s->overrun = POSIX_TRACE_OVERRUN;

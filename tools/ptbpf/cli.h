@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <trace.h>
 #include <ptbpf/ptbpf.h>
@@ -40,12 +41,45 @@ struct sbuf {
 	char *s;
 	size_t len, cap;
 };
-void sb_reset(struct sbuf *b);
+/* Room for need more bytes and the NUL (out of line: the rare growth). */
+void sb_grow_slow(struct sbuf *b, size_t need);
+/* The live printer writes millions of lines a second: the usual case
+ * (room enough) inline. */
+static inline void sb_grow(struct sbuf *b, size_t need)
+{
+	if (b->len + need + 1 > b->cap)
+		sb_grow_slow(b, need);
+}
+
+static inline void sb_putc(struct sbuf *b, char c)
+{
+	sb_grow(b, 1);
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
+static inline void sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	sb_grow(b, n);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static inline void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+static inline void sb_reset(struct sbuf *b)
+{
+	b->len = 0;
+	sb_grow(b, 0);
+	b->s[0] = '\0';
+}
+
 void sb_free(struct sbuf *b);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void sb_putc(struct sbuf *b, char c);
-void sb_puts(struct sbuf *b, const char *s);
-void sb_putn(struct sbuf *b, const char *s, size_t n);
 void sb_udec(struct sbuf *b, uint64_t v, int width); /* zero-padded to width (at most 20) */
 void sb_dec(struct sbuf *b, int64_t v);
 void sb_xhex(struct sbuf *b, uint64_t v); /* as "%#lx" */

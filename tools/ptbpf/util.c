@@ -23,13 +23,11 @@ void cli_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void sb_grow(struct sbuf *b, size_t need)
+void sb_grow_slow(struct sbuf *b, size_t need)
 {
 	size_t cap;
 	char *s;
 
-	if (b->len + need + 1 <= b->cap)
-		return;
 	cap = b->cap ? b->cap : 256;
 	while (cap < b->len + need + 1)
 		cap *= 2;
@@ -40,13 +38,6 @@ static void sb_grow(struct sbuf *b, size_t need)
 	}
 	b->s = s;
 	b->cap = cap;
-}
-
-void sb_reset(struct sbuf *b)
-{
-	b->len = 0;
-	sb_grow(b, 0);
-	b->s[0] = '\0';
 }
 
 void sb_free(struct sbuf *b)
@@ -74,13 +65,6 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 		va_end(ap);
 	}
 	b->len += n;
-}
-
-void sb_putc(struct sbuf *b, char c)
-{
-	sb_grow(b, 1);
-	b->s[b->len++] = c;
-	b->s[b->len] = '\0';
 }
 
 /*
@@ -135,14 +119,6 @@ void sb_dec(struct sbuf *b, int64_t v)
 	sb_putn(b, tmp + sizeof(tmp) - n, n);
 }
 
-void sb_putn(struct sbuf *b, const char *s, size_t n)
-{
-	sb_grow(b, n);
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
 /* "%#lx": 0 is "0" */
 void sb_xhex(struct sbuf *b, uint64_t v)
 {
@@ -164,15 +140,6 @@ void sb_xhex(struct sbuf *b, uint64_t v)
 	while (n)
 		b->s[b->len++] = tmp[--n];
 	b->s[b->len] = '\0';
-}
-
-void sb_puts(struct sbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	sb_grow(b, n);
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
 }
 
 void sb_quote(struct sbuf *b, const char *s, size_t n)

@@ -59,7 +59,7 @@ __PTBPF_API int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_even
  */
 struct ptbpf_counters {
 	uint64_t recorded;        /* events stored in the stream */
-	uint64_t lost;            /* events lost (stream full or kernel ring full) */
+	uint64_t lost;            /* events lost (stream full, a kernel or user-event ring full) */
 	uint64_t kernel_emitted;  /* records written to the kernel ring buffer */
 	uint64_t kernel_dropped;  /* records the kernel ring buffer had no room for */
 	uint64_t kernel_filtered; /* events of traced tasks dropped by the filter in the kernel */

@@ -45,9 +45,9 @@
 #define DRAIN_BATCH_BYTES (1u << 20)
 #define DRAIN_MAX_ROUNDS 64
 /*
- * A LOOP stream whose reader lags: the drainer leaves what the stream has
- * no room for in the sources (it does not overwrite unread events) until
- * one of them is HOLD_FILL_MAX thousandths full (see stream__drain_tick).
+ * A LOOP stream whose reader lags: drains leave what the stream has no
+ * room for in the sources (they do not overwrite unread events) until one
+ * of them is HOLD_FILL_MAX thousandths full (see stream__drain_fit).
  */
 #define HOLD_FILL_MAX 500
 #define KERN_RING_MIN (256u << 10)

@@ -73,7 +73,7 @@ static int stream__from_source(struct pt_stream *s, struct pt_event_hdr *h, cons
 	int err;
 
 	if (s->budget != SIZE_MAX) {
-		/* a drainer tick of a lagging LOOP stream (this one still fits) */
+		/* stream__drain_fit() of a LOOP stream: this one still fits */
 		size_t cost = queue__record_size(h->data_len);
 
 		s->budget = cost < s->budget ? s->budget - cost : 0;
@@ -428,16 +428,22 @@ static unsigned int stream__sources_fill(struct pt_stream *s)
  * only what fits, and leave the rest where it is until a source is
  * HOLD_FILL_MAX full: then everything comes in and the oldest are
  * overwritten, as LOOP says. A reader that stalls loses nothing for as
- * long as the stream plus most of the rings last, not just the stream,
- * with no memory more. Start, stop, flush, clear and filter changes drain
+ * long as the stream plus half the rings last, not just the stream, with
+ * no memory more. Start, stop, flush, clear and filter changes drain
  * everything (their system event goes after what came before them).
  */
 bool stream__drain_fit(struct pt_stream *s)
 {
 	size_t room, reserve = s->q.max_record;
+	unsigned int fill;
 	bool held;
 
-	if (s->policy != POSIX_TRACE_LOOP || s->log || stream__sources_fill(s) >= HOLD_FILL_MAX) {
+	if (s->policy != POSIX_TRACE_LOOP || s->log) {
+		stream__drain_locked(s);
+		return false;
+	}
+	fill = stream__sources_fill(s);
+	if (fill >= HOLD_FILL_MAX) {
 		stream__drain_locked(s);
 		return false;
 	}
@@ -445,7 +451,7 @@ bool stream__drain_fit(struct pt_stream *s)
 	room = queue__room(&s->q);
 	if (room <= reserve) {
 		s->full = POSIX_TRACE_FULL;
-		return true;
+		return fill > 0; /* a trickle (under 0.1%) need not be watched */
 	}
 	s->budget = room - reserve;
 	stream__drain_locked(s);

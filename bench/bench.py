@@ -359,9 +359,10 @@ class Bench:
                 mm = re.search(r"bench_ctl: read (\d+) recorded (\d+) lost (\d+) kdropped (\d+) "
                                r"udropped (\d+)", text)
                 ex = dict(expected=n)
+                # ptbpf_counters.lost already counts udropped (a subset of it)
                 if mm:
                     ex.update(captured=int(mm.group(1)),
-                              lost=int(mm.group(3)) + int(mm.group(5)),
+                              lost=int(mm.group(3)),
                               note="recorded %s" % mm.group(2))
                 return r["ns_per_op"], ex
             self.repeat(section, "posix_trace_event traced (bench_ctl), %d thread%s, %s events"
@@ -477,7 +478,7 @@ class Bench:
                                r"udropped (\d+)", text)
                 if not mm:
                     raise NA("no bench_ctl summary")
-                lost = int(mm.group(3)) + int(mm.group(5))
+                lost = int(mm.group(3))
                 n = int(r["total"])
                 cap = int(mm.group(1)) if runner_key == "api" else int(mm.group(2))
                 ex = dict(expected=n, captured=cap, lost=lost)
@@ -545,7 +546,7 @@ class Bench:
                 raise NA("no log written: " + last_line(text, "bench_ctl"))
             return (int(mm.group(4)) / (int(mm.group(5)) / 1e9) / 1e6,
                     dict(expected=n, captured=int(mm.group(1)),
-                         lost=int(mm.group(2)) + int(mm.group(3)),
+                         lost=int(mm.group(2)),
                          note="%.1f MB" % (int(mm.group(4)) / 1e6)))
         self.repeat(section, "log write, user-event flood into a log (bench_ctl -o)",
                     write_api, "MB/s", kind="logwrite_api")

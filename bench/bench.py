@@ -686,16 +686,16 @@ def analyse(rows):
         for r in rows:
             if r["section"] != s or r["median"] is None or not base:
                 continue
-            r["overhead"] = r["median"] - base["median"]
+            r["overhead"] = paired_overhead(r, base)
             r["overhead_min"] = r["min"] - base["min"]
-            ov[r["tracer"]] = r["overhead"]
-        ref_ov = ov.get("ref")
+            ov[r["tracer"]] = r
+        ref_ov = ref["overhead"] if ref else None
         ref_ov_min = ref["overhead_min"] if ref else None
         for r in rows:
             if r["section"] != s or r.get("overhead") is None or r["tracer"] == "untraced":
                 continue
             if ref_ov and ref_ov > 0:
-                r["vs_ref"] = r["overhead"] / ref_ov
+                r["vs_ref"] = paired_ratio(r, ref, base)
             if ref_ov_min and ref_ov_min > 0:
                 r["vs_ref_min"] = r["overhead_min"] / ref_ov_min
             if r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api"):
@@ -705,8 +705,8 @@ def analyse(rows):
                 ks = []
                 for pk, pl in (("ptbpf_live", "live"), ("ptbpf_log", "-o")):
                     p = ov.get(pk)
-                    if p and p > 0:
-                        k = r["overhead"] / p
+                    if p and p["overhead"] > 0:
+                        k = paired_ratio(r, p, base)
                         ks.append(k)
                         r.setdefault("ptbpf_frac", [])
                         r["ptbpf_frac"].append("ptbpf %s = %s" % (
@@ -779,6 +779,29 @@ def analyse(rows):
             flat = g <= max(1024, 0.05 * r.get("rss_start_kb", 0))
             r["goal"] = ("pass" if flat else "fail") + " (flat: RSS %+d kB over %ss)" % (
                 g, r.get("secs"))
+
+
+def paired_overhead(r, base):
+    """r's overhead over the untraced base: the median of the differences
+    of the repetitions run in the same round (see vs_baseline()); the
+    difference of the medians when the rows do not pair up."""
+    a, b = r.get("values") or [], base.get("values") or []
+    if len(a) == len(b) and a:
+        return statistics.median(x - y for x, y in zip(a, b))
+    return r["median"] - base["median"]
+
+
+def paired_ratio(r, ref, base):
+    """r's overhead over ref's, both over the untraced base: the median of
+    the ratios of the same round's overheads, over the rounds where ref's
+    is positive; the ratio of the paired overheads when the rows do not
+    pair up."""
+    a, b, u = r.get("values") or [], ref.get("values") or [], base.get("values") or []
+    if len(a) == len(b) == len(u) and a:
+        ks = [(x - z) / (y - z) for x, y, z in zip(a, b, u) if y > z]
+        if ks:
+            return statistics.median(ks)
+    return r["overhead"] / ref["overhead"]
 
 
 def vs_baseline(r, base):

@@ -97,11 +97,15 @@ int cli_trace_error(int err, const char *what, long pid);
 /* Opens and validates a log; prints the error and returns an exit code. */
 int cli_open_log(const char *path, trace_id_t *trid);
 
+struct sysdesc;
+
 /* One event as read from a stream or a log. */
 struct cli_ev {
 	struct posix_trace_event_info info;
 	pid_t tid;
 	char name[TRACE_EVENT_NAME_MAX];
+	uint8_t sys_off;            /* name + sys_off: a syscall's name; 0: none */
+	const struct sysdesc *desc; /* that syscall's decoding, NULL if unknown */
 	const void *data;
 	size_t len;
 };
@@ -119,11 +123,19 @@ static inline int64_t ts_ns(const struct timespec *t)
 	return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
 }
 
+/* "openat" for a syscall's entry or exit event, else NULL */
+static inline const char *sys_name_of(const struct cli_ev *ev)
+{
+	return ev->sys_off ? ev->name + ev->sys_off : NULL;
+}
+
 /* decode.c: strace-like decoding of syscall arguments and results */
-const char *sys_name_of(const struct cli_ev *ev); /* "openat" or NULL */
-int sys_noreturn(const char *name); /* exit, exit_group */
-void decode_sys_args(struct sbuf *b, const char *name, const void *data, size_t len);
-void decode_sys_ret(struct sbuf *b, const char *name, int64_t ret);
+size_t sys_name_offset(const char *ev_name); /* of "openat" in "sys_exit_openat", or 0 */
+const struct sysdesc *sys_desc(const char *name); /* NULL: unknown syscall */
+int sys_noreturn(const struct sysdesc *d); /* exit, exit_group */
+void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
+		     size_t len);
+void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret);
 void decode_signal(struct sbuf *b, int sig);
 void decode_exit_status(struct sbuf *b, int status);
 const char *errno_name(int e);

@@ -190,7 +190,8 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 
 	sb_reset(&r);
 	if (exit_ev->len >= sizeof(struct ptbpf_ev_sys_exit))
-		decode_sys_ret(&r, sys, ((const struct ptbpf_ev_sys_exit *)exit_ev->data)->ret);
+		decode_sys_ret(&r, exit_ev->desc,
+			       ((const struct ptbpf_ev_sys_exit *)exit_ev->data)->ret);
 	chrome_begin(c);
 	sb_printf(&c->b, "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
 		  "\"ts\":", sys, (int)oc->pid, (int)oc->tid);
@@ -264,8 +265,8 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 			oc->ts = ts_ns(&ev->info.posix_timestamp);
 			oc->id = id;
 			sb_reset(&oc->text);
-			decode_sys_args(&oc->text, sys, ev->data, ev->len);
-			if (sys_noreturn(sys)) {
+			decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
+			if (sys_noreturn(ev->desc)) {
 				chrome_instant(c, ev, sys, oc->text.s, oc->text.len);
 				oc->id = 0;
 			}

@@ -209,39 +209,27 @@ static int desc_cmp(const void *k, const void *e)
 	return strcmp(k, ((const struct sysdesc *)e)->name);
 }
 
-static const struct sysdesc *find_desc(const char *name)
+/* Looked up once per event id (see cli_ev_name()), not per event. */
+const struct sysdesc *sys_desc(const char *name)
 {
-	/* a trace repeats its syscalls: one strcmp instead of a search */
-	static const struct sysdesc *last;
-	const struct sysdesc *d;
-
-	if (last && !strcmp(name, last->name))
-		return last;
-	d = bsearch(name, sysdescs, sizeof(sysdescs) / sizeof(sysdescs[0]), sizeof(sysdescs[0]),
-		    desc_cmp);
-	if (d)
-		last = d;
-	return d;
+	return bsearch(name, sysdescs, sizeof(sysdescs) / sizeof(sysdescs[0]), sizeof(sysdescs[0]),
+		       desc_cmp);
 }
 
-int sys_noreturn(const char *name)
+int sys_noreturn(const struct sysdesc *d)
 {
-	const struct sysdesc *d = find_desc(name);
-
 	return d && d->ret == R_NONE;
 }
 
-const char *sys_name_of(const struct cli_ev *ev)
+size_t sys_name_offset(const char *ev_name)
 {
-	/* fixed-size compares (the name array is TRACE_EVENT_NAME_MAX long):
-	 * inlined, not strncmp calls, twice per syscall line */
-	if (memcmp(ev->name, "sys_e", 5))
-		return NULL;
-	if (!memcmp(ev->name + 5, "nter_", 5))
-		return ev->name + 10;
-	if (!memcmp(ev->name + 5, "xit_", 4))
-		return ev->name + 9;
-	return NULL;
+	if (strncmp(ev_name, "sys_e", 5))
+		return 0;
+	if (!strncmp(ev_name + 5, "nter_", 5))
+		return 10;
+	if (!strncmp(ev_name + 5, "xit_", 4))
+		return 9;
+	return 0;
 }
 
 struct flag {
@@ -680,10 +668,10 @@ static void print_arg(struct sbuf *b, int type, unsigned long v,
 }
 
 /* "openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC)" */
-void decode_sys_args(struct sbuf *b, const char *name, const void *data, size_t len)
+void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
+		     size_t len)
 {
 	const struct ptbpf_ev_sys_enter *se = data;
-	const struct sysdesc *d = find_desc(name);
 	int i, n;
 
 	sb_puts(b, name);
@@ -717,10 +705,8 @@ void decode_sys_args(struct sbuf *b, const char *name, const void *data, size_t 
 }
 
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = 0x7f..." */
-void decode_sys_ret(struct sbuf *b, const char *name, int64_t ret)
+void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret)
 {
-	const struct sysdesc *d = find_desc(name);
-
 	if (ret < 0 && ret >= -4095) {
 		int e = (int)-ret;
 		const char *en = errno_name(e);

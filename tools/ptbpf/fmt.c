@@ -51,7 +51,7 @@ static void put_ts(struct sbuf *b, struct fmt *f, int64_t ts)
 static void emit(struct fmt *f, struct sbuf *b)
 {
 	sb_putc(b, '\n');
-	fwrite(b->s, 1, b->len, f->out);
+	fwrite_unlocked(b->s, 1, b->len, f->out); /* only this thread writes it */
 	if (f->tty)
 		fflush(f->out);
 }
@@ -69,7 +69,7 @@ static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 
 static void unfinished_add(struct fmt *f, pid_t tid, const char *name)
 {
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; i < f->nunfinished; i++)
 		if (f->unfinished[i].tid == tid)
@@ -87,7 +87,11 @@ static void unfinished_add(struct fmt *f, pid_t tid, const char *name)
 		f->nunfinished++;
 	}
 	f->unfinished[i].tid = tid;
-	snprintf(f->unfinished[i].name, sizeof(f->unfinished[i].name), "%s", name);
+	/* not snprintf: two threads' syscalls interleave, so this runs for
+	 * about every other syscall of a multithreaded process */
+	n = strnlen(name, sizeof(f->unfinished[i].name) - 1);
+	memcpy(f->unfinished[i].name, name, n);
+	f->unfinished[i].name[n] = '\0';
 }
 
 static void unfinished_del(struct fmt *f, pid_t tid)
@@ -106,7 +110,7 @@ static void emit_deferred(struct fmt *f)
 {
 	if (!f->ndeferred)
 		return;
-	fwrite(f->deferred.s, 1, f->deferred.len, f->out);
+	fwrite_unlocked(f->deferred.s, 1, f->deferred.len, f->out);
 	if (f->tty)
 		fflush(f->out);
 	sb_reset(&f->deferred);
@@ -326,8 +330,8 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 		if (!PTBPF_EV_SYSCALL_IS_EXIT(ev->info.posix_event_id)) {
 			fmt_flush(f);
 			sb_reset(&f->held_text);
-			decode_sys_args(&f->held_text, sys, ev->data, ev->len);
-			if (sys_noreturn(sys)) {
+			decode_sys_args(&f->held_text, sys, ev->desc, ev->data, ev->len);
+			if (sys_noreturn(ev->desc)) {
 				line_start(f, ts, ev->info.posix_pid, ev->tid);
 				sb_puts(&f->line, f->held_text.s);
 				sb_puts(&f->line, " = ?");
@@ -349,7 +353,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
 			sb_puts(&f->line, f->held_text.s);
 			if (ev->len >= sizeof(*x))
-				decode_sys_ret(&f->line, sys, x->ret);
+				decode_sys_ret(&f->line, ev->desc, x->ret);
 			else
 				sb_puts(&f->line, " = ?");
 			emit(f, &f->line);
@@ -359,9 +363,11 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 		fmt_flush(f);
 		unfinished_del(f, ev->tid);
 		line_start(f, ts, ev->info.posix_pid, ev->tid);
-		sb_printf(&f->line, "<... %s resumed>)", sys);
+		sb_puts(&f->line, "<... ");
+		sb_puts(&f->line, sys);
+		sb_puts(&f->line, " resumed>)");
 		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit))
-			decode_sys_ret(&f->line, sys,
+			decode_sys_ret(&f->line, ev->desc,
 				       ((const struct ptbpf_ev_sys_exit *)ev->data)->ret);
 		else
 			sb_puts(&f->line, " = ?");
@@ -418,7 +424,7 @@ static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *
 		struct sbuf t = { 0 };
 
 		sb_reset(&t);
-		decode_sys_args(&t, sys, ev->data, ev->len);
+		decode_sys_args(&t, sys, ev->desc, ev->data, ev->len);
 		sb_json_str(b, t.s, t.len);
 		sb_free(&t);
 	}

@@ -236,6 +236,9 @@ class Bench:
         def ref(cmd):
             return [self.b("reftracer"), "--"] + cmd, None, None
 
+        def ref_paths(cmd):
+            return [self.b("reftracer"), "-p", "--"] + cmd, None, None
+
         def ref_wake(cmd):
             return [self.b("reftracer"), "-w", "4096", "--"] + cmd, None, None
 
@@ -278,6 +281,9 @@ class Bench:
             ("ref", "reference tracer (tp_btf + ringbuf, timer drain)", ref, "n_fast"),
             ("ref_wake", "reference tracer, a wakeup per record past 4 KiB waiting", ref_wake,
              "n_fast"),
+            # where paths are read (the tree walk): the floor of a tracer
+            # that shows them, as ptbpf does
+            ("ref_paths", "reference tracer + path arguments copied (-p)", ref_paths, "n_fast"),
             ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_mid"),
             ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_mid"),
             ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_mid"),
@@ -290,7 +296,7 @@ class Bench:
     def counts(key, text, expected):
         """events captured and lost, from the tracer's own summary."""
         m = None
-        if key in ("ref", "ref_wake"):
+        if key in ("ref", "ref_wake", "ref_paths"):
             m = re.search(r"reftracer: events (\d+) dropped (\d+)", text)
             if m:
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected)
@@ -327,6 +333,8 @@ class Bench:
             log("== " + section)
             items = []
             for key, label, runner, size in self.tracers():
+                if key == "ref_paths" and wkey != "tree":
+                    continue  # no path argument: the same as "ref"
                 cmd = [self.b("bench_syscalls")] + wargs(m[size])
 
                 def once(cmd=cmd, runner=runner, key=key):
@@ -698,6 +706,10 @@ def analyse(rows):
                 r["vs_ref"] = paired_ratio(r, ref, base)
             if ref_ov_min and ref_ov_min > 0:
                 r["vs_ref_min"] = r["overhead_min"] / ref_ov_min
+            rp = ov.get("ref_paths")
+            if (r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api") and rp
+                    and rp["overhead"] > 0):
+                r["vs_ref_paths"] = paired_ratio(r, rp, base)
             if r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api"):
                 if r.get("vs_ref") is not None:
                     r["goal"] = ("pass" if r["vs_ref"] <= 1.2 else "fail") + " (<=1.2x ref)"
@@ -838,6 +850,8 @@ def table(rows):
             ratio.append("%s ref (min: %s)" % (
                 "%.2fx" % r["vs_ref"] if r.get("vs_ref") is not None else "-",
                 "%.2fx" % r["vs_ref_min"] if r.get("vs_ref_min") is not None else "-"))
+        if r.get("vs_ref_paths") is not None:
+            ratio.append("%.2fx ref + paths" % r["vs_ref_paths"])
         if r.get("ptbpf_frac"):
             ratio.append(r["ptbpf_frac"])
         if r.get("vs_lttng") is not None:

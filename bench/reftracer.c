@@ -3,17 +3,19 @@
  * reftracer: the benchmark's reference syscall tracer, the cost floor an
  * eBPF tracer can reach (see bpf/bench_ref.bpf.c).
  *
- *   reftracer [-i DRAIN_MS] [-w BYTES] -- CMD [ARG...]
+ *   reftracer [-i DRAIN_MS] [-w BYTES] [-p] -- CMD [ARG...]
  *
  * Runs CMD with its process id in the filter, records every syscall entry
  * and exit of its threads in a ring buffer, drains the ring every DRAIN_MS
  * milliseconds (default 10) without being woken up, and prints
- *   reftracer: events N dropped D
+ *   reftracer: events N dropped D emitted E paths P
  * on stderr when CMD exits. The exit status is CMD's. With -w, the BPF
  * program wakes the reader at every record while more than BYTES bytes
  * wait and the reader sleeps in epoll instead of on a timer: the
  * difference is what wakeups cost (ptbpf sends one per drain, past a
- * quarter of its ring).
+ * quarter of its ring). With -p, the entry of a syscall with a path
+ * argument (open, openat, stat, newfstatat, execve, ...) also copies the
+ * path, as ptbpf does: the cost floor of a tracer that shows paths.
  */
 #include <errno.h>
 #include <signal.h>
@@ -22,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <bpf/libbpf.h>
@@ -31,7 +34,24 @@
 #include "bench_ref.h"
 #include "bench_ref.skel.h"
 
-static unsigned long long consumed;
+static unsigned long long consumed, with_path;
+
+/* Syscalls with a path argument, and its index. */
+static const struct {
+	long nr;
+	int arg;
+} path_syscalls[] = {
+#ifdef SYS_open
+	{ SYS_open, 0 },   { SYS_stat, 0 },  { SYS_lstat, 0 }, { SYS_access, 0 },
+	{ SYS_readlink, 0 }, { SYS_unlink, 0 }, { SYS_mkdir, 0 }, { SYS_rmdir, 0 },
+#endif
+#ifdef SYS_newfstatat
+	{ SYS_newfstatat, 1 },
+#endif
+	{ SYS_openat, 1 },   { SYS_statx, 1 },   { SYS_faccessat, 1 }, { SYS_readlinkat, 1 },
+	{ SYS_unlinkat, 1 }, { SYS_mkdirat, 1 }, { SYS_execve, 0 },    { SYS_chdir, 0 },
+	{ SYS_truncate, 0 },
+};
 
 static int on_rec(void *ctx, void *data, size_t size)
 {
@@ -40,6 +60,9 @@ static int on_rec(void *ctx, void *data, size_t size)
 	/* Touch the record as a real consumer would. */
 	if (size >= sizeof(*r) && r->ts)
 		consumed++;
+	if ((r->nr & BENCH_REF_PATH) && size >= sizeof(struct bench_ref_path_rec) &&
+	    ((const struct bench_ref_path_rec *)r)->path_len > 1)
+		with_path++;
 	return 0;
 }
 
@@ -56,28 +79,34 @@ int main(int argc, char **argv)
 	struct ring_buffer *rb;
 	struct timespec tick;
 	long drain_ms = 10, wakeup = 0;
+	int paths = 0;
 	int go[2], opt, st = 0, err;
 	pid_t child;
 	__u8 one = 1;
 	__u32 key;
 
-	while ((opt = getopt(argc, argv, "+i:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "+i:w:p")) != -1) {
 		if (opt == 'i')
 			drain_ms = atol(optarg);
 		else if (opt == 'w')
 			wakeup = atol(optarg);
+		else if (opt == 'p')
+			paths = 1;
 		else
 			goto usage;
 	}
 	if (optind >= argc || drain_ms <= 0 || wakeup < 0) {
 usage:
-		fprintf(stderr, "usage: reftracer [-i DRAIN_MS] [-w BYTES] -- CMD [ARG...]\n");
+		fprintf(stderr, "usage: reftracer [-i DRAIN_MS] [-w BYTES] [-p] -- CMD [ARG...]\n");
 		return 2;
 	}
 	libbpf_set_print(libbpf_quiet);
 	skel = bench_ref_bpf__open();
 	if (skel) {
 		skel->rodata->wakeup_bytes = (__u64)wakeup;
+		for (size_t i = 0; paths && i < sizeof(path_syscalls) / sizeof(path_syscalls[0]); i++)
+			if (path_syscalls[i].nr < BENCH_REF_NR_MAX)
+				skel->rodata->path_arg[path_syscalls[i].nr] = 1 + path_syscalls[i].arg;
 		if (bench_ref_bpf__load(skel)) {
 			bench_ref_bpf__destroy(skel);
 			skel = NULL;
@@ -140,9 +169,9 @@ usage:
 		}
 	}
 	ring_buffer__consume(rb);
-	fprintf(stderr, "reftracer: events %llu dropped %llu emitted %llu\n", consumed,
+	fprintf(stderr, "reftracer: events %llu dropped %llu emitted %llu paths %llu\n", consumed,
 		(unsigned long long)skel->bss->cnt_dropped,
-		(unsigned long long)skel->bss->cnt_emitted);
+		(unsigned long long)skel->bss->cnt_emitted, with_path);
 	ring_buffer__free(rb);
 	bench_ref_bpf__destroy(skel);
 	if (WIFEXITED(st))

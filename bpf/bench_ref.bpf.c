@@ -5,7 +5,9 @@
  * the process id, one small ring buffer record written without wakeup
  * (user space drains the ring on a timer). Not used by the library.
  * With wakeup_bytes set it wakes its reader like ptbpf does instead, to
- * measure what the wakeups cost.
+ * measure what the wakeups cost. With path_arg set, it also copies the
+ * path argument of the syscalls that have one, as ptbpf does, in the
+ * cheapest way: into a record of fixed size.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -18,6 +20,8 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* 0: never wake the reader (it drains on a timer); else wake it when
  * more than this many bytes wait (what ptbpf's kern.bpf.c does). */
 const volatile __u64 wakeup_bytes = 0;
+/* by syscall number: 1 + the index of its path argument (0 or 1), or 0 */
+const volatile __u8 path_arg[BENCH_REF_NR_MAX];
 
 __u64 cnt_emitted;
 __u64 cnt_dropped;
@@ -65,9 +69,39 @@ static __always_inline int emit(__u32 nr, __s64 val)
 	return 0;
 }
 
+static __always_inline int emit_path(__u32 nr, struct pt_regs *regs, __u8 pa)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 tgid = pid_tgid >> 32;
+	struct bench_ref_path_rec *r;
+	const void *uptr;
+
+	if (!bpf_map_lookup_elem(&pids, &tgid))
+		return 0;
+	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+	if (!r) {
+		__sync_fetch_and_add(&cnt_dropped, 1);
+		return 0;
+	}
+	r->r.ts = bpf_ktime_get_ns();
+	r->r.tid = (__u32)pid_tgid;
+	r->r.nr = nr | BENCH_REF_PATH;
+	r->r.val = (__s64)PT_REGS_PARM1_CORE_SYSCALL(regs);
+	uptr = (const void *)(pa == 1 ? r->r.val : (__s64)PT_REGS_PARM2_CORE_SYSCALL(regs));
+	r->path_len = bpf_probe_read_user_str(r->path, sizeof(r->path), uptr);
+	r->pad = 0;
+	bpf_ringbuf_submit(r, ring_flags());
+	__sync_fetch_and_add(&cnt_emitted, 1);
+	return 0;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(bench_ref_enter, struct pt_regs *regs, long id)
 {
+	__u8 pa = id >= 0 && id < BENCH_REF_NR_MAX ? path_arg[id & (BENCH_REF_NR_MAX - 1)] : 0;
+
+	if (pa)
+		return emit_path((__u32)id, regs, pa);
 	return emit((__u32)id, (__s64)PT_REGS_PARM1_CORE_SYSCALL(regs));
 }
 

@@ -407,6 +407,46 @@ static bool page_mapped(const void *p)
 	return ent >> 63;
 }
 
+/* This process's shared memory mapped, in kB (/proc/self/status). */
+static long rss_shmem_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "RssShmem: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * shmem zeroes a fallocate()d page at its first fault: the controller takes
+ * those faults when it attaches (its mapping of the ring is populated), so
+ * that the traced process's first lap does not.
+ */
+static void test_controller_prefaults(void **state)
+{
+	struct uev_opts o = {.ring_bytes = 1u << 20, .max_data_size = 64};
+	struct uev_consumer *c;
+	struct uev_ctl *ctl;
+	long before, after;
+	int fd;
+
+	(void)state;
+	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
+	before = rss_shmem_kb();
+	assert_true(before >= 0);
+	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
+	after = rss_shmem_kb();
+	assert_true(after - before >= 1024);
+	uev_consumer__detach(c);
+	munmap(ctl, UEV_TOTAL_SIZE);
+	close(fd);
+}
+
 /*
  * First lap of a sub-ring: the writer maps the pages ahead of itself a
  * chunk at a time (one madvise, not a fault per page), and no further.
@@ -1044,6 +1084,7 @@ int main(void)
 		cmocka_unit_test(test_prov_self),
 		cmocka_unit_test(test_subrings),
 		cmocka_unit_test(test_first_lap_mapped),
+		cmocka_unit_test(test_controller_prefaults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

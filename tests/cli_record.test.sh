@@ -121,4 +121,27 @@ case $first in
 *execve\(*) ;;
 *) fail "first event is not the execve: $first" ;;
 esac
+
+# 5. ptbpf's own threads run 5 nice levels below the caller (--nice sets
+# it), the command at the caller's: read while the command sleeps
+nice_of() { awk '{ sub(/^.*\) /, ""); print $17 }' "$1"; }
+check_nice() { # expected ptbpf threads, expected command, ptbpf options...
+	want_p=$1 want_c=$2
+	shift 2
+	"$P" record "$@" -- sh -c 'echo "CHILDNICE $(cut -d" " -f19 /proc/$$/stat)"; sleep 0.5' \
+		>"$T/nice.txt" 2>/dev/null &
+	rp=$!
+	sleep 0.25
+	for t in /proc/$rp/task/*; do
+		n=$(nice_of "$t/stat")
+		[ "$n" = "$want_p" ] || fail "ptbpf thread ${t##*/} at nice $n, expected $want_p"
+	done
+	[ "$(ls /proc/$rp/task | wc -l)" -ge 2 ] || fail "no library thread seen"
+	wait $rp
+	c=$(sed -n 's/.*CHILDNICE \(-*[0-9]*\).*/\1/p' "$T/nice.txt")
+	[ "$c" = "$want_c" ] || fail "command at nice '$c', expected $want_c"
+}
+check_nice -5 0
+check_nice 3 0 --nice=3
+"$P" record --nice=40 -- true 2>/dev/null && fail "--nice=40 accepted"
 echo PASS

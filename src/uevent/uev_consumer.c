@@ -204,19 +204,26 @@ static int uev_open_pid(pid_t pid, int *fdp)
  * a page on a VM (it was half a 20k-event burst's time). A read fault
  * does it as well as a write and changes no byte, so a slot adopted with
  * its events in it is safe: take those faults here, once, in the
- * controller, which reads these pages anyway.
+ * controller, a chunk at a time, and unmap each chunk again (the pages
+ * stay in the file, zeroed): our RSS does not grow by the whole ring.
  */
-static void uev_prefault(const uint8_t *p, size_t len)
+#define UEV_PREFAULT_CHUNK (1u << 20)
+
+static void uev_prefault(uint8_t *p, size_t len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
+	for (size_t done = 0; done < len; done += UEV_PREFAULT_CHUNK) {
+		size_t n = len - done < UEV_PREFAULT_CHUNK ? len - done : UEV_PREFAULT_CHUNK;
+
 #ifdef MADV_POPULATE_READ
-	if (!madvise((void *)p, len, MADV_POPULATE_READ))
-		return;
+		if (madvise(p + done, n, MADV_POPULATE_READ))
 #endif
-	/* before Linux 5.14: one read per page */
-	for (size_t off = 0; off < len; off += page)
-		(void)*(const volatile uint8_t *)(p + off);
+			/* before Linux 5.14: one read per page */
+			for (size_t off = 0; off < n; off += page)
+				(void)*(const volatile uint8_t *)(p + done + off);
+		(void)madvise(p + done, n, MADV_DONTNEED);
+	}
 }
 
 static void uev_zero_ring(struct uev_consumer *c)

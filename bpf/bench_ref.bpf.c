@@ -47,42 +47,49 @@ static __always_inline __u64 ring_flags(void)
 	return BPF_RB_NO_WAKEUP;
 }
 
+/* A record of size bytes for the current task if its process is traced. */
+static __always_inline void *rec_reserve(__u64 pid_tgid, __u64 size)
+{
+	__u32 tgid = pid_tgid >> 32;
+	void *r;
+
+	if (!bpf_map_lookup_elem(&pids, &tgid))
+		return NULL;
+	r = bpf_ringbuf_reserve(&rb, size, 0);
+	if (!r)
+		__sync_fetch_and_add(&cnt_dropped, 1);
+	return r;
+}
+
+static __always_inline void rec_submit(void *r)
+{
+	bpf_ringbuf_submit(r, ring_flags());
+	__sync_fetch_and_add(&cnt_emitted, 1);
+}
+
 static __always_inline int emit(__u32 nr, __s64 val)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tgid = pid_tgid >> 32;
-	struct bench_ref_rec *r;
+	struct bench_ref_rec *r = rec_reserve(pid_tgid, sizeof(*r));
 
-	if (!bpf_map_lookup_elem(&pids, &tgid))
+	if (!r)
 		return 0;
-	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
-	if (!r) {
-		__sync_fetch_and_add(&cnt_dropped, 1);
-		return 0;
-	}
 	r->ts = bpf_ktime_get_ns();
 	r->tid = (__u32)pid_tgid;
 	r->nr = nr;
 	r->val = val;
-	bpf_ringbuf_submit(r, ring_flags());
-	__sync_fetch_and_add(&cnt_emitted, 1);
+	rec_submit(r);
 	return 0;
 }
 
 static __always_inline int emit_path(__u32 nr, struct pt_regs *regs, __u8 pa)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tgid = pid_tgid >> 32;
-	struct bench_ref_path_rec *r;
+	struct bench_ref_path_rec *r = rec_reserve(pid_tgid, sizeof(*r));
 	const void *uptr;
 
-	if (!bpf_map_lookup_elem(&pids, &tgid))
+	if (!r)
 		return 0;
-	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
-	if (!r) {
-		__sync_fetch_and_add(&cnt_dropped, 1);
-		return 0;
-	}
 	r->r.ts = bpf_ktime_get_ns();
 	r->r.tid = (__u32)pid_tgid;
 	r->r.nr = nr | BENCH_REF_PATH;
@@ -90,8 +97,7 @@ static __always_inline int emit_path(__u32 nr, struct pt_regs *regs, __u8 pa)
 	uptr = (const void *)(pa == 1 ? r->r.val : (__s64)PT_REGS_PARM2_CORE_SYSCALL(regs));
 	r->path_len = bpf_probe_read_user_str(r->path, sizeof(r->path), uptr);
 	r->pad = 0;
-	bpf_ringbuf_submit(r, ring_flags());
-	__sync_fetch_and_add(&cnt_emitted, 1);
+	rec_submit(r);
 	return 0;
 }
 

@@ -70,7 +70,6 @@ static size_t kern_backend__ring_size(size_t want)
 static void kern_backend__set_path_table(struct kern_bpf *skel)
 {
 	int args[2];
-	if (getenv("XNOPATH")) return;
 
 	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
 		if (!syscalls__path_args(nr, args))

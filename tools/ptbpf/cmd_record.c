@@ -428,7 +428,7 @@ static char *resolve_cmd(const char *cmd, int *err)
  * forked already, keeps the caller's. A traced program that keeps every
  * CPU busy otherwise starves the drainer and the printer of their fair
  * share, and a LOOP stream overwrites what they have not read (2 threads
- * of getppid on 2 CPUs lost 5-14% of their events live). Without the
+ * of getppid on 2 CPUs lost 3-14% of their events live). Without the
  * privilege to lower it (CAP_SYS_NICE), it stays as it is.
  */
 static void set_nice(int nice)

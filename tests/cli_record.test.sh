@@ -123,15 +123,22 @@ case $first in
 esac
 
 # 5. ptbpf's own threads run 5 nice levels below the caller (--nice sets
-# it), the command at the caller's: read while the command sleeps
+# it), the command at the caller's: read while the command sleeps (it runs
+# once tracing does, so its line says the stream and its threads exist)
 nice_of() { awk '{ sub(/^.*\) /, ""); print $17 }' "$1"; }
 check_nice() { # expected ptbpf threads, expected command, ptbpf options...
 	want_p=$1 want_c=$2
 	shift 2
-	"$P" record "$@" -- sh -c 'echo "CHILDNICE $(cut -d" " -f19 /proc/$$/stat)"; sleep 0.5' \
+	rm -f "$T/nice.txt"
+	"$P" record "$@" -- sh -c 'echo "CHILDNICE $(cut -d" " -f19 /proc/$$/stat)"; sleep 1' \
 		>"$T/nice.txt" 2>/dev/null &
 	rp=$!
-	sleep 0.25
+	i=0
+	until grep -q CHILDNICE "$T/nice.txt" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || fail "the command did not start within 10 s"
+		sleep 0.05
+	done
 	for t in /proc/$rp/task/*; do
 		n=$(nice_of "$t/stat")
 		[ "$n" = "$want_p" ] || fail "ptbpf thread ${t##*/} at nice $n, expected $want_p"

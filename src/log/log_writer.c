@@ -6,6 +6,7 @@
 #define _FILE_OFFSET_BITS 64
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,6 +24,12 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
 #define WBUF_DEFAULT (1u << 20)
 #define WBUF_MIN     (128u << 10)
+/*
+ * Writeback of the log is started (sync_file_range) every this many bytes
+ * written: the disk works while events are recorded rather than all at the
+ * end, and the log's dirty pages stay bounded.
+ */
+#define WRITEBACK_CHUNK (8u << 20)
 #define RING_MAX     (1ull << 62)
 /*
  * An EVENTS record is sealed once it holds this many payload bytes (a
@@ -68,6 +75,7 @@ struct log_writer {
 	uint64_t blk_base_ts;
 	struct log_pack pack;
 
+	uint64_t unsynced; /* bytes written since writeback was last started */
 	uint64_t seq;
 	uint64_t bytes;
 	uint64_t events;
@@ -348,6 +356,20 @@ static void blk_seal(struct log_writer *w)
 	w->blk_open = false;
 }
 
+/*
+ * Start writeback of every dirty page of the log once WRITEBACK_CHUNK bytes
+ * were written since the last start. It does not wait for the disk; an fd
+ * that cannot do it (a pipe, some filesystems) just goes without.
+ */
+static void writeback_start(struct log_writer *w, size_t written)
+{
+	w->unsynced += written;
+	if (w->unsynced < WRITEBACK_CHUNK)
+		return;
+	w->unsynced = 0;
+	sync_file_range(w->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
 /* Write the buffer; on error keep what was not written. */
 int log_writer__flush(struct log_writer *w)
 {
@@ -362,6 +384,7 @@ int log_writer__flush(struct log_writer *w)
 		/* only whole pwrite chunks count; a torn record is ignored by readers */
 		w->buf_off += done;
 		w->buf_len -= done;
+		writeback_start(w, done);
 		if (err) {
 			memmove(w->buf, w->buf + done, w->buf_len);
 			return err;

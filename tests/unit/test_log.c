@@ -1013,6 +1013,68 @@ static void test_write_error(void **state)
 	close(fd);
 }
 
+/* ------------------------------------------------------------------ writeback */
+
+/* The writer's calls of sync_file_range (linked with --wrap). */
+static struct {
+	int fd, calls, bad_flags;
+} g_sfr = {.fd = -1};
+
+int __real_sync_file_range(int fd, off_t off, off_t n, unsigned int flags);
+int __wrap_sync_file_range(int fd, off_t off, off_t n, unsigned int flags);
+
+int __wrap_sync_file_range(int fd, off_t off, off_t n, unsigned int flags)
+{
+	if (fd == g_sfr.fd) {
+		g_sfr.calls++;
+		if (flags != SYNC_FILE_RANGE_WRITE || off || n)
+			g_sfr.bad_flags++; /* it must start writeback, never wait */
+	}
+	return __real_sync_file_range(fd, off, n, flags);
+}
+
+/*
+ * Writeback starts every 8 MiB written, without waiting for it, and not
+ * before: the disk works while events are recorded.
+ */
+static void test_writeback(void **state)
+{
+	char path[] = "/tmp/ptbpf-test-logXXXXXX";
+	struct log_writer *w;
+	struct log_reader *r;
+	uint64_t i = 0, chunk = 8u << 20;
+
+	(void)state;
+	memset(&g_sfr, 0, sizeof(g_sfr));
+	g_sfr.fd = mkstemp(path);
+	assert_true(g_sfr.fd >= 0);
+	unlink(path);
+	w = wopen(g_sfr.fd, LOG_POLICY_APPEND, 0, NULL);
+	add_types(w);
+	/* flushed every 1000 events, as the stream's flusher does */
+	while (log_writer__bytes(w) < chunk - (1u << 20)) {
+		assert_int_equal(append(w, i++), 0);
+		if (!(i % 1000))
+			assert_int_equal(log_writer__flush(w), 0);
+	}
+	assert_int_equal(log_writer__flush(w), 0);
+	assert_int_equal(g_sfr.calls, 0);
+	while (log_writer__bytes(w) < 3 * chunk + (1u << 20)) {
+		assert_int_equal(append(w, i++), 0);
+		if (!(i % 1000))
+			assert_int_equal(log_writer__flush(w), 0);
+	}
+	assert_int_equal(log_writer__flush(w), 0);
+	assert_int_equal(g_sfr.calls, 3);
+	assert_int_equal(g_sfr.bad_flags, 0);
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(g_sfr.fd, &r), 0);
+	assert_int_equal(read_seq(r, 0), i);
+	log_reader__close(r);
+	close(g_sfr.fd);
+	g_sfr.fd = -1;
+}
+
 /* ------------------------------------------------------------------ 64-bit offsets */
 
 static void test_large_offsets(void **state)
@@ -1267,6 +1329,7 @@ int main(void)
 		cmocka_unit_test(test_truncate_everywhere),
 		cmocka_unit_test(test_byte_flips),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_large_offsets),
 		cmocka_unit_test(test_corpus),
 	};
@@ -1287,6 +1350,7 @@ int main(void)
 		cmocka_unit_test(test_truncate_everywhere),
 		cmocka_unit_test(test_byte_flips),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_large_offsets),
 		cmocka_unit_test(test_corpus),
 	};

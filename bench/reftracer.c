@@ -6,7 +6,7 @@
  *   reftracer [-i DRAIN_MS] [-w BYTES] [-p] -- CMD [ARG...]
  *
  * Runs CMD with its process id in the filter, records every syscall entry
- * and exit of its threads in a ring buffer, drains the ring every DRAIN_MS
+ * and exit of its threads in a ring buffer per CPU, drains the rings every DRAIN_MS
  * milliseconds (default 10) without being woken up, and prints
  *   reftracer: events N dropped D emitted E paths P
  * on stderr when CMD exits. The exit status is CMD's. With -w, the BPF
@@ -66,6 +66,64 @@ static int on_rec(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* Bytes of each CPU's ring. */
+#define RING_BYTES (8u << 20)
+
+/* Load the object with a ring per CPU (counts[] and rings are per CPU). */
+static struct bench_ref_bpf *load(long wakeup, int paths, int *nr)
+{
+	struct bench_ref_bpf *skel = bench_ref_bpf__open();
+	int tmpl, n = libbpf_num_possible_cpus();
+
+	if (!skel)
+		return NULL;
+	if (n < 1 || n > BENCH_REF_MAX_CPUS)
+		n = 1; /* all CPUs on ring 0 */
+	*nr = n;
+	skel->rodata->nr_rings = (__u32)n;
+	skel->rodata->wakeup_bytes = (__u64)wakeup;
+	for (size_t i = 0; paths && i < sizeof(path_syscalls) / sizeof(path_syscalls[0]); i++)
+		if (path_syscalls[i].nr < BENCH_REF_NR_MAX)
+			skel->rodata->path_arg[path_syscalls[i].nr] = 1 + path_syscalls[i].arg;
+	tmpl = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ref_ring", 0, 0, RING_BYTES, NULL);
+	if (tmpl < 0 || bpf_map__set_max_entries(skel->maps.rings, (__u32)n) ||
+	    bpf_map__set_inner_map_fd(skel->maps.rings, tmpl) || bench_ref_bpf__load(skel)) {
+		if (tmpl >= 0)
+			close(tmpl);
+		bench_ref_bpf__destroy(skel);
+		return NULL;
+	}
+	close(tmpl);
+	return skel;
+}
+
+/* Create the rings, put them in the outer map, and a reader of them all. */
+static struct ring_buffer *rings_open(struct bench_ref_bpf *skel, int nr)
+{
+	struct ring_buffer *rb = NULL;
+
+	for (int i = 0; i < nr; i++) {
+		__u32 key = (__u32)i;
+		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ref_ring", 0, 0, RING_BYTES, NULL);
+
+		if (fd < 0 || bpf_map_update_elem(bpf_map__fd(skel->maps.rings), &key, &fd, BPF_ANY))
+			goto fail;
+		if (!rb)
+			rb = ring_buffer__new(fd, on_rec, NULL, NULL);
+		else if (ring_buffer__add(rb, fd, on_rec, NULL))
+			goto fail;
+		if (!rb)
+			return NULL;
+		continue; /* fd stays open until exit: the reader's epoll uses it */
+fail:
+		if (fd >= 0)
+			close(fd);
+		ring_buffer__free(rb);
+		return NULL;
+	}
+	return rb;
+}
+
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_WARN)
@@ -79,7 +137,8 @@ int main(int argc, char **argv)
 	struct ring_buffer *rb;
 	struct timespec tick;
 	long drain_ms = 10, wakeup = 0;
-	int paths = 0;
+	unsigned long long emitted = 0, dropped = 0;
+	int paths = 0, nr = 1;
 	int go[2], opt, st = 0, err;
 	pid_t child;
 	__u8 one = 1;
@@ -101,17 +160,7 @@ usage:
 		return 2;
 	}
 	libbpf_set_print(libbpf_quiet);
-	skel = bench_ref_bpf__open();
-	if (skel) {
-		skel->rodata->wakeup_bytes = (__u64)wakeup;
-		for (size_t i = 0; paths && i < sizeof(path_syscalls) / sizeof(path_syscalls[0]); i++)
-			if (path_syscalls[i].nr < BENCH_REF_NR_MAX)
-				skel->rodata->path_arg[path_syscalls[i].nr] = 1 + path_syscalls[i].arg;
-		if (bench_ref_bpf__load(skel)) {
-			bench_ref_bpf__destroy(skel);
-			skel = NULL;
-		}
-	}
+	skel = load(wakeup, paths, &nr);
 	if (!skel) {
 		fprintf(stderr, "reftracer: cannot load the BPF object: %s\n", strerror(errno));
 		return 1;
@@ -121,7 +170,7 @@ usage:
 		fprintf(stderr, "reftracer: attach: %s\n", strerror(-err));
 		return 1;
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), on_rec, NULL, NULL);
+	rb = rings_open(skel, nr);
 	if (!rb || pipe(go)) {
 		fprintf(stderr, "reftracer: ring buffer: %s\n", strerror(errno));
 		return 1;
@@ -169,9 +218,12 @@ usage:
 		}
 	}
 	ring_buffer__consume(rb);
+	for (int i = 0; i < nr; i++) {
+		emitted += skel->bss->counts[i].emitted;
+		dropped += skel->bss->counts[i].dropped;
+	}
 	fprintf(stderr, "reftracer: events %llu dropped %llu emitted %llu paths %llu\n", consumed,
-		(unsigned long long)skel->bss->cnt_dropped,
-		(unsigned long long)skel->bss->cnt_emitted, with_path);
+		dropped, emitted, with_path);
 	ring_buffer__free(rb);
 	bench_ref_bpf__destroy(skel);
 	if (WIFEXITED(st))

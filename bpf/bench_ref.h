@@ -11,6 +11,14 @@
 #define BENCH_REF_MAX_PIDS 64
 #define BENCH_REF_NR_MAX 512
 #define BENCH_REF_PATH_MAX 256 /* as PTBPF_PATH_MAX */
+#define BENCH_REF_MAX_CPUS 256 /* rings and counters (a power of 2) */
+
+/* Per CPU, on a cache line of its own. */
+struct bench_ref_count {
+	__u64 emitted;
+	__u64 dropped;
+	__u64 pad[6];
+};
 
 struct bench_ref_rec {
 	__u64 ts;

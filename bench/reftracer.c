@@ -6,8 +6,8 @@
  *   reftracer [-i DRAIN_MS] [-w BYTES] [-p] -- CMD [ARG...]
  *
  * Runs CMD with its process id in the filter, records every syscall entry
- * and exit of its threads in a ring buffer per CPU, drains the rings every DRAIN_MS
- * milliseconds (default 10) without being woken up, and prints
+ * and exit of its threads in a ring buffer per CPU, drains the rings every
+ * DRAIN_MS milliseconds (default 10) without being woken up, and prints
  *   reftracer: events N dropped D emitted E paths P
  * on stderr when CMD exits. The exit status is CMD's. With -w, the BPF
  * program wakes the reader at every record while more than BYTES bytes

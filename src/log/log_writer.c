@@ -6,7 +6,6 @@
 #define _FILE_OFFSET_BITS 64
 #include <endian.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -91,7 +91,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	if (err)
 		goto fail;
 	if (log_fd >= 0) {
-		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types);
+		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q);
 		if (err)
 			goto fail;
 	}

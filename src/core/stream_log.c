@@ -37,6 +37,14 @@ struct stream_log {
 	struct evtypes *types; /* the stream's (its lock is held when used) */
 	struct batch pending; /* handed over by the stream */
 	struct batch writing; /* being written by the flusher */
+	/*
+	 * A queue like the stream's, empty (spare.buf set) or handed over
+	 * whole (handed.buf set) or being written (neither): a handover
+	 * while it is spare swaps it with the stream's, and the flusher
+	 * writes the stream's events from where they were stored.
+	 */
+	struct pt_queue spare;
+	struct pt_queue handed;
 	bool busy;            /* a flush is under way */
 	bool done;            /* a flush ended: FLUSH_STOP to record */
 	bool stop;
@@ -79,21 +87,31 @@ static void write_all_types(struct stream_log *l, struct evtypes *t)
 			log_writer__add_type(l->w, id, name);
 }
 
-/* Write one batch with the log lock dropped; returns the first error. */
-static int write_batch(struct stream_log *l, struct batch *b)
+static int write_event(struct stream_log *l, const struct pt_event_hdr *h, const void *data)
 {
+	/* UNTIL_FULL: "the last recorded trace event shall be the
+	 * POSIX_TRACE_STOP trace event": the writer keeps room for it */
+	if (h->id == POSIX_TRACE_STOP)
+		return log_writer__append_last(l->w, h, data);
+	return log_writer__append(l->w, h, data);
+}
+
+/* Write a queue handed over whole (if q), then a batch (handed over after
+ * it), with the log lock dropped; returns the first error. q is emptied. */
+static int write_handover(struct stream_log *l, struct pt_queue *q, struct batch *b)
+{
+	const struct pt_event_hdr *h;
 	int err = 0, r;
 	size_t i;
 
+	while (q && (h = queue__peek(q))) {
+		r = write_event(l, h, queue__data(h));
+		if (r < 0 && !err)
+			err = r;
+		queue__pop(q);
+	}
 	for (i = 0; i < b->n; i++) {
-		const struct pt_event_hdr *h = batch__hdr(b, i);
-
-		/* UNTIL_FULL: "the last recorded trace event shall be the
-		 * POSIX_TRACE_STOP trace event": the writer keeps room for it */
-		if (h->id == POSIX_TRACE_STOP)
-			r = log_writer__append_last(l->w, h, batch__data(b, i));
-		else
-			r = log_writer__append(l->w, h, batch__data(b, i));
+		r = write_event(l, batch__hdr(b, i), batch__data(b, i));
 		if (r < 0 && !err)
 			err = r;
 	}
@@ -104,24 +122,31 @@ static int write_batch(struct stream_log *l, struct batch *b)
 static void *flusher_main(void *arg)
 {
 	struct stream_log *l = arg;
+	struct pt_queue q;
 	struct batch tmp;
+	bool whole;
 	int err;
 
 	internal__thread_started();
 	pthread_mutex_lock(&l->m);
 	for (;;) {
-		while (!l->stop && !l->pending.n)
+		while (!l->stop && !l->pending.n && !l->handed.buf)
 			pthread_cond_wait(&l->c, &l->m);
-		if (!l->pending.n && l->stop)
+		if (!l->pending.n && !l->handed.buf && l->stop)
 			break;
-		/* take the pending batch; the stream may fill a new one */
+		/* take what was handed over; the stream may hand more */
+		whole = l->handed.buf;
+		q = l->handed;
+		l->handed.buf = NULL;
 		tmp = l->writing;
 		l->writing = l->pending;
 		l->pending = tmp;
 		batch__reset(&l->pending);
 		pthread_mutex_unlock(&l->m);
-		err = write_batch(l, &l->writing);
+		err = write_handover(l, whole ? &q : NULL, &l->writing);
 		pthread_mutex_lock(&l->m);
+		if (whole)
+			l->spare = q; /* empty again: the next handover swaps */
 		/* grown while the disk lagged behind: back to its size once
 		 * no handover needed more for a while (not after each one:
 		 * during a flood it would be faulted in again every time) */
@@ -138,7 +163,7 @@ static void *flusher_main(void *arg)
 			l->dropped_seen = log_writer__dropped(l->w);
 			l->log_overrun = true;
 		}
-		if (!l->pending.n) {
+		if (!l->pending.n && !l->handed.buf) {
 			l->busy = false;
 			l->done = true;
 		}
@@ -166,7 +191,7 @@ static void meta_from_attr(struct log_meta *m, const struct pt_attr *a, int stre
 }
 
 int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, int stream_policy,
-		     struct evtypes *types)
+		     struct evtypes *types, const struct pt_queue *q)
 {
 	struct stream_log *l;
 	sigset_t all, old;
@@ -184,17 +209,20 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	pthread_mutex_init(&l->m, NULL);
 	pthread_cond_init(&l->c, NULL);
 	/*
-	 * A flush hands over at most the stream's content: room for that in
-	 * both buffers now, so that recording never allocates while the
-	 * flusher keeps up (beyond, they grow up to PENDING_MAX_BYTES and
-	 * shrink back once written).
+	 * A flush swaps the stream's queue with the spare while the flusher
+	 * is idle; it copies only while the flusher writes the previous one
+	 * (a stream that filled within a drain): room for a quarter of the
+	 * stream in both buffers now (beyond, they grow up to
+	 * PENDING_MAX_BYTES and shrink back once written).
 	 */
-	keep = a->stream_size < HANDOVER_KEEP_MAX ? a->stream_size : HANDOVER_KEEP_MAX;
+	keep = a->stream_size / 4 < HANDOVER_KEEP_MAX ? a->stream_size / 4 : HANDOVER_KEEP_MAX;
 	err = batch__prealloc(&l->pending, keep + HANDOVER_SLACK,
 			      keep / sizeof(struct pt_event_hdr) + 64, false);
 	if (!err)
 		err = batch__prealloc(&l->writing, keep + HANDOVER_SLACK,
 				      keep / sizeof(struct pt_event_hdr) + 64, false);
+	if (!err)
+		err = queue__init(&l->spare, q->limit, q->max_record);
 	if (err)
 		goto fail;
 	err = log_writer__open(&l->w, fd, &l->meta, NULL);
@@ -216,6 +244,7 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 fail:
 	if (l->w)
 		log_writer__free(l->w);
+	queue__fini(&l->spare);
 	batch__fini(&l->pending);
 	batch__fini(&l->writing);
 	free(l);
@@ -249,6 +278,14 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 	int err = 0;
 
 	pthread_mutex_lock(&l->m);
+	if (!queue__empty(q) && l->spare.buf && !l->pending.n) {
+		/* nothing handed over waits: the flusher writes q's events
+		 * from q itself, and the stream goes on with the spare */
+		l->handed = *q;
+		*q = l->spare;
+		l->spare.buf = NULL;
+		queue__clear(q);
+	}
 	if (l->pending.len + q->used > PENDING_MAX_BYTES) {
 		err = -ENOSPC;
 		goto out;
@@ -260,7 +297,7 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 		}
 		queue__pop(q);
 	}
-	if (l->pending.n) {
+	if (l->pending.n || l->handed.buf) {
 		l->busy = true;
 		pthread_cond_broadcast(&l->c);
 	}
@@ -329,7 +366,7 @@ void stream_log__status(struct stream_log *l, struct posix_trace_status_info *st
 /* Wait until the flusher has written everything handed over. */
 static void stream_log__drain(struct stream_log *l)
 {
-	while (l->busy || l->pending.n)
+	while (l->busy || l->pending.n || l->handed.buf)
 		pthread_cond_wait(&l->c, &l->m);
 }
 
@@ -398,6 +435,7 @@ int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 		err = -l->flush_error;
 	if (log_writer__close(l->w, f ? &ls : NULL) && !err)
 		err = -EIO;
+	queue__fini(&l->spare);
 	batch__fini(&l->pending);
 	batch__fini(&l->writing);
 	pthread_mutex_destroy(&l->m);

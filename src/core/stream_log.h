@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The trace log of an active stream (posix_trace_create_withlog): the
- * stream hands its events over under its own lock (a memory copy); a
- * flusher thread writes them with the log writer, so a flush is
- * asynchronous and its status can be watched, as the standard describes.
+ * stream hands its events over under its own lock; a flusher thread writes
+ * them with the log writer, so a flush is asynchronous and its status can
+ * be watched, as the standard describes. A handover is usually a swap of the
+ * stream's queue with an empty one of the log's (no copy); while the flusher
+ * still writes the previous queue, the events are copied.
  */
 #ifndef PTBPF_CORE_STREAM_LOG_H
 #define PTBPF_CORE_STREAM_LOG_H
@@ -19,14 +21,16 @@
 
 struct stream_log;
 
+/* q: the stream's queue (the log keeps one like it to swap with). */
 int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, int stream_policy,
-		     struct evtypes *types);
+		     struct evtypes *types, const struct pt_queue *q);
 /* Record the name of event type id in the log. */
 void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id);
 /* Hand one more event over to the flusher (after those handed over). */
 void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const void *data);
-/* Hand every event of q over to the flusher (q is emptied). -ENOSPC when the
- * flusher is too far behind to take them (the stream is then full). */
+/* Hand every event of q over to the flusher (q is emptied, or swapped with
+ * an empty queue of the same size). -ENOSPC when the flusher is too far
+ * behind to take them (the stream is then full). */
 int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt);
 /* Is a flush under way? Has one ended since the last call (then the stream
  * records POSIX_TRACE_FLUSH_STOP)? */

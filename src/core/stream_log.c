@@ -124,7 +124,6 @@ static void *flusher_main(void *arg)
 	struct stream_log *l = arg;
 	struct pt_queue q;
 	struct batch tmp;
-	bool whole;
 	int err;
 
 	internal__thread_started();
@@ -135,7 +134,6 @@ static void *flusher_main(void *arg)
 		if (!l->pending.n && !l->handed.buf && l->stop)
 			break;
 		/* take what was handed over; the stream may hand more */
-		whole = l->handed.buf;
 		q = l->handed;
 		l->handed.buf = NULL;
 		tmp = l->writing;
@@ -143,9 +141,9 @@ static void *flusher_main(void *arg)
 		l->pending = tmp;
 		batch__reset(&l->pending);
 		pthread_mutex_unlock(&l->m);
-		err = write_handover(l, whole ? &q : NULL, &l->writing);
+		err = write_handover(l, q.buf ? &q : NULL, &l->writing);
 		pthread_mutex_lock(&l->m);
-		if (whole)
+		if (q.buf)
 			l->spare = q; /* empty again: the next handover swaps */
 		/* grown while the disk lagged behind: back to its size once
 		 * no handover needed more for a while (not after each one:

@@ -56,15 +56,23 @@
 /* A traced process that does not link libposixtrace yet (it may exec into
  * one that does) is looked at again for this long. */
 #define UEV_RETRY_NS (3 * NSEC)
-/* at most this often (a look is a scan of its /proc/PID/fd: readers drain
- * at every event they find missing, thousands of times a second) */
+/*
+ * At most this often (a look is a scan of its /proc/PID/fd: readers drain
+ * at every event they find missing, thousands of times a second) for the
+ * first UEV_RETRY_FAST_NS, when a library's constructor creates its region;
+ * then the gap doubles up to UEV_RETRY_GAP_MAX_NS: a program that does not
+ * link us would otherwise cost 1500 scans in UEV_RETRY_NS.
+ */
 #define UEV_RETRY_EVERY_NS (2 * NSEC / 1000)
+#define UEV_RETRY_FAST_NS (100 * NSEC / 1000)
+#define UEV_RETRY_GAP_MAX_NS (128 * NSEC / 1000)
 
 struct uev_src {
 	pid_t pid;
 	struct uev_consumer *c;
 	uint64_t retry_until; /* attach again until then (monotonic ns) */
 	uint64_t next_try;    /* not before then */
+	uint64_t retry_gap;   /* between two looks after UEV_RETRY_FAST_NS */
 	uint32_t map[TRACE_USER_EVENT_MAX]; /* local index -> stream id, 0: unmapped */
 };
 

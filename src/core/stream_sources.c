@@ -215,6 +215,18 @@ static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 	uev_consumer__set_enabled(u->c, s->status == POSIX_TRACE_RUNNING);
 }
 
+/* The time to the next look at a process without a region yet. */
+static uint64_t stream__uev_retry_gap(struct uev_src *u, uint64_t now)
+{
+	uint64_t since = now - (u->retry_until - UEV_RETRY_NS);
+
+	if (since < UEV_RETRY_FAST_NS)
+		return UEV_RETRY_EVERY_NS;
+	if (u->retry_gap < UEV_RETRY_GAP_MAX_NS)
+		u->retry_gap *= 2;
+	return u->retry_gap;
+}
+
 void stream__uev_add(struct pt_stream *s, pid_t pid)
 {
 	struct uev_src *u = NULL;
@@ -245,6 +257,7 @@ void stream__uev_add(struct pt_stream *s, pid_t pid)
 	}
 	u->retry_until = now_mono() + UEV_RETRY_NS;
 	u->next_try = 0;
+	u->retry_gap = UEV_RETRY_EVERY_NS;
 	stream__uev_attach(s, u);
 }
 
@@ -347,7 +360,7 @@ static bool stream__drain_round(struct pt_stream *s)
 			}
 			if (now < u->next_try)
 				continue;
-			u->next_try = now + UEV_RETRY_EVERY_NS;
+			u->next_try = now + stream__uev_retry_gap(u, now);
 			stream__uev_attach(s, u);
 			if (!u->c)
 				continue;

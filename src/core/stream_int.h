@@ -59,12 +59,13 @@
 /*
  * At most this often (a look is a scan of its /proc/PID/fd: readers drain
  * at every event they find missing, thousands of times a second) for the
- * first UEV_RETRY_FAST_NS, when a library's constructor creates its region;
- * then the gap doubles up to UEV_RETRY_GAP_MAX_NS: a program that does not
- * link us would otherwise cost 1500 scans in UEV_RETRY_NS.
+ * first UEV_RETRY_FAST_NS, when a library's constructor usually creates its
+ * region; then the gap doubles (it stays below the time already waited) up
+ * to UEV_RETRY_GAP_MAX_NS: a program that does not link us would otherwise
+ * cost 1500 scans in UEV_RETRY_NS.
  */
 #define UEV_RETRY_EVERY_NS (2 * NSEC / 1000)
-#define UEV_RETRY_FAST_NS (100 * NSEC / 1000)
+#define UEV_RETRY_FAST_NS (20 * NSEC / 1000)
 #define UEV_RETRY_GAP_MAX_NS (128 * NSEC / 1000)
 
 struct uev_src {

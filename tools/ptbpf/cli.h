@@ -96,6 +96,11 @@ void sb_hex(struct sbuf *b, const void *p, size_t n);
 int cli_trace_error(int err, const char *what, long pid);
 /* Opens and validates a log; prints the error and returns an exit code. */
 int cli_open_log(const char *path, trace_id_t *trid);
+/*
+ * Fully buffer out (the one output stream of a command) with a 1 MiB
+ * buffer, before anything is written to it.
+ */
+void cli_big_buffer(FILE *out);
 
 struct sysdesc;
 

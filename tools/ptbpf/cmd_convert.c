@@ -859,7 +859,7 @@ int cmd_convert(int argc, char **argv)
 			return CLI_EXIT_FAIL;
 		}
 	}
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
+	cli_big_buffer(out);
 	if (a.to == TO_CHROME)
 		ret = convert_chrome(trid, out);
 	else

@@ -909,7 +909,7 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 
 	if (!a.output && !isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+		cli_big_buffer(stdout);
 
 	if (r.have_child)
 		child_ready(&r.child);

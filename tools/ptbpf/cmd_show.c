@@ -95,7 +95,7 @@ int cmd_show(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+		cli_big_buffer(stdout);
 	ret = show_log(trid, stdout, a.json, a.absolute);
 	posix_trace_close(trid);
 	if (fflush(stdout) && !ret) {

@@ -247,6 +247,23 @@ int cli_trace_error(int err, const char *what, long pid)
 	}
 }
 
+#define CLI_OUT_BUFFER (1u << 20)
+
+void cli_big_buffer(FILE *out)
+{
+	/*
+	 * glibc ignores the size given to setvbuf() without a buffer and
+	 * takes st_blksize (4 KiB for /dev/null, a pipe): a write() per 4 KiB
+	 * of lines. Kept to the end: the stream is flushed at exit.
+	 */
+	static char *buf;
+
+	if (!buf)
+		buf = malloc(CLI_OUT_BUFFER);
+	if (buf)
+		setvbuf(out, buf, _IOFBF, CLI_OUT_BUFFER);
+}
+
 int cli_open_log(const char *path, trace_id_t *trid)
 {
 	int fd, err;

@@ -641,9 +641,9 @@ static void record_live(struct rec *r)
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
 	struct cli_ev ev;
-	double end_at = 0, idle_since = 0;
+	double end_at = 0, idle_since = 0, next_tick = 0, t;
 	int unav, err;
-	size_t n = 0, got;
+	size_t got;
 
 	fmt_init(&f, stdout, r->a->json, r->a->absolute);
 	if (r->a->json)
@@ -674,10 +674,12 @@ static void record_live(struct rec *r)
 		}
 		if (got) {
 			idle_since = 0;
-			n += got;
-			if (n < 1024)
+			/* the exit and status checks (a wait4 each) every 10 ms
+			 * while events flow, not every 1024 events */
+			t = now_mono();
+			if (t < next_tick)
 				continue;
-			n = 0;
+			next_tick = t + 0.01;
 		} else if (err && err != ETIMEDOUT && err != EINTR) {
 			cli_err("reading events: %s", strerror(err));
 			break;

@@ -124,6 +124,32 @@ fail:
 	return rb;
 }
 
+/*
+ * Read a byte of every page of the rings' read-only mappings (libbpf 1.1
+ * does not say where it mapped them: /proc/self/maps does), as ptbpf
+ * does with its own (src/core/pages.h): on a virtual machine the first
+ * access to each page costs microseconds, which a floor must not pay
+ * while the workload runs.
+ */
+static void rings_touch(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned long lo, hi, off;
+	char line[512], perms[8];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "anon_inode:bpf-map") ||
+		    sscanf(line, "%lx-%lx %7s %lx", &lo, &hi, perms, &off) != 4 ||
+		    strcmp(perms, "r--s") || off != page)
+			continue;
+		for (unsigned long a = lo; a < hi; a += page)
+			(void)*(const volatile char *)a;
+	}
+	if (f)
+		fclose(f);
+}
+
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_WARN)
@@ -175,6 +201,7 @@ usage:
 		fprintf(stderr, "reftracer: ring buffer: %s\n", strerror(errno));
 		return 1;
 	}
+	rings_touch();
 	child = fork();
 	if (child < 0) {
 		perror("reftracer: fork");

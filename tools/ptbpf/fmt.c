@@ -123,7 +123,7 @@ void fmt_flush(struct fmt *f)
 		return;
 	f->have_held = 0;
 	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
-	sb_puts(&f->line, f->held_text.s);
+	sb_putn(&f->line, f->held_text.s, f->held_text.len);
 	sb_puts(&f->line, " <unfinished ...>");
 	emit(f, &f->line);
 	unfinished_add(f, f->held.tid, sys_name_of(&f->held));
@@ -333,7 +333,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 			decode_sys_args(&f->held_text, sys, ev->desc, ev->data, ev->len);
 			if (sys_noreturn(ev->desc)) {
 				line_start(f, ts, ev->info.posix_pid, ev->tid);
-				sb_puts(&f->line, f->held_text.s);
+				sb_putn(&f->line, f->held_text.s, f->held_text.len);
 				sb_puts(&f->line, " = ?");
 				emit(f, &f->line);
 				return;
@@ -351,7 +351,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 
 			f->have_held = 0;
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
-			sb_puts(&f->line, f->held_text.s);
+			sb_putn(&f->line, f->held_text.s, f->held_text.len);
 			if (ev->len >= sizeof(*x))
 				decode_sys_ret(&f->line, ev->desc, x->ret);
 			else
@@ -380,7 +380,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 		/* printed after the held syscall's line, strace-like */
 		if (!f->ndeferred)
 			sb_reset(&f->deferred);
-		sb_puts(&f->deferred, f->line.s);
+		sb_putn(&f->deferred, f->line.s, f->line.len);
 		sb_putc(&f->deferred, '\n');
 		f->ndeferred++;
 		return;

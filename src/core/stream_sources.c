@@ -215,8 +215,7 @@ static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 	uev_consumer__set_enabled(u->c, s->status == POSIX_TRACE_RUNNING);
 }
 
-/* The time to the next look at a process without a region yet. */
-static uint64_t stream__uev_retry_gap(struct uev_src *u, uint64_t now)
+uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now)
 {
 	uint64_t since = now - (u->retry_until - UEV_RETRY_NS);
 
@@ -360,7 +359,7 @@ static bool stream__drain_round(struct pt_stream *s)
 			}
 			if (now < u->next_try)
 				continue;
-			u->next_try = now + stream__uev_retry_gap(u, now);
+			u->next_try = now + uev_src__retry_gap(u, now);
 			stream__uev_attach(s, u);
 			if (!u->c)
 				continue;

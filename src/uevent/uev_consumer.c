@@ -353,13 +353,23 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 
 	if (!uev_adopt(c, pid)) {
 		/* keep the provisional ring (producers are writing into it) and
-		 * its content; max_data can change at any time (every record
-		 * carries its length), records written before hold up to
-		 * UEV_PROV_MAX_DATA bytes (delivered truncated to max_data) */
-		size = UEV_PROV_RING;
-		if (max_data > UEV_PROV_MAX_DATA)
-			max_data = UEV_PROV_MAX_DATA;
-		c->rec_max = UEV_PROV_MAX_DATA;
+		 * its content, at the size its process gave it (UEV_PROV_RING
+		 * of its library's version), checked; max_data can change at
+		 * any time (every record carries its length), records written
+		 * before hold up to the slot's max_data bytes (delivered
+		 * truncated to ours) */
+		uint64_t rs = LOAD(&c->sl->ring_size);
+		uint32_t rm = LOAD(&c->sl->max_data);
+
+		if (rs < UEV_RING_MIN || rs > UEV_SLOT_MAX || (rs & (rs - 1)) ||
+		    rm > UEV_CONSUMER_MAX_DATA || 4 * UEV_REC_MAX(rm) > UEV_SUB_SIZE(rs)) {
+			err = -EPROTO;
+			goto err_release;
+		}
+		size = (size_t)rs;
+		if (max_data > rm)
+			max_data = rm;
+		c->rec_max = rm;
 	} else {
 		err = uev_claim(c);
 		if (err)

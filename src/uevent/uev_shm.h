@@ -95,7 +95,14 @@
 #define UEV_SUB_SHIFT	  2u /* log2(UEV_NSUB) */
 #define UEV_SUB_MAX	  (UEV_SLOT_MAX / UEV_NSUB)
 #define UEV_SUB_SIZE(ring_size) ((ring_size) < UEV_SUB_MAX ? (uint64_t)(ring_size) : (uint64_t)UEV_SUB_MAX)
-#define UEV_PROV_RING	  (256u * 1024)
+/*
+ * The adopted ring keeps this size for the stream's life: the largest a
+ * sub-ring gets (a thread has UEV_SUB_MAX bytes, as in a claimed slot of a
+ * stream of 2 MiB or more). It was 256 KiB: `ptbpf record` then lost 90 %
+ * of a 20k-event burst that a stream of its own size kept whole. Sparse:
+ * only the pages written cost memory until a controller adopts it.
+ */
+#define UEV_PROV_RING	  UEV_SUB_MAX
 #define UEV_PROV_MAX_DATA (UEV_PROV_RING / 4 - 64u) /* 4 * UEV_REC_MAX() == the ring */
 #define UEV_PROV_TTL_NS	  (10ull * 1000000000ull)
 /* At exit, wait this long at most for the adoption of a non-empty one. */

@@ -1012,21 +1012,67 @@ static void test_prov_drops(void **state)
 	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
 	s = uev_producer__prov_init(ctl, getpid());
 	assert_true(s >= 0);
-	/* 1048-byte records: 250 fit in 256 KiB */
-	for (i = 0; i < 300; i++)
+	/* 1048-byte records: this many fit in one sub-ring (a thread's) */
+	const uint32_t fit = UEV_SUB_SIZE(UEV_PROV_RING) / 1048;
+
+	for (i = 0; i < fit + 50; i++)
 		prov_write(ctl, (unsigned int)s, i, 1000);
 	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
 	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
-	assert_int_equal(uev_consumer__consume(c, &cbs), 250);
-	assert_int_equal(rx.seq[0], 250);
+	assert_int_equal(uev_consumer__consume(c, &cbs), fit);
+	assert_int_equal(rx.seq[0], fit);
 	assert_int_equal(rx.seq_err, 0);
 	assert_int_equal(rx.lost, 50);
 	assert_int_equal(rx.lost_calls, 1);
 	assert_true(rx.lost_ts > 0);
-	prov_write(ctl, (unsigned int)s, 300, 8);
+	prov_write(ctl, (unsigned int)s, fit + 50, 8);
 	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
 	assert_int_equal(rx.lost, 50);
 	uev_consumer__detach(c);
+	munmap(ctl, UEV_TOTAL_SIZE);
+	close(fd);
+}
+
+/*
+ * A provisional slot made by a library of another version, with a ring of
+ * another size: adopted at that size (the producers write at that size),
+ * and refused when the size or record limit it says is impossible.
+ */
+static void test_prov_other_size(void **state)
+{
+	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 2048};
+	struct uev_consumer *c;
+	struct rx rx = {.check_seq = true};
+	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	struct uev_ctl *ctl;
+	int fd, s;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
+	s = uev_producer__prov_init(ctl, getpid());
+	assert_true(s >= 0);
+	/* what the library wrote before UEV_PROV_RING became 4 MiB */
+	ctl->slots[s].ring_size = 256 * 1024;
+	ctl->slots[s].max_data = 256 * 1024 / 4 - 64;
+	for (i = 0; i < 300; i++) /* 250 records of 1048 bytes fit */
+		prov_write(ctl, (unsigned int)s, i, 1000);
+	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
+	assert_int_equal(uev_consumer__ring_size(c), 256 * 1024);
+	assert_int_equal(uev_consumer__consume(c, &cbs), 250);
+	assert_int_equal(rx.seq_err, 0);
+	assert_int_equal(rx.lost, 50);
+	uev_consumer__detach(c);
+
+	s = uev_producer__prov_init(ctl, getpid());
+	assert_true(s >= 0);
+	ctl->slots[s].ring_size = 3000; /* not a power of two */
+	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), -EPROTO);
+	assert_int_equal(ctl->slots[s].own, UEV_SLOT_FREE);
+	s = uev_producer__prov_init(ctl, getpid());
+	assert_true(s >= 0);
+	ctl->slots[s].max_data = 1u << 30; /* records larger than the ring */
+	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), -EPROTO);
 	munmap(ctl, UEV_TOTAL_SIZE);
 	close(fd);
 }
@@ -1096,6 +1142,7 @@ int main(void)
 		cmocka_unit_test(test_prov_claim),
 		cmocka_unit_test(test_prov_race),
 		cmocka_unit_test(test_prov_drops),
+		cmocka_unit_test(test_prov_other_size),
 		cmocka_unit_test(test_prov_self),
 		cmocka_unit_test(test_subrings),
 		cmocka_unit_test(test_first_lap_mapped),

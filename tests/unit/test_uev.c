@@ -998,8 +998,12 @@ static void test_prov_race(void **state)
 	close(fd);
 }
 
-/* Ring full before the claim: the drops reach the adopting controller. */
-static void test_prov_drops(void **state)
+/*
+ * Ring full before the claim: the drops reach the adopting controller.
+ * ring_size 0: the slot as this library makes it; otherwise as a library
+ * of another version would (another ring size), adopted at that size.
+ */
+static void prov_drops(uint64_t ring_size)
 {
 	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 2048};
 	struct uev_consumer *c;
@@ -1007,18 +1011,23 @@ static void test_prov_drops(void **state)
 	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
 	struct uev_ctl *ctl;
 	int fd, s;
-	uint32_t i;
+	uint32_t i, fit;
 
 	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
 	s = uev_producer__prov_init(ctl, getpid());
 	assert_true(s >= 0);
+	if (ring_size) {
+		ctl->slots[s].ring_size = ring_size;
+		ctl->slots[s].max_data = (uint32_t)(ring_size / 4 - 64);
+	} else {
+		ring_size = UEV_PROV_RING;
+	}
 	/* 1048-byte records: this many fit in one sub-ring (a thread's) */
-	const uint32_t fit = UEV_SUB_SIZE(UEV_PROV_RING) / 1048;
-
+	fit = (uint32_t)(UEV_SUB_SIZE(ring_size) / 1048);
 	for (i = 0; i < fit + 50; i++)
 		prov_write(ctl, (unsigned int)s, i, 1000);
 	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
-	assert_int_equal(uev_consumer__ring_size(c), UEV_PROV_RING);
+	assert_int_equal(uev_consumer__ring_size(c), ring_size);
 	assert_int_equal(uev_consumer__consume(c, &cbs), fit);
 	assert_int_equal(rx.seq[0], fit);
 	assert_int_equal(rx.seq_err, 0);
@@ -1033,37 +1042,29 @@ static void test_prov_drops(void **state)
 	close(fd);
 }
 
-/*
- * A provisional slot made by a library of another version, with a ring of
- * another size: adopted at that size (the producers write at that size),
- * and refused when the size or record limit it says is impossible.
- */
+static void test_prov_drops(void **state)
+{
+	(void)state;
+	prov_drops(0);
+}
+
+/* A provisional slot of 256 KiB, as before UEV_PROV_RING became 4 MiB. */
 static void test_prov_other_size(void **state)
+{
+	(void)state;
+	prov_drops(256 * 1024);
+}
+
+/* A provisional slot whose size or record limit is impossible: refused. */
+static void test_prov_bad_size(void **state)
 {
 	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 2048};
 	struct uev_consumer *c;
-	struct rx rx = {.check_seq = true};
-	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
 	struct uev_ctl *ctl;
 	int fd, s;
-	uint32_t i;
 
 	(void)state;
 	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
-	s = uev_producer__prov_init(ctl, getpid());
-	assert_true(s >= 0);
-	/* what the library wrote before UEV_PROV_RING became 4 MiB */
-	ctl->slots[s].ring_size = 256 * 1024;
-	ctl->slots[s].max_data = 256 * 1024 / 4 - 64;
-	for (i = 0; i < 300; i++) /* 250 records of 1048 bytes fit */
-		prov_write(ctl, (unsigned int)s, i, 1000);
-	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
-	assert_int_equal(uev_consumer__ring_size(c), 256 * 1024);
-	assert_int_equal(uev_consumer__consume(c, &cbs), 250);
-	assert_int_equal(rx.seq_err, 0);
-	assert_int_equal(rx.lost, 50);
-	uev_consumer__detach(c);
-
 	s = uev_producer__prov_init(ctl, getpid());
 	assert_true(s >= 0);
 	ctl->slots[s].ring_size = 3000; /* not a power of two */
@@ -1143,6 +1144,7 @@ int main(void)
 		cmocka_unit_test(test_prov_race),
 		cmocka_unit_test(test_prov_drops),
 		cmocka_unit_test(test_prov_other_size),
+		cmocka_unit_test(test_prov_bad_size),
 		cmocka_unit_test(test_prov_self),
 		cmocka_unit_test(test_subrings),
 		cmocka_unit_test(test_first_lap_mapped),

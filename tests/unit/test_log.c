@@ -166,14 +166,15 @@ static int ropen(int fd, struct log_reader **r)
 
 static void test_crc32c(void **state)
 {
-	unsigned char buf[1000];
+	static unsigned char buf[16000];
 
 	assert_int_equal(log_crc32c(0, "123456789", 9), 0xE3069283u);
 	assert_int_equal(log_crc32c(0, "", 0), 0);
 	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = (unsigned char)(i * 131 + 7);
+		buf[i] = (unsigned char)(i * 131 + 7 + (i >> 8) * 17);
+	/* short lengths, and long ones (three streams of 1 KiB, then the rest) */
 	for (size_t off = 0; off < 9; off++) {
-		for (size_t len = 0; len < 300; len += 7) {
+		for (size_t len = 0; len < 15900; len += len < 300 ? 7 : 509) {
 			uint32_t hw, sw, chained;
 
 			log_crc32c__set_hw(1);

@@ -157,6 +157,25 @@ static size_t queue__norm(const struct pt_queue *q, size_t off)
 	return off;
 }
 
+const struct pt_event_hdr *queue__next(const struct pt_queue *q, struct queue_iter *it)
+{
+	const struct qrec *r;
+
+	if (!it->started) {
+		it->started = true;
+		it->off = q->head;
+		it->left = q->count;
+	} else if (it->left) {
+		it->off = queue__norm(q, it->off);
+	}
+	if (!it->left)
+		return NULL;
+	r = (const struct qrec *)(q->buf + it->off);
+	it->off += r->size;
+	it->left--;
+	return (const struct pt_event_hdr *)(r + 1);
+}
+
 size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts,
 			 void (*fn)(void *ctx, const struct pt_event_hdr *h, const void *data),
 			 void *ctx)

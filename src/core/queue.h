@@ -57,6 +57,17 @@ const struct pt_event_hdr *queue__peek(const struct pt_queue *q);
 void queue__pop(struct pt_queue *q);
 
 /*
+ * Walk the records oldest first without removing them (cheaper than peek
+ * and pop when the whole queue goes, then queue__clear()): a zeroed
+ * struct queue_iter starts a walk; NULL at the end.
+ */
+struct queue_iter {
+	size_t off, left;
+	bool started;
+};
+const struct pt_event_hdr *queue__next(const struct pt_queue *q, struct queue_iter *it);
+
+/*
  * Remove the newest records, those after the last one with a timestamp not
  * above ts, handing each (oldest first) to fn before. Returns how many were
  * removed; *last_kept_ts is the timestamp of the newest record left (unset

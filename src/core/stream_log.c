@@ -100,16 +100,18 @@ static int write_event(struct stream_log *l, const struct pt_event_hdr *h, const
  * it), with the log lock dropped; returns the first error. q is emptied. */
 static int write_handover(struct stream_log *l, struct pt_queue *q, struct batch *b)
 {
+	struct queue_iter it = { 0 };
 	const struct pt_event_hdr *h;
 	int err = 0, r;
 	size_t i;
 
-	while (q && (h = queue__peek(q))) {
+	while (q && (h = queue__next(q, &it))) {
 		r = write_event(l, h, queue__data(h));
 		if (r < 0 && !err)
 			err = r;
-		queue__pop(q);
 	}
+	if (q)
+		queue__clear(q);
 	for (i = 0; i < b->n; i++) {
 		r = write_event(l, batch__hdr(b, i), batch__data(b, i));
 		if (r < 0 && !err)

@@ -48,6 +48,27 @@ static void test_fifo(void **state)
 	queue__fini(&q);
 }
 
+/* A walk (queue__next) sees every record, oldest first, the oldest being
+ * number first, and changes nothing. */
+static void check_walk(const struct pt_queue *q, uint64_t first)
+{
+	struct queue_iter it = { 0 };
+	const struct pt_event_hdr *h;
+	size_t n = 0, count = q->count;
+
+	while ((h = queue__next(q, &it))) {
+		const uint8_t *d = queue__data(h);
+
+		assert_int_equal(h->ts, first + n);
+		if (h->data_len)
+			assert_int_equal(d[h->data_len - 1], (first + n) & 0xff);
+		n++;
+	}
+	assert_int_equal(n, count);
+	assert_int_equal(q->count, count);
+	assert_null(queue__next(q, &it));
+}
+
 /* A stream of N bytes holds events whose costs add up to N, whatever the
  * wrap position; no record is ever corrupted across many wraps. */
 static void test_capacity_and_wrap(void **state)
@@ -86,6 +107,8 @@ static void test_capacity_and_wrap(void **state)
 			queue__pop(&q);
 			popped++;
 		}
+		if (round % 7 == 0)
+			check_walk(&q, popped);
 	}
 	assert_true(pushed > 1000);
 	queue__clear(&q);

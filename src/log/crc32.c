@@ -39,6 +39,13 @@ static uint32_t gf2_times(const uint32_t *mat, uint32_t vec)
 	return sum;
 }
 
+/* The register after CRC_BLOCK zero bytes more */
+static inline uint32_t crc_shift(uint32_t r)
+{
+	return crc_shift_tab[0][r & 0xff] ^ crc_shift_tab[1][(r >> 8) & 0xff] ^
+	       crc_shift_tab[2][(r >> 16) & 0xff] ^ crc_shift_tab[3][r >> 24];
+}
+
 static void crc_shift_init(void)
 {
 	uint32_t a[32], b[32], *op = a, *sq = b, *t;
@@ -116,7 +123,6 @@ __attribute__((target("sse4.2"))) static uint32_t crc_sse42(uint32_t c, const un
 	/* unaligned 8-byte loads are cheap on x86-64: no alignment prologue */
 	while (len >= 3 * CRC_BLOCK) {
 		uint64_t c1 = 0, c2 = 0, a, b, d;
-		uint32_t r;
 
 		for (size_t i = 0; i < CRC_BLOCK; i += 8) {
 			memcpy(&a, p + i, 8);
@@ -126,12 +132,7 @@ __attribute__((target("sse4.2"))) static uint32_t crc_sse42(uint32_t c, const un
 			c1 = _mm_crc32_u64(c1, b);
 			c2 = _mm_crc32_u64(c2, d);
 		}
-		r = (uint32_t)c64;
-		r = crc_shift_tab[0][r & 0xff] ^ crc_shift_tab[1][(r >> 8) & 0xff] ^
-		    crc_shift_tab[2][(r >> 16) & 0xff] ^ crc_shift_tab[3][r >> 24] ^ (uint32_t)c1;
-		r = crc_shift_tab[0][r & 0xff] ^ crc_shift_tab[1][(r >> 8) & 0xff] ^
-		    crc_shift_tab[2][(r >> 16) & 0xff] ^ crc_shift_tab[3][r >> 24] ^ (uint32_t)c2;
-		c64 = r;
+		c64 = crc_shift(crc_shift((uint32_t)c64) ^ (uint32_t)c1) ^ (uint32_t)c2;
 		p += 3 * CRC_BLOCK;
 		len -= 3 * CRC_BLOCK;
 	}

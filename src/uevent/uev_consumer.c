@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/pages.h"
 #include "uevent/uev_producer.h"
 #include "uevent/uev_shm.h"
 
@@ -211,17 +212,13 @@ static int uev_open_pid(pid_t pid, int *fdp)
 
 static void uev_prefault(uint8_t *p, size_t len)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-
 	for (size_t done = 0; done < len; done += UEV_PREFAULT_CHUNK) {
 		size_t n = len - done < UEV_PREFAULT_CHUNK ? len - done : UEV_PREFAULT_CHUNK;
 
 #ifdef MADV_POPULATE_READ
 		if (madvise(p + done, n, MADV_POPULATE_READ))
 #endif
-			/* before Linux 5.14: one read per page */
-			for (size_t off = 0; off < n; off += page)
-				(void)*(const volatile uint8_t *)(p + done + off);
+			pages__touch_read(p + done, n); /* before Linux 5.14 */
 		(void)madvise(p + done, n, MADV_DONTNEED);
 	}
 }

@@ -316,9 +316,10 @@ static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *
 	if (r->lost_ts && (!kb->lost_ts || r->lost_ts < kb->lost_ts))
 		kb->lost_ts = r->lost_ts;
 	kern_backend__report_lost(kb, r->dropped, r->ts);
-	memset(&h, 0, sizeof(h));
 	h.id = r->id;
 	h.trunc = r->flags & KERN_REC_TRUNCATED ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+	h.reserved = 0;
+	h.reserved2 = 0;
 	h.pid = r->pid;
 	h.tid = r->tid;
 	h.ts = r->ts;

@@ -27,9 +27,10 @@ struct kern_opts {
 struct kern_cbs {
 	/*
 	 * One event: hdr->id is an event id of include/ptbpf/events.h,
-	 * hdr->data_len bytes of payload at data. Non-zero stops draining.
+	 * hdr->data_len bytes of payload at data. *hdr is the caller's copy,
+	 * which the callee may change. Non-zero stops draining.
 	 */
-	int (*event)(void *ctx, const struct pt_event_hdr *hdr, const void *data);
+	int (*event)(void *ctx, struct pt_event_hdr *hdr, const void *data);
 	/*
 	 * count records were dropped by the kernel (ring full) before the
 	 * next event given to event(), the first of them at first_ts. Also

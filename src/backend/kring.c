@@ -4,11 +4,8 @@
 #include "core/pages.h"
 
 #include <errno.h>
-#include <linux/bpf.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#define RB_HDR_SZ 8u /* BPF_RINGBUF_HDR_SZ: u32 len (+ busy, discard bits), u32 pg_off */
 
 int kring__open(struct kring *r, int map_fd, size_t size)
 {
@@ -66,43 +63,4 @@ unsigned int kring__fill(const struct kring *r)
 	unsigned long used = kring__producer_pos(r) - r->cons;
 
 	return (unsigned int)(used * 1000 / (r->mask + 1));
-}
-
-int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t *size)
-{
-	while (r->cons < limit) {
-		const uint32_t *hdr = (const uint32_t *)(r->data + (r->cons & r->mask));
-		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
-		size_t rlen;
-
-		if (len & BPF_RINGBUF_BUSY_BIT)
-			return 0;
-		rlen = ((len & ~(uint32_t)BPF_RINGBUF_DISCARD_BIT) + RB_HDR_SZ + 7) & ~(size_t)7;
-		if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
-			r->head_len = rlen;
-			*data = hdr + 2;
-			*size = len;
-			return 1;
-		}
-		r->cons += rlen;
-		if (r->cons - r->published >= r->publish_every)
-			kring__publish(r);
-	}
-	return 0;
-}
-
-void kring__publish(struct kring *r)
-{
-	if (r->published == r->cons)
-		return;
-	__atomic_store_n(r->consumer, r->cons, __ATOMIC_RELEASE);
-	r->published = r->cons;
-}
-
-void kring__advance(struct kring *r)
-{
-	r->cons += r->head_len;
-	r->head_len = 0;
-	if (r->cons - r->published >= r->publish_every)
-		kring__publish(r);
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/bpf.h>
 
 struct kring {
 	size_t mask;		 /* data size - 1 (a power of two) */
@@ -38,12 +39,45 @@ bool kring__empty(const struct kring *r);
 /* Thousandths of the ring written and not taken yet. */
 unsigned int kring__fill(const struct kring *r);
 
+#define KRING_HDR_SZ 8u /* BPF_RINGBUF_HDR_SZ: u32 len (+ busy, discard bits), u32 pg_off */
+
+/* Give everything taken back to the producers now (at the end of a drain). */
+static inline void kring__publish(struct kring *r)
+{
+	if (r->published == r->cons)
+		return;
+	__atomic_store_n(r->consumer, r->cons, __ATOMIC_RELEASE);
+	r->published = r->cons;
+}
+
 /*
  * The oldest committed record before position limit: 1 with *data and
  * *size, or 0 (none, or the next one is still being written: what follows
- * it waits too). Discarded records are skipped.
+ * it waits too). Discarded records are skipped. Inline, as
+ * kring__advance(): called for every record.
  */
-int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t *size);
+static inline int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t *size)
+{
+	while (r->cons < limit) {
+		const uint32_t *hdr = (const uint32_t *)(r->data + (r->cons & r->mask));
+		uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+		size_t rlen;
+
+		if (len & BPF_RINGBUF_BUSY_BIT)
+			return 0;
+		rlen = ((len & ~(uint32_t)BPF_RINGBUF_DISCARD_BIT) + KRING_HDR_SZ + 7) & ~(size_t)7;
+		if (!(len & BPF_RINGBUF_DISCARD_BIT)) {
+			r->head_len = rlen;
+			*data = hdr + 2;
+			*size = len;
+			return 1;
+		}
+		r->cons += rlen;
+		if (r->cons - r->published >= r->publish_every)
+			kring__publish(r);
+	}
+	return 0;
+}
 
 /*
  * Take the record kring__peek() returned: its space goes back to the
@@ -51,9 +85,12 @@ int kring__peek(struct kring *r, unsigned long limit, const void **data, size_t 
  * producers read the consumer position at every reservation: written at
  * every record, its cache line would move between CPUs at every record).
  */
-void kring__advance(struct kring *r);
-
-/* Give everything taken back to the producers now (at the end of a drain). */
-void kring__publish(struct kring *r);
+static inline void kring__advance(struct kring *r)
+{
+	r->cons += r->head_len;
+	r->head_len = 0;
+	if (r->cons - r->published >= r->publish_every)
+		kring__publish(r);
+}
 
 #endif

@@ -129,13 +129,14 @@ static bool stream__make_room(struct pt_stream *s, size_t data_len)
 
 int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 {
+	int err;
+
 	if (h->ts < s->last_ts)
 		h->ts = s->last_ts; /* keep a stream's timestamps non-decreasing */
-	if (!queue__fits(&s->q, h->data_len) && !stream__make_room(s, h->data_len)) {
-		s->cnt.lost++;
-		return -ENOSPC;
-	}
-	if (queue__push(&s->q, h, data)) {
+	err = queue__push(&s->q, h, data);
+	if (err == -ENOSPC && stream__make_room(s, h->data_len))
+		err = queue__push(&s->q, h, data);
+	if (err) {
 		s->cnt.lost++;
 		return -ENOSPC;
 	}
@@ -157,10 +158,18 @@ int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const v
 	return stream__store(s, &h, data);
 }
 
-
 /* An event from a source, timestamp already on the stream's clock. */
 void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 {
+	/* the common case, in short: a source's event, in order, into a
+	 * running stream with room (what follows, step by step, for all) */
+	if (h->id >= PTBPF_EV_KERNEL_FIRST && s->status == POSIX_TRACE_RUNNING &&
+	    h->ts >= s->start_ts && h->ts >= s->last_ts && !s->resume_pending &&
+	    !queue__push(&s->q, h, data)) {
+		s->last_ts = h->ts;
+		s->cnt.recorded++;
+		return;
+	}
 	if (h->id < PTBPF_EV_KERNEL_FIRST && h->id != POSIX_TRACE_OVERFLOW) {
 		/* the stream's own events (FLUSH_STOP, ERROR) */
 		stream__store(s, h, data);

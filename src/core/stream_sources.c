@@ -97,17 +97,16 @@ static int stream__from_source(struct pt_stream *s, struct pt_event_hdr *h, cons
 	return 1;
 }
 
-static int on_kern_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
+static int on_kern_event(void *ctx, struct pt_event_hdr *h, const void *data)
 {
 	struct pt_stream *s = ctx;
-	struct pt_event_hdr h = *hdr;
 
-	if (h.id == PTBPF_EV_PROC_EXEC && s->nexec < MAX_EXEC_PER_DRAIN)
-		s->exec_pids[s->nexec++] = h.pid; /* attach to its new region */
-	if (filtered(s, h.id))
+	if (h->id == PTBPF_EV_PROC_EXEC && s->nexec < MAX_EXEC_PER_DRAIN)
+		s->exec_pids[s->nexec++] = h->pid; /* attach to its new region */
+	if (filtered(s, h->id))
 		return 0;
-	h.ts += s->mono2real;
-	return stream__from_source(s, &h, data);
+	h->ts += s->mono2real;
+	return stream__from_source(s, h, data);
 }
 
 static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
@@ -132,7 +131,7 @@ static void on_uev_lost(void *ctx, uint64_t count, uint64_t first_ts)
 	on_lost(ctx, count, first_ts);
 }
 
-static int on_uev_event(void *ctx, const struct pt_event_hdr *hdr, const void *data)
+static int on_uev_event(void *ctx, struct pt_event_hdr *hdr, const void *data)
 {
 	struct pt_stream *s = ctx;
 	struct uev_src *u = s->uev_cur;

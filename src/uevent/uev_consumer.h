@@ -51,7 +51,7 @@ struct uev_cbs {
 	 * (clamped); pid, tid, thread and prog_addr are what the traced
 	 * process wrote (it can lie about its own events only).
 	 */
-	int (*event)(void *ctx, const struct pt_event_hdr *hdr, const void *data);
+	int (*event)(void *ctx, struct pt_event_hdr *hdr, const void *data); /* *hdr: may change */
 	/*
 	 * count events were dropped (ring full) before the next event
 	 * delivered; first_ts is the time of the first of them (0: unknown).

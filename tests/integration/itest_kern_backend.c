@@ -55,7 +55,7 @@ struct col {
 	int stop_after;	   /* > 0: event() asks to stop after that many */
 };
 
-static int col_event(void *ctx, const struct pt_event_hdr *h, const void *data)
+static int col_event(void *ctx, struct pt_event_hdr *h, const void *data)
 {
 	struct col *c = ctx;
 	struct ev *e;

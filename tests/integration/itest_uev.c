@@ -136,7 +136,7 @@ struct rx {
 	unsigned int lost_calls;
 };
 
-static int rx_event(void *ctx, const struct pt_event_hdr *h, const void *data)
+static int rx_event(void *ctx, struct pt_event_hdr *h, const void *data)
 {
 	struct rx *r = ctx;
 

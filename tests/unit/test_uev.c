@@ -39,7 +39,7 @@ struct rx {
 	int stop_after;
 };
 
-static int rx_event(void *ctx, const struct pt_event_hdr *h, const void *data)
+static int rx_event(void *ctx, struct pt_event_hdr *h, const void *data)
 {
 	struct rx *r = ctx;
 

@@ -6,95 +6,17 @@
 #include "log/log_format.h"
 #include "log/log_pack.h"
 
-#define TAG_NEW_CTX   7u
-#define TAG_SLOT_MASK 0x07u
-#define TAG_TRUNC     0x08u
-#define TAG_SAME_PROG 0x10u
-#define TAG_RESERVED  0xe0u
-
 void log_pack__reset(struct log_pack *p, uint64_t base_ts)
 {
 	p->used = 0;
 	p->next = 0;
+	p->last = 0;
 	p->prev_ts = base_ts;
-}
-
-static size_t put_u(unsigned char *out, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		out[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	out[n++] = (unsigned char)v;
-	return n;
-}
-
-static uint64_t zigzag(int64_t v)
-{
-	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
 }
 
 static int64_t unzigzag(uint64_t v)
 {
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-static int find_ctx(const struct log_pack *p, const struct pt_event_hdr *h)
-{
-	for (uint32_t i = 0; i < p->used; i++)
-		if (p->ctx[i].tid == h->tid && p->ctx[i].pid == h->pid &&
-		    p->ctx[i].thread == h->thread)
-			return (int)i;
-	return -1;
-}
-
-size_t log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h, uint16_t trunc,
-			uint32_t data_len, unsigned char *out, uint32_t *slot)
-{
-	int c = find_ctx(p, h);
-	unsigned char tag = 0;
-	size_t n = 1;
-
-	if (trunc)
-		tag |= TAG_TRUNC;
-	if (c < 0) {
-		tag |= TAG_NEW_CTX;
-		*slot = p->next | LOG_PACK_NEW;
-		n += put_u(out + n, zigzag(h->pid));
-		n += put_u(out + n, zigzag(h->tid));
-		n += put_u(out + n, h->thread);
-	} else {
-		tag |= (unsigned char)c;
-		*slot = (uint32_t)c;
-		if (p->ctx[c].prog_addr == h->prog_addr)
-			tag |= TAG_SAME_PROG;
-	}
-	n += put_u(out + n, zigzag((int64_t)(h->ts - p->prev_ts)));
-	n += put_u(out + n, h->id);
-	if (!(tag & TAG_SAME_PROG))
-		n += put_u(out + n, h->prog_addr);
-	n += put_u(out + n, data_len);
-	out[0] = tag;
-	return n;
-}
-
-void log_pack__commit(struct log_pack *p, uint32_t slot, const struct pt_event_hdr *h)
-{
-	struct log_pack_ctx *c = &p->ctx[slot % LOG_PACK_NEW];
-
-	if (slot & LOG_PACK_NEW) {
-		/* a new context takes the round-robin slot */
-		p->next = (p->next + 1) % LOG_PACK_CTX;
-		if (p->used < LOG_PACK_CTX)
-			p->used++;
-	}
-	c->pid = h->pid;
-	c->tid = h->tid;
-	c->thread = h->thread;
-	c->prog_addr = h->prog_addr;
-	p->prev_ts = h->ts;
 }
 
 static int get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v)

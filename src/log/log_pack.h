@@ -22,6 +22,7 @@
 #define PTBPF_LOG_PACK_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/event.h"
@@ -40,19 +41,11 @@ struct log_pack {
 	struct log_pack_ctx ctx[LOG_PACK_CTX];
 	uint32_t used; /* slots filled */
 	uint32_t next; /* slot a new context takes (round robin) */
+	uint32_t last; /* slot of the last event (the writer's; decode leaves it) */
 	uint64_t prev_ts;
 };
 
 void log_pack__reset(struct log_pack *p, uint64_t base_ts);
-
-/*
- * Encode the header of event h (data_len given apart: it may be cut) into
- * out (LOG_PACK_HDR_MAX bytes) without changing p; returns its length and
- * the slot it uses. log_pack__commit(p, slot, h) then makes it part of p.
- */
-size_t log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h, uint16_t trunc,
-			uint32_t data_len, unsigned char *out, uint32_t *slot);
-void log_pack__commit(struct log_pack *p, uint32_t slot, const struct pt_event_hdr *h);
 
 /*
  * Decode the event at *pos (before end) into h and *data (data_len bytes
@@ -61,5 +54,113 @@ void log_pack__commit(struct log_pack *p, uint32_t slot, const struct pt_event_h
  */
 int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsigned char *end,
 		     struct pt_event_hdr *h, const unsigned char **data);
+
+/* The encoder: inline, the writer calls it for every event. */
+
+/* tag byte */
+#define TAG_NEW_CTX   7u
+#define TAG_SLOT_MASK 0x07u
+#define TAG_TRUNC     0x08u
+#define TAG_SAME_PROG 0x10u
+#define TAG_RESERVED  0xe0u
+
+/* LEB128; the values an event repeats (deltas, ids, lengths) take a byte
+ * or two */
+static inline size_t log_pack__put_u(unsigned char *out, uint64_t v)
+{
+	size_t n = 0;
+
+	if (v < 0x80) {
+		out[0] = (unsigned char)v;
+		return 1;
+	}
+	if (v < 0x4000) {
+		out[0] = (unsigned char)(v | 0x80);
+		out[1] = (unsigned char)(v >> 7);
+		return 2;
+	}
+	while (v >= 0x80) {
+		out[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	out[n++] = (unsigned char)v;
+	return n;
+}
+
+static inline uint64_t log_pack__zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline bool log_pack__same_ctx(const struct log_pack_ctx *c, const struct pt_event_hdr *h)
+{
+	return c->tid == h->tid && c->pid == h->pid && c->thread == h->thread;
+}
+
+/* The slot of h's context: the last one used first (a thread's events
+ * often come in a row), then the others. */
+static inline int log_pack__find_ctx(const struct log_pack *p, const struct pt_event_hdr *h)
+{
+	if (p->used && log_pack__same_ctx(&p->ctx[p->last], h))
+		return (int)p->last;
+	for (uint32_t i = 0; i < p->used; i++)
+		if (log_pack__same_ctx(&p->ctx[i], h))
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Encode the header of event h (data_len given apart: it may be cut) into
+ * out (LOG_PACK_HDR_MAX bytes) without changing p; returns its length and
+ * the slot it uses. log_pack__commit(p, slot, h) then makes it part of p.
+ */
+static inline size_t log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h,
+				      uint16_t trunc, uint32_t data_len, unsigned char *out,
+				      uint32_t *slot)
+{
+	int c = log_pack__find_ctx(p, h);
+	unsigned char tag = 0;
+	size_t n = 1;
+
+	if (trunc)
+		tag |= TAG_TRUNC;
+	if (c < 0) {
+		tag |= TAG_NEW_CTX;
+		*slot = p->next | LOG_PACK_NEW;
+		n += log_pack__put_u(out + n, log_pack__zigzag(h->pid));
+		n += log_pack__put_u(out + n, log_pack__zigzag(h->tid));
+		n += log_pack__put_u(out + n, h->thread);
+	} else {
+		tag |= (unsigned char)c;
+		*slot = (uint32_t)c;
+		if (p->ctx[c].prog_addr == h->prog_addr)
+			tag |= TAG_SAME_PROG;
+	}
+	n += log_pack__put_u(out + n, log_pack__zigzag((int64_t)(h->ts - p->prev_ts)));
+	n += log_pack__put_u(out + n, h->id);
+	if (!(tag & TAG_SAME_PROG))
+		n += log_pack__put_u(out + n, h->prog_addr);
+	n += log_pack__put_u(out + n, data_len);
+	out[0] = tag;
+	return n;
+}
+
+static inline void log_pack__commit(struct log_pack *p, uint32_t slot, const struct pt_event_hdr *h)
+{
+	struct log_pack_ctx *c = &p->ctx[slot % LOG_PACK_NEW];
+
+	p->last = slot % LOG_PACK_NEW;
+	if (slot & LOG_PACK_NEW) {
+		/* a new context takes the round-robin slot */
+		p->next = (p->next + 1) % LOG_PACK_CTX;
+		if (p->used < LOG_PACK_CTX)
+			p->used++;
+	}
+	c->pid = h->pid;
+	c->tid = h->tid;
+	c->thread = h->thread;
+	c->prog_addr = h->prog_addr;
+	p->prev_ts = h->ts;
+}
 
 #endif

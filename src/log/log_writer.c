@@ -535,15 +535,25 @@ static bool blk_fits(const struct log_writer *w, uint64_t plen)
 static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
 			 uint32_t dlen, uint16_t trunc, bool last)
 {
-	unsigned char eh[LOG_PACK_HDR_MAX];
-	uint64_t grow = 0;
+	unsigned char eh[LOG_PACK_HDR_MAX], *at;
+	uint64_t grow = 0, plen = w->blk_plen;
 	uint32_t slot;
 	size_t n = 0;
 	int err;
 
+	/*
+	 * The common case: the open record has room for the longest header
+	 * and the data, and the log takes what it is given. The header is
+	 * encoded where it goes, without a copy.
+	 */
+	if (w->blk_open && w->policy != LOG_POLICY_UNTIL_FULL &&
+	    blk_fits(w, plen + LOG_PACK_HDR_MAX + dlen)) {
+		at = w->buf + w->buf_len + 24 + plen;
+		n = log_pack__encode(&w->pack, h, trunc, dlen, at, &slot);
+		grow = log_round8(plen + n + dlen) - log_round8(plen);
+		goto data;
+	}
 	if (w->blk_open) {
-		uint64_t plen = w->blk_plen;
-
 		n = log_pack__encode(&w->pack, h, trunc, dlen, eh, &slot);
 		if (blk_fits(w, plen + n + dlen)) {
 			grow = log_round8(plen + n + dlen) - log_round8(plen);
@@ -565,9 +575,11 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 		w->blk_count = 0;
 		w->blk_base_ts = h->ts;
 	}
-	memcpy(w->buf + w->buf_len + 24 + w->blk_plen, eh, n);
+	at = w->buf + w->buf_len + 24 + w->blk_plen;
+	memcpy(at, eh, n);
+data:
 	if (dlen)
-		memcpy(w->buf + w->buf_len + 24 + w->blk_plen + n, data, dlen);
+		memcpy(at + n, data, dlen);
 	log_pack__commit(&w->pack, slot, h);
 	w->blk_plen += (uint32_t)(n + dlen);
 	w->blk_count++;

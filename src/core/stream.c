@@ -237,7 +237,7 @@ int stream__flush(struct pt_stream *s)
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
 	stream__drain_locked(s);
-	err = stream__flush_locked(s);
+	err = stream__flush_locked(s, s->drain_ts);
 	pthread_mutex_unlock(&s->lock);
 	return err < 0 ? err : 0;
 }

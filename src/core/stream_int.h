@@ -110,6 +110,7 @@ struct pt_stream {
 	size_t direct_bytes;   /* of events stored so in this round */
 	size_t budget;         /* bytes this drain may still store (SIZE_MAX: any) */
 	uint64_t flush_stop_ts; /* a flush ended then: FLUSH_STOP, not stored yet */
+	uint64_t drain_ts;      /* when the last drain began (see stream__flush_locked) */
 	unsigned int uev_fill; /* fullest user-event sub-ring at the last drain */
 	int drain_ms;          /* the drainer's period now */
 	struct batch moved;    /* stored events a late event goes before */
@@ -174,7 +175,14 @@ int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const v
 			  uint32_t len);
 void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data);
 int stream__log_handover(struct pt_stream *s);
-int stream__flush_locked(struct pt_stream *s);
+/*
+ * Hand everything to the log and record POSIX_TRACE_FLUSH_START stamped ts
+ * (at least the newest stored event's): s->drain_ts right after a whole
+ * drain, since the sources may already hold events of the time since then,
+ * which must not come out older than the marker; s->last_ts in the middle
+ * of one (the rest of the drain is older than now).
+ */
+int stream__flush_locked(struct pt_stream *s, uint64_t ts);
 
 /* stream_sources.c */
 void stream__drain_locked(struct pt_stream *s);

@@ -72,10 +72,11 @@ int stream__log_handover(struct pt_stream *s)
 	return err;
 }
 
-/* A flush: everything goes to the log, then POSIX_TRACE_FLUSH_START. */
-int stream__flush_locked(struct pt_stream *s)
+/* A flush: everything goes to the log, then POSIX_TRACE_FLUSH_START (see
+ * stream_int.h for ts). */
+int stream__flush_locked(struct pt_stream *s, uint64_t ts)
 {
-	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_START, .ts = now_stream(s) };
+	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_START, .ts = ts };
 	int err = stream__log_handover(s);
 
 	if (err)
@@ -116,7 +117,9 @@ static bool stream__make_room(struct pt_stream *s, size_t data_len)
 		s->overrun = POSIX_TRACE_OVERRUN;
 		return queue__fits(&s->q, data_len);
 	case POSIX_TRACE_FLUSH:
-		if (s->log && !stream__flush_locked(s))
+		/* in the middle of a drain: the event that did not fit, and
+		 * the rest of the drain, go after FLUSH_START */
+		if (s->log && !stream__flush_locked(s, s->last_ts))
 			return queue__fits(&s->q, data_len);
 		/* a log that cannot take events: as UNTIL_FULL */
 		/* fallthrough */

@@ -407,6 +407,7 @@ void stream__drain_locked(struct pt_stream *s)
 {
 	int round = 0;
 
+	s->drain_ts = now_stream(s);
 	s->uev_fill = 0;
 	while (stream__drain_round(s) && s->budget && ++round < DRAIN_MAX_ROUNDS)
 		;
@@ -483,12 +484,12 @@ static void stream__log_tick(struct pt_stream *s)
 		stream__set_sources_enabled(s, false);
 		stream__record_system(s, POSIX_TRACE_STOP, now_stream(s), &one, sizeof(one));
 		s->status = POSIX_TRACE_SUSPENDED;
-		stream__flush_locked(s);
+		stream__flush_locked(s, s->last_ts);
 		return;
 	}
 	if (s->policy == POSIX_TRACE_FLUSH && !stream_log__flushing(s->log) &&
 	    stream_log__due(s->log, &s->q))
-		stream__flush_locked(s);
+		stream__flush_locked(s, s->drain_ts);
 }
 
 static void *drainer_main(void *arg)

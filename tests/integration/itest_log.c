@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,6 +320,73 @@ static void test_stream_policy_flush(void **state)
 	assert_int_equal(count(n, "sys_exit_getppid"), 5000);
 }
 
+static volatile int spin_stop;
+
+/* Syscalls, paced so that a 16 KiB stream's rings do not fill. */
+static void *spin(void *arg)
+{
+	int i;
+
+	(void)arg;
+	for (i = 0; !spin_stop && i < 20000; i++) {
+		syscall(SYS_getppid);
+		if (i % 20 == 19)
+			usleep(50);
+	}
+	return NULL;
+}
+
+/*
+ * POSIX_TRACE_FLUSH_START is stamped when the drain before the flush began
+ * (or at the newest event, in the middle of one), not when the flush
+ * starts: the events generated meanwhile were still in the kernel's rings
+ * and come after the marker with their own timestamps, instead of raised
+ * to the marker's (as they were: hundreds in a run like this one).
+ */
+static void test_flush_start_stamp(void **state)
+{
+	trace_attr_t a;
+	trace_id_t t;
+	pthread_t th;
+	int fd, i, n, flushes = 0, same = 0;
+	uint64_t mark = 0;
+
+	(void)state;
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamsize(&a, 16384);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+	fd = newlog("stamp.log");
+	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	spin_stop = 0;
+	assert_int_equal(pthread_create(&th, NULL, spin, NULL), 0);
+	for (i = 0; i < 200; i++) {
+		assert_int_equal(posix_trace_flush(t), 0);
+		usleep(500);
+	}
+	spin_stop = 1;
+	pthread_join(th, NULL);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+	n = read_log(logpath("stamp.log"), NULL);
+	for (i = 0; i < n; i++) {
+		uint64_t ts = (uint64_t)recs[i].info.posix_timestamp.tv_sec * 1000000000u +
+			      (uint64_t)recs[i].info.posix_timestamp.tv_nsec;
+
+		if (!strcmp(recs[i].name, "posix_trace_flush_start")) {
+			flushes++;
+			mark = ts;
+		} else if (!strncmp(recs[i].name, "sys_", 4) && ts == mark) {
+			same++;
+		}
+	}
+	assert_true(flushes >= 200);
+	/* two events of one nanosecond can happen, rarely */
+	if (same > flushes / 20)
+		fail_msg("%d of the events after %d flushes have the FLUSH_START's timestamp", same,
+			 flushes);
+}
+
 /* Log full policies with a tiny log. */
 static int log_with_policy(int policy, size_t logsize, int events, const char *name)
 {
@@ -602,6 +670,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_flush_status),
 		cmocka_unit_test(test_stream_policy_flush),
+		cmocka_unit_test(test_flush_start_stamp),
 		cmocka_unit_test(test_log_policies),
 		cmocka_unit_test(test_sigkill_controller),
 		cmocka_unit_test(test_clear),

@@ -19,30 +19,28 @@
 /* ------------------------------------------------------------------ */
 /* Sources                                                             */
 
-static void stream__take_back(struct pt_stream *s, uint64_t ts);
-
 /*
  * Store an event as it comes (direct round). Sources are in time order but
  * for a few events (an interrupt between a clock read and a reservation, a
  * thread preempted there): those go before the stored events newer than
- * they are, as a batch would have sorted them.
+ * they are, as a batch would have sorted them. Taking those back and
+ * storing them again for each late event would cost the whole stream per
+ * event when a source comes in late as a whole (one that waited while
+ * another filled the stream: every event of it is older): so the first
+ * late event with stored events to go before turns the rest of the round
+ * into a batch, merged once at its end. An event older than all the
+ * unread ones is stored (stamped as the newest read, see stream__store).
+ * Non-zero: no memory for the batch.
  */
-static void stream__record_direct(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
+static int stream__record_direct(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 {
-	size_t j;
-
-	if (h->ts >= s->last_ts || queue__empty(&s->q)) {
-		stream__record(s, h, data);
-		return;
+	if (h->ts < s->last_ts && !queue__empty(&s->q) && s->last_ts > s->floor_ts) {
+		s->direct = false;
+		batch__new_source(&s->batch);
+		return batch__add(&s->batch, h, data);
 	}
-	stream__take_back(s, h->ts);
 	stream__record(s, h, data);
-	for (j = 0; j < s->moved.n; j++) {
-		struct pt_event_hdr m = *batch__hdr(&s->moved, j);
-
-		stream__store(s, &m, batch__data(&s->moved, j));
-	}
-	batch__reset(&s->moved);
+	return 0;
 }
 
 /* A marker of the stream's own (events lost, FLUSH_STOP) where the
@@ -82,7 +80,9 @@ static int stream__from_source(struct pt_stream *s, struct pt_event_hdr *h, cons
 	if (s->direct) {
 		if (s->flush_stop_ts && h->ts >= s->flush_stop_ts)
 			stream__flush_stop(s);
-		stream__record_direct(s, h, data);
+		err = stream__record_direct(s, h, data);
+		if (err)
+			return err;
 		s->direct_bytes += sizeof(*h) + h->data_len;
 		if (s->direct_bytes < DRAIN_BATCH_BYTES && !last)
 			return 0;

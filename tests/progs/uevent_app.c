@@ -51,6 +51,19 @@ static void scribble(void)
 static trace_event_id_t mixed_id;
 static int mixed_n;
 
+static void *flood_thread(void *arg)
+{
+	struct payload pl = { 0 };
+	int i;
+
+	(void)arg;
+	for (i = 0; i < mixed_n; i++) {
+		pl.seq = i;
+		posix_trace_event(mixed_id, &pl, sizeof(pl));
+	}
+	return NULL;
+}
+
 static void *mixed_thread(void *arg)
 {
 	struct payload pl = { 0 };
@@ -112,13 +125,14 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (!strcmp(argv[3], "mixed")) {
+	if (!strcmp(argv[3], "mixed") || !strcmp(argv[3], "flood2")) {
 		pthread_t th[2];
 
 		mixed_id = pre;
 		mixed_n = n;
 		for (i = 0; i < 2; i++)
-			if (pthread_create(&th[i], NULL, mixed_thread, NULL))
+			if (pthread_create(&th[i], NULL,
+					   argv[3][0] == 'm' ? mixed_thread : flood_thread, NULL))
 				return 8;
 		for (i = 0; i < 2; i++)
 			pthread_join(th[i], NULL);

@@ -131,12 +131,11 @@ static void on_uev_lost(void *ctx, uint64_t count, uint64_t first_ts)
 	on_lost(ctx, count, first_ts);
 }
 
-static int on_uev_event(void *ctx, struct pt_event_hdr *hdr, const void *data)
+static int on_uev_event(void *ctx, struct pt_event_hdr *h, const void *data)
 {
 	struct pt_stream *s = ctx;
 	struct uev_src *u = s->uev_cur;
-	struct pt_event_hdr h = *hdr;
-	uint32_t idx = h.id - PTBPF_EV_USER_BASE;
+	uint32_t idx = h->id - PTBPF_EV_USER_BASE;
 	char name[TRACE_EVENT_NAME_MAX];
 	uint32_t id;
 
@@ -145,22 +144,22 @@ static int on_uev_event(void *ctx, struct pt_event_hdr *hdr, const void *data)
 	if (!u->map[idx]) {
 		if (idx == 0)
 			id = POSIX_TRACE_UNNAMED_USEREVENT;
-		else if (uev_consumer__type_name(u->c, h.id, name, sizeof(name)) ||
+		else if (uev_consumer__type_name(u->c, h->id, name, sizeof(name)) ||
 			 evtypes__lookup(&s->types, name, true, &id))
 			id = POSIX_TRACE_UNNAMED_USEREVENT;
 		u->map[idx] = id;
 		if (s->log)
 			stream_log__type(s->log, &s->types, id);
 	}
-	h.id = u->map[idx];
-	if (filtered(s, h.id))
+	h->id = u->map[idx];
+	if (filtered(s, h->id))
 		return 0;
-	if (h.data_len > s->attr.max_data_size) {
-		h.data_len = s->attr.max_data_size;
-		h.trunc = PT_TRUNCATED_RECORD;
+	if (h->data_len > s->attr.max_data_size) {
+		h->data_len = s->attr.max_data_size;
+		h->trunc = PT_TRUNCATED_RECORD;
 	}
-	h.ts += s->mono2real;
-	return stream__from_source(s, &h, data);
+	h->ts += s->mono2real;
+	return stream__from_source(s, h, data);
 }
 
 /* Each CPU's kernel ring and each user-event sub-ring is a run of its own

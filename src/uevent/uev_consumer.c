@@ -758,9 +758,10 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			memcpy(&l, u->ring + off + sizeof(rec), sizeof(l));
 			uev_report_lost(cbs, l.count, l.first_ts);
 		}
-		memset(&h, 0, sizeof(h));
 		h.id = UEV_ID_BASE + rec.idx;
 		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+		h.reserved = 0;
+		h.reserved2 = 0;
 		if (dlen > c->max_data) {
 			/* written into a provisional slot before we adopted it */
 			dlen = c->max_data;

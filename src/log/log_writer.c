@@ -72,6 +72,7 @@ struct log_writer {
 	uint32_t blk_plen;  /* its payload bytes so far */
 	uint32_t blk_count; /* its events */
 	uint32_t blk_target;
+	uint64_t blk_fast; /* payload bytes it may grow to without a check (0: none) */
 	uint64_t blk_base_ts;
 	struct log_pack pack;
 
@@ -355,6 +356,7 @@ static void blk_seal(struct log_writer *w)
 	w->buf_len += rlen;
 	w->wpos += rlen;
 	w->blk_open = false;
+	w->blk_fast = 0;
 }
 
 /*
@@ -531,6 +533,24 @@ static bool blk_fits(const struct log_writer *w, uint64_t plen)
 	return w->layout != LOG_LAYOUT_RING || w->wpos + rlen <= w->cap;
 }
 
+/*
+ * The payload size up to which the open EVENTS record may grow with no
+ * check (blk_fits() holds for every size up to it): the buffer and the
+ * record's place do not change while it is open. None under UNTIL_FULL,
+ * which counts every byte.
+ */
+static void blk_set_fast(struct log_writer *w)
+{
+	uint64_t lim = w->blk_target, room = w->buf_size - w->buf_len;
+
+	/* 24 + log_round8(plen) <= room, room and buf_len multiples of 8 */
+	lim = room < 24 ? 0 : (room - 24 < lim ? room - 24 : lim);
+	if (w->layout == LOG_LAYOUT_RING)
+		lim = w->cap - w->wpos < 24 ? 0 :
+					      (w->cap - w->wpos - 24 < lim ? w->cap - w->wpos - 24 : lim);
+	w->blk_fast = w->policy == LOG_POLICY_UNTIL_FULL ? 0 : lim;
+}
+
 /* Format 2.0: the event joins the open EVENTS record, or starts one. */
 static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
 			 uint32_t dlen, uint16_t trunc, bool last)
@@ -546,8 +566,7 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	 * and the data, and the log takes what it is given. The header is
 	 * encoded where it goes, without a copy.
 	 */
-	if (w->blk_open && w->policy != LOG_POLICY_UNTIL_FULL &&
-	    blk_fits(w, plen + LOG_PACK_HDR_MAX + dlen)) {
+	if (plen + LOG_PACK_HDR_MAX + dlen <= w->blk_fast) {
 		at = w->buf + w->buf_len + 24 + plen;
 		n = log_pack__encode(&w->pack, h, trunc, dlen, at, &slot);
 		grow = log_round8(plen + n + dlen) - log_round8(plen);
@@ -574,6 +593,7 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 		w->blk_plen = sizeof(struct log_events_hdr);
 		w->blk_count = 0;
 		w->blk_base_ts = h->ts;
+		blk_set_fast(w);
 	}
 	at = w->buf + w->buf_len + 24 + w->blk_plen;
 	memcpy(at, eh, n);

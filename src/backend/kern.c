@@ -254,6 +254,20 @@ int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid)
 	return 0;
 }
 
+int kern_backend__include_tid(struct kern_backend *kb, pid_t tid)
+{
+	__u32 key = tid;
+	int err;
+
+	if (tid <= 0)
+		return -EINVAL;
+	err = bpf_map__delete_elem(kb->skel->maps.excluded, &key, sizeof(key), 0);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	__atomic_sub_fetch(&kb->skel->bss->nr_excluded, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
 int kern_backend__set_enabled(struct kern_backend *kb, bool on)
 {
 	__atomic_store_n(&kb->skel->bss->enabled, on ? 1 : 0, __ATOMIC_SEQ_CST);

@@ -60,6 +60,8 @@ int kern_backend__open(struct kern_backend **out, const struct kern_opts *o);
 int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid);
 /* Never record events of thread tid. */
 int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid);
+/* Record thread tid again (it exited: the number may come back). */
+int kern_backend__include_tid(struct kern_backend *kb, pid_t tid);
 /* When off, nothing is written to the ring. */
 int kern_backend__set_enabled(struct kern_backend *kb, bool on);
 /*

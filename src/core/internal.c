@@ -28,7 +28,7 @@ static void internal__own(void)
 	}
 }
 
-void internal__thread_started(void)
+pid_t internal__thread_started(void)
 {
 	pid_t tid = (pid_t)syscall(SYS_gettid);
 	int i;
@@ -39,6 +39,18 @@ void internal__thread_started(void)
 		tids[ntids++] = tid;
 	for (i = 0; i < nselfs; i++)
 		kern_backend__exclude_tid(selfs[i], tid);
+	pthread_mutex_unlock(&lock);
+	return tid;
+}
+
+void internal__thread_reaped(pid_t tid)
+{
+	int i;
+
+	pthread_mutex_lock(&lock);
+	internal__own();
+	for (i = 0; i < nselfs; i++)
+		kern_backend__include_tid(selfs[i], tid);
 	pthread_mutex_unlock(&lock);
 }
 

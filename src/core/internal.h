@@ -11,9 +11,16 @@
 
 struct kern_backend;
 
-/* Call from the new internal thread itself. */
-void internal__thread_started(void);
+/* Call from the new internal thread itself; returns its thread id. */
+pid_t internal__thread_started(void);
 void internal__thread_exiting(void);
+/*
+ * After pthread_join() of an internal thread: its id is no longer excluded
+ * anywhere. Thread ids come back (pid_max is 32768 on small machines): a
+ * thread of the process given the id of a dead internal one would go
+ * untraced.
+ */
+void internal__thread_reaped(pid_t tid);
 
 /* A kernel backend that traces this process: exclude every internal thread
  * now and later, until internal__self_backend_del(). */

@@ -148,6 +148,7 @@ void stream__destroy(struct pt_stream *s)
 			/* the drainer still stops within one period */
 		}
 		pthread_join(s->drainer, NULL);
+		internal__thread_reaped(s->drainer_tid);
 	}
 	if (s->log) {
 		/* the last flush's FLUSH_STOP goes in the log too */

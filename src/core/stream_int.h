@@ -131,6 +131,7 @@ struct pt_stream {
 	struct stream_log *log; /* NULL without a log */
 
 	pthread_t drainer;
+	pid_t drainer_tid; /* written by the drainer, read after joining it */
 	bool drainer_started;
 	int wake_fd[2];
 

@@ -31,6 +31,7 @@ struct stream_log {
 	pthread_mutex_t m;
 	pthread_cond_t c;
 	pthread_t thr;
+	pid_t thr_tid; /* written by the flusher, read after joining it */
 	int fd;
 	struct log_meta meta;
 	struct log_writer *w;
@@ -128,7 +129,7 @@ static void *flusher_main(void *arg)
 	struct batch tmp;
 	int err;
 
-	internal__thread_started();
+	l->thr_tid = internal__thread_started();
 	pthread_mutex_lock(&l->m);
 	for (;;) {
 		while (!l->stop && !l->pending.n && !l->handed.buf)
@@ -419,6 +420,7 @@ int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 	pthread_cond_broadcast(&l->c);
 	pthread_mutex_unlock(&l->m);
 	pthread_join(l->thr, NULL);
+	internal__thread_reaped(l->thr_tid);
 	if (f) {
 		write_all_types(l, f->types);
 		ls.v[0] = f->status->posix_stream_status;

@@ -498,7 +498,7 @@ static void *drainer_main(void *arg)
 	int efd = -1, stop = 0;
 	sigset_t all;
 
-	internal__thread_started();
+	s->drainer_tid = internal__thread_started();
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	efd = epoll_create1(EPOLL_CLOEXEC);

@@ -519,6 +519,91 @@ static void test_pid0(void **state)
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
+static volatile pid_t worker_tid;
+
+static void *worker(void *arg)
+{
+	int i;
+
+	(void)arg;
+	worker_tid = gettid_();
+	for (i = 0; i < 10; i++)
+		syscall(SYS_getppid);
+	return NULL;
+}
+
+/* The ids of this process's threads. */
+static int list_tids(pid_t *out, int max)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)) && n < max)
+		if (e->d_name[0] != '.')
+			out[n++] = atoi(e->d_name);
+	closedir(d);
+	return n;
+}
+
+/*
+ * A stream of this very process excludes the library's threads, those of
+ * other streams too. Once one of them has exited, its thread id may come
+ * back (pid_max is 32768 on small machines) to a thread of the program,
+ * which must then be traced. ns_last_pid hands the id of a second stream's
+ * drainer out again at once (root only).
+ */
+static void test_reused_tid(void **state)
+{
+	pid_t before[64], after[64], drainer = 0;
+	trace_id_t a, b;
+	int nb, na, i, j, n, got = 0, tries;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* ns_last_pid needs root (tests/nonroot.test.sh runs us as nobody) */
+	if (access("/proc/sys/kernel/ns_last_pid", W_OK)) {
+		print_message("no ns_last_pid (CONFIG_CHECKPOINT_RESTORE): skipped\n");
+		skip();
+	}
+	assert_int_equal(posix_trace_create(0, NULL, &a), 0);
+	assert_int_equal(posix_trace_start(a), 0);
+	nb = list_tids(before, 64);
+	assert_int_equal(posix_trace_create(0, NULL, &b), 0);
+	na = list_tids(after, 64);
+	for (i = 0; i < na; i++) {
+		for (j = 0; j < nb && before[j] != after[i]; j++)
+			;
+		if (j == nb) {
+			assert_int_equal(drainer, 0); /* one new thread: b's drainer */
+			drainer = after[i];
+		}
+	}
+	assert_true(drainer > 1);
+	assert_int_equal(posix_trace_shutdown(b), 0);
+	worker_tid = 0;
+	for (tries = 0; tries < 20 && worker_tid != drainer; tries++) {
+		FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		pthread_t th;
+
+		assert_non_null(f);
+		fprintf(f, "%d", drainer - 1);
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(pthread_create(&th, NULL, worker, NULL), 0);
+		pthread_join(th, NULL);
+	}
+	/* another process took the id first every time: very unlikely */
+	assert_int_equal(worker_tid, drainer);
+	assert_int_equal(posix_trace_stop(a), 0);
+	n = read_all(a, evs, MAXEV);
+	for (i = 0; i < n; i++)
+		if (evs[i].tid == drainer && !strcmp(evs[i].name, "sys_exit_getppid"))
+			got++;
+	assert_int_equal(got, 10);
+	assert_int_equal(posix_trace_shutdown(a), 0);
+}
+
 /* Trace the 3-thread child (100 getppid per thread) from start to stop. */
 static trace_id_t record_threads_child(struct child *c)
 {
@@ -988,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(test_loop_holds),
 		cmocka_unit_test(test_policy_until_full),
 		cmocka_unit_test(test_pid0),
+		cmocka_unit_test(test_reused_tid),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_batch_read),
 		cmocka_unit_test(test_errors),

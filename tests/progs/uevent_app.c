@@ -49,21 +49,9 @@ static void scribble(void)
 }
 
 static trace_event_id_t mixed_id;
-static int mixed_n;
+static int mixed_n, mixed_syscall;
 
-static void *flood_thread(void *arg)
-{
-	struct payload pl = { 0 };
-	int i;
-
-	(void)arg;
-	for (i = 0; i < mixed_n; i++) {
-		pl.seq = i;
-		posix_trace_event(mixed_id, &pl, sizeof(pl));
-	}
-	return NULL;
-}
-
+/* mixed_n user events, each followed by a getppid if mixed_syscall. */
 static void *mixed_thread(void *arg)
 {
 	struct payload pl = { 0 };
@@ -73,7 +61,8 @@ static void *mixed_thread(void *arg)
 	for (i = 0; i < mixed_n; i++) {
 		pl.seq = i;
 		posix_trace_event(mixed_id, &pl, sizeof(pl));
-		syscall(SYS_getppid);
+		if (mixed_syscall)
+			syscall(SYS_getppid);
 	}
 	return NULL;
 }
@@ -130,9 +119,9 @@ int main(int argc, char **argv)
 
 		mixed_id = pre;
 		mixed_n = n;
+		mixed_syscall = !strcmp(argv[3], "mixed");
 		for (i = 0; i < 2; i++)
-			if (pthread_create(&th[i], NULL,
-					   argv[3][0] == 'm' ? mixed_thread : flood_thread, NULL))
+			if (pthread_create(&th[i], NULL, mixed_thread, NULL))
 				return 8;
 		for (i = 0; i < 2; i++)
 			pthread_join(th[i], NULL);

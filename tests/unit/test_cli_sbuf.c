@@ -60,11 +60,49 @@ static void test_append(void **state)
 	sb_free(&b);
 }
 
+/* Line prefixes, with the cached second and ids, as printf makes them. */
+static void test_line_prefix(void **state)
+{
+	static const int64_t ts[] = { 0, 999, 1000, 999999999, 1000000000, 1000000001,
+				      1234567890123, -1, -1000, -999999999, -1000000000,
+				      -3500000000, 86400000000000LL, INT64_MAX, INT64_MIN + 1 };
+	static const pid_t ids[][2] = { { 0, 0 }, { 1, 1 }, { 42, 43 }, { 42, 44 },
+					{ 99999, 100000 }, { 4194304, 4194303 },
+					{ -1, 7 }, { 42, 43 }, { 5, 5 }, { 6, 5 } };
+	struct line_prefix p;
+	struct sbuf b = { 0 };
+	char ref[128];
+
+	memset(&p, 0, sizeof(p));
+	/* every pair of values, in two orders, so that the caches both hit
+	 * and get replaced */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < sizeof(ts) / sizeof(ts[0]); i++) {
+			for (size_t k = 0; k < sizeof(ids) / sizeof(ids[0]); k++) {
+				size_t j = pass ? sizeof(ts) / sizeof(ts[0]) - 1 - i : i;
+				int64_t t = ts[j];
+				uint64_t u = t < 0 ? -(uint64_t)t : (uint64_t)t;
+
+				sb_reset(&b);
+				sb_putn(&b, "x", 1);
+				sb_line_prefix(&b, &p, t, ids[k][0], ids[k][1]);
+				snprintf(ref, sizeof(ref), "x%s%" PRIu64 ".%06" PRIu64 " %d/%d ",
+					 t < 0 ? "-" : "", u / 1000000000u,
+					 u % 1000000000u / 1000u, (int)ids[k][0], (int)ids[k][1]);
+				assert_string_equal(b.s, ref);
+				assert_int_equal(b.len, strlen(ref));
+			}
+		}
+	}
+	sb_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dec_like_printf),
 		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_line_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

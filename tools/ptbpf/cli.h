@@ -90,6 +90,25 @@ void sb_json_str(struct sbuf *b, const char *s, size_t n);
 void sb_hex(struct sbuf *b, const void *p, size_t n);
 
 /*
+ * The start of a text line, "S.UUUUUU PID/TID ". The second and the ids
+ * of the last few threads are kept formatted: they repeat from line to
+ * line, and formatting them was a third of a live line's cost.
+ */
+struct line_prefix {
+	uint64_t sec; /* of sec_s, when sec_len */
+	uint8_t sec_len;
+	char sec_s[24]; /* "S." */
+	struct {
+		pid_t pid, tid;
+		uint8_t len; /* 0: unused */
+		char s[32];  /* " PID/TID " */
+	} ids[4];
+	unsigned int next; /* the ids entry replaced next */
+};
+/* Appends the prefix of a line at t_ns (negative: "-S.UUUUUU"). */
+void sb_line_prefix(struct sbuf *b, struct line_prefix *p, int64_t t_ns, pid_t pid, pid_t tid);
+
+/*
  * Exit code and message for an error number returned by posix_trace_create*
  * or ptbpf_trace_add_pid on pid; prints the message.
  */
@@ -165,6 +184,7 @@ struct fmt {
 	struct fmt_pending *unfinished; /* tids with a printed <unfinished ...> */
 	size_t nunfinished, capunfinished;
 	struct sbuf line, tmp;
+	struct line_prefix prefix;
 	uint64_t nevents, noverflow;
 };
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute);

@@ -717,7 +717,7 @@ void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret)
 			sb_printf(b, " = -1 E%d (errno %d)", e, e);
 		return;
 	}
-	sb_puts(b, " = ");
+	sb_putn(b, " = ", 3);
 	if (d && d->ret == R_HEX)
 		sb_xhex(b, (uint64_t)ret);
 	else

@@ -33,21 +33,6 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->tmp);
 }
 
-static void put_ts(struct sbuf *b, struct fmt *f, int64_t ts)
-{
-	int64_t t = ts;
-
-	if (!f->absolute)
-		t -= f->origin;
-	if (t < 0) {
-		sb_putc(b, '-');
-		t = -t;
-	}
-	sb_udec(b, (uint64_t)(t / 1000000000LL), 0);
-	sb_putc(b, '.');
-	sb_udec(b, (uint64_t)(t % 1000000000LL / 1000), 6);
-}
-
 static void emit(struct fmt *f, struct sbuf *b)
 {
 	sb_putc(b, '\n');
@@ -59,12 +44,7 @@ static void emit(struct fmt *f, struct sbuf *b)
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
 	sb_reset(&f->line);
-	put_ts(&f->line, f, ts);
-	sb_putc(&f->line, ' ');
-	sb_dec(&f->line, pid);
-	sb_putc(&f->line, '/');
-	sb_dec(&f->line, tid);
-	sb_putc(&f->line, ' ');
+	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
 }
 
 static void unfinished_add(struct fmt *f, pid_t tid, const char *name)

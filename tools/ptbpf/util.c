@@ -119,6 +119,60 @@ void sb_dec(struct sbuf *b, int64_t v)
 	sb_putn(b, tmp + sizeof(tmp) - n, n);
 }
 
+void sb_line_prefix(struct sbuf *b, struct line_prefix *p, int64_t t_ns, pid_t pid, pid_t tid)
+{
+	uint64_t t = t_ns < 0 ? -(uint64_t)t_ns : (uint64_t)t_ns;
+	uint64_t sec = t / 1000000000u;
+	uint32_t us = (uint32_t)(t % 1000000000u / 1000u);
+	unsigned int i;
+	char *o;
+
+	for (i = 0; i < 4; i++)
+		if (p->ids[i].len && p->ids[i].pid == pid && p->ids[i].tid == tid)
+			break;
+	if (i == 4) {
+		struct sbuf tmp = { 0 };
+
+		i = p->next++ & 3;
+		/* at most 2 * 11 + 3 bytes */
+		sb_putc(&tmp, ' ');
+		sb_dec(&tmp, pid);
+		sb_putc(&tmp, '/');
+		sb_dec(&tmp, tid);
+		sb_putc(&tmp, ' ');
+		memcpy(p->ids[i].s, tmp.s, tmp.len);
+		p->ids[i].len = (uint8_t)tmp.len;
+		p->ids[i].pid = pid;
+		p->ids[i].tid = tid;
+		sb_free(&tmp);
+	}
+	if (!p->sec_len || p->sec != sec) {
+		char *end = p->sec_s + sizeof(p->sec_s) - 1;
+		size_t n = udec_back(end, sec, 0);
+
+		*end = '.';
+		memmove(p->sec_s, end - n, n + 1);
+		p->sec_len = (uint8_t)(n + 1);
+		p->sec = sec;
+	}
+	/* whole arrays copied: fixed sizes are a few vector moves, where the
+	 * lengths would be a call of memcpy */
+	sb_grow(b, 1 + sizeof(p->sec_s) + 6 + sizeof(p->ids[i].s));
+	o = b->s + b->len;
+	if (t_ns < 0)
+		*o++ = '-';
+	memcpy(o, p->sec_s, sizeof(p->sec_s));
+	o += p->sec_len;
+	memcpy(o, digit_pairs + 2 * (us / 10000), 2);
+	memcpy(o + 2, digit_pairs + 2 * (us / 100 % 100), 2);
+	memcpy(o + 4, digit_pairs + 2 * (us % 100), 2);
+	o += 6;
+	memcpy(o, p->ids[i].s, sizeof(p->ids[i].s));
+	o += p->ids[i].len;
+	*o = '\0';
+	b->len = (size_t)(o - b->s);
+}
+
 /* "%#lx": 0 is "0" */
 void sb_xhex(struct sbuf *b, uint64_t v)
 {

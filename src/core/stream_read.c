@@ -37,6 +37,21 @@ static void copy_out(struct posix_trace_event_info *ev, const struct pt_event_hd
 		*data_len = n;
 }
 
+/* The stored event h, the oldest, out of the stream (lock held). */
+static void stream__take_stored(struct pt_stream *s, const struct pt_event_hdr *h,
+				struct posix_trace_event_info *ev, void *data, size_t num_bytes,
+				size_t *data_len)
+{
+	copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
+	s->floor_ts = h->ts;
+	s->last_tid = h->tid;
+	queue__pop(&s->q);
+	if (s->policy == POSIX_TRACE_LOOP && s->full == POSIX_TRACE_FULL)
+		s->full = POSIX_TRACE_NOT_FULL;
+	if (queue__empty(&s->q) && s->auto_stopped && !s->auto_stop_report)
+		stream__auto_restart(s);
+}
+
 /* One event out of the stream, if there is one (lock held). */
 static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev, void *data,
 			 size_t num_bytes, size_t *data_len)
@@ -62,14 +77,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		return true;
 	}
 	if (h) {
-		copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
-		s->floor_ts = h->ts;
-		s->last_tid = h->tid;
-		queue__pop(&s->q);
-		if (s->policy == POSIX_TRACE_LOOP && s->full == POSIX_TRACE_FULL)
-			s->full = POSIX_TRACE_NOT_FULL;
-		if (queue__empty(&s->q) && s->auto_stopped && !s->auto_stop_report)
-			stream__auto_restart(s);
+		stream__take_stored(s, h, ev, data, num_bytes, data_len);
 		return true;
 	}
 	if (s->auto_stop_report) {
@@ -158,13 +166,23 @@ int stream__trygetnext_batch(struct pt_stream *s, struct ptbpf_event *evs, size_
 	if (queue__empty(&s->q))
 		stream__drain_fit(s);
 	while (n < max) {
-		long need = stream__next_len(s);
+		const struct pt_event_hdr *h = queue__peek(&s->q);
 		char *at = buf ? (char *)buf + off : NULL;
+		long need;
 
-		if (need < 0 || (n && (size_t)need > bufsz - off))
-			break;
-		if (!stream__take(s, &evs[n].info, at, bufsz - off, &evs[n].data_len))
-			break;
+		if (h && !s->head_overflow && !s->head_resume) {
+			/* the usual case: a stored event, no marker before it */
+			if (n && h->data_len > bufsz - off)
+				break;
+			stream__take_stored(s, h, &evs[n].info, at, bufsz - off,
+					    &evs[n].data_len);
+		} else {
+			need = stream__next_len(s);
+			if (need < 0 || (n && (size_t)need > bufsz - off))
+				break;
+			if (!stream__take(s, &evs[n].info, at, bufsz - off, &evs[n].data_len))
+				break;
+		}
 		evs[n].data = at;
 		evs[n].tid = s->last_tid;
 		off += (evs[n].data_len + 7) & ~(size_t)7;

@@ -891,13 +891,22 @@ def machine():
                 break
     except OSError:
         pass
+    # on, every BPF program run reads the clock twice more (its run time
+    # is added up): a cost the BPF tracers here pay, perf trace and strace
+    # do not. bench/run turns it off for the run (the kernel's default)
+    # unless told otherwise; the header shows both values.
+    try:
+        bpf_stats = open("/proc/sys/kernel/bpf_stats_enabled").read().strip()
+    except OSError:
+        bpf_stats = "?"
     rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                          capture_output=True, text=True).stdout.strip()
     return dict(date=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
                 nproc=os.cpu_count(), cpu=cpu, kernel=platform.release(),
                 os=platform.freedesktop_os_release().get("PRETTY_NAME", "?")
                 if hasattr(platform, "freedesktop_os_release") else "?",
-                commit=rev)
+                commit=rev, bpf_stats=bpf_stats,
+                machine_bpf_stats=os.environ.get("PTBPF_BENCH_MACHINE_BPF_STATS", bpf_stats))
 
 
 def main():
@@ -934,10 +943,13 @@ def main():
     analyse(b.rows)
     mach["mode"] = args.mode
     mach["duration_s"] = round(time.monotonic() - t0)
-    hdr = ("ptbpf benchmarks, %s mode, %s: %s, %d CPUs (%s), kernel %s, commit %s; "
+    stats = "kernel.bpf_stats_enabled=%s" % mach["bpf_stats"]
+    if mach["machine_bpf_stats"] != mach["bpf_stats"]:
+        stats += " during the run, %s on the machine" % mach["machine_bpf_stats"]
+    hdr = ("ptbpf benchmarks, %s mode, %s: %s, %d CPUs (%s), kernel %s (%s), commit %s; "
            "%d repetitions, %.0f s"
            % (args.mode, mach["date"], mach["os"], mach["nproc"], mach["cpu"], mach["kernel"],
-              mach["commit"], MODES[args.mode]["reps"], mach["duration_s"]))
+              stats, mach["commit"], MODES[args.mode]["reps"], mach["duration_s"]))
     md = hdr + "\n" + table(b.rows) + "\n"
     print(md)
     os.makedirs(args.results, exist_ok=True)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The ptbpf command's text buffer: integers formatted without printf. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -68,7 +69,8 @@ static void test_line_prefix(void **state)
 				      -3500000000, 86400000000000LL, INT64_MAX, INT64_MIN + 1 };
 	static const pid_t ids[][2] = { { 0, 0 }, { 1, 1 }, { 42, 43 }, { 42, 44 },
 					{ 99999, 100000 }, { 4194304, 4194303 },
-					{ -1, 7 }, { 42, 43 }, { 5, 5 }, { 6, 5 } };
+					{ -1, 7 }, { 42, 43 }, { 5, 5 }, { 6, 5 },
+					{ 3, -2 }, { INT_MIN, INT_MAX } };
 	struct line_prefix p;
 	struct sbuf b = { 0 };
 	char ref[128];

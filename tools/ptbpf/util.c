@@ -131,20 +131,23 @@ void sb_line_prefix(struct sbuf *b, struct line_prefix *p, int64_t t_ns, pid_t p
 		if (p->ids[i].len && p->ids[i].pid == pid && p->ids[i].tid == tid)
 			break;
 	if (i == 4) {
-		struct sbuf tmp = { 0 };
+		/* " PID/TID ", made from the end: at most 2 * 11 + 3 bytes */
+		char tmp[sizeof(p->ids[0].s)], *q = tmp + sizeof(tmp);
 
+		*--q = ' ';
+		q -= udec_back(q, tid < 0 ? -(uint64_t)tid : (uint64_t)tid, 0);
+		if (tid < 0)
+			*--q = '-';
+		*--q = '/';
+		q -= udec_back(q, pid < 0 ? -(uint64_t)pid : (uint64_t)pid, 0);
+		if (pid < 0)
+			*--q = '-';
+		*--q = ' ';
 		i = p->next++ & 3;
-		/* at most 2 * 11 + 3 bytes */
-		sb_putc(&tmp, ' ');
-		sb_dec(&tmp, pid);
-		sb_putc(&tmp, '/');
-		sb_dec(&tmp, tid);
-		sb_putc(&tmp, ' ');
-		memcpy(p->ids[i].s, tmp.s, tmp.len);
-		p->ids[i].len = (uint8_t)tmp.len;
+		p->ids[i].len = (uint8_t)(tmp + sizeof(tmp) - q);
+		memcpy(p->ids[i].s, q, p->ids[i].len);
 		p->ids[i].pid = pid;
 		p->ids[i].tid = tid;
-		sb_free(&tmp);
 	}
 	if (!p->sec_len || p->sec != sec) {
 		char *end = p->sec_s + sizeof(p->sec_s) - 1;

@@ -98,6 +98,16 @@ static size_t udec_back(char *end, uint64_t v, int width)
 	return (size_t)(end - p);
 }
 
+/* The same for a signed v, with its '-'; returns the length. */
+static size_t dec_back(char *end, int64_t v)
+{
+	size_t n = udec_back(end, v < 0 ? -(uint64_t)v : (uint64_t)v, 0);
+
+	if (v < 0)
+		*(end - ++n) = '-';
+	return n;
+}
+
 void sb_udec(struct sbuf *b, uint64_t v, int width)
 {
 	char tmp[24];
@@ -112,10 +122,8 @@ void sb_udec(struct sbuf *b, uint64_t v, int width)
 void sb_dec(struct sbuf *b, int64_t v)
 {
 	char tmp[24];
-	size_t n = udec_back(tmp + sizeof(tmp), v < 0 ? -(uint64_t)v : (uint64_t)v, 0);
+	size_t n = dec_back(tmp + sizeof(tmp), v);
 
-	if (v < 0)
-		tmp[sizeof(tmp) - ++n] = '-';
 	sb_putn(b, tmp + sizeof(tmp) - n, n);
 }
 
@@ -135,13 +143,9 @@ void sb_line_prefix(struct sbuf *b, struct line_prefix *p, int64_t t_ns, pid_t p
 		char tmp[sizeof(p->ids[0].s)], *q = tmp + sizeof(tmp);
 
 		*--q = ' ';
-		q -= udec_back(q, tid < 0 ? -(uint64_t)tid : (uint64_t)tid, 0);
-		if (tid < 0)
-			*--q = '-';
+		q -= dec_back(q, tid);
 		*--q = '/';
-		q -= udec_back(q, pid < 0 ? -(uint64_t)pid : (uint64_t)pid, 0);
-		if (pid < 0)
-			*--q = '-';
+		q -= dec_back(q, pid);
 		*--q = ' ';
 		i = p->next++ & 3;
 		p->ids[i].len = (uint8_t)(tmp + sizeof(tmp) - q);

@@ -91,6 +91,26 @@ static int newlog(const char *name)
 	return fd;
 }
 
+/*
+ * A started stream of 16 KiB (the smallest kernel rings) with a new log
+ * name, of this log full policy and size (0: the default size).
+ */
+static trace_id_t start_small_log(const char *name, int policy, size_t logsize, int *fd)
+{
+	trace_attr_t a;
+	trace_id_t t;
+
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamsize(&a, 16384);
+	posix_trace_attr_setlogfullpolicy(&a, policy);
+	if (logsize)
+		posix_trace_attr_setlogsize(&a, logsize);
+	*fd = newlog(name);
+	assert_int_equal(posix_trace_create_withlog(0, &a, *fd, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	return t;
+}
+
 /* Events, data, names, attributes and status survive the round trip. */
 static void test_round_trip(void **state)
 {
@@ -293,18 +313,12 @@ static void test_flush_status(void **state)
 /* A full stream with POSIX_TRACE_FLUSH is flushed, nothing is lost. */
 static void test_stream_policy_flush(void **state)
 {
-	trace_attr_t a;
 	trace_id_t t;
 	struct posix_trace_status_info st;
 	int fd, i, n;
 
 	(void)state;
-	posix_trace_attr_init(&a);
-	posix_trace_attr_setstreamsize(&a, 16384);
-	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
-	fd = newlog("sflush.log");
-	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
-	assert_int_equal(posix_trace_start(t), 0);
+	t = start_small_log("sflush.log", POSIX_TRACE_APPEND, 0, &fd);
 	for (i = 0; i < 5000; i++) {
 		syscall(SYS_getppid);
 		/* the stream fills and is flushed many times; pauses let the
@@ -345,19 +359,13 @@ static void *spin(void *arg)
  */
 static void test_flush_start_stamp(void **state)
 {
-	trace_attr_t a;
 	trace_id_t t;
 	pthread_t th;
 	int fd, i, n, flushes = 0, same = 0;
 	uint64_t mark = 0;
 
 	(void)state;
-	posix_trace_attr_init(&a);
-	posix_trace_attr_setstreamsize(&a, 16384);
-	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
-	fd = newlog("stamp.log");
-	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
-	assert_int_equal(posix_trace_start(t), 0);
+	t = start_small_log("stamp.log", POSIX_TRACE_APPEND, 0, &fd);
 	spin_stop = 0;
 	assert_int_equal(pthread_create(&th, NULL, spin, NULL), 0);
 	for (i = 0; i < 200; i++) {
@@ -390,18 +398,11 @@ static void test_flush_start_stamp(void **state)
 /* Log full policies with a tiny log. */
 static int log_with_policy(int policy, size_t logsize, int events, const char *name)
 {
-	trace_attr_t a;
 	trace_id_t t;
 	struct posix_trace_status_info st;
 	int fd, i;
 
-	posix_trace_attr_init(&a);
-	posix_trace_attr_setlogfullpolicy(&a, policy);
-	posix_trace_attr_setlogsize(&a, logsize);
-	posix_trace_attr_setstreamsize(&a, 16384);
-	fd = newlog(name);
-	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
-	assert_int_equal(posix_trace_start(t), 0);
+	t = start_small_log(name, policy, logsize, &fd);
 	for (i = 0; i < events; i++) {
 		syscall(SYS_getppid);
 		/* a 16 KiB stream has the smallest kernel rings: pauses let

@@ -239,6 +239,10 @@ class Bench:
         def ref_paths(cmd):
             return [self.b("reftracer"), "-p", "--"] + cmd, None, None
 
+        def ref_file(cmd):
+            return ([self.b("reftracer"), "-p", "-s", "-o", os.path.join(self.work, "ref.raw"),
+                     "--"] + cmd, None, None)
+
         def ref_wake(cmd):
             return [self.b("reftracer"), "-w", "4096", "--"] + cmd, None, None
 
@@ -284,6 +288,10 @@ class Bench:
             # where paths are read (the tree walk): the floor of a tracer
             # that shows them, as ptbpf does
             ("ref_paths", "reference tracer + path arguments copied (-p)", ref_paths, "n_fast"),
+            # the floor of a tracer that keeps its records in a file, as
+            # ptbpf record -o: -p, and every record written (-o, -s)
+            ("ref_file", "reference tracer + paths, records written to a file (-p -o)",
+             ref_file, "n_fast"),
             ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_mid"),
             ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_mid"),
             ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_mid"),
@@ -296,7 +304,7 @@ class Bench:
     def counts(key, text, expected):
         """events captured and lost, from the tracer's own summary."""
         m = None
-        if key in ("ref", "ref_wake", "ref_paths"):
+        if key in ("ref", "ref_wake", "ref_paths", "ref_file"):
             m = re.search(r"reftracer: events (\d+) dropped (\d+)", text)
             if m:
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected)
@@ -710,6 +718,9 @@ def analyse(rows):
             if (r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api") and rp
                     and rp["overhead"] > 0):
                 r["vs_ref_paths"] = paired_ratio(r, rp, base)
+            rf = ov.get("ref_file")
+            if r["tracer"] == "ptbpf_log" and rf and rf["overhead"] > 0:
+                r["vs_ref_file"] = paired_ratio(r, rf, base)
             if r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api"):
                 if r.get("vs_ref") is not None:
                     r["goal"] = ("pass" if r["vs_ref"] <= 1.2 else "fail") + " (<=1.2x ref)"
@@ -852,6 +863,8 @@ def table(rows):
                 "%.2fx" % r["vs_ref_min"] if r.get("vs_ref_min") is not None else "-"))
         if r.get("vs_ref_paths") is not None:
             ratio.append("%.2fx ref + paths" % r["vs_ref_paths"])
+        if r.get("vs_ref_file") is not None:
+            ratio.append("%.2fx ref + file" % r["vs_ref_file"])
         if r.get("ptbpf_frac"):
             ratio.append(r["ptbpf_frac"])
         if r.get("vs_lttng") is not None:

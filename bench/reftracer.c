@@ -3,7 +3,7 @@
  * reftracer: the benchmark's reference syscall tracer, the cost floor an
  * eBPF tracer can reach (see bpf/bench_ref.bpf.c).
  *
- *   reftracer [-i DRAIN_MS] [-w BYTES] [-p] -- CMD [ARG...]
+ *   reftracer [-i DRAIN_MS] [-w BYTES] [-p] [-o FILE [-s]] -- CMD [ARG...]
  *
  * Runs CMD with its process id in the filter, records every syscall entry
  * and exit of its threads in a ring buffer per CPU, drains the rings every
@@ -15,9 +15,13 @@
  * difference is what wakeups cost (ptbpf sends one per drain, past a
  * quarter of its ring). With -p, the entry of a syscall with a path
  * argument (open, openat, stat, newfstatat, execve, ...) also copies the
- * path, as ptbpf does: the cost floor of a tracer that shows paths.
+ * path, as ptbpf does: the cost floor of a tracer that shows paths. With
+ * -o, the drain also writes every record (its u32 size, then its bytes)
+ * to FILE in 1 MiB write()s, and with -s starts the file's writeback every
+ * 8 MiB as ptbpf's log writer does: the floor of `ptbpf record -o`.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +39,37 @@
 #include "bench_ref.skel.h"
 
 static unsigned long long consumed, with_path;
+
+/* -o: the records, each after its u32 size, written in chunks of OUT_CHUNK */
+#define OUT_CHUNK (1u << 20)
+static unsigned char *out_buf;
+static size_t out_len;
+static int out_fd = -1, out_sync;
+static unsigned long long out_bytes, out_unsynced;
+
+static int out_write(void)
+{
+	size_t done = 0;
+
+	while (done < out_len) {
+		ssize_t n = write(out_fd, out_buf + done, out_len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	out_bytes += out_len;
+	out_unsynced += out_len;
+	out_len = 0;
+	/* as ptbpf's log writer: writeback started every 8 MiB */
+	if (out_sync && out_unsynced >= (8u << 20)) {
+		out_unsynced = 0;
+		sync_file_range(out_fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+	}
+	return 0;
+}
 
 /* Syscalls with a path argument, and its index. */
 static const struct {
@@ -63,6 +98,15 @@ static int on_rec(void *ctx, void *data, size_t size)
 	if ((r->nr & BENCH_REF_PATH) && size >= sizeof(struct bench_ref_path_rec) &&
 	    ((const struct bench_ref_path_rec *)r)->path_len > 1)
 		with_path++;
+	if (out_buf) {
+		__u32 sz = (__u32)size;
+
+		if (out_len + sizeof(sz) + size > OUT_CHUNK && out_write())
+			return -1;
+		memcpy(out_buf + out_len, &sz, sizeof(sz));
+		memcpy(out_buf + out_len + sizeof(sz), data, size);
+		out_len += sizeof(sz) + size;
+	}
 	return 0;
 }
 
@@ -164,14 +208,19 @@ int main(int argc, char **argv)
 	struct timespec tick;
 	long drain_ms = 10, wakeup = 0;
 	unsigned long long emitted = 0, dropped = 0;
+	const char *out_path = NULL;
 	int paths = 0, nr = 1;
 	int go[2], opt, st = 0, err;
 	pid_t child;
 	__u8 one = 1;
 	__u32 key;
 
-	while ((opt = getopt(argc, argv, "+i:w:p")) != -1) {
-		if (opt == 'i')
+	while ((opt = getopt(argc, argv, "+i:w:po:s")) != -1) {
+		if (opt == 'o')
+			out_path = optarg;
+		else if (opt == 's')
+			out_sync = 1;
+		else if (opt == 'i')
 			drain_ms = atol(optarg);
 		else if (opt == 'w')
 			wakeup = atol(optarg);
@@ -182,8 +231,18 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc || drain_ms <= 0 || wakeup < 0) {
 usage:
-		fprintf(stderr, "usage: reftracer [-i DRAIN_MS] [-w BYTES] [-p] -- CMD [ARG...]\n");
+		fprintf(stderr,
+			"usage: reftracer [-i DRAIN_MS] [-w BYTES] [-p] [-o FILE [-s]] -- CMD [ARG...]\n");
 		return 2;
+	}
+	if (out_path) {
+		out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		out_buf = malloc(OUT_CHUNK);
+		if (out_fd < 0 || !out_buf) {
+			fprintf(stderr, "reftracer: %s: %s\n", out_path, strerror(errno));
+			return 1;
+		}
+		memset(out_buf, 0, OUT_CHUNK); /* touched before the workload runs */
 	}
 	libbpf_set_print(libbpf_quiet);
 	skel = load(wakeup, paths, &nr);
@@ -245,6 +304,10 @@ usage:
 		}
 	}
 	ring_buffer__consume(rb);
+	if (out_buf && (out_write() || close(out_fd))) {
+		fprintf(stderr, "reftracer: %s: %s\n", out_path, strerror(errno));
+		return 1;
+	}
 	for (int i = 0; i < nr; i++) {
 		emitted += skel->bss->counts[i].emitted;
 		dropped += skel->bss->counts[i].dropped;

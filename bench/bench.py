@@ -361,9 +361,11 @@ class Bench:
                 items.append((section, label, once, "ns/syscall",
                               dict(tracer=key, workload=wkey)))
             # ptbpf's rows are judged against the two before them in each
-            # round: a VM's state can last longer than a row
+            # round (a VM's state can last longer than a row), and compared
+            # with the floors with paths and a file right after them
             self.group(items, reps=m["sys_reps"],
-                       first=("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_api"))
+                       first=("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_api",
+                              "ref_paths", "ref_file"))
 
     def uevents(self):
         m = self.m

@@ -45,7 +45,7 @@ static unsigned long long consumed, with_path;
 static unsigned char *out_buf;
 static size_t out_len;
 static int out_fd = -1, out_sync;
-static unsigned long long out_bytes, out_unsynced;
+static unsigned long long out_unsynced;
 
 static int out_write(void)
 {
@@ -60,7 +60,6 @@ static int out_write(void)
 			return -1;
 		done += (size_t)n;
 	}
-	out_bytes += out_len;
 	out_unsynced += out_len;
 	out_len = 0;
 	/* as ptbpf's log writer: writeback started every 8 MiB */

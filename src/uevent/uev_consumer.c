@@ -43,6 +43,12 @@ struct uev_csub {
 	bool stuck;
 	uint64_t stuck_tail;
 	uint64_t stuck_since;
+	/* the writer's context of the last record read (see uev_shm.h) */
+	bool ctx_known;
+	int32_t ctx_tid;
+	int32_t ctx_pid;
+	uint64_t ctx_thread;
+	uint64_t ctx_prog;
 };
 
 struct uev_consumer {
@@ -616,27 +622,34 @@ static void uev_advance(struct uev_consumer *c, struct uev_csub *u, uint64_t len
 		uev_publish(c, u);
 }
 
-/* Skip everything written so far into sub-ring u. */
+/*
+ * Skip everything written so far into sub-ring u. The head moves 8 bytes
+ * on (a hole nobody reads): no writer's last record ends there, so the
+ * next record of each carries its context again (see uev_shm.h).
+ */
 static void uev_resync(struct uev_consumer *c, struct uev_csub *u)
 {
-	uint64_t head;
+	uint64_t head, next;
+	int i;
 
 	memset(u->ring, 0, c->sub_size);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	head = LOAD(&u->sb->head);
-	if (head & 7) {
-		/* producers drop while head is misaligned: realign it */
-		uint64_t fixed = (head + 7) & ~7ull;
-
-		if (__atomic_compare_exchange_n(&u->sb->head, &head, fixed, false, __ATOMIC_SEQ_CST,
-						__ATOMIC_RELAXED))
-			head = fixed;
+	for (i = 0; i < 1000; i++) {
+		/* producers drop while head is misaligned: realign it too */
+		next = ((head + 7) & ~7ull) + 8;
+		if (__atomic_compare_exchange_n(&u->sb->head, &head, next, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED)) {
+			head = next;
+			break;
+		}
 	}
 	u->tail = head & ~7ull;
 	u->published = u->tail;
 	STORE_REL(&u->sb->tail, u->tail);
 	STORE_REL(&u->sb->tail_cache, u->tail);
 	u->stuck = false;
+	u->ctx_known = false;
 }
 
 /* Corrupt sub-ring u (NULL: the whole slot): skip, count, maybe give up. */
@@ -671,6 +684,7 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 {
 	struct uev_rec *rec = (struct uev_rec *)(u->ring + off);
 	uint64_t now = uev_now(), rlen = 0, avail = head - u->tail;
+	uint32_t word = 0, kind;
 	pid_t pid = 0, tid = 0;
 	bool dead;
 
@@ -680,26 +694,64 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 		u->stuck_since = now;
 	}
 	if (off + sizeof(*rec) <= c->sub_size) {
-		rlen = LOAD(&rec->rlen);
-		pid = LOAD(&rec->pid);
+		word = LOAD(&rec->commit);
 		tid = LOAD(&rec->tid);
 	}
-	if (pid > 0)
+	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV)
+		rlen = UEV_COMMIT_LEN(word);
+	/* the thread's pid if we know it; /proc/TID/task/TID works too */
+	pid = u->ctx_known && u->ctx_tid == tid ? u->ctx_pid : tid;
+	if (tid > 0)
 		dead = uev_task_dead(pid, tid);
 	else
 		dead = now - u->stuck_since > UEV_STUCK_NS;
 	if (!dead)
 		return false;
 	/* Re-check: it may have been committed meanwhile. */
-	if (LOAD_ACQ((uint64_t *)(u->ring + off)))
+	kind = UEV_COMMIT_KIND(LOAD_ACQ(&rec->commit));
+	if (kind == UEV_KIND_DATA || kind == UEV_KIND_PAD)
 		return true;
 	if (rlen >= sizeof(*rec) && !(rlen & 7) && off + rlen <= c->sub_size && rlen <= avail)
 		uev_advance(c, u, rlen);
 	else
 		uev_advance(c, u, avail);
 	u->stuck = false;
+	u->ctx_known = false; /* the next record may have counted on it */
 	uev_report_lost(cbs, 1, now);
 	return true;
+}
+
+/*
+ * The writer's pid, pthread_t and caller of rec: from the record's own
+ * parts, else those of the record before it in the sub-ring (the same
+ * thread's). Unknown after a skip or a resync: the traced pid, 0, 0.
+ * Advances *p past the parts read.
+ */
+static void uev_take_context(struct uev_consumer *c, struct uev_csub *u, const struct uev_rec *rec,
+			     const uint8_t **p, struct pt_event_hdr *h)
+{
+	if (rec->flags & UEV_REC_THREAD) {
+		struct uev_thr th;
+
+		memcpy(&th, *p, sizeof(th));
+		*p += sizeof(th);
+		u->ctx_known = true;
+		u->ctx_tid = rec->tid;
+		u->ctx_pid = th.pid;
+		u->ctx_thread = th.thread;
+		u->ctx_prog = 0;
+	} else if (u->ctx_known && u->ctx_tid != rec->tid) {
+		u->ctx_known = false;
+	}
+	if (rec->flags & UEV_REC_PROG) {
+		memcpy(&u->ctx_prog, *p, sizeof(u->ctx_prog));
+		*p += sizeof(u->ctx_prog);
+	} else if (!u->ctx_known) {
+		u->ctx_prog = 0;
+	}
+	h->pid = u->ctx_known ? u->ctx_pid : c->target;
+	h->thread = u->ctx_known ? u->ctx_thread : 0;
+	h->prog_addr = u->ctx_prog;
 }
 
 /* Drain sub-ring u up to its head; returns 0, >0 (stopped) or -errno. */
@@ -710,7 +762,9 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 	int ret;
 
 	for (iter = 0; iter < max_iter; iter++) {
-		uint64_t avail = head - u->tail, off = u->tail & mask, commit, rlen, lostsz;
+		uint64_t avail = head - u->tail, off = u->tail & mask, rlen;
+		uint32_t commit, extra;
+		const uint8_t *p;
 		struct uev_rec rec;
 		struct pt_event_hdr h;
 		uint32_t dlen;
@@ -727,14 +781,14 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			head = h2;
 			continue;
 		}
-		commit = LOAD_ACQ((uint64_t *)(u->ring + off));
-		if (!commit) {
+		commit = LOAD_ACQ((uint32_t *)(u->ring + off));
+		if (!commit || UEV_COMMIT_KIND(commit) == UEV_KIND_RESV) {
 			if (uev_skip_dead(c, u, cbs, head, off))
 				continue;
 			break;
 		}
 		u->stuck = false;
-		if (UEV_COMMIT_TAG(commit) != (uint32_t)(u->tail >> 3))
+		if (UEV_COMMIT_TAG(commit) != UEV_POS_TAG(u->tail))
 			return uev_corrupt(c, u);
 		if (UEV_COMMIT_KIND(commit) == UEV_KIND_PAD) {
 			rlen = UEV_COMMIT_LEN(commit);
@@ -747,17 +801,20 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			return uev_corrupt(c, u);
 		memcpy(&rec, u->ring + off, sizeof(rec));
 		dlen = UEV_COMMIT_LEN(commit);
-		lostsz = (rec.flags & UEV_REC_LOST) ? sizeof(struct uev_lost) : 0;
-		rlen = UEV_ALIGN8(sizeof(rec) + lostsz + (uint64_t)dlen);
-		if (dlen > c->rec_max || rlen != rec.rlen || off + rlen > size || rlen > avail ||
-		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~(UEV_REC_TRUNC | UEV_REC_LOST)))
+		extra = uev_rec_extra(rec.flags);
+		rlen = UEV_ALIGN8(sizeof(rec) + extra + (uint64_t)dlen);
+		if (dlen > c->rec_max || off + rlen > size || rlen > avail ||
+		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~UEV_REC_FLAGS))
 			return uev_corrupt(c, u);
-		if (lostsz) {
+		p = u->ring + off + sizeof(rec);
+		if (rec.flags & UEV_REC_LOST) {
 			struct uev_lost l;
 
-			memcpy(&l, u->ring + off + sizeof(rec), sizeof(l));
+			memcpy(&l, p, sizeof(l));
+			p += sizeof(l);
 			uev_report_lost(cbs, l.count, l.first_ts);
 		}
+		uev_take_context(c, u, &rec, &p, &h);
 		h.id = UEV_ID_BASE + rec.idx;
 		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
 		h.reserved = 0;
@@ -767,7 +824,6 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			dlen = c->max_data;
 			h.trunc = PT_TRUNCATED_RECORD;
 		}
-		h.pid = rec.pid;
 		h.tid = rec.tid;
 		h.ts = rec.ts;
 		if (h.ts > c->now) {
@@ -777,13 +833,11 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			if (h.ts > c->now)
 				h.ts = c->now;
 		}
-		h.prog_addr = rec.prog;
-		h.thread = rec.thread;
 		h.data_len = dlen;
 		(*np)++;
 		/* the payload in place (a record never wraps): given back to
 		 * the producers only after the callback copied it */
-		ret = cbs->event ? cbs->event(cbs->ctx, &h, u->ring + off + sizeof(rec) + lostsz) : 0;
+		ret = cbs->event ? cbs->event(cbs->ctx, &h, p) : 0;
 		uev_advance(c, u, rlen);
 		if (ret)
 			return ret < 0 ? ret : 1;

@@ -58,6 +58,21 @@ static __thread pid_t uev_tid __attribute__((tls_model("initial-exec")));
 #define UEV_POP_CHUNK (128u * 1024)
 static uint64_t uev_pop[UEV_NSLOTS][UEV_NSUB];
 
+/*
+ * Per thread and slot: where this thread's last record ended in its
+ * sub-ring, and the context it carried (see "writer's context" in
+ * uev_shm.h), valid for one slot generation of one region (uev_epoch is
+ * bumped for every region this process makes and in a forked child).
+ */
+struct uev_last {
+	uint32_t gen;
+	uint32_t epoch;
+	uint64_t end;
+	uint64_t prog;
+};
+static __thread struct uev_last uev_last[UEV_NSLOTS] __attribute__((tls_model("initial-exec")));
+static uint32_t uev_epoch = 1;
+
 struct uev_evt {
 	const void *data;
 	size_t len;
@@ -124,6 +139,7 @@ static int uev_region_create(int *fdp, struct uev_ctl **out, bool prov)
 	}
 	uev_region_init(ctl, getpid());
 	memset(uev_pop, 0, sizeof(uev_pop)); /* a new region (tests make several) */
+	uev_epoch++;
 	if (prov) {
 		int slot = uev_producer__prov_init(ctl, getpid());
 
@@ -153,6 +169,8 @@ static void uev_atfork_child(void)
 	uev_pid = getpid();
 	uev_prov_slot = -1; /* the parent's, not ours */
 	uev_tid = 0;
+	/* our records carry our pid: send it again */
+	uev_epoch++;
 	memset(uev_pop, 0, sizeof(uev_pop)); /* fork does not copy shared mappings' PTEs */
 	if (!ctl)
 		return;
@@ -366,11 +384,12 @@ static void uev_populate(uint64_t *pop, uint32_t gen, uint8_t *sub, uint64_t siz
 static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, const struct uev_evt *e)
 {
 	uint64_t size = LOAD(&slot->ring_size);
-	uint32_t maxd = LOAD(&slot->max_data);
+	uint32_t maxd = LOAD(&slot->max_data), gen = LOAD(&slot->gen);
 	unsigned int k = (uint32_t)e->tid & (UEV_NSUB - 1);
 	struct uev_sub *sl = &slot->sub[k];
+	struct uev_last *me = &uev_last[s];
 	uint64_t h, t, off, need, used, rlen, pos;
-	uint16_t flags = 0;
+	uint16_t base = 0, flags;
 	size_t dlen = e->len;
 	struct uev_rec *rec;
 	uint8_t *p;
@@ -385,18 +404,23 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	ring += (uint64_t)k * size;
 	if (dlen > maxd) {
 		dlen = maxd;
-		flags |= UEV_REC_TRUNC;
+		base |= UEV_REC_TRUNC;
 	}
 	if (unlikely(UEV_REC_MAX(dlen) > size / 2))
 		return;
 	if (unlikely(LOAD(&sl->dropped)))
-		flags |= UEV_REC_LOST;
-	rlen = UEV_ALIGN8(sizeof(*rec) + ((flags & UEV_REC_LOST) ? sizeof(struct uev_lost) : 0) +
-			  dlen);
+		base |= UEV_REC_LOST;
 
 	h = LOAD(&sl->head);
 	t = LOAD_ACQ(&sl->tail_cache);
 	for (;;) {
+		/* our context is the consumer's if our last record ends here */
+		flags = base;
+		if (me->gen != gen || me->epoch != LOAD(&uev_epoch) || me->end != h)
+			flags |= UEV_REC_THREAD | UEV_REC_PROG;
+		else if (me->prog != e->prog)
+			flags |= UEV_REC_PROG;
+		rlen = UEV_ALIGN8(sizeof(*rec) + uev_rec_extra(flags) + dlen);
 		off = h & (size - 1);
 		need = rlen;
 		if (off + rlen > size)
@@ -421,29 +445,41 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 			return;
 		}
 	}
-	uev_populate(&uev_pop[s][k], LOAD(&slot->gen), ring, size, h + need);
+	uev_populate(&uev_pop[s][k], gen, ring, size, h + need);
+	me->gen = gen;
+	me->epoch = LOAD(&uev_epoch);
+	me->end = h + need;
+	me->prog = e->prog;
 	pos = h;
 	if (off + rlen > size) {
-		STORE_REL((uint64_t *)(ring + off), UEV_COMMIT(pos, UEV_KIND_PAD, size - off));
+		STORE_REL((uint32_t *)(ring + off), UEV_COMMIT(pos, UEV_KIND_PAD, size - off));
 		pos += size - off;
 		off = 0;
 	}
 	rec = (struct uev_rec *)(ring + off);
-	STORE(&rec->rlen, (uint32_t)rlen);
-	STORE(&rec->pid, e->pid);
+	STORE(&rec->commit, UEV_COMMIT(pos, UEV_KIND_RESV, rlen));
 	STORE(&rec->tid, e->tid);
+	rec->ts = e->ts;
 	rec->idx = e->idx;
 	rec->flags = flags;
-	rec->ts = e->ts;
-	rec->prog = e->prog;
-	rec->thread = e->thread;
 	p = (uint8_t *)(rec + 1);
 	if (unlikely(flags & UEV_REC_LOST)) {
-		struct uev_lost *l = (struct uev_lost *)p;
+		struct uev_lost l;
 
-		l->count = __atomic_exchange_n(&sl->dropped, 0, __ATOMIC_RELAXED);
-		l->first_ts = LOAD(&sl->drop_ts);
-		p += sizeof(*l);
+		l.count = __atomic_exchange_n(&sl->dropped, 0, __ATOMIC_RELAXED);
+		l.first_ts = LOAD(&sl->drop_ts);
+		memcpy(p, &l, sizeof(l));
+		p += sizeof(l);
+	}
+	if (flags & UEV_REC_THREAD) {
+		struct uev_thr th = {.thread = e->thread, .pid = e->pid};
+
+		memcpy(p, &th, sizeof(th));
+		p += sizeof(th);
+	}
+	if (flags & UEV_REC_PROG) {
+		memcpy(p, &e->prog, sizeof(e->prog));
+		p += sizeof(e->prog);
 	}
 	if (dlen)
 		memcpy(p, e->data, dlen);

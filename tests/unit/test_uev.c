@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -182,6 +183,107 @@ static void test_basic(void **state)
 	fx_free(f);
 }
 
+/* A record carries its writer's context only when the one before it is not its own. */
+static void check_ctx(struct fx *f, pid_t tid, pthread_t th, uint64_t prog)
+{
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.last.pid, getpid());
+	assert_int_equal(f->rx.last.tid, tid);
+	assert_int_equal(f->rx.last.thread, (uint64_t)th);
+	assert_int_equal(f->rx.last.prog_addr, prog);
+}
+
+struct other {
+	sem_t go, done;
+	struct fx *f;
+	unsigned int s;
+	pid_t tid;
+	bool quit;
+};
+
+static void *other_main(void *arg)
+{
+	struct other *o = arg;
+	unsigned char buf[68] = {0};
+
+	o->tid = gettid();
+	sem_post(&o->done);
+	for (;;) {
+		sem_wait(&o->go);
+		if (o->quit)
+			return NULL;
+		uev_producer__write_slot(o->f->ctl, o->s, 2, buf, sizeof(buf), (void *)0x77);
+		sem_post(&o->done);
+	}
+}
+
+static void test_context(void **state)
+{
+	struct fx *f = fx_new(65536, 256);
+	unsigned int s = slot_of(f), i, tries;
+	struct uev_sub *sl = my_sub(f, s);
+	unsigned char buf[68] = {0};
+	struct other o = {.f = f, .s = s};
+	pthread_t th;
+	uint64_t h;
+
+	(void)state;
+	/* alone: the first record has it all, then only what changed */
+	h = sl->head;
+	uev_producer__write_slot(f->ctl, s, 1, buf, 68, (void *)0x10);
+	assert_int_equal(sl->head - h, 20 + 12 + 8 + 68 + 4);
+	check_ctx(f, gettid(), pthread_self(), 0x10);
+	h = sl->head;
+	uev_producer__write_slot(f->ctl, s, 1, buf, 68, (void *)0x10);
+	assert_int_equal(sl->head - h, 20 + 68);
+	check_ctx(f, gettid(), pthread_self(), 0x10);
+	h = sl->head;
+	uev_producer__write_slot(f->ctl, s, 1, buf, 68, (void *)0x20);
+	assert_int_equal(sl->head - h, 20 + 8 + 68);
+	check_ctx(f, gettid(), pthread_self(), 0x20);
+
+	/* another thread writing into the same sub-ring, in turns */
+	sem_init(&o.go, 0, 0);
+	sem_init(&o.done, 0, 0);
+	for (tries = 0; tries < 256; tries++) {
+		o.quit = false;
+		assert_int_equal(pthread_create(&th, NULL, other_main, &o), 0);
+		sem_wait(&o.done);
+		if ((o.tid & (UEV_NSUB - 1)) == (gettid() & (UEV_NSUB - 1)))
+			break;
+		o.quit = true;
+		sem_post(&o.go);
+		pthread_join(th, NULL);
+	}
+	assert_true(tries < 256);
+	for (i = 0; i < 6; i++) {
+		sem_post(&o.go);
+		sem_wait(&o.done);
+		check_ctx(f, o.tid, th, 0x77);
+		uev_producer__write_slot(f->ctl, s, 1, buf, 68, (void *)0x20);
+		check_ctx(f, gettid(), pthread_self(), 0x20);
+	}
+	/* the other thread's events in a row, read in one go */
+	for (i = 0; i < 3; i++) {
+		sem_post(&o.go);
+		sem_wait(&o.done);
+	}
+	h = sl->head;
+	sem_post(&o.go);
+	sem_wait(&o.done);
+	assert_int_equal(sl->head - h, 20 + 68);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 4);
+	assert_int_equal(f->rx.last.tid, o.tid);
+	assert_int_equal(f->rx.last.thread, (uint64_t)th);
+	assert_int_equal(f->rx.last.prog_addr, 0x77);
+	o.quit = true;
+	sem_post(&o.go);
+	pthread_join(th, NULL);
+	sem_destroy(&o.go);
+	sem_destroy(&o.done);
+	fx_free(f);
+}
+
 static void test_wrap(void **state)
 {
 	struct fx *f = fx_new(4096, 200);
@@ -219,29 +321,30 @@ static void test_drops_exact(void **state)
 
 	for (i = 0; i < 1000; i++, written++)
 		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
-	/* 4096 / (48 + 64) = 36 records fit */
-	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 36);
-	assert_int_equal(f->rx.lost, 1000 - 36);
+	/* 46 records of 20 + 64 bytes fit (the first 104: it carries the
+	 * thread's context), in each of the three episodes below */
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 46);
+	assert_int_equal(f->rx.lost, 1000 - 46);
 	assert_int_equal(f->rx.lost_calls, 1);
-	assert_int_equal(f->rx.lost_before_event, 36);
+	assert_int_equal(f->rx.lost_before_event, 46);
 	assert_true(f->rx.lost_ts > 0);
 
 	/* a new loss episode, then an event carrying it */
 	for (i = 0; i < 100; i++)
 		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
 	before = f->rx.n;
-	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 36);
-	assert_int_equal(f->rx.lost, 1000 - 36 + 100 - 36);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 46);
+	assert_int_equal(f->rx.lost, 1000 - 46 + 100 - 46);
 	uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL); /* nothing pending now */
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
 	assert_int_equal(f->rx.lost_calls, 2);
-	assert_int_equal(f->rx.lost_before_event, before + 36);
+	assert_int_equal(f->rx.lost_before_event, before + 46);
 
 	/* drops, then room, then a record carries the count: lost() precedes it */
 	for (i = 0; i < 50; i++)
 		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
-	f->rx.stop_after = f->rx.n + 36; /* drain exactly the full ring */
-	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 36);
+	f->rx.stop_after = f->rx.n + 46; /* drain exactly the full ring */
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 46);
 	f->rx.stop_after = 0;
 	assert_int_equal(f->rx.lost_calls, 2);
 	before = f->rx.n;
@@ -250,7 +353,7 @@ static void test_drops_exact(void **state)
 	assert_int_equal(f->rx.lost_calls, 3);
 	assert_int_equal(f->rx.lost_before_event, before);
 	assert_int_equal(f->rx.last.id, 2050);
-	assert_int_equal(f->rx.lost, 1000 - 36 + 100 - 36 + 50 - 36);
+	assert_int_equal(f->rx.lost, 1000 - 46 + 100 - 46 + 50 - 46);
 	fx_free(f);
 }
 
@@ -636,8 +739,7 @@ static void test_dead_writer(void **state)
 		_exit(0);
 	waitpid(child, NULL, 0);
 	rec = (struct uev_rec *)(ring + sl->head);
-	rec->rlen = 64;
-	rec->pid = child;
+	rec->commit = UEV_COMMIT(sl->head, UEV_KIND_RESV, 64);
 	rec->tid = child;
 	sl->head += 64;
 	uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
@@ -649,18 +751,21 @@ static void test_dead_writer(void **state)
 	/* a live writer (us) holding a reservation: wait */
 	pos = sl->head;
 	rec = (struct uev_rec *)(ring + (pos & 4095));
-	rec->rlen = 64;
-	rec->pid = getpid();
+	rec->commit = UEV_COMMIT(pos, UEV_KIND_RESV, 64);
 	rec->tid = gettid();
 	sl->head += 64;
 	uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
-	/* ... until it commits */
+	/* ... until it commits: 20 + 44 bytes, our context (the record
+	 * before it is ours) */
 	rec->idx = 3;
 	rec->flags = 0;
-	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, 16), __ATOMIC_RELEASE);
+	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, 44), __ATOMIC_RELEASE);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	assert_int_equal(f->rx.last.pid, getpid());
+	assert_int_equal(f->rx.last.tid, gettid());
+	assert_int_equal(f->rx.last.thread, (uint64_t)pthread_self());
 	fx_free(f);
 }
 
@@ -676,9 +781,13 @@ static void corrupt_and_check(struct fx *f, void (*how)(struct fx *, unsigned in
 	how(f, s, ring);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
 	before = f->rx.n;
-	uev_producer__write_slot(f->ctl, s, 1, buf, 20, NULL);
+	uev_producer__write_slot(f->ctl, s, 1, buf, 20, (void *)0x42);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
 	assert_int_equal(f->rx.n, before + 1);
+	/* the writer sends its context again after a resynchronisation */
+	assert_int_equal(f->rx.last.pid, getpid());
+	assert_int_equal(f->rx.last.thread, (uint64_t)pthread_self());
+	assert_int_equal(f->rx.last.prog_addr, 0x42);
 }
 
 static void bad_head(struct fx *f, unsigned int s, uint8_t *ring)
@@ -698,22 +807,22 @@ static uint8_t *rec_at_tail(struct fx *f, unsigned int s, uint8_t *ring)
 
 static void bad_tag(struct fx *f, unsigned int s, uint8_t *ring)
 {
-	((struct uev_rec *)rec_at_tail(f, s, ring))->commit ^= 1ull << 40;
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit ^= 1u << 28;
 }
 
 static void bad_kind(struct fx *f, unsigned int s, uint8_t *ring)
 {
-	((struct uev_rec *)rec_at_tail(f, s, ring))->commit |= 0xfull << 28;
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit |= 0xfu << 24;
 }
 
 static void bad_len(struct fx *f, unsigned int s, uint8_t *ring)
 {
-	((struct uev_rec *)rec_at_tail(f, s, ring))->commit |= 0x0ffffff0ull;
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit |= 0x00fffff0u;
 }
 
-static void bad_rlen(struct fx *f, unsigned int s, uint8_t *ring)
+static void bad_flags(struct fx *f, unsigned int s, uint8_t *ring)
 {
-	((struct uev_rec *)rec_at_tail(f, s, ring))->rlen = 8;
+	((struct uev_rec *)rec_at_tail(f, s, ring))->flags |= 0x80;
 }
 
 static void bad_idx(struct fx *f, unsigned int s, uint8_t *ring)
@@ -744,7 +853,7 @@ static void test_corruptions(void **state)
 	corrupt_and_check(f, bad_tag);
 	corrupt_and_check(f, bad_kind);
 	corrupt_and_check(f, bad_len);
-	corrupt_and_check(f, bad_rlen);
+	corrupt_and_check(f, bad_flags);
 	corrupt_and_check(f, bad_idx);
 	corrupt_and_check(f, bad_pad);
 	/* the owner word overwritten: reported; the slot is no longer ours */
@@ -1022,8 +1131,9 @@ static void prov_drops(uint64_t ring_size)
 	} else {
 		ring_size = UEV_PROV_RING;
 	}
-	/* 1048-byte records: this many fit in one sub-ring (a thread's) */
-	fit = (uint32_t)(UEV_SUB_SIZE(ring_size) / 1048);
+	/* 1024-byte records (the first 1040: it carries the thread's
+	 * context): this many fit in one sub-ring (a thread's) */
+	fit = (uint32_t)(UEV_SUB_SIZE(ring_size) / 1024 - 1);
 	for (i = 0; i < fit + 50; i++)
 		prov_write(ctl, (unsigned int)s, i, 1000);
 	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
@@ -1128,6 +1238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_drops_exact),
 		cmocka_unit_test(test_multithread),

@@ -49,6 +49,7 @@ struct uev_csub {
 	int32_t ctx_pid;
 	uint64_t ctx_thread;
 	uint64_t ctx_prog;
+	uint32_t ctx_ts_hi;
 };
 
 struct uev_consumer {
@@ -693,11 +694,15 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 		u->stuck_tail = u->tail;
 		u->stuck_since = now;
 	}
-	if (off + sizeof(*rec) <= c->sub_size) {
+	if (off + sizeof(*rec) + sizeof(struct uev_thr) <= c->sub_size) {
 		word = LOAD(&rec->commit);
-		tid = LOAD(&rec->tid);
+		/* RESV: the tid is the first word after the header (uev_thr) */
+		if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV)
+			tid = LOAD((int32_t *)(rec + 1));
 	}
-	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV)
+	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV_OWN && u->ctx_known)
+		tid = u->ctx_tid;
+	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV || UEV_COMMIT_KIND(word) == UEV_KIND_RESV_OWN)
 		rlen = UEV_COMMIT_LEN(word);
 	/* the thread's pid if we know it; /proc/TID/task/TID works too */
 	pid = u->ctx_known && u->ctx_tid == tid ? u->ctx_pid : tid;
@@ -722,13 +727,14 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 }
 
 /*
- * The writer's pid, pthread_t and caller of rec: from the record's own
- * parts, else those of the record before it in the sub-ring (the same
- * thread's). Unknown after a skip or a resync: the traced pid, 0, 0.
- * Advances *p past the parts read.
+ * The writer's context of rec (tid, pid, pthread_t, caller, the timestamp's
+ * high half): from the record's own parts, else those of the record before
+ * it in the sub-ring (the same thread's). Unknown after a skip or a
+ * resync: tid 0, the traced pid, 0, 0, and the high half of now. Reports
+ * the drops the record carries. Advances *p past the parts read.
  */
 static void uev_take_context(struct uev_consumer *c, struct uev_csub *u, const struct uev_rec *rec,
-			     const uint8_t **p, struct pt_event_hdr *h)
+			     const uint8_t **p, struct pt_event_hdr *h, const struct uev_cbs *cbs)
 {
 	if (rec->flags & UEV_REC_THREAD) {
 		struct uev_thr th;
@@ -736,12 +742,22 @@ static void uev_take_context(struct uev_consumer *c, struct uev_csub *u, const s
 		memcpy(&th, *p, sizeof(th));
 		*p += sizeof(th);
 		u->ctx_known = true;
-		u->ctx_tid = rec->tid;
+		u->ctx_tid = th.tid;
 		u->ctx_pid = th.pid;
 		u->ctx_thread = th.thread;
-		u->ctx_prog = 0;
-	} else if (u->ctx_known && u->ctx_tid != rec->tid) {
-		u->ctx_known = false;
+	}
+	if (rec->flags & UEV_REC_LOST) {
+		struct uev_lost l;
+
+		memcpy(&l, *p, sizeof(l));
+		*p += sizeof(l);
+		uev_report_lost(cbs, l.count, l.first_ts);
+	}
+	if (rec->flags & UEV_REC_TSHI) {
+		memcpy(&u->ctx_ts_hi, *p, sizeof(u->ctx_ts_hi));
+		*p += sizeof(u->ctx_ts_hi);
+	} else if (!u->ctx_known) {
+		u->ctx_ts_hi = (uint32_t)(uev_now() >> 32);
 	}
 	if (rec->flags & UEV_REC_PROG) {
 		memcpy(&u->ctx_prog, *p, sizeof(u->ctx_prog));
@@ -749,9 +765,11 @@ static void uev_take_context(struct uev_consumer *c, struct uev_csub *u, const s
 	} else if (!u->ctx_known) {
 		u->ctx_prog = 0;
 	}
+	h->tid = u->ctx_known ? u->ctx_tid : 0;
 	h->pid = u->ctx_known ? u->ctx_pid : c->target;
 	h->thread = u->ctx_known ? u->ctx_thread : 0;
 	h->prog_addr = u->ctx_prog;
+	h->ts = (uint64_t)u->ctx_ts_hi << 32 | rec->ts_lo;
 }
 
 /* Drain sub-ring u up to its head; returns 0, >0 (stopped) or -errno. */
@@ -782,7 +800,8 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			continue;
 		}
 		commit = LOAD_ACQ((uint32_t *)(u->ring + off));
-		if (!commit || UEV_COMMIT_KIND(commit) == UEV_KIND_RESV) {
+		if (!commit || UEV_COMMIT_KIND(commit) == UEV_KIND_RESV ||
+		    UEV_COMMIT_KIND(commit) == UEV_KIND_RESV_OWN) {
 			if (uev_skip_dead(c, u, cbs, head, off))
 				continue;
 			break;
@@ -807,14 +826,7 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~UEV_REC_FLAGS))
 			return uev_corrupt(c, u);
 		p = u->ring + off + sizeof(rec);
-		if (rec.flags & UEV_REC_LOST) {
-			struct uev_lost l;
-
-			memcpy(&l, p, sizeof(l));
-			p += sizeof(l);
-			uev_report_lost(cbs, l.count, l.first_ts);
-		}
-		uev_take_context(c, u, &rec, &p, &h);
+		uev_take_context(c, u, &rec, &p, &h, cbs);
 		h.id = UEV_ID_BASE + rec.idx;
 		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
 		h.reserved = 0;
@@ -824,8 +836,6 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			dlen = c->max_data;
 			h.trunc = PT_TRUNCATED_RECORD;
 		}
-		h.tid = rec.tid;
-		h.ts = rec.ts;
 		if (h.ts > c->now) {
 			/* a time in the future is a lie: the core's merge must
 			 * not wait for it */

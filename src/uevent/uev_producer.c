@@ -69,6 +69,7 @@ struct uev_last {
 	uint32_t epoch;
 	uint64_t end;
 	uint64_t prog;
+	uint32_t ts_hi;
 };
 static __thread struct uev_last uev_last[UEV_NSLOTS] __attribute__((tls_model("initial-exec")));
 static uint32_t uev_epoch = 1;
@@ -394,7 +395,7 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	struct uev_rec *rec;
 	uint8_t *p;
 	unsigned int tries = 0;
-	bool reloaded = false;
+	bool reloaded = false, own;
 
 	/* The configuration is written by the controller: still, never
 	 * write outside the slot whatever it says. */
@@ -415,11 +416,16 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	t = LOAD_ACQ(&sl->tail_cache);
 	for (;;) {
 		/* our context is the consumer's if our last record ends here */
+		own = me->gen == gen && me->epoch == LOAD(&uev_epoch) && me->end == h;
 		flags = base;
-		if (me->gen != gen || me->epoch != LOAD(&uev_epoch) || me->end != h)
-			flags |= UEV_REC_THREAD | UEV_REC_PROG;
-		else if (me->prog != e->prog)
-			flags |= UEV_REC_PROG;
+		if (!own) {
+			flags |= UEV_REC_THREAD | UEV_REC_TSHI | UEV_REC_PROG;
+		} else {
+			if (me->ts_hi != (uint32_t)(e->ts >> 32))
+				flags |= UEV_REC_TSHI;
+			if (me->prog != e->prog)
+				flags |= UEV_REC_PROG;
+		}
 		rlen = UEV_ALIGN8(sizeof(*rec) + uev_rec_extra(flags) + dlen);
 		off = h & (size - 1);
 		need = rlen;
@@ -446,10 +452,13 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 		}
 	}
 	uev_populate(&uev_pop[s][k], gen, ring, size, h + need);
+	/* end last: a signal handler's event in between sends it all */
 	me->gen = gen;
 	me->epoch = LOAD(&uev_epoch);
-	me->end = h + need;
 	me->prog = e->prog;
+	me->ts_hi = (uint32_t)(e->ts >> 32);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	me->end = h + need;
 	pos = h;
 	if (off + rlen > size) {
 		STORE_REL((uint32_t *)(ring + off), UEV_COMMIT(pos, UEV_KIND_PAD, size - off));
@@ -457,12 +466,17 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 		off = 0;
 	}
 	rec = (struct uev_rec *)(ring + off);
-	STORE(&rec->commit, UEV_COMMIT(pos, UEV_KIND_RESV, rlen));
-	STORE(&rec->tid, e->tid);
-	rec->ts = e->ts;
+	p = (uint8_t *)(rec + 1);
+	STORE(&rec->commit, UEV_COMMIT(pos, own ? UEV_KIND_RESV_OWN : UEV_KIND_RESV, rlen));
+	if (flags & UEV_REC_THREAD) {
+		struct uev_thr th = {.tid = e->tid, .pid = e->pid, .thread = e->thread};
+
+		memcpy(p, &th, sizeof(th));
+		p += sizeof(th);
+	}
+	rec->ts_lo = (uint32_t)e->ts;
 	rec->idx = e->idx;
 	rec->flags = flags;
-	p = (uint8_t *)(rec + 1);
 	if (unlikely(flags & UEV_REC_LOST)) {
 		struct uev_lost l;
 
@@ -471,11 +485,11 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 		memcpy(p, &l, sizeof(l));
 		p += sizeof(l);
 	}
-	if (flags & UEV_REC_THREAD) {
-		struct uev_thr th = {.thread = e->thread, .pid = e->pid};
+	if (flags & UEV_REC_TSHI) {
+		uint32_t hi = (uint32_t)(e->ts >> 32);
 
-		memcpy(p, &th, sizeof(th));
-		p += sizeof(th);
+		memcpy(p, &hi, sizeof(hi));
+		p += sizeof(hi);
 	}
 	if (flags & UEV_REC_PROG) {
 		memcpy(p, &e->prog, sizeof(e->prog));
@@ -491,13 +505,13 @@ static inline uint8_t *uev_ring(struct uev_ctl *ctl, unsigned int s)
 	return (uint8_t *)ctl + UEV_RING_OFF(s);
 }
 
-void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
-			      size_t len, const void *prog)
+void uev_producer__write_slot_at(struct uev_ctl *ctl, unsigned int s, uint32_t idx,
+				 const void *data, size_t len, const void *prog, uint64_t ts)
 {
 	struct uev_evt e = {
 		.data = data,
 		.len = len,
-		.ts = uev_now(),
+		.ts = ts,
 		.prog = (uint64_t)(uintptr_t)prog,
 		.thread = (uint64_t)pthread_self(),
 		.pid = uev_pid ? uev_pid : getpid(),
@@ -507,6 +521,12 @@ void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx,
 
 	if (s < UEV_NSLOTS && idx < UEV_NAMES_MAX)
 		uev_write(&ctl->slots[s], s, uev_ring(ctl, s), &e);
+}
+
+void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
+			      size_t len, const void *prog)
+{
+	uev_producer__write_slot_at(ctl, s, idx, data, len, prog, uev_now());
 }
 
 void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *prog)

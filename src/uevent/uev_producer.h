@@ -72,6 +72,9 @@ int uev_producer__region_create(int *fd, struct uev_ctl **ctl);
 /* Write one event into slot s of region ctl, ignoring target/inheritance. */
 void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
 			      size_t len, const void *prog);
+/* The same with a given timestamp (tests). */
+void uev_producer__write_slot_at(struct uev_ctl *ctl, unsigned int s, uint32_t idx,
+				 const void *data, size_t len, const void *prog, uint64_t ts);
 
 /*
  * Enable a provisional slot (see uev_shm.h) for process pid in region ctl:

@@ -44,35 +44,37 @@
  * that does not fit before the end is preceded by a PAD record up to the
  * end. The producer reserves with a CAS on sub.head (checked against a
  * cached copy of the consumer's sub.tail, reloaded only when the sub-ring
- * looks full), stores a RESV commit word carrying the record's length and
- * the tid first, then the rest, then publishes the DATA commit word with a
- * release store. The consumer zeroes what it consumed before advancing
- * tail (in batches), so an unwritten commit word is 0. Drops (sub-ring
- * full) are counted per sub-ring and carried by the next record of the
- * same sub-ring.
+ * looks full), stores a RESV or RESV_OWN commit word carrying the record's
+ * length (and the tid, in uev_thr) first, then the rest, then publishes
+ * the DATA commit word with a release store. The consumer zeroes what it
+ * consumed before advancing tail (in batches), so an unwritten commit word
+ * is 0. Drops (sub-ring full) are counted per sub-ring and carried by the
+ * next record of the same sub-ring.
  *
- * A record is a 20-byte header (struct uev_rec), optional parts in this
+ * A record is a 12-byte header (struct uev_rec), optional parts in this
  * order, each present when its flag is set (unaligned, read with memcpy),
  * then the payload, padded to 8:
  *
+ *   UEV_REC_THREAD  struct uev_thr    the writer's tid, pid, pthread_self()
  *   UEV_REC_LOST    struct uev_lost   drops before this record
- *   UEV_REC_THREAD  struct uev_thr    the writer's pid and pthread_self()
+ *   UEV_REC_TSHI    uint32_t          the high 32 bits of the timestamp
  *   UEV_REC_PROG    uint64_t          the caller of posix_trace_event
  *
- * The writer's context (pid, pthread_t, caller) is not repeated in every
- * record: a record without UEV_REC_THREAD (or UEV_REC_PROG) has the
- * context of the record just before it in its sub-ring, which the same
- * thread wrote. A thread leaves them out only when its reservation starts
- * where its previous record in that sub-ring (same slot generation) ended,
- * so that no other writer's record can come between; after a fork the
+ * The writer's context (tid, pid, pthread_t, caller, the timestamp's high
+ * half) is not repeated in every record: a record without one of these
+ * parts has the value of the record just before it in its sub-ring, which
+ * the same thread wrote. A thread leaves them out only when its
+ * reservation starts where its previous record in that sub-ring (same slot
+ * generation) ended, so that no other writer's record can come between
+ * (RESV_OWN says so before the record is committed); after a fork the
  * child sends its own. The events of one thread writing alone cost a
- * 20-byte header instead of 48: on a machine where the first write to a
+ * 12-byte header instead of 48: on a machine where the first write to a
  * page is expensive (shadow page tables), a burst's cost follows the bytes
  * it writes.
  *
  * Commit word (u32): bits 31..28 the record position / 8 (low 4 bits, a
  * sanity tag), bits 27..24 the kind, bits 23..0 the payload length (DATA)
- * or the whole record length (PAD, RESV).
+ * or the whole record length (PAD, RESV, RESV_OWN).
  *
  * Everything the consumer reads from here is untrusted: it copies and
  * validates every field (see uev_consumer.c).
@@ -138,9 +140,10 @@
 #define UEV_NAME_READY	 2u
 
 /* Commit word. */
-#define UEV_KIND_DATA 1u
-#define UEV_KIND_PAD  2u
-#define UEV_KIND_RESV 3u /* reserved, being written: len is the record's length */
+#define UEV_KIND_DATA	  1u
+#define UEV_KIND_PAD	  2u
+#define UEV_KIND_RESV	  3u /* being written; uev_thr follows the header */
+#define UEV_KIND_RESV_OWN 4u /* being written by the writer of the record before */
 #define UEV_COMMIT(pos, kind, len)                                                                 \
 	((uint32_t)((((pos) >> 3) & 0xfu) << 28) | ((uint32_t)(kind) << 24) | (uint32_t)(len))
 #define UEV_COMMIT_TAG(c)  ((uint32_t)(c) >> 28)
@@ -150,23 +153,31 @@
 #define UEV_LEN_MAX	   0x00ffffffu
 
 /* uev_rec.flags */
-#define UEV_REC_TRUNC  0x1u /* payload truncated to max_data */
-#define UEV_REC_LOST   0x2u /* struct uev_lost follows the header */
-#define UEV_REC_THREAD 0x4u /* struct uev_thr follows (after uev_lost) */
-#define UEV_REC_PROG   0x8u /* uint64_t caller address follows (after uev_thr) */
-#define UEV_REC_FLAGS  0xfu
+#define UEV_REC_TRUNC  0x01u /* payload truncated to max_data */
+#define UEV_REC_THREAD 0x02u /* struct uev_thr follows the header */
+#define UEV_REC_LOST   0x04u /* struct uev_lost follows */
+#define UEV_REC_TSHI   0x08u /* uint32_t, the timestamp's high half, follows */
+#define UEV_REC_PROG   0x10u /* uint64_t caller address follows */
+#define UEV_REC_FLAGS  0x1fu
 
 #define UEV_ALIGN8(x) (((x) + 7u) & ~(uint64_t)7u)
 
 struct uev_rec {
 	uint32_t commit; /* written last (release); RESV | length first */
-	int32_t tid;	 /* written first, for the dead-writer check */
-	uint64_t ts;	 /* CLOCK_MONOTONIC ns (8-aligned: records are) */
+	uint32_t ts_lo;	 /* CLOCK_MONOTONIC ns, low 32 bits */
 	uint16_t idx;	 /* user event index: id - UEV_ID_BASE */
 	uint16_t flags;	 /* UEV_REC_* */
-			 /* [uev_lost] [uev_thr] [prog] payload, padding to 8 */
-} __attribute__((packed, aligned(4)));
-_Static_assert(sizeof(struct uev_rec) == 20, "uev_rec layout");
+			 /* [uev_thr] [uev_lost] [ts_hi] [prog] payload, padding to 8 */
+};
+_Static_assert(sizeof(struct uev_rec) == 12, "uev_rec layout");
+
+/* The writer's context, sent when its previous record is not just before. */
+struct uev_thr {
+	int32_t tid;	 /* first: the dead-writer check reads it (RESV) */
+	int32_t pid;
+	uint64_t thread; /* pthread_self() */
+} __attribute__((packed));
+_Static_assert(sizeof(struct uev_thr) == 16, "uev_thr layout");
 
 /* Events this slot dropped (ring full) before the record carrying this. */
 struct uev_lost {
@@ -175,20 +186,15 @@ struct uev_lost {
 } __attribute__((packed));
 _Static_assert(sizeof(struct uev_lost) == 16, "uev_lost layout");
 
-/* The writer's context, sent when its previous record is not just before. */
-struct uev_thr {
-	uint64_t thread; /* pthread_self() */
-	int32_t pid;
-} __attribute__((packed));
-_Static_assert(sizeof(struct uev_thr) == 12, "uev_thr layout");
-
-#define UEV_REC_EXTRA (sizeof(struct uev_lost) + sizeof(struct uev_thr) + sizeof(uint64_t))
+#define UEV_REC_EXTRA                                                                              \
+	(sizeof(struct uev_thr) + sizeof(struct uev_lost) + sizeof(uint32_t) + sizeof(uint64_t))
 
 /* Bytes of the optional parts a record with these flags carries. */
 static inline uint32_t uev_rec_extra(uint32_t flags)
 {
-	return ((flags & UEV_REC_LOST) ? (uint32_t)sizeof(struct uev_lost) : 0) +
-	       ((flags & UEV_REC_THREAD) ? (uint32_t)sizeof(struct uev_thr) : 0) +
+	return ((flags & UEV_REC_THREAD) ? (uint32_t)sizeof(struct uev_thr) : 0) +
+	       ((flags & UEV_REC_LOST) ? (uint32_t)sizeof(struct uev_lost) : 0) +
+	       ((flags & UEV_REC_TSHI) ? (uint32_t)sizeof(uint32_t) : 0) +
 	       ((flags & UEV_REC_PROG) ? (uint32_t)sizeof(uint64_t) : 0);
 }
 #define UEV_REC_MAX(max_data) UEV_ALIGN8(sizeof(struct uev_rec) + UEV_REC_EXTRA + (max_data))

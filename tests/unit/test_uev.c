@@ -231,16 +231,33 @@ static void test_context(void **state)
 	/* alone: the first record has it all, then only what changed */
 	h = sl->head;
 	uev_producer__write_slot(f->ctl, s, 1, buf, 68, (void *)0x10);
-	assert_int_equal(sl->head - h, 20 + 12 + 8 + 68 + 4);
+	assert_int_equal(sl->head - h, 12 + 16 + 4 + 8 + 68 + 4); /* padded to 8 */
 	check_ctx(f, gettid(), pthread_self(), 0x10);
 	h = sl->head;
 	uev_producer__write_slot(f->ctl, s, 1, buf, 68, (void *)0x10);
-	assert_int_equal(sl->head - h, 20 + 68);
+	assert_int_equal(sl->head - h, 12 + 68);
 	check_ctx(f, gettid(), pthread_self(), 0x10);
 	h = sl->head;
 	uev_producer__write_slot(f->ctl, s, 1, buf, 68, (void *)0x20);
-	assert_int_equal(sl->head - h, 20 + 8 + 68);
+	assert_int_equal(sl->head - h, 12 + 8 + 68);
 	check_ctx(f, gettid(), pthread_self(), 0x20);
+	/* the timestamp's high half comes when it changes */
+	h = sl->head;
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, 68, (void *)0x20, 5);
+	assert_int_equal(sl->head - h, 12 + 4 + 68 + 4); /* padded to 8 */
+	check_ctx(f, gettid(), pthread_self(), 0x20);
+	assert_int_equal(f->rx.last.ts, 5);
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, 68, (void *)0x20, (1ull << 32) + 7);
+	check_ctx(f, gettid(), pthread_self(), 0x20);
+	assert_int_equal(f->rx.last.ts, (1ull << 32) + 7);
+	h = sl->head;
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, 68, (void *)0x20, (1ull << 32) + 9);
+	assert_int_equal(sl->head - h, 12 + 68);
+	check_ctx(f, gettid(), pthread_self(), 0x20);
+	assert_int_equal(f->rx.last.ts, (1ull << 32) + 9);
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, 68, (void *)0x20, (3ull << 32) + 1);
+	check_ctx(f, gettid(), pthread_self(), 0x20);
+	assert_int_equal(f->rx.last.ts, (3ull << 32) + 1);
 
 	/* another thread writing into the same sub-ring, in turns */
 	sem_init(&o.go, 0, 0);
@@ -271,7 +288,7 @@ static void test_context(void **state)
 	h = sl->head;
 	sem_post(&o.go);
 	sem_wait(&o.done);
-	assert_int_equal(sl->head - h, 20 + 68);
+	assert_int_equal(sl->head - h, 12 + 68);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 4);
 	assert_int_equal(f->rx.last.tid, o.tid);
 	assert_int_equal(f->rx.last.thread, (uint64_t)th);
@@ -316,44 +333,57 @@ static void test_wrap(void **state)
 static void test_drops_exact(void **state)
 {
 	struct fx *f = fx_new(4096, 64);
-	unsigned int s = slot_of(f), i, written = 0, before;
+	unsigned int s = slot_of(f), i, fit, before;
+	struct uev_sub *sl = my_sub(f, s);
 	unsigned char buf[64] = {0};
+	uint64_t lost, ts = 1000;
 
-	for (i = 0; i < 1000; i++, written++)
-		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
-	/* 46 records of 20 + 64 bytes fit (the first 104: it carries the
-	 * thread's context), in each of the three episodes below */
-	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 46);
-	assert_int_equal(f->rx.lost, 1000 - 46);
+	(void)state;
+	/* about 4096 / (12 + 64) records fit; the others are counted */
+	for (i = 0; i < 1000; i++)
+		uev_producer__write_slot_at(f->ctl, s, 1, buf, 64, NULL, ts++);
+	fit = 1000 - (unsigned int)sl->dropped;
+	assert_in_range(fit, 45, 55);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), fit);
+	lost = 1000 - fit;
+	assert_int_equal(f->rx.lost, lost);
 	assert_int_equal(f->rx.lost_calls, 1);
-	assert_int_equal(f->rx.lost_before_event, 46);
+	assert_int_equal(f->rx.lost_before_event, fit);
 	assert_true(f->rx.lost_ts > 0);
 
 	/* a new loss episode, then an event carrying it */
 	for (i = 0; i < 100; i++)
-		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
+		uev_producer__write_slot_at(f->ctl, s, 1, buf, 64, NULL, ts++);
+	fit = 100 - (unsigned int)sl->dropped;
+	assert_in_range(fit, 45, 55);
 	before = f->rx.n;
-	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 46);
-	assert_int_equal(f->rx.lost, 1000 - 46 + 100 - 46);
-	uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL); /* nothing pending now */
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), fit);
+	lost += 100 - fit;
+	assert_int_equal(f->rx.lost, lost);
+	/* nothing pending now */
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, 64, NULL, ts++);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
 	assert_int_equal(f->rx.lost_calls, 2);
-	assert_int_equal(f->rx.lost_before_event, before + 46);
+	assert_int_equal(f->rx.lost_before_event, before + fit);
 
 	/* drops, then room, then a record carries the count: lost() precedes it */
-	for (i = 0; i < 50; i++)
-		uev_producer__write_slot(f->ctl, s, 1, buf, 64, NULL);
-	f->rx.stop_after = f->rx.n + 46; /* drain exactly the full ring */
-	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 46);
+	for (i = 0; i < 100; i++)
+		uev_producer__write_slot_at(f->ctl, s, 1, buf, 64, NULL, ts++);
+	fit = 100 - (unsigned int)sl->dropped;
+	assert_in_range(fit, 45, 55);
+	f->rx.stop_after = (int)(f->rx.n + fit); /* drain exactly the full ring */
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), fit);
 	f->rx.stop_after = 0;
 	assert_int_equal(f->rx.lost_calls, 2);
 	before = f->rx.n;
-	uev_producer__write_slot(f->ctl, s, 2, buf, 64, NULL);
+	uev_producer__write_slot_at(f->ctl, s, 2, buf, 64, NULL, ts++);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
 	assert_int_equal(f->rx.lost_calls, 3);
 	assert_int_equal(f->rx.lost_before_event, before);
 	assert_int_equal(f->rx.last.id, 2050);
-	assert_int_equal(f->rx.lost, 1000 - 46 + 100 - 46 + 50 - 46);
+	assert_int_equal(f->rx.last.ts, ts - 1);
+	lost += 100 - fit;
+	assert_int_equal(f->rx.lost, lost);
 	fx_free(f);
 }
 
@@ -728,6 +758,7 @@ static void test_dead_writer(void **state)
 	struct uev_sub *sl = my_sub(f, s);
 	uint8_t *ring = my_ring(f, s);
 	struct uev_rec *rec;
+	struct uev_thr th = {0};
 	unsigned char buf[8] = {0};
 	uint64_t pos;
 	pid_t child;
@@ -740,7 +771,8 @@ static void test_dead_writer(void **state)
 	waitpid(child, NULL, 0);
 	rec = (struct uev_rec *)(ring + sl->head);
 	rec->commit = UEV_COMMIT(sl->head, UEV_KIND_RESV, 64);
-	rec->tid = child;
+	th.tid = child;
+	memcpy(rec + 1, &th, sizeof(th));
 	sl->head += 64;
 	uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
@@ -751,17 +783,16 @@ static void test_dead_writer(void **state)
 	/* a live writer (us) holding a reservation: wait */
 	pos = sl->head;
 	rec = (struct uev_rec *)(ring + (pos & 4095));
-	rec->commit = UEV_COMMIT(pos, UEV_KIND_RESV, 64);
-	rec->tid = gettid();
+	rec->commit = UEV_COMMIT(pos, UEV_KIND_RESV_OWN, 64);
 	sl->head += 64;
 	uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
-	/* ... until it commits: 20 + 44 bytes, our context (the record
+	/* ... until it commits: 12 + 52 bytes, our context (the record
 	 * before it is ours) */
 	rec->idx = 3;
 	rec->flags = 0;
-	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, 44), __ATOMIC_RELEASE);
+	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, 52), __ATOMIC_RELEASE);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
 	assert_int_equal(f->rx.last.pid, getpid());
 	assert_int_equal(f->rx.last.tid, gettid());
@@ -870,12 +901,10 @@ static void test_future_ts(void **state)
 {
 	struct fx *f = fx_new(4096, 64);
 	unsigned int s = slot_of(f);
-	uint8_t *ring = my_ring(f, s);
 	struct timespec ts;
 	unsigned char buf[8] = {0};
 
-	uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
-	((struct uev_rec *)ring)->ts = UINT64_MAX - 5;
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, 8, NULL, UINT64_MAX - 5);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	assert_true(f->rx.last.ts <= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
@@ -1120,7 +1149,7 @@ static void prov_drops(uint64_t ring_size)
 	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
 	struct uev_ctl *ctl;
 	int fd, s;
-	uint32_t i, fit;
+	uint32_t i, fit, want;
 
 	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
 	s = uev_producer__prov_init(ctl, getpid());
@@ -1131,22 +1160,25 @@ static void prov_drops(uint64_t ring_size)
 	} else {
 		ring_size = UEV_PROV_RING;
 	}
-	/* 1024-byte records (the first 1040: it carries the thread's
-	 * context): this many fit in one sub-ring (a thread's) */
-	fit = (uint32_t)(UEV_SUB_SIZE(ring_size) / 1024 - 1);
-	for (i = 0; i < fit + 50; i++)
+	/* 1016-byte records (the first 1040: it carries the thread's
+	 * context; one whose timestamp gets a new high half 1024): more than
+	 * fit in one sub-ring (a thread's); what did not fit was counted */
+	want = (uint32_t)(UEV_SUB_SIZE(ring_size) / 1016 + 50);
+	for (i = 0; i < want; i++)
 		prov_write(ctl, (unsigned int)s, i, 1000);
+	fit = want - (uint32_t)ctl->slots[s].sub[gettid() & (UEV_NSUB - 1)].dropped;
+	assert_in_range(fit, UEV_SUB_SIZE(ring_size) / 1024 - 1, UEV_SUB_SIZE(ring_size) / 1016);
 	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
 	assert_int_equal(uev_consumer__ring_size(c), ring_size);
 	assert_int_equal(uev_consumer__consume(c, &cbs), fit);
 	assert_int_equal(rx.seq[0], fit);
 	assert_int_equal(rx.seq_err, 0);
-	assert_int_equal(rx.lost, 50);
+	assert_int_equal(rx.lost, want - fit);
 	assert_int_equal(rx.lost_calls, 1);
 	assert_true(rx.lost_ts > 0);
-	prov_write(ctl, (unsigned int)s, fit + 50, 8);
+	prov_write(ctl, (unsigned int)s, want, 8);
 	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
-	assert_int_equal(rx.lost, 50);
+	assert_int_equal(rx.lost, want - fit);
 	uev_consumer__detach(c);
 	munmap(ctl, UEV_TOTAL_SIZE);
 	close(fd);

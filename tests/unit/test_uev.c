@@ -37,6 +37,12 @@ struct rx {
 	uint32_t seq[64]; /* next expected sequence per writer */
 	bool check_seq;
 	unsigned int seq_err;
+	/* writer w's tid and pthread_self(), set before it writes (0: not checked) */
+	struct {
+		pid_t tid;
+		uint64_t thread;
+	} who[64];
+	unsigned int who_err;
 	int stop_after;
 };
 
@@ -56,6 +62,11 @@ static int rx_event(void *ctx, struct pt_event_hdr *h, const void *data)
 			if (s < r->seq[w])
 				r->seq_err++;
 			r->seq[w] = s + 1;
+			/* write_seq's caller address: seq_prog() */
+			if (r->who[w].tid &&
+			    (h->tid != r->who[w].tid || h->thread != r->who[w].thread ||
+			     h->pid != getpid() || h->prog_addr != 0x1000 + w * 16 + s % 3))
+				r->who_err++;
 		}
 	}
 	r->n++;
@@ -394,16 +405,22 @@ struct mt {
 	unsigned int n;
 };
 
-/* n events of writer w into slot s: w and a sequence number, 8..63 bytes. */
+/*
+ * n events of writer w into slot s: w and a sequence number, 8..63 bytes,
+ * one of three caller addresses (the reader checks them and the thread).
+ */
 static void write_seq(struct fx *f, unsigned int s, uint32_t w, unsigned int n)
 {
 	unsigned char buf[64] = {0};
 	uint32_t i;
 
+	f->rx.who[w].thread = (uint64_t)pthread_self();
+	__atomic_store_n(&f->rx.who[w].tid, gettid(), __ATOMIC_RELEASE);
 	for (i = 0; i < n; i++) {
 		memcpy(buf, &w, 4);
 		memcpy(buf + 4, &i, 4);
-		uev_producer__write_slot(f->ctl, s, 3, buf, 8 + i % 56, NULL);
+		uev_producer__write_slot(f->ctl, s, 3, buf, 8 + i % 56,
+					 (void *)(uintptr_t)(0x1000 + w * 16 + i % 3));
 	}
 }
 
@@ -447,6 +464,7 @@ static void test_multithread(void **state)
 		total += (uint64_t)n;
 	}
 	assert_int_equal(f->rx.seq_err, 0);
+	assert_int_equal(f->rx.who_err, 0);
 	assert_int_equal(total + f->rx.lost, 4 * 200000);
 	fx_free(f);
 }
@@ -512,6 +530,7 @@ static void test_subrings(void **state)
 	}
 	assert_int_equal(uev_consumer__pending(f->c), 0);
 	assert_int_equal(f->rx.seq_err, 0);
+	assert_int_equal(f->rx.who_err, 0);
 	assert_int_equal(total + f->rx.lost, 4 * 100000);
 	/* the threads wrote into their own sub-rings (tid % UEV_NSUB) */
 	for (i = 0; i < 4; i++)
@@ -523,6 +542,61 @@ static void test_subrings(void **state)
 		used += w;
 	}
 	assert_true(used >= 2);
+	pthread_barrier_destroy(&start);
+	fx_free(f);
+}
+
+/*
+ * 8 threads at once: two per sub-ring (tid % UEV_NSUB), so that records
+ * of two writers interleave and each writer's context comes and goes:
+ * every event still reaches the reader with its own tid, pthread_t and
+ * caller, in order.
+ */
+static void test_shared_subrings(void **state)
+{
+	struct fx *f = fx_new(1u << 20, 64);
+	struct subw m[8];
+	pthread_t th[8];
+	pthread_barrier_t start;
+	uint64_t total = 0;
+	unsigned int i, k, per[UEV_NSUB] = {0};
+
+	(void)state;
+	f->rx.check_seq = true;
+	pthread_barrier_init(&start, NULL, 9);
+	for (i = 0; i < 8; i++) {
+		m[i] = (struct subw){.f = f, .s = slot_of(f), .w = i, .n = 50000, .start = &start};
+		assert_int_equal(pthread_create(&th[i], NULL, subw_writer, &m[i]), 0);
+	}
+	pthread_barrier_wait(&start);
+	for (i = 0; i < 8; i++) {
+		void *rv;
+
+		while (pthread_tryjoin_np(th[i], &rv) == EBUSY) {
+			int n = uev_consumer__consume(f->c, &f->cbs);
+
+			assert_true(n >= 0);
+			total += (uint64_t)n;
+		}
+	}
+	for (;;) {
+		int n = uev_consumer__consume(f->c, &f->cbs);
+
+		assert_true(n >= 0);
+		if (!n)
+			break;
+		total += (uint64_t)n;
+	}
+	assert_int_equal(f->rx.seq_err, 0);
+	assert_int_equal(f->rx.who_err, 0);
+	assert_int_equal(total + f->rx.lost, 8 * 50000);
+	assert_true(total > 0);
+	for (i = 0; i < 8; i++)
+		per[(uint32_t)m[i].tid & (UEV_NSUB - 1)]++;
+	for (k = 0; k < UEV_NSUB; k++)
+		if (per[k] >= 2)
+			break;
+	assert_true(k < UEV_NSUB); /* some sub-ring had two writers */
 	pthread_barrier_destroy(&start);
 	fx_free(f);
 }
@@ -1290,6 +1364,7 @@ int main(void)
 		cmocka_unit_test(test_prov_bad_size),
 		cmocka_unit_test(test_prov_self),
 		cmocka_unit_test(test_subrings),
+		cmocka_unit_test(test_shared_subrings),
 		cmocka_unit_test(test_first_lap_mapped),
 		cmocka_unit_test(test_controller_prefaults),
 	};

@@ -489,6 +489,46 @@ static void *subw_writer(void *arg)
 }
 
 /*
+ * n writers of per events each into f's slot, started together; read
+ * while they write and after they are done: the number of events read.
+ */
+static uint64_t run_writers(struct fx *f, struct subw *m, unsigned int n, unsigned int per)
+{
+	pthread_t th[16];
+	pthread_barrier_t start;
+	uint64_t total = 0;
+	unsigned int i;
+
+	assert_true(n <= 16);
+	pthread_barrier_init(&start, NULL, n + 1);
+	for (i = 0; i < n; i++) {
+		m[i] = (struct subw){.f = f, .s = slot_of(f), .w = i, .n = per, .start = &start};
+		assert_int_equal(pthread_create(&th[i], NULL, subw_writer, &m[i]), 0);
+	}
+	pthread_barrier_wait(&start);
+	for (i = 0; i < n; i++) {
+		void *rv;
+
+		while (pthread_tryjoin_np(th[i], &rv) == EBUSY) {
+			int got = uev_consumer__consume(f->c, &f->cbs);
+
+			assert_true(got >= 0);
+			total += (uint64_t)got;
+		}
+	}
+	for (;;) {
+		int got = uev_consumer__consume(f->c, &f->cbs);
+
+		assert_true(got >= 0);
+		if (!got)
+			break;
+		total += (uint64_t)got;
+	}
+	pthread_barrier_destroy(&start);
+	return total;
+}
+
+/*
  * 4 threads at once into small sub-rings (drops): each thread's events in
  * order and delivered + lost == written, exactly, whatever sub-ring each
  * thread writes into.
@@ -497,37 +537,13 @@ static void test_subrings(void **state)
 {
 	struct fx *f = fx_new(4096, 64);
 	struct subw m[4];
-	pthread_t th[4];
-	pthread_barrier_t start;
-	uint64_t total = 0;
+	uint64_t total;
 	unsigned int used = 0, i, k;
 	uint32_t seen = 0;
 
+	(void)state;
 	f->rx.check_seq = true;
-	pthread_barrier_init(&start, NULL, 5);
-	for (i = 0; i < 4; i++) {
-		m[i] = (struct subw){.f = f, .s = slot_of(f), .w = i, .n = 100000, .start = &start};
-		assert_int_equal(pthread_create(&th[i], NULL, subw_writer, &m[i]), 0);
-	}
-	pthread_barrier_wait(&start);
-	for (i = 0; i < 4; i++) {
-		void *rv;
-
-		while (pthread_tryjoin_np(th[i], &rv) == EBUSY) {
-			int n = uev_consumer__consume(f->c, &f->cbs);
-
-			assert_true(n >= 0);
-			total += (uint64_t)n;
-		}
-	}
-	for (;;) {
-		int n = uev_consumer__consume(f->c, &f->cbs);
-
-		assert_true(n >= 0);
-		if (!n)
-			break;
-		total += (uint64_t)n;
-	}
+	total = run_writers(f, m, 4, 100000);
 	assert_int_equal(uev_consumer__pending(f->c), 0);
 	assert_int_equal(f->rx.seq_err, 0);
 	assert_int_equal(f->rx.who_err, 0);
@@ -542,7 +558,6 @@ static void test_subrings(void **state)
 		used += w;
 	}
 	assert_true(used >= 2);
-	pthread_barrier_destroy(&start);
 	fx_free(f);
 }
 
@@ -556,37 +571,12 @@ static void test_shared_subrings(void **state)
 {
 	struct fx *f = fx_new(1u << 20, 64);
 	struct subw m[8];
-	pthread_t th[8];
-	pthread_barrier_t start;
-	uint64_t total = 0;
+	uint64_t total;
 	unsigned int i, k, per[UEV_NSUB] = {0};
 
 	(void)state;
 	f->rx.check_seq = true;
-	pthread_barrier_init(&start, NULL, 9);
-	for (i = 0; i < 8; i++) {
-		m[i] = (struct subw){.f = f, .s = slot_of(f), .w = i, .n = 50000, .start = &start};
-		assert_int_equal(pthread_create(&th[i], NULL, subw_writer, &m[i]), 0);
-	}
-	pthread_barrier_wait(&start);
-	for (i = 0; i < 8; i++) {
-		void *rv;
-
-		while (pthread_tryjoin_np(th[i], &rv) == EBUSY) {
-			int n = uev_consumer__consume(f->c, &f->cbs);
-
-			assert_true(n >= 0);
-			total += (uint64_t)n;
-		}
-	}
-	for (;;) {
-		int n = uev_consumer__consume(f->c, &f->cbs);
-
-		assert_true(n >= 0);
-		if (!n)
-			break;
-		total += (uint64_t)n;
-	}
+	total = run_writers(f, m, 8, 50000);
 	assert_int_equal(f->rx.seq_err, 0);
 	assert_int_equal(f->rx.who_err, 0);
 	assert_int_equal(total + f->rx.lost, 8 * 50000);
@@ -597,7 +587,6 @@ static void test_shared_subrings(void **state)
 		if (per[k] >= 2)
 			break;
 	assert_true(k < UEV_NSUB); /* some sub-ring had two writers */
-	pthread_barrier_destroy(&start);
 	fx_free(f);
 }
 

@@ -694,12 +694,12 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 		u->stuck_tail = u->tail;
 		u->stuck_since = now;
 	}
-	if (off + sizeof(*rec) + sizeof(struct uev_thr) <= c->sub_size) {
+	if (off + sizeof(*rec) <= c->sub_size)
 		word = LOAD(&rec->commit);
-		/* RESV: the tid is the first word after the header (uev_thr) */
-		if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV)
-			tid = LOAD((int32_t *)(rec + 1));
-	}
+	/* RESV: the tid is the first word after the header (uev_thr) */
+	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV &&
+	    off + sizeof(*rec) + sizeof(tid) <= c->sub_size)
+		tid = LOAD((int32_t *)(rec + 1));
 	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV_OWN && u->ctx_known)
 		tid = u->ctx_tid;
 	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV || UEV_COMMIT_KIND(word) == UEV_KIND_RESV_OWN)

@@ -843,6 +843,27 @@ static void test_dead_writer(void **state)
 	assert_int_equal(f->rx.lost_before_event, 1);
 	assert_int_equal(f->rx.last.id, 2050);
 
+	/* the dead process's record (its context), then its reservation
+	 * following it (RESV_OWN: the writer is the one of the record before) */
+	pos = sl->head;
+	rec = (struct uev_rec *)(ring + (pos & 4095));
+	rec->ts_lo = 5;
+	rec->idx = 4;
+	rec->flags = UEV_REC_THREAD | UEV_REC_TSHI | UEV_REC_PROG;
+	th.pid = child;
+	memcpy(rec + 1, &th, sizeof(th));
+	memset((uint8_t *)(rec + 1) + sizeof(th), 0, 4 + 8 + 8); /* ts_hi, prog, data */
+	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, 8), __ATOMIC_RELEASE);
+	sl->head += 48;
+	rec = (struct uev_rec *)(ring + (sl->head & 4095));
+	rec->commit = UEV_COMMIT(sl->head, UEV_KIND_RESV_OWN, 64);
+	sl->head += 64;
+	uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	assert_int_equal(f->rx.lost, 2);
+	assert_int_equal(f->rx.last.id, 2050);
+	assert_int_equal(f->rx.last.tid, gettid());
+
 	/* a live writer (us) holding a reservation: wait */
 	pos = sl->head;
 	rec = (struct uev_rec *)(ring + (pos & 4095));

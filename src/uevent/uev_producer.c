@@ -61,18 +61,18 @@ static uint64_t uev_pop[UEV_NSLOTS][UEV_NSUB];
 /*
  * Per thread and slot: where this thread's last record ended in its
  * sub-ring, and the context it carried (see "writer's context" in
- * uev_shm.h), valid for one slot generation of one region (uev_epoch is
- * bumped for every region this process makes and in a forked child).
+ * uev_shm.h), valid for one slot generation (gen 0: none). A forked child
+ * and a new region (tests make several, from one thread) start afresh.
+ * Static TLS, as uev_tid: 192 bytes.
  */
 struct uev_last {
 	uint32_t gen;
-	uint32_t epoch;
+	uint32_t ts_hi;
 	uint64_t end;
 	uint64_t prog;
-	uint32_t ts_hi;
 };
+_Static_assert(sizeof(struct uev_last) == 24, "uev_last size");
 static __thread struct uev_last uev_last[UEV_NSLOTS] __attribute__((tls_model("initial-exec")));
-static uint32_t uev_epoch = 1;
 
 struct uev_evt {
 	const void *data;
@@ -140,7 +140,7 @@ static int uev_region_create(int *fdp, struct uev_ctl **out, bool prov)
 	}
 	uev_region_init(ctl, getpid());
 	memset(uev_pop, 0, sizeof(uev_pop)); /* a new region (tests make several) */
-	uev_epoch++;
+	memset(uev_last, 0, sizeof(uev_last));
 	if (prov) {
 		int slot = uev_producer__prov_init(ctl, getpid());
 
@@ -171,7 +171,7 @@ static void uev_atfork_child(void)
 	uev_prov_slot = -1; /* the parent's, not ours */
 	uev_tid = 0;
 	/* our records carry our pid: send it again */
-	uev_epoch++;
+	memset(uev_last, 0, sizeof(uev_last));
 	memset(uev_pop, 0, sizeof(uev_pop)); /* fork does not copy shared mappings' PTEs */
 	if (!ctl)
 		return;
@@ -416,7 +416,7 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	t = LOAD_ACQ(&sl->tail_cache);
 	for (;;) {
 		/* our context is the consumer's if our last record ends here */
-		own = me->gen == gen && me->epoch == LOAD(&uev_epoch) && me->end == h;
+		own = me->gen == gen && gen && me->end == h;
 		flags = base;
 		if (!own) {
 			flags |= UEV_REC_THREAD | UEV_REC_TSHI | UEV_REC_PROG;
@@ -454,7 +454,6 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	uev_populate(&uev_pop[s][k], gen, ring, size, h + need);
 	/* end last: a signal handler's event in between sends it all */
 	me->gen = gen;
-	me->epoch = LOAD(&uev_epoch);
 	me->prog = e->prog;
 	me->ts_hi = (uint32_t)(e->ts >> 32);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

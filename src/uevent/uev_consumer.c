@@ -702,7 +702,7 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 		tid = LOAD((int32_t *)(rec + 1));
 	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV_OWN && u->ctx_known)
 		tid = u->ctx_tid;
-	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV || UEV_COMMIT_KIND(word) == UEV_KIND_RESV_OWN)
+	if (UEV_COMMIT_RESERVED(word))
 		rlen = UEV_COMMIT_LEN(word);
 	/* the thread's pid if we know it; /proc/TID/task/TID works too */
 	pid = u->ctx_known && u->ctx_tid == tid ? u->ctx_pid : tid;
@@ -800,8 +800,7 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			continue;
 		}
 		commit = LOAD_ACQ((uint32_t *)(u->ring + off));
-		if (!commit || UEV_COMMIT_KIND(commit) == UEV_KIND_RESV ||
-		    UEV_COMMIT_KIND(commit) == UEV_KIND_RESV_OWN) {
+		if (!commit || UEV_COMMIT_RESERVED(commit)) {
 			if (uev_skip_dead(c, u, cbs, head, off))
 				continue;
 			break;

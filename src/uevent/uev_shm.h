@@ -150,6 +150,9 @@
 #define UEV_POS_TAG(pos)   ((uint32_t)((pos) >> 3) & 0xfu)
 #define UEV_COMMIT_KIND(c) (((uint32_t)(c) >> 24) & 0xfu)
 #define UEV_COMMIT_LEN(c)  ((uint32_t)(c)&0x00ffffffu)
+/* reserved, not committed yet */
+#define UEV_COMMIT_RESERVED(c)                                                                     \
+	(UEV_COMMIT_KIND(c) == UEV_KIND_RESV || UEV_COMMIT_KIND(c) == UEV_KIND_RESV_OWN)
 #define UEV_LEN_MAX	   0x00ffffffu
 
 /* uev_rec.flags */

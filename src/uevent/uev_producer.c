@@ -386,6 +386,7 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 {
 	uint64_t size = LOAD(&slot->ring_size);
 	uint32_t maxd = LOAD(&slot->max_data), gen = LOAD(&slot->gen);
+	uint32_t ts_hi = (uint32_t)(e->ts >> 32);
 	unsigned int k = (uint32_t)e->tid & (UEV_NSUB - 1);
 	struct uev_sub *sl = &slot->sub[k];
 	struct uev_last *me = &uev_last[s];
@@ -421,7 +422,7 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 		if (!own) {
 			flags |= UEV_REC_THREAD | UEV_REC_TSHI | UEV_REC_PROG;
 		} else {
-			if (me->ts_hi != (uint32_t)(e->ts >> 32))
+			if (me->ts_hi != ts_hi)
 				flags |= UEV_REC_TSHI;
 			if (me->prog != e->prog)
 				flags |= UEV_REC_PROG;
@@ -455,7 +456,7 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	/* end last: a signal handler's event in between sends it all */
 	me->gen = gen;
 	me->prog = e->prog;
-	me->ts_hi = (uint32_t)(e->ts >> 32);
+	me->ts_hi = ts_hi;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	me->end = h + need;
 	pos = h;
@@ -485,10 +486,8 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 		p += sizeof(l);
 	}
 	if (flags & UEV_REC_TSHI) {
-		uint32_t hi = (uint32_t)(e->ts >> 32);
-
-		memcpy(p, &hi, sizeof(hi));
-		p += sizeof(hi);
+		memcpy(p, &ts_hi, sizeof(ts_hi));
+		p += sizeof(ts_hi);
 	}
 	if (flags & UEV_REC_PROG) {
 		memcpy(p, &e->prog, sizeof(e->prog));

@@ -204,6 +204,7 @@ static inline uint32_t uev_rec_extra(uint32_t flags)
 _Static_assert(4 * UEV_REC_MAX(UEV_PROV_MAX_DATA) <= UEV_SUB_SIZE(UEV_PROV_RING),
 	       "provisional slot sizes");
 _Static_assert(UEV_SUB_MAX >= 2 * UEV_REC_MAX(1024u * 1024), "largest record fits a sub-ring");
+_Static_assert(UEV_SUB_MAX <= UEV_LEN_MAX, "a PAD or RESV length fits the commit word");
 _Static_assert((1u << UEV_SUB_SHIFT) == UEV_NSUB, "UEV_NSUB is 1 << UEV_SUB_SHIFT");
 
 /* One sub-ring's control block: two cache lines. */

@@ -10,12 +10,17 @@
 #include <time.h>
 #include <unistd.h>
 
-static inline uint64_t bench_now_ns(void)
+static inline uint64_t bench_clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t bench_now_ns(void)
+{
+	return bench_clock_ns(CLOCK_MONOTONIC);
 }
 
 /*

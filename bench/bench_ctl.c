@@ -10,10 +10,13 @@
  * policy APPEND), starts it, lets CMD run, reads every event with
  * posix_trace_timedgetnext_event() unless -n or -o, and prints on stderr
  *   bench_ctl: read N recorded R lost L kdropped D udropped U log_bytes B
- *              elapsed_ns T
+ *              elapsed_ns T cpu_ns C
  * (one line). -u filters the system events out (user events only).
  * elapsed_ns runs from the start signal to the end of shutdown (and
- * fdatasync of the log). The exit status is CMD's.
+ * fdatasync of the log); cpu_ns is the CPU time bench_ctl's own threads
+ * used over the same span (the library's drainer and flusher included, CMD
+ * not).
+ * The exit status is CMD's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +49,7 @@ int main(int argc, char **argv)
 	struct timespec abst = { 0 };
 	trace_attr_t attr;
 	trace_id_t t;
-	uint64_t t0, elapsed;
+	uint64_t t0, elapsed, cpu0, cpu;
 	char c, data[4096];
 	pid_t child;
 	int exited = 0;
@@ -126,6 +129,7 @@ usage:
 		die("posix_trace_start", err);
 	}
 	t0 = bench_now_ns();
+	cpu0 = bench_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	if (write(go[1], "g", 1) != 1)
 		die("start", errno);
 	close(go[1]);
@@ -182,12 +186,14 @@ usage:
 			cnt.log_bytes = (uint64_t)sb.st_size;
 	}
 	elapsed = bench_now_ns() - t0;
+	cpu = bench_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	fprintf(stderr,
 		"bench_ctl: read %llu recorded %llu lost %llu kdropped %llu udropped %llu "
-		"log_bytes %llu elapsed_ns %llu\n",
+		"log_bytes %llu elapsed_ns %llu cpu_ns %llu\n",
 		nread, (unsigned long long)cnt.recorded, (unsigned long long)cnt.lost,
 		(unsigned long long)cnt.kernel_dropped, (unsigned long long)cnt.user_dropped,
-		(unsigned long long)cnt.log_bytes, (unsigned long long)elapsed);
+		(unsigned long long)cnt.log_bytes, (unsigned long long)elapsed,
+		(unsigned long long)cpu);
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	return 128 + WTERMSIG(st);

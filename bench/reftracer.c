@@ -8,8 +8,9 @@
  * Runs CMD with its process id in the filter, records every syscall entry
  * and exit of its threads in a ring buffer per CPU, drains the rings every
  * DRAIN_MS milliseconds (default 10) without being woken up, and prints
- *   reftracer: events N dropped D emitted E paths P
- * on stderr when CMD exits. The exit status is CMD's. With -w, the BPF
+ *   reftracer: events N dropped D emitted E paths P cpu_ns C
+ * on stderr when CMD exits (C: the CPU time reftracer used from the start
+ * of CMD to the last drain). The exit status is CMD's. With -w, the BPF
  * program wakes the reader at every record while more than BYTES bytes
  * wait and the reader sleeps in epoll instead of on a timer: the
  * difference is what wakeups cost (ptbpf sends one per drain, past a
@@ -35,6 +36,7 @@
 #include <bpf/bpf.h>
 #include <linux/types.h>
 
+#include "bench_common.h"
 #include "bench_ref.h"
 #include "bench_ref.skel.h"
 
@@ -210,6 +212,7 @@ int main(int argc, char **argv)
 	const char *out_path = NULL;
 	int paths = 0, nr = 1;
 	int go[2], opt, st = 0, err;
+	uint64_t cpu0;
 	pid_t child;
 	__u8 one = 1;
 	__u32 key;
@@ -288,6 +291,7 @@ usage:
 		return 1;
 	}
 	close(go[1]);
+	cpu0 = bench_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	tick.tv_sec = drain_ms / 1000;
 	tick.tv_nsec = (drain_ms % 1000) * 1000000L;
 	for (;;) {
@@ -311,8 +315,9 @@ usage:
 		emitted += skel->bss->counts[i].emitted;
 		dropped += skel->bss->counts[i].dropped;
 	}
-	fprintf(stderr, "reftracer: events %llu dropped %llu emitted %llu paths %llu\n", consumed,
-		dropped, emitted, with_path);
+	fprintf(stderr, "reftracer: events %llu dropped %llu emitted %llu paths %llu cpu_ns %llu\n",
+		consumed, dropped, emitted, with_path,
+		(unsigned long long)(bench_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0));
 	ring_buffer__free(rb);
 	bench_ref_bpf__destroy(skel);
 	if (WIFEXITED(st))

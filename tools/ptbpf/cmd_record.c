@@ -335,6 +335,15 @@ static double now_mono(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* CPU time of ptbpf's own threads (the library's included, the command not). */
+static double cpu_self(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
 /* ---------------------------------------------------------------------------
  * The command: started held until the stream is started.
  */
@@ -531,6 +540,7 @@ struct rec {
 	int *pidfds;
 	int npids, nalive;
 	double t0, last_status;
+	double cpu0; /* cpu_self() when tracing started */
 	int status_tty;
 	uint64_t last_recorded;
 	double last_rate_t;
@@ -596,8 +606,9 @@ static void print_summary(struct rec *r, const struct ptbpf_counters *c, int log
 	struct stat st;
 
 	status_line(r, 1);
-	fprintf(stderr, "%s: %llu events recorded, %llu lost, %.3f s", cli_prog,
-		(unsigned long long)c->recorded, (unsigned long long)c->lost, now_mono() - r->t0);
+	fprintf(stderr, "%s: %llu events recorded, %llu lost, %.3f s, CPU %.3f s", cli_prog,
+		(unsigned long long)c->recorded, (unsigned long long)c->lost, now_mono() - r->t0,
+		cpu_self() - r->cpu0);
 	if (r->a->output && !fstat(logfd, &st))
 		fprintf(stderr, ", log %s (%lld bytes)", r->a->output, (long long)st.st_size);
 	fprintf(stderr, "\n");
@@ -921,6 +932,7 @@ int cmd_record(int argc, char **argv)
 		goto shutdown;
 	}
 	r.t0 = now_mono();
+	r.cpu0 = cpu_self();
 	if (r.have_child) {
 		err = child_go(&r.child, 1);
 		if (err) {

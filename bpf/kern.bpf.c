@@ -188,24 +188,14 @@ static __always_inline __u64 task_thread(struct task_struct *task)
 static __always_inline void rec_fill_ids(struct kern_rec *r, __u32 id, __u32 len, __u32 tgid,
 					 __u32 tid, __u64 thread, __u64 ip)
 {
-	__u64 first;
-
-	r->id = id;
-	r->data_len = len;
-	r->pid = tgid;
-	r->tid = tid;
 	r->ts = bpf_ktime_get_ns();
 	r->prog_addr = ip;
 	r->thread = thread;
-	r->dropped = cnt_dropped;
-	first = drop_first_ts;
-	r->lost_ts = first;
-	if (first)
-		drop_first_ts = 0;
+	r->id = id;
+	r->pid = tgid;
+	r->tid = tid;
+	r->data_len = len;
 	r->flags = 0;
-	r->reserved[0] = 0;
-	r->reserved[1] = 0;
-	r->reserved[2] = 0;
 }
 
 /* Fill the record header for an event about task. */
@@ -226,13 +216,39 @@ struct ring_ref {
 	__u32 idx;
 };
 
+/*
+ * Records were dropped since this CPU's last record (or another's): a
+ * KERN_ID_DROPS record first, once per episode. Rare: only after a ring
+ * was full. If it does not fit either, the next record tries again.
+ */
+static __always_inline void emit_drops(void *ring)
+{
+	struct kern_rec *r;
+	struct kern_drops *d;
+	__u64 first = drop_first_ts;
+
+	if (!first)
+		return;
+	r = bpf_ringbuf_reserve(ring, sizeof(*r) + sizeof(*d), 0);
+	if (!r)
+		return;
+	drop_first_ts = 0;
+	rec_fill_ids(r, KERN_ID_DROPS, sizeof(*d), 0, 0, 0, 0);
+	d = (void *)(r + 1);
+	d->dropped = cnt_dropped;
+	d->first_ts = first;
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
 static __always_inline void *rec_reserve(struct ring_ref *rr, __u32 len)
 {
 	void *r = NULL;
 
 	rr->ring = cpu_ring(&rr->idx);
-	if (rr->ring)
+	if (rr->ring) {
+		emit_drops(rr->ring);
 		r = bpf_ringbuf_reserve(rr->ring, sizeof(struct kern_rec) + len, 0);
+	}
 	if (!r)
 		count_drop();
 	return r;
@@ -418,6 +434,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	if (size > sizeof(*s))
 		return 0;
 	ring = cpu_ring(&idx);
+	if (ring)
+		emit_drops(ring);
 	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
 		count_drop();
 		return 0;
@@ -431,8 +449,7 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 {
 	struct ring_ref rr;
 	struct kern_rec *r;
-	struct ptbpf_ev_sys_enter *e;
-	__u64 args[6], thread = 0;
+	__u64 *args, thread = 0;
 	__u32 tgid, tid, nr;
 	__u8 pa;
 
@@ -445,29 +462,25 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
 	if (pa) {
-		syscall_args(regs, args);
-		return sys_enter_paths(tgid, tid, thread, regs->ip, args, nr, pa);
+		__u64 a[6];
+
+		syscall_args(regs, a);
+		return sys_enter_paths(tgid, tid, thread, regs->ip, a, nr, pa);
 	}
 
-	/* the common case: written in place, no scratch copy */
-	r = rec_reserve(&rr, SYS_ENTER_FIXED);
+	/* the common case: the compact form (the arguments), written in place */
+	r = rec_reserve(&rr, sizeof(__u64) * 6);
 	if (!r)
 		return 0;
-	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(nr), SYS_ENTER_FIXED, tgid, tid, thread, regs->ip);
-	e = (void *)(r + 1);
-	e->nr = nr;
-	e->args[0] = regs->di;
-	e->args[1] = regs->si;
-	e->args[2] = regs->dx;
-	e->args[3] = regs->r10;
-	e->args[4] = regs->r8;
-	e->args[5] = regs->r9;
-	e->path_len[0] = 0;
-	e->path_len[1] = 0;
-	e->path_arg[0] = 0;
-	e->path_arg[1] = 0;
-	e->flags = 0;
-	e->reserved = 0;
+	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(nr), sizeof(__u64) * 6, tgid, tid, thread, regs->ip);
+	r->flags = KERN_REC_COMPACT;
+	args = (void *)(r + 1);
+	args[0] = regs->di;
+	args[1] = regs->si;
+	args[2] = regs->dx;
+	args[3] = regs->r10;
+	args[4] = regs->r8;
+	args[5] = regs->r9;
 	rec_submit(&rr, r);
 	return 0;
 }
@@ -477,7 +490,6 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct ring_ref rr;
 	struct kern_rec *r;
-	struct ptbpf_ev_sys_exit *e;
 	long nr = regs->orig_ax;
 	__u64 thread = 0;
 	__u32 tgid, tid;
@@ -488,13 +500,13 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (current_compat_thread(&thread))
 		return 0;
-	r = rec_reserve(&rr, sizeof(*e));
+	/* the compact form: the return value */
+	r = rec_reserve(&rr, sizeof(__s64));
 	if (!r)
 		return 0;
-	rec_fill_ids(r, PTBPF_EV_SYS_EXIT(nr), sizeof(*e), tgid, tid, thread, regs->ip);
-	e = (void *)(r + 1);
-	e->nr = nr;
-	e->ret = ret;
+	rec_fill_ids(r, PTBPF_EV_SYS_EXIT(nr), sizeof(__s64), tgid, tid, thread, regs->ip);
+	r->flags = KERN_REC_COMPACT;
+	*(__s64 *)(r + 1) = ret;
 	rec_submit(&rr, r);
 	return 0;
 }

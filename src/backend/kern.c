@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -319,17 +320,68 @@ static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
 	kb->lost_ts = 0;
 }
 
+/* A KERN_ID_DROPS record: the drops before it are reported here. */
+static void kern_backend__drops(struct kern_backend *kb, const struct kern_rec *r)
+{
+	const struct kern_drops *d = (const void *)(r + 1);
+
+	if (r->data_len < sizeof(*d))
+		return; /* cannot happen: the kernel side wrote it */
+	if (d->first_ts && (!kb->lost_ts || d->first_ts < kb->lost_ts))
+		kb->lost_ts = d->first_ts;
+	kern_backend__report_lost(kb, d->dropped, r->ts);
+}
+
+/* The public payloads of the compact records (bpf/kern.h). */
+union kern_full {
+	struct ptbpf_ev_sys_enter ent;
+	struct ptbpf_ev_sys_exit ext;
+};
+
+/*
+ * Expand the compact payload of r into f: its length, or 0 if r is no
+ * compact record of a syscall (cannot happen: the kernel side wrote it).
+ */
+static uint32_t kern_expand(const struct kern_rec *r, union kern_full *f)
+{
+	if (!PTBPF_EV_IS_SYSCALL(r->id))
+		return 0;
+	if (PTBPF_EV_SYSCALL_IS_EXIT(r->id)) {
+		if (r->data_len != sizeof(f->ext.ret))
+			return 0;
+		f->ext.nr = PTBPF_EV_SYSCALL_NR(r->id);
+		memcpy(&f->ext.ret, r + 1, sizeof(f->ext.ret));
+		return sizeof(f->ext);
+	}
+	if (r->data_len != sizeof(f->ent.args))
+		return 0;
+	memset(&f->ent, 0, sizeof(f->ent));
+	f->ent.nr = PTBPF_EV_SYSCALL_NR(r->id);
+	memcpy(f->ent.args, r + 1, sizeof(f->ent.args));
+	return offsetof(struct ptbpf_ev_sys_enter, paths);
+}
+
 /* Deliver one record of ring (kb->stop: the callback asked to stop). */
 static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *r, size_t size)
 {
 	struct kern_backend *kb = ring->kb;
 	struct pt_event_hdr h;
+	union kern_full full;
+	const void *data = r + 1;
 
 	if (r->data_len > size - sizeof(*r))
 		return; /* cannot happen: the kernel side wrote it */
-	if (r->lost_ts && (!kb->lost_ts || r->lost_ts < kb->lost_ts))
-		kb->lost_ts = r->lost_ts;
-	kern_backend__report_lost(kb, r->dropped, r->ts);
+	if (r->id == KERN_ID_DROPS) {
+		kern_backend__drops(kb, r);
+		return;
+	}
+	h.data_len = r->data_len;
+	if (r->flags & KERN_REC_COMPACT) {
+		h.data_len = kern_expand(r, &full);
+		if (!h.data_len)
+			return;
+		data = &full;
+	}
 	h.id = r->id;
 	h.trunc = r->flags & KERN_REC_TRUNCATED ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
 	h.reserved = 0;
@@ -339,9 +391,8 @@ static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *
 	h.ts = r->ts;
 	h.prog_addr = r->prog_addr;
 	h.thread = r->thread;
-	h.data_len = r->data_len;
 	kb->count++;
-	if (kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, r + 1))
+	if (kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, data))
 		kb->stop = true;
 }
 

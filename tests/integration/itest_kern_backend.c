@@ -373,6 +373,11 @@ static void check_getppid(const struct col *c, pid_t child)
 		if (e->h.id == PTBPF_EV_SYS_ENTER(SYS_getppid)) {
 			assert_int_equal(e->h.data_len, offsetof(struct ptbpf_ev_sys_enter, paths));
 			assert_int_equal(as_enter(e)->nr, SYS_getppid);
+			/* sent in the compact form (bpf/kern.h): the rest is zero */
+			assert_int_equal(as_enter(e)->path_len[0] | as_enter(e)->path_len[1] |
+						 as_enter(e)->path_arg[0] | as_enter(e)->path_arg[1] |
+						 as_enter(e)->flags | as_enter(e)->reserved,
+					 0);
 			enters++;
 		} else if (e->h.id == PTBPF_EV_SYS_EXIT(SYS_getppid)) {
 			assert_int_equal(e->h.data_len, sizeof(struct ptbpf_ev_sys_exit));

@@ -635,11 +635,8 @@ class Bench:
                          lost=int(mm.group(2)),
                          note="%.1f MB over the whole record, %.0f bytes/event" % (
                              size / 1e6, size / max(1, int(mm.group(1))))))
-        row = self.repeat(section, "log write, ptbpf record -o (syscall flood, whole run)",
-                          write_cli, "MB/s", kind="logwrite_cli")
-        if row and row["median"] is not None:
-            row["lost_runs"] = list(cli_lost)
-            row["note"] += ", lost per run: " + ", ".join(str(x) for x in cli_lost)
+        self.repeat(section, "log write, ptbpf record -o (syscall flood, whole run)",
+                    write_cli, "MB/s", kind="logwrite_cli")
 
         def read():
             if not os.path.exists(logfile):
@@ -651,6 +648,10 @@ class Bench:
                     kind="logread")
         items, self.items = self.items, None
         self.group(items)
+        for row in self.rows:
+            if row.get("kind") == "logwrite_cli" and row["median"] is not None:
+                row["lost_runs"] = list(cli_lost)
+                row["note"] += ", lost per run: " + ", ".join(str(x) for x in cli_lost)
 
     def memory(self):
         m = self.m

@@ -475,12 +475,7 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(nr), sizeof(__u64) * 6, tgid, tid, thread, regs->ip);
 	r->flags = KERN_REC_COMPACT;
 	args = (void *)(r + 1);
-	args[0] = regs->di;
-	args[1] = regs->si;
-	args[2] = regs->dx;
-	args[3] = regs->r10;
-	args[4] = regs->r8;
-	args[5] = regs->r9;
+	syscall_args(regs, args);
 	rec_submit(&rr, r);
 	return 0;
 }

@@ -327,21 +327,23 @@ static void on_signal(int sig)
 	got_signal = sig;
 }
 
-static double now_mono(void)
+static double clock_secs(clockid_t clk)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(clk, &t);
 	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static double now_mono(void)
+{
+	return clock_secs(CLOCK_MONOTONIC);
 }
 
 /* CPU time of ptbpf's own threads (the library's included, the command not). */
 static double cpu_self(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
+	return clock_secs(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 /* ---------------------------------------------------------------------------

@@ -27,4 +27,8 @@ void registry__put(trace_id_t trid);
  */
 int registry__remove(trace_id_t trid, int kinds, void (*wake)(void *obj), void **obj);
 
+/* Tests: count references atomically in the slots, as without membarrier
+ * (only while no slot is live). */
+void registry__force_atomic(void);
+
 #endif

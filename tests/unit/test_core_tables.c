@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <ptbpf/events.h>
 
@@ -266,6 +268,72 @@ static void test_registry(void **state)
 				 0);
 }
 
+/* A thread holds a reference for a while: a remove waits for its put. */
+struct holder {
+	trace_id_t trid;
+	int got;
+	int put; /* set right before the put */
+	pthread_mutex_t m;
+	pthread_cond_t c;
+};
+
+static void *hold_ref(void *arg)
+{
+	struct holder *h = arg;
+	struct timespec ts = { .tv_nsec = 50 * 1000000L };
+	void *p;
+	int kind;
+
+	pthread_mutex_lock(&h->m);
+	h->got = registry__get(h->trid, TRACE_KIND_ACTIVE, &p, &kind, NULL) == 0 ? 1 : -1;
+	pthread_cond_signal(&h->c);
+	pthread_mutex_unlock(&h->m);
+	if (h->got < 0)
+		return NULL;
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&h->put, 1, __ATOMIC_SEQ_CST);
+	registry__put(h->trid);
+	return NULL;
+}
+
+static void remove_waits_for_holder(void)
+{
+	struct holder h = { .m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER };
+	trace_id_t other;
+	pthread_t t;
+	int obj, obj2, kind;
+	void *p;
+
+	assert_int_equal(registry__add(TRACE_KIND_ACTIVE, &obj, 0, &h.trid), 0);
+	assert_int_equal(registry__add(TRACE_KIND_ACTIVE, &obj2, 0, &other), 0);
+	assert_int_equal(pthread_create(&t, NULL, hold_ref, &h), 0);
+	pthread_mutex_lock(&h.m);
+	while (!h.got)
+		pthread_cond_wait(&h.c, &h.m);
+	pthread_mutex_unlock(&h.m);
+	assert_int_equal(h.got, 1);
+	/* another trid's remove does not wait for it */
+	assert_int_equal(registry__remove(other, TRACE_KIND_ACTIVE, NULL, &p), 0);
+	assert_int_equal(__atomic_load_n(&h.put, __ATOMIC_SEQ_CST), 0);
+	assert_int_equal(registry__remove(h.trid, TRACE_KIND_ACTIVE, NULL, &p), 0);
+	assert_int_equal(__atomic_load_n(&h.put, __ATOMIC_SEQ_CST), 1);
+	assert_ptr_equal(p, &obj);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	/* the thread has exited: its count left with it, nothing dangles */
+	assert_int_equal(registry__add(TRACE_KIND_ACTIVE, &obj, 0, &h.trid), 0);
+	assert_int_equal(registry__get(h.trid, TRACE_KIND_ACTIVE, &p, &kind, NULL), 0);
+	registry__put(h.trid);
+	assert_int_equal(registry__remove(h.trid, TRACE_KIND_ACTIVE, NULL, &p), 0);
+}
+
+static void test_registry_remove_waits(void **state)
+{
+	(void)state;
+	remove_waits_for_holder(); /* per-thread counts (membarrier) */
+	registry__force_atomic();
+	remove_waits_for_holder(); /* counts in the slots */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_batch_sort_segments),
 		cmocka_unit_test(test_batch_prealloc_trim),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_registry_remove_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -99,12 +99,52 @@ static void test_line_prefix(void **state)
 	sb_free(&b);
 }
 
+/* Quoting: every byte value, as the printf-based escaping made it, and a
+ * buffer grown from empty by the worst case (all bytes escaped). */
+static void test_quote(void **state)
+{
+	struct sbuf b = { 0 };
+	char in[256], ref[4 * 256 + 3], *o = ref;
+
+	for (int i = 0; i < 256; i++) {
+		unsigned char c = (unsigned char)i;
+
+		in[i] = (char)c;
+		switch (c) {
+		case '"': o += sprintf(o, "\\\""); break;
+		case '\\': o += sprintf(o, "\\\\"); break;
+		case '\n': o += sprintf(o, "\\n"); break;
+		case '\t': o += sprintf(o, "\\t"); break;
+		case '\r': o += sprintf(o, "\\r"); break;
+		case '\v': o += sprintf(o, "\\v"); break;
+		case '\f': o += sprintf(o, "\\f"); break;
+		default:
+			if (c < 0x20 || c >= 0x7f)
+				o += sprintf(o, "\\x%02x", c);
+			else
+				*o++ = (char)c;
+		}
+	}
+	*o = '\0';
+	sb_quote(&b, in, sizeof(in));
+	assert_int_equal(b.len, strlen(ref) + 2);
+	assert_true(b.s[0] == '"' && b.s[b.len - 1] == '"' && b.s[b.len] == '\0');
+	assert_memory_equal(b.s + 1, ref, strlen(ref));
+	sb_reset(&b);
+	sb_quote(&b, "", 0);
+	assert_string_equal(b.s, "\"\"");
+	sb_quote(&b, "\x01\x01", 2);
+	assert_string_equal(b.s, "\"\"\"\\x01\\x01\"");
+	sb_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dec_like_printf),
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_line_prefix),
+		cmocka_unit_test(test_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,11 +127,12 @@ struct sysdesc;
 struct cli_ev {
 	struct posix_trace_event_info info;
 	pid_t tid;
-	char name[TRACE_EVENT_NAME_MAX];
 	uint8_t sys_off;            /* name + sys_off: a syscall's name; 0: none */
+	const char *name;           /* the event's type: in the name cache, or name_buf */
 	const struct sysdesc *desc; /* that syscall's decoding, NULL if unknown */
 	const void *data;
 	size_t len;
+	char name_buf[TRACE_EVENT_NAME_MAX]; /* a name not cached (no memory for it) */
 };
 
 /* Reads the next event of trid with posix_trace_getnext_event (logs). */

@@ -251,13 +251,18 @@ static void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, 
 	}
 	for (i = 0; i < n; i++) {
 		if (fl[i].v && (v & fl[i].v) == fl[i].v) {
-			sb_printf(b, "%s%s", first ? "" : "|", fl[i].n);
+			if (!first)
+				sb_putc(b, '|');
+			sb_puts(b, fl[i].n);
 			v &= ~fl[i].v;
 			first = 0;
 		}
 	}
-	if (v)
-		sb_printf(b, "%s%#lx", first ? "" : "|", v);
+	if (v) {
+		if (!first)
+			sb_putc(b, '|');
+		sb_xhex(b, v);
+	}
 }
 
 #define NF(a) (sizeof(a) / sizeof(a[0]))
@@ -711,9 +716,13 @@ void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret)
 		int e = (int)-ret;
 		const char *en = errno_name(e);
 
-		if (en)
-			sb_printf(b, " = -1 %s (%s)", en, errno_desc(e));
-		else
+		if (en) {
+			sb_puts(b, " = -1 ");
+			sb_puts(b, en);
+			sb_puts(b, " (");
+			sb_puts(b, errno_desc(e));
+			sb_putc(b, ')');
+		} else
 			sb_printf(b, " = -1 E%d (errno %d)", e, e);
 		return;
 	}

@@ -32,21 +32,24 @@ static void cli_ev_name(trace_id_t trid, struct cli_ev *ev)
 	}
 	if (name_cache && id < PTBPF_EV_ID_LIMIT)
 		e = &name_cache[id];
-	if (e && e->name[0]) {
-		memcpy(ev->name, e->name, sizeof(ev->name));
-		ev->sys_off = e->sys_off;
-		ev->desc = e->desc;
-		return;
+	if (!e || !e->name[0]) {
+		char *n = e ? e->name : ev->name_buf;
+
+		if (posix_trace_eventid_get_name(trid, id, n))
+			snprintf(n, TRACE_EVENT_NAME_MAX, "event_%lu", (unsigned long)id);
+		if (!e) {
+			ev->name = n;
+			ev->sys_off = (uint8_t)sys_name_offset(n);
+			ev->desc = ev->sys_off ? sys_desc(n + ev->sys_off) : NULL;
+			return;
+		}
+		e->sys_off = (uint8_t)sys_name_offset(n);
+		e->desc = e->sys_off ? sys_desc(n + e->sys_off) : NULL;
 	}
-	if (posix_trace_eventid_get_name(trid, id, ev->name))
-		snprintf(ev->name, sizeof(ev->name), "event_%lu", (unsigned long)id);
-	ev->sys_off = (uint8_t)sys_name_offset(ev->name);
-	ev->desc = ev->sys_off ? sys_desc(ev->name + ev->sys_off) : NULL;
-	if (e) {
-		memcpy(e->name, ev->name, sizeof(e->name));
-		e->sys_off = ev->sys_off;
-		e->desc = ev->desc;
-	}
+	/* a pointer: the cache keeps the names for the whole command */
+	ev->name = e->name;
+	ev->sys_off = e->sys_off;
+	ev->desc = e->desc;
 }
 
 void cli_ev_complete(trace_id_t trid, struct cli_ev *ev)

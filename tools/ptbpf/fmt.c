@@ -261,12 +261,19 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_sched_switch)) {
 			const struct ptbpf_ev_sched_switch *e = d;
 
-			if (id == PTBPF_EV_SCHED_SWITCH_OUT)
-				sb_printf(b, "sched_switch_out state=%s next=%d cpu=%u",
-					  sched_state(e->prev_state), e->next_tid, e->cpu);
-			else
-				sb_printf(b, "sched_switch_in prev=%d cpu=%u", e->prev_tid,
-					  e->cpu);
+			/* not sb_printf: a blocking syscall brings three of
+			 * these, as many lines as the syscall's own */
+			if (id == PTBPF_EV_SCHED_SWITCH_OUT) {
+				sb_puts(b, "sched_switch_out state=");
+				sb_puts(b, sched_state(e->prev_state));
+				sb_puts(b, " next=");
+				sb_dec(b, e->next_tid);
+			} else {
+				sb_puts(b, "sched_switch_in prev=");
+				sb_dec(b, e->prev_tid);
+			}
+			sb_puts(b, " cpu=");
+			sb_udec(b, e->cpu, 0);
 			return;
 		}
 		break;
@@ -274,8 +281,14 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_sched_wakeup)) {
 			const struct ptbpf_ev_sched_wakeup *e = d;
 
-			sb_printf(b, "sched_wakeup %d/%d by %d cpu=%u", e->pid, e->tid,
-				  e->waker_tid, e->target_cpu);
+			sb_puts(b, "sched_wakeup ");
+			sb_dec(b, e->pid);
+			sb_putc(b, '/');
+			sb_dec(b, e->tid);
+			sb_puts(b, " by ");
+			sb_dec(b, e->waker_tid);
+			sb_puts(b, " cpu=");
+			sb_udec(b, e->target_cpu, 0);
 			return;
 		}
 		break;
@@ -319,6 +332,8 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				return;
 			}
 			f->held = *ev;
+			if (ev->name == ev->name_buf)
+				f->held.name = f->held.name_buf;
 			f->held.data = NULL;
 			f->held_ts = ts;
 			f->have_held = 1;

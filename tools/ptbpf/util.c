@@ -203,30 +203,43 @@ void sb_xhex(struct sbuf *b, uint64_t v)
 	b->s[b->len] = '\0';
 }
 
+/* C-style quoting, as strace prints paths: one growth for the worst case
+ * (every byte as \xNN), then plain stores (paths are most of a tree walk's
+ * output) */
 void sb_quote(struct sbuf *b, const char *s, size_t n)
 {
+	static const char digits[] = "0123456789abcdef";
+	char *o;
 	size_t i;
 
-	sb_putc(b, '"');
+	sb_grow(b, 4 * n + 2);
+	o = b->s + b->len;
+	*o++ = '"';
 	for (i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			continue;
+		}
+		*o++ = '\\';
 		switch (c) {
-		case '"': sb_puts(b, "\\\""); break;
-		case '\\': sb_puts(b, "\\\\"); break;
-		case '\n': sb_puts(b, "\\n"); break;
-		case '\t': sb_puts(b, "\\t"); break;
-		case '\r': sb_puts(b, "\\r"); break;
-		case '\v': sb_puts(b, "\\v"); break;
-		case '\f': sb_puts(b, "\\f"); break;
+		case '"': *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\t': *o++ = 't'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\v': *o++ = 'v'; break;
+		case '\f': *o++ = 'f'; break;
 		default:
-			if (c < 0x20 || c >= 0x7f)
-				sb_printf(b, "\\x%02x", c);
-			else
-				sb_putc(b, c);
+			*o++ = 'x';
+			*o++ = digits[c >> 4];
+			*o++ = digits[c & 0xf];
 		}
 	}
-	sb_putc(b, '"');
+	*o++ = '"';
+	*o = '\0';
+	b->len = (size_t)(o - b->s);
 }
 
 void sb_json_str(struct sbuf *b, const char *s, size_t n)

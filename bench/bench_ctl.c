@@ -173,6 +173,9 @@ usage:
 	}
 	if (!exited && !no_read)
 		waitpid(child, &st, 0);
+	/* stopped first: events still in the rings (a stream that waits for
+	 * its log, or a reader behind) come in and are counted */
+	posix_trace_stop(t);
 	memset(&cnt, 0, sizeof(cnt));
 	ptbpf_trace_get_counters(t, &cnt);
 	err = posix_trace_shutdown(t);

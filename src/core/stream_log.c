@@ -308,6 +308,16 @@ out:
 	return err;
 }
 
+size_t stream_log__room(struct stream_log *l, const struct pt_queue *q)
+{
+	size_t room;
+
+	pthread_mutex_lock(&l->m);
+	room = l->spare.buf && !l->pending.n ? q->limit : 0;
+	pthread_mutex_unlock(&l->m);
+	return room;
+}
+
 bool stream_log__flushing(struct stream_log *l)
 {
 	bool b;

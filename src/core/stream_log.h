@@ -35,6 +35,12 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 /* Is a flush under way? Has one ended since the last call (then the stream
  * records POSIX_TRACE_FLUSH_STOP)? */
 bool stream_log__flushing(struct stream_log *l);
+/*
+ * Bytes of events a stream with queue q can take beyond q's own room
+ * without a copy: a whole queue while a flush would swap q with the spare,
+ * 0 while the flusher still writes the previous one.
+ */
+size_t stream_log__room(struct stream_log *l, const struct pt_queue *q);
 bool stream_log__take_done(struct stream_log *l);
 /* Wait until every event handed over is written. */
 void stream_log__wait_idle(struct stream_log *l);

@@ -440,27 +440,43 @@ static unsigned int stream__sources_fill(struct pt_stream *s)
  * HOLD_FILL_MAX full: then everything comes in and the oldest are
  * overwritten, as LOOP says. A reader that stalls loses nothing for as
  * long as the stream plus half the rings last, not just the stream, with
- * no memory more. Start, stop, flush, clear and filter changes drain
- * everything (their system event goes after what came before them).
+ * no memory more.
+ *
+ * A FLUSH stream with a log whose flusher lags: what the stream and a
+ * swap with the log's spare queue can take, and the rest stays in the
+ * sources until the flusher has written the previous flush (their
+ * producers drop what does not fit, reported as lost: "lost while
+ * flushing"). Copying the stream aside instead would grow memory without
+ * bound in a flood, and cost the drainer most of its CPU: page faults of
+ * the copy's new pages, and the log's lock held meanwhile, which the
+ * flusher waits for between two writes.
+ *
+ * Start, stop, flush, clear and filter changes drain everything (their
+ * system event goes after what came before them).
  */
 bool stream__drain_fit(struct pt_stream *s)
 {
 	size_t room, reserve = s->q.max_record;
-	unsigned int fill;
-	bool held;
+	unsigned int fill = 0;
+	bool held, log_hold = s->log && s->policy == POSIX_TRACE_FLUSH;
 
-	if (s->policy != POSIX_TRACE_LOOP || s->log) {
+	if (log_hold) {
+		room = queue__room(&s->q) + stream_log__room(s->log, &s->q);
+	} else if (s->policy != POSIX_TRACE_LOOP || s->log) {
 		stream__drain_locked(s);
 		return false;
-	}
-	fill = stream__sources_fill(s);
-	if (fill >= HOLD_FILL_MAX) {
-		stream__drain_locked(s);
-		return false;
+	} else {
+		fill = stream__sources_fill(s);
+		if (fill >= HOLD_FILL_MAX) {
+			stream__drain_locked(s);
+			return false;
+		}
+		room = queue__room(&s->q);
 	}
 	/* the event that ends the budget still fits: a record's worth kept */
-	room = queue__room(&s->q);
 	if (room <= reserve) {
+		if (log_hold)
+			return stream__sources_fill(s) > 0;
 		s->full = POSIX_TRACE_FULL;
 		return fill > 0; /* a trickle (under 0.1%) need not be watched */
 	}
@@ -468,7 +484,7 @@ bool stream__drain_fit(struct pt_stream *s)
 	stream__drain_locked(s);
 	held = s->budget == 0;
 	s->budget = SIZE_MAX;
-	if (held)
+	if (held && !log_hold)
 		s->full = POSIX_TRACE_FULL;
 	return held;
 }

@@ -663,6 +663,60 @@ static void test_enospc(void **state)
 	rmdir(mnt);
 }
 
+/*
+ * A user-event flood into a log whose flusher cannot keep up: the stream
+ * takes what it and the log's spare queue hold and leaves the rest in the
+ * user-event ring (its producer drops what does not fit), instead of
+ * copying the stream aside. Every event is either in the log, in order,
+ * or counted as lost, with a gap marker where events are missing.
+ */
+static void test_flood_into_log(void **state)
+{
+	struct ptbpf_counters cnt;
+	trace_event_set_t set;
+	trace_event_id_t id;
+	trace_id_t t;
+	int fd, i, n, got = 0, overflow = 0, last = -1, nev = 45000;
+	char blob[256];
+
+	(void)state;
+	t = start_small_log("flood.log", POSIX_TRACE_APPEND, 0, &fd);
+	posix_trace_eventset_fill(&set, POSIX_TRACE_SYSTEM_EVENTS); /* user events only */
+	assert_int_equal(posix_trace_set_filter(t, &set, POSIX_TRACE_SET_EVENTSET), 0);
+	assert_int_equal(posix_trace_eventid_open("flood.event", &id), 0);
+	memset(blob, 'f', sizeof(blob));
+	for (i = 0; i < nev; i++) {
+		memcpy(blob, &i, sizeof(i));
+		posix_trace_event(id, blob, sizeof(blob));
+	}
+	/* stopped: what is still in the ring comes in and is counted */
+	assert_int_equal(posix_trace_stop(t), 0);
+	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+	n = read_log(logpath("flood.log"), NULL);
+	for (i = 0; i < n; i++) {
+		int seq;
+
+		if (!strcmp(recs[i].name, "posix_trace_overflow"))
+			overflow++;
+		if (strcmp(recs[i].name, "flood.event"))
+			continue;
+		memcpy(&seq, recs[i].data, sizeof(seq));
+		assert_true(seq > last); /* in order, none twice */
+		if (seq != last + 1)
+			assert_true(overflow > 0); /* a gap comes after a marker */
+		last = seq;
+		got++;
+	}
+	print_message("%d of %d events in the log, %llu lost (%llu dropped by the ring), "
+		      "%d gap markers\n",
+		      got, nev, (unsigned long long)cnt.lost,
+		      (unsigned long long)cnt.user_dropped, overflow);
+	assert_int_equal((uint64_t)got + cnt.lost, (uint64_t)nev);
+	assert_true(got > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -677,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_markers_in_log),
 		cmocka_unit_test(test_enospc),
+		cmocka_unit_test(test_flood_into_log),
 	};
 	char cmd[128];
 	int rc;

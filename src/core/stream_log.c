@@ -24,6 +24,10 @@
 #define HANDOVER_SLACK (64u << 10)
 /* Handover buffers kept allocated (larger streams: they grow, then shrink). */
 #define HANDOVER_KEEP_MAX (32u << 20)
+/* A handover written for longer than this: the disk, not the CPU, holds
+ * the flusher up (a flood's handover of a few MiB takes a few ms); the
+ * stream copies aside again rather than let the rings fill. */
+#define STALL_NS (20 * 1000000ULL)
 /* Buffers grown past that shrink back after this long without need. */
 #define TRIM_AFTER_NS (2 * NSEC)
 
@@ -47,6 +51,7 @@ struct stream_log {
 	struct pt_queue spare;
 	struct pt_queue handed;
 	bool busy;            /* a flush is under way */
+	uint64_t write_since; /* when the flusher took what it writes; 0: idle */
 	bool done;            /* a flush ended: FLUSH_STOP to record */
 	bool stop;
 	int flush_error;      /* first error, reset when read */
@@ -143,6 +148,7 @@ static void *flusher_main(void *arg)
 		l->writing = l->pending;
 		l->pending = tmp;
 		batch__reset(&l->pending);
+		l->write_since = now_ns();
 		pthread_mutex_unlock(&l->m);
 		err = write_handover(l, q.buf ? &q : NULL, &l->writing);
 		pthread_mutex_lock(&l->m);
@@ -167,6 +173,7 @@ static void *flusher_main(void *arg)
 		if (!l->pending.n && !l->handed.buf) {
 			l->busy = false;
 			l->done = true;
+			l->write_since = 0;
 		}
 		pthread_cond_broadcast(&l->c);
 	}
@@ -313,7 +320,12 @@ size_t stream_log__room(struct stream_log *l, const struct pt_queue *q)
 	size_t room;
 
 	pthread_mutex_lock(&l->m);
-	room = l->spare.buf && !l->pending.n ? q->limit : 0;
+	if (l->spare.buf && !l->pending.n)
+		room = q->limit;
+	else if (l->write_since && now_ns() - l->write_since > STALL_NS)
+		room = SIZE_MAX;
+	else
+		room = 0;
 	pthread_mutex_unlock(&l->m);
 	return room;
 }

@@ -446,10 +446,12 @@ static unsigned int stream__sources_fill(struct pt_stream *s)
  * swap with the log's spare queue can take, and the rest stays in the
  * sources until the flusher has written the previous flush (their
  * producers drop what does not fit, reported as lost: "lost while
- * flushing"). Copying the stream aside instead would grow memory without
- * bound in a flood, and cost the drainer most of its CPU: page faults of
- * the copy's new pages, and the log's lock held meanwhile, which the
- * flusher waits for between two writes.
+ * flushing"). Copying the stream aside instead costs the drainer most of
+ * its CPU in a flood, which the flusher needs: page faults of the copy's
+ * new pages, and the log's lock held meanwhile, which the flusher waits
+ * for between two writes. But when a write has lasted longer than a
+ * flood's (the disk stalls: see stream_log__room), the CPU is free and
+ * the rings would fill: everything comes in, copied aside as before.
  *
  * Start, stop, flush, clear and filter changes drain everything (their
  * system event goes after what came before them).
@@ -461,7 +463,12 @@ bool stream__drain_fit(struct pt_stream *s)
 	bool held, log_hold = s->log && s->policy == POSIX_TRACE_FLUSH;
 
 	if (log_hold) {
-		room = queue__room(&s->q) + stream_log__room(s->log, &s->q);
+		room = stream_log__room(s->log, &s->q);
+		if (room == SIZE_MAX) {
+			stream__drain_locked(s);
+			return false;
+		}
+		room += queue__room(&s->q);
 	} else if (s->policy != POSIX_TRACE_LOOP || s->log) {
 		stream__drain_locked(s);
 		return false;

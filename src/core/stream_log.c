@@ -24,10 +24,14 @@
 #define HANDOVER_SLACK (64u << 10)
 /* Handover buffers kept allocated (larger streams: they grow, then shrink). */
 #define HANDOVER_KEEP_MAX (32u << 20)
-/* A handover written for longer than this: the disk, not the CPU, holds
- * the flusher up (a flood's handover of a few MiB takes a few ms); the
- * stream copies aside again rather than let the rings fill. */
-#define STALL_NS (20 * 1000000ULL)
+/*
+ * A handover waiting to be written for longer than this: the disk (or a
+ * flusher that does not get a CPU) holds the log up; the stream copies
+ * aside again rather than let the rings fill. A flood's handover of 2 MiB
+ * takes 4-8 ms here; a thread's user-event sub-ring of 2 MiB (a 4 MiB
+ * stream) fills in 13 ms at 2 M events/s, after the stream itself.
+ */
+#define STALL_NS (10 * 1000000ULL)
 /* Buffers grown past that shrink back after this long without need. */
 #define TRIM_AFTER_NS (2 * NSEC)
 
@@ -51,7 +55,7 @@ struct stream_log {
 	struct pt_queue spare;
 	struct pt_queue handed;
 	bool busy;            /* a flush is under way */
-	uint64_t write_since; /* when the flusher took what it writes; 0: idle */
+	uint64_t write_since; /* since when what waits to be written has waited; 0: none */
 	bool done;            /* a flush ended: FLUSH_STOP to record */
 	bool stop;
 	int flush_error;      /* first error, reset when read */
@@ -148,7 +152,8 @@ static void *flusher_main(void *arg)
 		l->writing = l->pending;
 		l->pending = tmp;
 		batch__reset(&l->pending);
-		l->write_since = now_ns();
+		if (!l->write_since)
+			l->write_since = now_ns();
 		pthread_mutex_unlock(&l->m);
 		err = write_handover(l, q.buf ? &q : NULL, &l->writing);
 		pthread_mutex_lock(&l->m);
@@ -170,10 +175,11 @@ static void *flusher_main(void *arg)
 			l->dropped_seen = log_writer__dropped(l->w);
 			l->log_overrun = true;
 		}
+		/* written: what was handed over since waits from now on */
+		l->write_since = l->pending.n || l->handed.buf ? now_ns() : 0;
 		if (!l->pending.n && !l->handed.buf) {
 			l->busy = false;
 			l->done = true;
-			l->write_since = 0;
 		}
 		pthread_cond_broadcast(&l->c);
 	}
@@ -275,6 +281,8 @@ void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const v
 	pthread_mutex_lock(&l->m);
 	if (!batch__add(&l->pending, h, data)) {
 		l->busy = true;
+		if (!l->write_since)
+			l->write_since = now_ns();
 		pthread_cond_broadcast(&l->c);
 	}
 	pthread_mutex_unlock(&l->m);
@@ -307,6 +315,8 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 	}
 	if (l->pending.n || l->handed.buf) {
 		l->busy = true;
+		if (!l->write_since)
+			l->write_since = now_ns();
 		pthread_cond_broadcast(&l->c);
 	}
 	l->last_flush_ns = now_ns();

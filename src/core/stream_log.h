@@ -39,8 +39,8 @@ bool stream_log__flushing(struct stream_log *l);
  * Bytes of events a stream with queue q can take beyond q's own room
  * without a copy: a whole queue while a flush would swap q with the spare,
  * 0 while the flusher still writes the previous one, SIZE_MAX (take
- * everything: copies, as the disk allows) when that write has lasted
- * longer than a stall's threshold.
+ * everything: copies, as the disk allows) when what was handed over has
+ * waited to be written for longer than a stall's threshold.
  */
 size_t stream_log__room(struct stream_log *l, const struct pt_queue *q);
 bool stream_log__take_done(struct stream_log *l);

@@ -711,8 +711,8 @@ static void test_flood_into_log(void **state)
 	}
 	print_message("%d of %d events in the log, %llu lost (%llu dropped by the ring), "
 		      "%d gap markers\n",
-		      got, nev, (unsigned long long)cnt.lost,
-		      (unsigned long long)cnt.user_dropped, overflow);
+		      got, nev, (unsigned long long)cnt.lost, (unsigned long long)cnt.user_dropped,
+		      overflow);
 	assert_int_equal((uint64_t)got + cnt.lost, (uint64_t)nev);
 	assert_true(got > 0);
 }

@@ -152,8 +152,6 @@ static void *flusher_main(void *arg)
 		l->writing = l->pending;
 		l->pending = tmp;
 		batch__reset(&l->pending);
-		if (!l->write_since)
-			l->write_since = now_ns();
 		pthread_mutex_unlock(&l->m);
 		err = write_handover(l, q.buf ? &q : NULL, &l->writing);
 		pthread_mutex_lock(&l->m);
@@ -276,15 +274,21 @@ void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id)
 	pthread_mutex_unlock(&l->m);
 }
 
+/* Something waits to be written (l->m held): the flusher is woken, and
+ * the wait counted from the first of it. */
+static void handed_over(struct stream_log *l)
+{
+	l->busy = true;
+	if (!l->write_since)
+		l->write_since = now_ns();
+	pthread_cond_broadcast(&l->c);
+}
+
 void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const void *data)
 {
 	pthread_mutex_lock(&l->m);
-	if (!batch__add(&l->pending, h, data)) {
-		l->busy = true;
-		if (!l->write_since)
-			l->write_since = now_ns();
-		pthread_cond_broadcast(&l->c);
-	}
+	if (!batch__add(&l->pending, h, data))
+		handed_over(l);
 	pthread_mutex_unlock(&l->m);
 }
 
@@ -313,12 +317,8 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 		}
 		queue__pop(q);
 	}
-	if (l->pending.n || l->handed.buf) {
-		l->busy = true;
-		if (!l->write_since)
-			l->write_since = now_ns();
-		pthread_cond_broadcast(&l->c);
-	}
+	if (l->pending.n || l->handed.buf)
+		handed_over(l);
 	l->last_flush_ns = now_ns();
 out:
 	pthread_mutex_unlock(&l->m);

@@ -449,9 +449,10 @@ static unsigned int stream__sources_fill(struct pt_stream *s)
  * flushing"). Copying the stream aside instead costs the drainer most of
  * its CPU in a flood, which the flusher needs: page faults of the copy's
  * new pages, and the log's lock held meanwhile, which the flusher waits
- * for between two writes. But when a write has lasted longer than a
- * flood's (the disk stalls: see stream_log__room), the CPU is free and
- * the rings would fill: everything comes in, copied aside as before.
+ * for between two writes. But when what was handed over has waited to
+ * be written longer than a flood's handover takes (the disk stalls: see
+ * stream_log__room), the rings would fill: everything comes in, copied
+ * aside as before.
  *
  * Start, stop, flush, clear and filter changes drain everything (their
  * system event goes after what came before them).

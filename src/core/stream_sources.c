@@ -498,7 +498,7 @@ bool stream__drain_fit(struct pt_stream *s)
 }
 
 /* Periodic log work of the drainer (lock held). */
-static void stream__log_tick(struct pt_stream *s)
+static void stream__log_tick(struct pt_stream *s, bool held)
 {
 	if (s->status == POSIX_TRACE_RUNNING && stream_log__full(s->log)) {
 		/* log-full-policy UNTIL_FULL: the stream stops, STOP last */
@@ -510,9 +510,15 @@ static void stream__log_tick(struct pt_stream *s)
 		stream__flush_locked(s, s->last_ts);
 		return;
 	}
+	/*
+	 * Stamped when the drain began, unless it left events in the rings
+	 * (held): those are older than that, and would come after the
+	 * marker raised to its timestamp. The rings are taken in time
+	 * order, so the newest event stored is older than all of them.
+	 */
 	if (s->policy == POSIX_TRACE_FLUSH && !stream_log__flushing(s->log) &&
 	    stream_log__due(s->log, &s->q))
-		stream__flush_locked(s, s->drain_ts);
+		stream__flush_locked(s, held ? s->last_ts : s->drain_ts);
 }
 
 static void *drainer_main(void *arg)
@@ -546,6 +552,7 @@ static void *drainer_main(void *arg)
 	s->drain_ms = 1; /* unknown rate: soon, then later while little comes */
 	while (!stop) {
 		int n = efd >= 0 ? epoll_wait(efd, evs, 2, s->drain_ms) : 0;
+		bool held = false;
 		int i;
 
 		for (i = 0; i < n; i++)
@@ -557,15 +564,16 @@ static void *drainer_main(void *arg)
 		if (s->shutting_down) {
 			stop = 1;
 		} else {
-			if (stream__drain_fit(s))
-				s->drain_ms = 1; /* held: look again soon */
+			held = stream__drain_fit(s);
+			if (held)
+				s->drain_ms = 1; /* look again soon */
 			else if (s->uev_fill > DRAIN_FILL_HIGH && s->drain_ms > 1)
 				s->drain_ms /= 2;
 			else if (s->uev_fill < DRAIN_FILL_LOW && s->drain_ms < DRAIN_PERIOD_MS)
 				s->drain_ms++;
 		}
 		if (s->log && !stop)
-			stream__log_tick(s);
+			stream__log_tick(s, held);
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (efd >= 0)

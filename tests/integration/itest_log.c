@@ -388,6 +388,8 @@ static void test_flush_start_stamp(void **state)
 			same++;
 		}
 	}
+	print_message("%d of the events after %d flushes have the FLUSH_START's timestamp\n",
+		      same, flushes);
 	assert_true(flushes >= 200);
 	/* two events of one nanosecond can happen, rarely */
 	if (same > flushes / 20)

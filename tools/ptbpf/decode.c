@@ -722,8 +722,9 @@ void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret)
 			sb_puts(b, " (");
 			sb_puts(b, errno_desc(e));
 			sb_putc(b, ')');
-		} else
+		} else {
 			sb_printf(b, " = -1 E%d (errno %d)", e, e);
+		}
 		return;
 	}
 	sb_putn(b, " = ", 3);

@@ -23,6 +23,7 @@ static void cli_ev_name(trace_id_t trid, struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 	struct name_entry *e = NULL;
+	char *n;
 
 	if (!name_cache)
 		name_cache = calloc(PTBPF_EV_ID_LIMIT, sizeof(*name_cache));
@@ -32,24 +33,23 @@ static void cli_ev_name(trace_id_t trid, struct cli_ev *ev)
 	}
 	if (name_cache && id < PTBPF_EV_ID_LIMIT)
 		e = &name_cache[id];
-	if (!e || !e->name[0]) {
-		char *n = e ? e->name : ev->name_buf;
-
-		if (posix_trace_eventid_get_name(trid, id, n))
-			snprintf(n, TRACE_EVENT_NAME_MAX, "event_%lu", (unsigned long)id);
-		if (!e) {
-			ev->name = n;
-			ev->sys_off = (uint8_t)sys_name_offset(n);
-			ev->desc = ev->sys_off ? sys_desc(n + ev->sys_off) : NULL;
-			return;
-		}
-		e->sys_off = (uint8_t)sys_name_offset(n);
-		e->desc = e->sys_off ? sys_desc(n + e->sys_off) : NULL;
+	if (e && e->name[0]) {
+		/* a pointer: the cache keeps the names for the whole command */
+		ev->name = e->name;
+		ev->sys_off = e->sys_off;
+		ev->desc = e->desc;
+		return;
 	}
-	/* a pointer: the cache keeps the names for the whole command */
-	ev->name = e->name;
-	ev->sys_off = e->sys_off;
-	ev->desc = e->desc;
+	n = e ? e->name : ev->name_buf;
+	if (posix_trace_eventid_get_name(trid, id, n))
+		snprintf(n, TRACE_EVENT_NAME_MAX, "event_%lu", (unsigned long)id);
+	ev->name = n;
+	ev->sys_off = (uint8_t)sys_name_offset(ev->name);
+	ev->desc = ev->sys_off ? sys_desc(ev->name + ev->sys_off) : NULL;
+	if (e) {
+		e->sys_off = ev->sys_off;
+		e->desc = ev->desc;
+	}
 }
 
 void cli_ev_complete(trace_id_t trid, struct cli_ev *ev)

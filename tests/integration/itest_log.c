@@ -391,8 +391,16 @@ static void test_flush_start_stamp(void **state)
 	print_message("%d of the events after %d flushes have the FLUSH_START's timestamp\n",
 		      same, flushes);
 	assert_true(flushes >= 200);
-	/* two events of one nanosecond can happen, rarely */
-	if (same > flushes / 20)
+	/*
+	 * Some still happen: a record that its BPF program reserved before
+	 * the drain read the ring's position, and stamped before the drain
+	 * began, but had not committed when the drain reached it, comes
+	 * with a later drain. Natively that window is a few hundred
+	 * nanoseconds; under QEMU without KVM it is microseconds: 2-11 per
+	 * 300 flushes in 12 runs there, 38 once. The stamp this test
+	 * guards against gave 115-262.
+	 */
+	if (same > flushes / 4)
 		fail_msg("%d of the events after %d flushes have the FLUSH_START's timestamp", same,
 			 flushes);
 }

@@ -412,19 +412,30 @@ static void kern_backend__final_lost(struct kern_backend *kb)
 }
 
 /* Look at the next record of ring before its limit: false if none. */
+/*
+ * A record reserved before the drain read the producer position but not
+ * committed yet is waited for (kring__wait_busy): left to the next drain,
+ * it would come after newer events stored meanwhile (its timestamp raised
+ * to theirs), and after a FLUSH_START stamped when this drain began.
+ */
+#define KERN_BUSY_WAIT_NS 1000000u
+
 static bool kern_ring__peek(struct kern_ring *ring)
 {
 	const void *data;
 	size_t size;
+	uint64_t deadline = 0;
 
-	while (kring__peek(&ring->kr, ring->limit, &data, &size)) {
-		if (size >= sizeof(struct kern_rec)) {
-			ring->head = data;
-			ring->head_size = size;
-			return true;
+	do {
+		while (kring__peek(&ring->kr, ring->limit, &data, &size)) {
+			if (size >= sizeof(struct kern_rec)) {
+				ring->head = data;
+				ring->head_size = size;
+				return true;
+			}
+			kring__advance(&ring->kr); /* cannot happen: the kernel side wrote it */
 		}
-		kring__advance(&ring->kr); /* cannot happen: the kernel side wrote it */
-	}
+	} while (kring__wait_busy(&ring->kr, ring->limit, KERN_BUSY_WAIT_NS, &deadline));
 	return false;
 }
 

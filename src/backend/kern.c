@@ -411,7 +411,6 @@ static void kern_backend__final_lost(struct kern_backend *kb)
 	kern_backend__report_lost(kb, dropped, kern_backend__now());
 }
 
-/* Look at the next record of ring before its limit: false if none. */
 /*
  * A record reserved before the drain read the producer position but not
  * committed yet is waited for (kring__wait_busy): left to the next drain,
@@ -420,6 +419,7 @@ static void kern_backend__final_lost(struct kern_backend *kb)
  */
 #define KERN_BUSY_WAIT_NS 1000000u
 
+/* Look at the next record of ring before its limit: false if none. */
 static bool kern_ring__peek(struct kern_ring *ring)
 {
 	const void *data;
@@ -435,7 +435,9 @@ static bool kern_ring__peek(struct kern_ring *ring)
 			}
 			kring__advance(&ring->kr); /* cannot happen: the kernel side wrote it */
 		}
-	} while (kring__wait_busy(&ring->kr, ring->limit, KERN_BUSY_WAIT_NS, &deadline));
+	} while (ring->kr.cons < ring->limit &&
+		 kring__wait_busy(&ring->kr, ring->limit, kern_backend__now(), KERN_BUSY_WAIT_NS,
+				  &deadline));
 	return false;
 }
 

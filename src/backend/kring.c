@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 int kring__open(struct kring *r, int map_fd, size_t size)
@@ -66,17 +65,13 @@ unsigned int kring__fill(const struct kring *r)
 	return (unsigned int)(used * 1000 / (r->mask + 1));
 }
 
-bool kring__wait_busy(const struct kring *r, unsigned long limit, uint64_t wait_ns,
+bool kring__wait_busy(const struct kring *r, unsigned long limit, uint64_t now, uint64_t wait_ns,
 		      uint64_t *deadline)
 {
-	struct timespec ts;
-	uint64_t now;
 	int i;
 
 	if (r->cons >= limit)
 		return false;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 	if (!*deadline)
 		*deadline = now + wait_ns;
 	else if (now >= *deadline)

@@ -82,12 +82,12 @@ static inline int kring__peek(struct kring *r, unsigned long limit, const void *
 /*
  * After kring__peek() returned 0: true when it stopped before limit, at a
  * record not committed yet, and wait_ns have not passed since the first
- * call (*deadline: 0 before it), after a short pause; then peek again.
- * The record's BPF program runs on another CPU and does not sleep: it
- * commits within microseconds, unless that CPU stops (a virtual CPU the
- * host does not run).
+ * call (now: CLOCK_MONOTONIC ns; *deadline: 0 before it), after a short
+ * pause; then peek again. The record's BPF program runs on another CPU
+ * and does not sleep: it commits within microseconds, unless that CPU
+ * stops (a virtual CPU the host does not run).
  */
-bool kring__wait_busy(const struct kring *r, unsigned long limit, uint64_t wait_ns,
+bool kring__wait_busy(const struct kring *r, unsigned long limit, uint64_t now, uint64_t wait_ns,
 		      uint64_t *deadline);
 
 /*

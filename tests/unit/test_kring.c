@@ -56,7 +56,7 @@ static int peek_waiting(struct kring *r, unsigned long limit, uint64_t wait_ns, 
 	do {
 		if (kring__peek(r, limit, data, size))
 			return 1;
-	} while (kring__wait_busy(r, limit, wait_ns, &deadline));
+	} while (kring__wait_busy(r, limit, now_ns(), wait_ns, &deadline));
 	return 0;
 }
 
@@ -84,7 +84,7 @@ static void test_taken_in_order_then_none(void **state)
 	kring__advance(&r);
 	assert_int_equal(kring__peek(&r, limit, &data, &size), 0);
 	/* at the limit: nothing is waited for, the deadline is not set */
-	assert_false(kring__wait_busy(&r, limit, 1000000000u, &deadline));
+	assert_false(kring__wait_busy(&r, limit, now_ns(), 1000000000u, &deadline));
 	assert_int_equal(deadline, 0);
 }
 

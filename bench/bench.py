@@ -26,7 +26,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # ---------------------------------------------------------------------------
 # Settings per mode: iteration counts are chosen so that one run of a row
-# takes well under a second at the speed of its tracer.
+# takes well under a second at the speed of its tracer (n_fast: untraced,
+# the reference tracers and ptbpf; n_mid: bpftrace; n_slow: strace and perf
+# trace). Rows compared by a ratio run the same count: a shorter run costs
+# more per syscall (the rings, queues and caches warm up, the threads start
+# apart), and that would be charged to the tracer that ran it.
 MODES = {
     "smoke": dict(reps=1, sys_reps=1, n_fast=50000, n_mid=20000, n_slow=3000, tree_reps=1,
                   tree_files=300, ue_n=500000, ue_traced_n=200000, rate_secs=0.5,
@@ -300,9 +304,9 @@ class Bench:
             # ptbpf record -o: -p, and every record written (-o, -s)
             ("ref_file", "reference tracer + paths, records written to a file (-p -o)",
              ref_file, "n_fast"),
-            ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_mid"),
-            ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_mid"),
-            ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_mid"),
+            ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_fast"),
+            ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_fast"),
+            ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_fast"),
             ("bpftrace", "bpftrace printf > /dev/null", bpft, "n_mid"),
             ("strace", "strace -f -o /dev/null", strace, "n_slow"),
             ("perf", "perf trace -o /dev/null", perf, "n_slow"),
@@ -340,7 +344,7 @@ class Bench:
         """The tracer's own CPU per event it recorded (its threads, from the
         start of tracing to its end), less what it takes for a run of 10
         syscalls (start-up after the start of tracing, tear-down: about 10
-        ms for ptbpf, a sixtieth of a 300k-syscall run), measured once per
+        ms for ptbpf, about 1 % of a run of the getppid loop), measured once per
         tracer."""
         cpu = ex.pop("cpu_ns", None)
         events = ex.get("captured")

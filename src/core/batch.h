@@ -22,11 +22,11 @@ struct batch_ent {
 
 struct batch {
 	uint8_t *buf;
-	size_t len, cap;
+	size_t len, cap, res; /* res: bytes of address space reserved */
 	struct batch_ent *ents;
-	size_t n, ncap;
+	size_t n, ncap, nres;
 	struct batch_ent *tmp; /* merge space, ncap entries */
-	size_t tcap;
+	size_t tcap, tres;
 	/* where each source's events start (a source is nearly in order) */
 	size_t seg[BATCH_MAX_SEGS];
 	unsigned int nseg;

@@ -43,6 +43,30 @@ static void test_dec_like_printf(void **state)
 	sb_free(&b);
 }
 
+/* Hex of every length, odd and even, appended after other text. */
+static void test_xhex_like_printf(void **state)
+{
+	struct sbuf b = { 0 };
+	char ref[64];
+	int k;
+
+	for (k = 0; k < 64; k++) {
+		const uint64_t one = 1ULL << k;
+		const uint64_t v[] = { one, one - 1, one | 0x0123456789abcdefULL >> (63 - k),
+				       ~0ULL >> (63 - k) };
+
+		for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+			sb_reset(&b);
+			sb_putn(&b, "p=", 2);
+			sb_xhex(&b, v[i]);
+			snprintf(ref, sizeof(ref), "p=%#" PRIx64, v[i]);
+			assert_string_equal(b.s, ref);
+			assert_int_equal(b.len, strlen(ref));
+		}
+	}
+	sb_free(&b);
+}
+
 /* Appending grows the buffer and keeps it NUL-terminated. */
 static void test_append(void **state)
 {
@@ -142,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dec_like_printf),
+		cmocka_unit_test(test_xhex_like_printf),
 		cmocka_unit_test(test_append),
 		cmocka_unit_test(test_line_prefix),
 		cmocka_unit_test(test_quote),

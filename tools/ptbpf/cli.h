@@ -184,13 +184,17 @@ struct fmt {
 	int ndeferred;
 	struct fmt_pending *unfinished; /* tids with a printed <unfinished ...> */
 	size_t nunfinished, capunfinished;
-	struct sbuf line, tmp;
+	struct sbuf line, tmp; /* line: lines not yet written out, the last from line_at */
+	size_t line_at;
 	struct line_prefix prefix;
 	uint64_t nevents, noverflow;
 };
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute);
 void fmt_event(struct fmt *f, const struct cli_ev *ev);
-void fmt_flush(struct fmt *f); /* prints a held entry as <unfinished ...> */
+/* Prints a held entry as <unfinished ...>, then writes out (fmt_out). */
+void fmt_flush(struct fmt *f);
+/* Writes the lines made so far to the FILE (without fflush). */
+void fmt_out(struct fmt *f);
 void fmt_fini(struct fmt *f);
 /* JSON records of the stream's attributes and its final status. */
 void fmt_json_attr(FILE *out, trace_id_t trid);

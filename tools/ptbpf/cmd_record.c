@@ -702,10 +702,12 @@ static void record_live(struct rec *r)
 			 * now (<unfinished ...>); in a pipe or file keep the
 			 * lines as 'ptbpf show' prints them, just flush.
 			 */
-			if (f.tty)
+			if (f.tty) {
 				fmt_flush(&f);
-			else
+			} else {
+				fmt_out(&f);
 				fflush(stdout);
+			}
 			if (!idle_since)
 				idle_since = now_mono();
 		}

@@ -249,7 +249,7 @@ static void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, 
 		sb_puts(b, zero ? zero : "0");
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && v; i++) {
 		if (fl[i].v && (v & fl[i].v) == fl[i].v) {
 			if (!first)
 				sb_putc(b, '|');

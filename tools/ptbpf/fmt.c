@@ -33,17 +33,42 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->tmp);
 }
 
-static void emit(struct fmt *f, struct sbuf *b)
+/*
+ * f->line holds the lines made since the last write to f->out, the
+ * current one from f->line_at: they go out by the 64 KiB (a line each on
+ * a terminal), where a fwrite per line cost a live line about 50
+ * instructions.
+ */
+#define FMT_OUT_CHUNK (64u << 10)
+
+void fmt_out(struct fmt *f)
 {
-	sb_putc(b, '\n');
-	fwrite_unlocked(b->s, 1, b->len, f->out); /* only this thread writes it */
+	if (f->line.len)
+		fwrite_unlocked(f->line.s, 1, f->line.len, f->out); /* only this thread writes it */
+	f->line.len = 0;
+	f->line_at = 0;
 	if (f->tty)
 		fflush(f->out);
 }
 
+static void line_begin(struct fmt *f)
+{
+	sb_grow(&f->line, 0);
+	f->line_at = f->line.len;
+}
+
+/* Ends the current line. */
+static void emit(struct fmt *f)
+{
+	sb_putc(&f->line, '\n');
+	f->line_at = f->line.len;
+	if (f->tty || f->line.len >= FMT_OUT_CHUNK)
+		fmt_out(f);
+}
+
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
-	sb_reset(&f->line);
+	line_begin(f);
 	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
 }
 
@@ -90,14 +115,15 @@ static void emit_deferred(struct fmt *f)
 {
 	if (!f->ndeferred)
 		return;
-	fwrite_unlocked(f->deferred.s, 1, f->deferred.len, f->out);
-	if (f->tty)
-		fflush(f->out);
+	sb_putn(&f->line, f->deferred.s, f->deferred.len);
+	f->line_at = f->line.len;
+	if (f->tty || f->line.len >= FMT_OUT_CHUNK)
+		fmt_out(f);
 	sb_reset(&f->deferred);
 	f->ndeferred = 0;
 }
 
-void fmt_flush(struct fmt *f)
+static void held_unfinished(struct fmt *f)
 {
 	if (!f->have_held)
 		return;
@@ -105,9 +131,15 @@ void fmt_flush(struct fmt *f)
 	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
 	sb_putn(&f->line, f->held_text.s, f->held_text.len);
 	sb_puts(&f->line, " <unfinished ...>");
-	emit(f, &f->line);
+	emit(f);
 	unfinished_add(f, f->held.tid, sys_name_of(&f->held));
 	emit_deferred(f);
+}
+
+void fmt_flush(struct fmt *f)
+{
+	held_unfinished(f);
+	fmt_out(f);
 }
 
 static void user_data(struct sbuf *b, const void *data, size_t len)
@@ -321,14 +353,14 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 
 	if (sys && PTBPF_EV_IS_SYSCALL(ev->info.posix_event_id)) {
 		if (!PTBPF_EV_SYSCALL_IS_EXIT(ev->info.posix_event_id)) {
-			fmt_flush(f);
+			held_unfinished(f);
 			sb_reset(&f->held_text);
 			decode_sys_args(&f->held_text, sys, ev->desc, ev->data, ev->len);
 			if (sys_noreturn(ev->desc)) {
 				line_start(f, ts, ev->info.posix_pid, ev->tid);
 				sb_putn(&f->line, f->held_text.s, f->held_text.len);
 				sb_puts(&f->line, " = ?");
-				emit(f, &f->line);
+				emit(f);
 				return;
 			}
 			f->held = *ev;
@@ -351,11 +383,11 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				decode_sys_ret(&f->line, ev->desc, x->ret);
 			else
 				sb_puts(&f->line, " = ?");
-			emit(f, &f->line);
+			emit(f);
 			emit_deferred(f);
 			return;
 		}
-		fmt_flush(f);
+		held_unfinished(f);
 		unfinished_del(f, ev->tid);
 		line_start(f, ts, ev->info.posix_pid, ev->tid);
 		sb_puts(&f->line, "<... ");
@@ -366,22 +398,27 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				       ((const struct ptbpf_ev_sys_exit *)ev->data)->ret);
 		else
 			sb_puts(&f->line, " = ?");
-		emit(f, &f->line);
+		emit(f);
 		return;
 	}
+	/* 64 lines deferred already: the held entry goes out unfinished
+	 * first (before, its line took the place of this one) */
+	if (f->have_held && f->ndeferred >= 64)
+		held_unfinished(f);
 	line_start(f, ts, ev->info.posix_pid, ev->tid);
 	text_other(&f->line, ev);
-	if (f->have_held && f->ndeferred < 64) {
+	if (f->have_held) {
 		/* printed after the held syscall's line, strace-like */
 		if (!f->ndeferred)
 			sb_reset(&f->deferred);
-		sb_putn(&f->deferred, f->line.s, f->line.len);
+		sb_putn(&f->deferred, f->line.s + f->line_at, f->line.len - f->line_at);
 		sb_putc(&f->deferred, '\n');
 		f->ndeferred++;
+		f->line.len = f->line_at; /* not emitted: taken back */
+		f->line.s[f->line.len] = '\0';
 		return;
 	}
-	fmt_flush(f);
-	emit(f, &f->line);
+	emit(f);
 }
 
 static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *sys)
@@ -530,7 +567,7 @@ static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 	struct sbuf *b = &f->line;
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
 
-	sb_reset(b);
+	line_begin(f);
 	sb_printf(b, "{\"type\":\"event\",\"ts\":%lld.%09lld,\"ts_ns\":%lld,\"rel_ns\":%lld,"
 		  "\"pid\":%d,\"tid\":%d,\"id\":%lu,\"name\":",
 		  (long long)ev->info.posix_timestamp.tv_sec,
@@ -546,7 +583,7 @@ static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 		sb_puts(b, ",\"lost_events\":true");
 	fmt_json_fields(b, ev);
 	sb_putc(b, '}');
-	emit(f, b);
+	emit(f);
 }
 
 void fmt_event(struct fmt *f, const struct cli_ev *ev)

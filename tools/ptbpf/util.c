@@ -180,27 +180,40 @@ void sb_line_prefix(struct sbuf *b, struct line_prefix *p, int64_t t_ns, pid_t p
 	b->len = (size_t)(o - b->s);
 }
 
-/* "%#lx": 0 is "0" */
+/* "%#lx": 0 is "0". Digits two at a time, from the end, into their place:
+ * pointers and addresses are 12 digits. */
 void sb_xhex(struct sbuf *b, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0;
+	static const char hex_pairs[] =
+		"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+		"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+		"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+		"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+		"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+		"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+		"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+	size_t n;
+	char *o;
 
 	if (!v) {
 		sb_putc(b, '0');
 		return;
 	}
-	while (v) {
-		tmp[n++] = digits[v & 0xf];
-		v >>= 4;
+	n = (size_t)(67 - __builtin_clzll(v)) / 4; /* hex digits */
+	sb_grow(b, n + 2);
+	o = b->s + b->len;
+	o[0] = '0';
+	o[1] = 'x';
+	b->len += n + 2;
+	o = b->s + b->len;
+	*o = '\0';
+	for (; n >= 2; n -= 2, v >>= 8) {
+		o -= 2;
+		memcpy(o, hex_pairs + 2 * (v & 0xff), 2);
 	}
-	sb_grow(b, (size_t)n + 2);
-	b->s[b->len++] = '0';
-	b->s[b->len++] = 'x';
-	while (n)
-		b->s[b->len++] = tmp[--n];
-	b->s[b->len] = '\0';
+	if (n)
+		o[-1] = hex_pairs[2 * v + 1];
 }
 
 /* C-style quoting, as strace prints paths: one growth for the worst case

@@ -151,4 +151,19 @@ check_nice() { # expected ptbpf threads, expected command, ptbpf options...
 check_nice -5 0
 check_nice 3 0 --nice=3
 "$P" record --nice=40 -- true 2>/dev/null && fail "--nice=40 accepted"
+
+# 6. in a pipe, the lines come out while events keep coming (a syscall every
+# 10 ms for 3 s, never the 50 ms pause that flushes), not at the end
+rm -f "$T/done"
+"$P" record -e clock_nanosleep -- python3 -c 'import sys, time
+for _ in range(300): time.sleep(0.01)
+open(sys.argv[1], "w")' "$T/done" 2>/dev/null | python3 -c 'import os, sys
+for l in sys.stdin:
+    if "clock_nanosleep(" in l:
+        print("late" if os.path.exists(sys.argv[1]) else "early")
+        break
+for l in sys.stdin:
+    pass' "$T/done" >"$T/pipe.txt"
+[ "$(cat "$T/pipe.txt")" = early ] ||
+	fail "piped lines held back until the command ended: '$(cat "$T/pipe.txt")'"
 echo PASS

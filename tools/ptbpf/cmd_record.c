@@ -23,6 +23,8 @@
 
 /* Live output reads this many events (and bytes of their data) per call. */
 #define LIVE_BATCH 256
+/* Live output to a pipe or a file: written out at least this often (s). */
+#define LIVE_OUT_S 0.2
 #define LIVE_BATCH_BYTES (1u << 20)
 
 enum {
@@ -654,7 +656,7 @@ static void record_live(struct rec *r)
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
 	struct cli_ev ev;
-	double end_at = 0, idle_since = 0, next_tick = 0, t;
+	double end_at = 0, idle_since = 0, next_tick = 0, next_out = now_mono() + LIVE_OUT_S, t;
 	int unav, err;
 	size_t got;
 
@@ -693,6 +695,14 @@ static void record_live(struct rec *r)
 			if (t < next_tick)
 				continue;
 			next_tick = t + 0.01;
+			/* a pipe or a file gets its lines within LIVE_OUT_S
+			 * while events keep coming (only a pause of 50 ms
+			 * flushed them, and a steady trickle never paused) */
+			if (!f.tty && t >= next_out) {
+				fmt_out(&f);
+				fflush(stdout);
+				next_out = t + LIVE_OUT_S;
+			}
 		} else if (err && err != ETIMEDOUT && err != EINTR) {
 			cli_err("reading events: %s", strerror(err));
 			break;

@@ -772,7 +772,12 @@ def analyse(rows):
                 r["vs_ref_file"] = paired_ratio(r, rf, base)
             if r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api"):
                 if r.get("vs_ref") is not None:
-                    r["goal"] = ("pass" if r["vs_ref"] <= 1.2 else "fail") + " (<=1.2x ref)"
+                    sp = ratio_spread(r, ref, base, 1.2)
+                    if sp:
+                        r["vs_ref_q1"], r["vs_ref_q3"] = sp["q1"], sp["q3"]
+                        r["rounds_within"], r["rounds"] = sp["within"], sp["rounds"]
+                    r["goal"] = ("pass" if r["vs_ref"] <= 1.2 else "fail") + " (<=1.2x ref%s)" % (
+                        "; %d of %d rounds within" % (sp["within"], sp["rounds"]) if sp else "")
             if r["tracer"] in ("strace", "perf"):
                 ks = []
                 for pk, pl in (("ptbpf_live", "live"), ("ptbpf_log", "-o")):
@@ -864,17 +869,39 @@ def paired_overhead(r, base):
     return r["median"] - base["median"]
 
 
-def paired_ratio(r, ref, base):
-    """r's overhead over ref's, both over the untraced base: the median of
-    the ratios of the same round's overheads, over the rounds where ref's
-    is positive; the ratio of the paired overheads when the rows do not
-    pair up."""
+def paired_ratios(r, ref, base):
+    """The ratios of r's overhead over ref's in each round where ref's is
+    positive (both over the untraced base of the same round); empty when
+    the rows do not pair up."""
     a, b, u = r.get("values") or [], ref.get("values") or [], base.get("values") or []
     if len(a) == len(b) == len(u) and a:
-        ks = [(x - z) / (y - z) for x, y, z in zip(a, b, u) if y > z]
-        if ks:
-            return statistics.median(ks)
+        return [(x - z) / (y - z) for x, y, z in zip(a, b, u) if y > z]
+    return []
+
+
+def paired_ratio(r, ref, base):
+    """r's overhead over ref's, both over the untraced base: the median of
+    paired_ratios(); the ratio of the paired overheads when the rows do not
+    pair up."""
+    ks = paired_ratios(r, ref, base)
+    if ks:
+        return statistics.median(ks)
     return r["overhead"] / ref["overhead"]
+
+
+# Rounds needed before a judged ratio's spread is shown.
+SPREAD_MIN_ROUNDS = 5
+
+
+def ratio_spread(r, ref, base, goal):
+    """For a judged ratio near its goal, how the rounds spread: the
+    quartiles of the per-round ratios and how many rounds were within the
+    goal (None with too few rounds)."""
+    ks = paired_ratios(r, ref, base)
+    if len(ks) < SPREAD_MIN_ROUNDS:
+        return None
+    q = statistics.quantiles(ks, n=4)
+    return dict(q1=q[0], q3=q[2], within=sum(k <= goal for k in ks), rounds=len(ks))
 
 
 def vs_baseline(r, base):
@@ -908,8 +935,10 @@ def table(rows):
             continue
         ratio = []
         if r.get("vs_ref") is not None or r.get("vs_ref_min") is not None:
-            ratio.append("%s ref (min: %s)" % (
+            ratio.append("%s ref (%smin: %s)" % (
                 "%.2fx" % r["vs_ref"] if r.get("vs_ref") is not None else "-",
+                "rounds' quartiles %.2f-%.2f, " % (r["vs_ref_q1"], r["vs_ref_q3"])
+                if r.get("vs_ref_q1") is not None else "",
                 "%.2fx" % r["vs_ref_min"] if r.get("vs_ref_min") is not None else "-"))
         if r.get("vs_ref_paths") is not None:
             ratio.append("%.2fx ref + paths" % r["vs_ref_paths"])
@@ -978,11 +1007,18 @@ def main():
     global PGID_FILE
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", choices=sorted(MODES), default="full")
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--build")
+    ap.add_argument("--workdir")
     ap.add_argument("--results", default=os.path.join(ROOT, "bench", "results"))
     ap.add_argument("--only", default="", help="comma-separated sections to run")
+    ap.add_argument("--reanalyse", metavar="JSON",
+                    help="recompute the ratios and goals of a run's JSON results with this "
+                         "version's analysis, and write them to --results (nothing is run)")
     args = ap.parse_args()
+    if args.reanalyse:
+        return reanalyse(args.reanalyse, args.results)
+    if not args.build or not args.workdir:
+        ap.error("--build and --workdir are required")
     PGID_FILE = os.path.join(args.workdir, "pgids")
     # SIGTERM (bench/run's EXIT trap) unwinds like Ctrl-C: the finally
     # clauses kill the running command's group and stop lttng-sessiond.
@@ -1008,26 +1044,51 @@ def main():
     analyse(b.rows)
     mach["mode"] = args.mode
     mach["duration_s"] = round(time.monotonic() - t0)
+    return write_results(args.results, mach, b.rows, b.cpu_fixed)
+
+
+def write_results(results, mach, rows, cpu_fixed):
+    """Prints the table and writes results/latest.{json,md}; 1 if a row has
+    no number."""
     stats = "kernel.bpf_stats_enabled=%s" % mach["bpf_stats"]
     if mach["machine_bpf_stats"] != mach["bpf_stats"]:
         stats += " during the run, %s on the machine" % mach["machine_bpf_stats"]
+    mode = mach["mode"]
     hdr = ("ptbpf benchmarks, %s mode, %s: %s, %d CPUs (%s), kernel %s (%s), commit %s; "
            "%d repetitions (%d for syscall capture), %.0f s"
-           % (args.mode, mach["date"], mach["os"], mach["nproc"], mach["cpu"], mach["kernel"],
-              stats, mach["commit"], MODES[args.mode]["reps"], MODES[args.mode]["sys_reps"],
+           % (mode, mach["date"], mach["os"], mach["nproc"], mach["cpu"], mach["kernel"],
+              stats, mach["commit"], MODES[mode]["reps"], MODES[mode]["sys_reps"],
               mach["duration_s"]))
-    md = hdr + "\n" + table(b.rows) + "\n"
+    if mach.get("analysed_by"):
+        hdr += "; ratios and goals computed again by commit %s" % mach["analysed_by"]
+    md = hdr + "\n" + table(rows) + "\n"
     print(md)
-    os.makedirs(args.results, exist_ok=True)
-    with open(os.path.join(args.results, "latest.json"), "w") as f:
-        json.dump(dict(machine=mach, rows=b.rows, tracer_cpu_fixed_ns=b.cpu_fixed), f, indent=1,
+    os.makedirs(results, exist_ok=True)
+    with open(os.path.join(results, "latest.json"), "w") as f:
+        json.dump(dict(machine=mach, rows=rows, tracer_cpu_fixed_ns=cpu_fixed), f, indent=1,
                   default=str)
-    with open(os.path.join(args.results, "latest.md"), "w") as f:
+    with open(os.path.join(results, "latest.md"), "w") as f:
         f.write(md)
-    missing = [r for r in b.rows if r["median"] is None]
+    missing = [r for r in rows if r["median"] is None]
     if missing:
         log("%d row(s) without a number" % len(missing))
     return 1 if missing else 0
+
+
+def reanalyse(path, results):
+    """A run's saved rows (their repetitions are kept) analysed again: the
+    numbers are the run's, the ratios and goals this version's."""
+    with open(path) as f:
+        d = json.load(f)
+    mach = d["machine"]
+    # the rows analyse() adds (highest rate with 0 lost) are made again
+    rows = [r for r in d["rows"] if not str(r.get("kind", "")).startswith("maxrate_")]
+    for r in rows:
+        r.pop("ptbpf_frac", None)  # analyse() builds it from a list
+    analyse(rows)
+    if mach.get("commit") != machine()["commit"]:
+        mach["analysed_by"] = machine()["commit"]
+    return write_results(results, mach, rows, d.get("tracer_cpu_fixed_ns"))
 
 
 if __name__ == "__main__":

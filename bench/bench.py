@@ -772,7 +772,7 @@ def analyse(rows):
                 r["vs_ref_file"] = paired_ratio(r, rf, base)
             if r["tracer"] in ("ptbpf_live", "ptbpf_log", "ptbpf_api"):
                 if r.get("vs_ref") is not None:
-                    sp = ratio_spread(r, ref, base, 1.2)
+                    sp = ratio_spread(paired_ratios(r, ref, base), 1.2)
                     if sp:
                         r["vs_ref_q1"], r["vs_ref_q3"] = sp["q1"], sp["q3"]
                         r["rounds_within"], r["rounds"] = sp["within"], sp["rounds"]
@@ -893,11 +893,10 @@ def paired_ratio(r, ref, base):
 SPREAD_MIN_ROUNDS = 5
 
 
-def ratio_spread(r, ref, base, goal):
-    """For a judged ratio near its goal, how the rounds spread: the
-    quartiles of the per-round ratios and how many rounds were within the
-    goal (None with too few rounds)."""
-    ks = paired_ratios(r, ref, base)
+def ratio_spread(ks, goal):
+    """For a judged ratio near its goal, how its rounds (paired_ratios())
+    spread: their quartiles and how many were within the goal (None with
+    too few rounds)."""
     if len(ks) < SPREAD_MIN_ROUNDS:
         return None
     q = statistics.quantiles(ks, n=4)

@@ -57,13 +57,20 @@ static void line_begin(struct fmt *f)
 	f->line_at = f->line.len;
 }
 
+/* What f->line holds is whole lines: out if a chunk is full (a terminal:
+ * at once). */
+static void lines_done(struct fmt *f)
+{
+	f->line_at = f->line.len;
+	if (f->tty || f->line.len >= FMT_OUT_CHUNK)
+		fmt_out(f);
+}
+
 /* Ends the current line. */
 static void emit(struct fmt *f)
 {
 	sb_putc(&f->line, '\n');
-	f->line_at = f->line.len;
-	if (f->tty || f->line.len >= FMT_OUT_CHUNK)
-		fmt_out(f);
+	lines_done(f);
 }
 
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
@@ -116,9 +123,7 @@ static void emit_deferred(struct fmt *f)
 	if (!f->ndeferred)
 		return;
 	sb_putn(&f->line, f->deferred.s, f->deferred.len);
-	f->line_at = f->line.len;
-	if (f->tty || f->line.len >= FMT_OUT_CHUNK)
-		fmt_out(f);
+	lines_done(f);
 	sb_reset(&f->deferred);
 	f->ndeferred = 0;
 }

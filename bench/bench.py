@@ -1085,8 +1085,9 @@ def reanalyse(path, results):
     for r in rows:
         r.pop("ptbpf_frac", None)  # analyse() builds it from a list
     analyse(rows)
-    if mach.get("commit") != machine()["commit"]:
-        mach["analysed_by"] = machine()["commit"]
+    commit = machine()["commit"]
+    if mach.get("commit") != commit:
+        mach["analysed_by"] = commit
     return write_results(results, mach, rows, d.get("tracer_cpu_fixed_ns"))
 
 

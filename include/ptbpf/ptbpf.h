@@ -53,6 +53,19 @@ __PTBPF_API int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_even
 					      size_t *count);
 
 /*
+ * As ptbpf_trace_trygetnext_events(), but when no event is there, wait for
+ * one until abstime (CLOCK_REALTIME, as posix_trace_timedgetnext_event()).
+ * ETIMEDOUT: none came (*count 0). EINVAL also: abstime invalid (checked
+ * only when the call would wait), or the stream shut down while waiting.
+ * A reader that calls one of these two at least every few milliseconds,
+ * or waits in this one, takes the events from the kernel straight into
+ * its arrays, with less CPU than the library's drainer storing them first.
+ */
+__PTBPF_API int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_event *evs,
+						size_t max, void *buf, size_t bufsz,
+						size_t *count, const struct timespec *abstime);
+
+/*
  * Per-stream counters, for summaries and tests. On a log opened with
  * posix_trace_open(): recorded and lost as the log's trailer says (zeros
  * for a log without trailer, whose writer died).

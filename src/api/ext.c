@@ -23,10 +23,12 @@ int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid)
 	return 0;
 }
 
-int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max, void *buf,
-				  size_t bufsz, size_t *count)
+static int getnext_events(trace_id_t trid, enum stream_wait how, const struct timespec *abstime,
+			  struct ptbpf_event *evs, size_t max, void *buf, size_t bufsz,
+			  size_t *count)
 {
 	struct api_ref r;
+	bool bad_time;
 	int err;
 
 	if (!evs || !count || !max || (bufsz && !buf) || api_get(trid, TRACE_KIND_ACTIVE, &r))
@@ -34,9 +36,33 @@ int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs, size
 	*count = 0;
 	/* as posix_trace_trygetnext_event(): a stream with a log is read
 	 * with posix_trace_getnext_event() only */
-	err = r.has_log ? -EINVAL : stream__trygetnext_batch(r.obj, evs, max, buf, bufsz, count);
+	if (r.has_log) {
+		api_put(&r);
+		return EINVAL;
+	}
+	/* abstime is checked only when the call would wait, as
+	 * posix_trace_timedgetnext_event() does */
+	bad_time = how == STREAM_TIMED && (!abstime || abstime->tv_nsec < 0 ||
+					   abstime->tv_nsec >= 1000000000L);
+	err = stream__getnext_batch(r.obj, bad_time ? STREAM_TRY : how, abstime, evs, max, buf,
+				    bufsz, count);
+	if (!err && bad_time && !*count)
+		err = -EINVAL;
 	api_put(&r);
 	return API_ERR(err);
+}
+
+int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max, void *buf,
+				  size_t bufsz, size_t *count)
+{
+	return getnext_events(trid, STREAM_TRY, NULL, evs, max, buf, bufsz, count);
+}
+
+int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max,
+				    void *buf, size_t bufsz, size_t *count,
+				    const struct timespec *abstime)
+{
+	return getnext_events(trid, STREAM_TIMED, abstime, evs, max, buf, bufsz, count);
 }
 
 int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c)

@@ -52,10 +52,12 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 		    struct posix_trace_event_info *ev, void *data, size_t num_bytes,
 		    size_t *data_len, int *unavailable);
 pid_t stream__last_tid(struct pt_stream *s);
-/* Up to max events without waiting, data packed into buf (see
- * ptbpf_trace_trygetnext_events()); -EINVAL once shut down. */
-int stream__trygetnext_batch(struct pt_stream *s, struct ptbpf_event *evs, size_t max, void *buf,
-			     size_t bufsz, size_t *count);
+/* Up to max events, data packed into buf (see
+ * ptbpf_trace_timedgetnext_events()): waiting for one as how says;
+ * -ETIMEDOUT (STREAM_TIMED), -EINVAL once shut down. */
+int stream__getnext_batch(struct pt_stream *s, enum stream_wait how,
+			  const struct timespec *abstime, struct ptbpf_event *evs, size_t max,
+			  void *buf, size_t bufsz, size_t *count);
 
 /* Wake every reader blocked in stream__getnext (they return -EINVAL). */
 void stream__wake_all(struct pt_stream *s);

@@ -50,6 +50,11 @@
  * of them is HOLD_FILL_MAX thousandths full (see stream__drain_fit).
  */
 #define HOLD_FILL_MAX 500
+/*
+ * A batch reader that keeps reading drains the sources itself, until one
+ * of them is READER_FILL_MAX thousandths full (see stream__reader_drains).
+ */
+#define READER_FILL_MAX 250
 #define KERN_RING_MIN (256u << 10)
 #define MAX_UEV_SOURCES 64
 #define MAX_EXEC_PER_DRAIN 64
@@ -81,6 +86,17 @@ struct uev_src {
  * without a user-event region yet (see UEV_RETRY_EVERY_NS). */
 uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now);
 
+/*
+ * A batch reader's arrays, filled straight from the sources while the
+ * stream holds nothing to read before (see stream__to_reader).
+ */
+struct stream_out {
+	struct ptbpf_event *evs;
+	size_t max, n;
+	char *buf;
+	size_t bufsz, off;
+};
+
 struct pt_stream {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -109,6 +125,9 @@ struct pt_stream {
 	bool direct;           /* this round stores events as they come */
 	size_t direct_bytes;   /* of events stored so in this round */
 	size_t budget;         /* bytes this drain may still store (SIZE_MAX: any) */
+	struct stream_out *out; /* a batch reader's drain: events go there first */
+	unsigned long batch_reads; /* calls of batch readers (see stream__reader_drains) */
+	unsigned int batch_waiters; /* batch readers waiting for events */
 	uint64_t flush_stop_ts; /* a flush ended then: FLUSH_STOP, not stored yet */
 	uint64_t drain_ts;      /* when the last drain began (see stream__flush_locked) */
 	unsigned int uev_fill; /* fullest user-event sub-ring at the last drain */
@@ -191,6 +210,9 @@ bool stream__drain_fit(struct pt_stream *s);
 void stream__uev_add(struct pt_stream *s, pid_t pid);
 /* Start the drainer thread (lock not held). */
 int stream__start_drainer(struct pt_stream *s);
+
+/* stream_read.c */
+bool stream__to_reader(struct pt_stream *s, const struct pt_event_hdr *h, const void *data);
 
 /* stream.c */
 int stream__apply_filter(struct pt_stream *s);

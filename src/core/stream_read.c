@@ -140,6 +140,38 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 	return err == EINVAL ? -EINVAL : err;
 }
 
+/*
+ * An event of a direct round straight to the batch reader draining (s->out):
+ * what storing it and taking it out again would do, without the queue's two
+ * copies. Only while the stream holds nothing (that would be read first),
+ * for an event stream__record() would store as it is, that fits the
+ * reader's arrays whole; false: it is stored as usual.
+ */
+bool stream__to_reader(struct pt_stream *s, const struct pt_event_hdr *h, const void *data)
+{
+	struct stream_out *o = s->out;
+	struct ptbpf_event *e = &o->evs[o->n];
+	char *at = o->buf ? o->buf + o->off : NULL;
+
+	if (o->n == o->max || h->data_len > o->bufsz - o->off || !queue__empty(&s->q) ||
+	    h->id < PTBPF_EV_KERNEL_FIRST || s->status != POSIX_TRACE_RUNNING ||
+	    h->ts < s->start_ts || h->ts < s->last_ts || s->resume_pending || s->head_overflow ||
+	    s->head_resume || s->auto_stop_report)
+		return false;
+	copy_out(&e->info, h, data, at, h->data_len, &e->data_len);
+	e->data = at;
+	e->tid = h->tid;
+	o->off += (h->data_len + 7) & ~(size_t)7;
+	if (o->off > o->bufsz)
+		o->off = o->bufsz;
+	o->n++;
+	s->last_ts = h->ts;
+	s->floor_ts = h->ts;
+	s->last_tid = h->tid;
+	s->cnt.recorded++;
+	return true;
+}
+
 /* Bytes of data of what stream__take() returns next; -1: nothing (lock held). */
 static long stream__next_len(struct pt_stream *s)
 {
@@ -152,19 +184,22 @@ static long stream__next_len(struct pt_stream *s)
 	return s->auto_stop_report ? (long)sizeof(int) : -1;
 }
 
-int stream__trygetnext_batch(struct pt_stream *s, struct ptbpf_event *evs, size_t max, void *buf,
-			     size_t bufsz, size_t *count)
+/* What a batch reader finds (lock held): the stored events, or, when the
+ * stream holds none, the sources drained straight into its arrays. */
+static size_t stream__fill_batch(struct pt_stream *s, struct ptbpf_event *evs, size_t max,
+				 void *buf, size_t bufsz)
 {
 	size_t n = 0, off = 0;
-	int err = 0;
 
-	pthread_mutex_lock(&s->lock);
-	if (s->shutting_down) {
-		err = -EINVAL;
-		goto out;
-	}
-	if (queue__empty(&s->q))
+	if (queue__empty(&s->q)) {
+		struct stream_out out = { .evs = evs, .max = max, .buf = buf, .bufsz = buf ? bufsz : 0 };
+
+		s->out = s->log ? NULL : &out;
 		stream__drain_fit(s);
+		s->out = NULL;
+		n = out.n;
+		off = out.off;
+	}
 	while (n < max) {
 		const struct pt_event_hdr *h = queue__peek(&s->q);
 		char *at = buf ? (char *)buf + off : NULL;
@@ -190,7 +225,44 @@ int stream__trygetnext_batch(struct pt_stream *s, struct ptbpf_event *evs, size_
 			off = bufsz;
 		n++;
 	}
-out:
+	return n;
+}
+
+int stream__getnext_batch(struct pt_stream *s, enum stream_wait how,
+			  const struct timespec *abstime, struct ptbpf_event *evs, size_t max,
+			  void *buf, size_t bufsz, size_t *count)
+{
+	size_t n = 0;
+	int err = 0;
+
+	pthread_mutex_lock(&s->lock);
+	s->batch_reads++;
+	for (;;) {
+		if (s->shutting_down) {
+			err = -EINVAL;
+			break;
+		}
+		n = stream__fill_batch(s, evs, max, buf, bufsz);
+		if (n || how == STREAM_TRY)
+			break;
+		/* the drainer leaves the sources to a waiting batch reader
+		 * and wakes it instead (see stream__reader_drains) */
+		s->batch_waiters++;
+		if (how == STREAM_TIMED)
+			err = pthread_cond_timedwait(&s->cond, &s->lock, abstime);
+		else
+			err = pthread_cond_wait(&s->cond, &s->lock);
+		s->batch_waiters--;
+		if (err == ETIMEDOUT) {
+			n = s->shutting_down ? 0 : stream__fill_batch(s, evs, max, buf, bufsz);
+			err = n ? 0 : -ETIMEDOUT;
+			break;
+		}
+		if (err) {
+			err = -err;
+			break;
+		}
+	}
 	pthread_mutex_unlock(&s->lock);
 	*count = n;
 	return err;

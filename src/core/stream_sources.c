@@ -70,6 +70,15 @@ static int stream__from_source(struct pt_stream *s, struct pt_event_hdr *h, cons
 	bool last = false;
 	int err;
 
+	if (s->direct && s->out && !s->flush_stop_ts && stream__to_reader(s, h, data)) {
+		/* read already: no room of the stream taken (budget); the
+		 * reader's arrays full, the rest waits for its next call */
+		s->direct_bytes += sizeof(*h) + h->data_len;
+		if (s->direct_bytes < DRAIN_BATCH_BYTES && s->out->n < s->out->max)
+			return 0;
+		s->batch_full = true;
+		return 1;
+	}
 	if (s->budget != SIZE_MAX) {
 		/* stream__drain_fit() of a LOOP stream: this one still fits */
 		size_t cost = queue__record_size(h->data_len);
@@ -408,7 +417,8 @@ void stream__drain_locked(struct pt_stream *s)
 
 	s->drain_ts = now_stream(s);
 	s->uev_fill = 0;
-	while (stream__drain_round(s) && s->budget && ++round < DRAIN_MAX_ROUNDS)
+	while (stream__drain_round(s) && s->budget && !(s->out && s->out->n == s->out->max) &&
+	       ++round < DRAIN_MAX_ROUNDS)
 		;
 	batch__reset(&s->batch);
 	batch__trim(&s->batch);
@@ -521,8 +531,27 @@ static void stream__log_tick(struct pt_stream *s, bool held)
 		stream__flush_locked(s, held ? s->last_ts : s->drain_ts);
 }
 
+/*
+ * A batch reader that called since the drainer last looked, or that waits
+ * for events, drains the sources itself, straight into its arrays (see
+ * stream__to_reader): the drainer's drain would store the events in the
+ * stream for the reader to copy out again, twice the work on the CPUs the
+ * traced program runs on. Still drained here: a source READER_FILL_MAX
+ * full (the reader lags), and a stream with a log.
+ */
+static bool stream__reader_drains(struct pt_stream *s, unsigned long *seen)
+{
+	bool reading = s->batch_reads != *seen;
+
+	*seen = s->batch_reads;
+	if (s->log || (!reading && !s->batch_waiters))
+		return false;
+	return stream__sources_fill(s) < (s->batch_waiters ? HOLD_FILL_MAX : READER_FILL_MAX);
+}
+
 static void *drainer_main(void *arg)
 {
+	unsigned long reads_seen = 0;
 	struct pt_stream *s = arg;
 	struct epoll_event evs[2];
 	int efd = -1, stop = 0;
@@ -564,7 +593,10 @@ static void *drainer_main(void *arg)
 		if (s->shutting_down) {
 			stop = 1;
 		} else {
-			held = stream__drain_fit(s);
+			if (!stream__reader_drains(s, &reads_seen))
+				held = stream__drain_fit(s);
+			else if (s->batch_waiters)
+				pthread_cond_broadcast(&s->cond);
 			if (held)
 				s->drain_ms = 1; /* look again soon */
 			else if (s->uev_fill > DRAIN_FILL_HIGH && s->drain_ms > 1)

@@ -667,6 +667,7 @@ static void test_batch_read(void **state)
 	uint64_t prev = 0;
 	int exits = 0, ntids = 0, batches = 0, fd;
 	char path[] = "/tmp/ptbpf-itest-batch-XXXXXX";
+	struct timespec until;
 
 	(void)state;
 	t = record_threads_child(&c);
@@ -724,6 +725,28 @@ static void test_batch_read(void **state)
 	assert_int_equal(b[0].data_len, 0);
 	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 5, buf, sizeof(buf), &got), 0);
 	assert_int_equal(got, 0);
+	/* waiting: nothing comes; abstime is checked when the call waits */
+	assert_int_equal(clock_gettime(CLOCK_REALTIME, &until), 0);
+	until.tv_nsec = until.tv_nsec / 2 + 20000000L; /* 20-520 ms from now */
+	got = 9;
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, &until),
+			 ETIMEDOUT);
+	assert_int_equal(got, 0);
+	until.tv_nsec = -1;
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, &until),
+			 EINVAL);
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL),
+			 EINVAL);
+	assert_int_equal(posix_trace_start(t), 0);
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL),
+			 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(b[0].info.posix_event_id, POSIX_TRACE_START);
+	assert_int_equal(posix_trace_stop(t), 0);
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL),
+			 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(b[0].info.posix_event_id, POSIX_TRACE_STOP);
 
 	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 0, buf, sizeof(buf), &got), EINVAL);
 	assert_int_equal(ptbpf_trace_trygetnext_events(t, NULL, 5, buf, sizeof(buf), &got), EINVAL);
@@ -737,8 +760,102 @@ static void test_batch_read(void **state)
 	unlink(path);
 	assert_int_equal(posix_trace_create_withlog(0, NULL, fd, &t2), 0);
 	assert_int_equal(ptbpf_trace_trygetnext_events(t2, b, 5, buf, sizeof(buf), &got), EINVAL);
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t2, b, 5, buf, sizeof(buf), &got, &until),
+			 EINVAL);
 	assert_int_equal(posix_trace_shutdown(t2), 0);
 	close(fd);
+}
+
+#define LIVE_CALLS 20000
+
+/*
+ * A batch reader that keeps up with a running process: it takes the events
+ * from the kernel straight into its arrays (stream__to_reader), and the
+ * drainer wakes it when it waits instead of storing them. Small batches
+ * fill in the middle of a drain (the rest waits in the kernel's ring).
+ * Every event comes, in time order, with its data; what was read is what
+ * the stream counts as recorded; nothing is lost.
+ */
+static void test_batch_read_live(void **state)
+{
+	static unsigned char buf[4096];
+	struct ptbpf_event b[7];
+	struct ptbpf_counters cnt;
+	struct timespec until;
+	uint64_t prev = 0, nread = 0;
+	int go[2], st, exits = 0, err, i;
+	bool exited = false;
+	trace_id_t t;
+	size_t k, got;
+	char g;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &g, 1) != 1)
+			_exit(1);
+		for (i = 0; i < LIVE_CALLS; i++) {
+			syscall(SYS_getppid);
+			if (i % 1000 == 999)
+				usleep(2000); /* the reader catches up and waits */
+		}
+		_exit(0);
+	}
+	close(go[0]);
+	assert_int_equal(posix_trace_create(pid, NULL, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	assert_int_equal(ptbpf_trace_trygetnext_events(t, b, 7, buf, sizeof(buf), &got), 0);
+	assert_int_equal(got, 1);
+	assert_int_equal(b[0].info.posix_event_id, POSIX_TRACE_START);
+	nread = 1;
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	for (;;) {
+		/* a deadline far off: the events must wake the reader */
+		assert_int_equal(clock_gettime(CLOCK_REALTIME, &until), 0);
+		until.tv_sec += exited ? 0 : 30;
+		until.tv_nsec = exited ? until.tv_nsec : 0;
+		if (exited && (until.tv_nsec += 200000000L) >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		err = ptbpf_trace_timedgetnext_events(t, b, 7, buf, sizeof(buf), &got, &until);
+		if (err == ETIMEDOUT && exited)
+			break;
+		assert_int_equal(err, 0);
+		assert_true(got >= 1 && got <= 7);
+		nread += got;
+		for (k = 0; k < got; k++) {
+			const struct ptbpf_event *e = &b[k];
+			const struct ptbpf_ev_sys_exit *x = e->data;
+			uint64_t ts = (uint64_t)e->info.posix_timestamp.tv_sec * 1000000000u +
+				      (uint64_t)e->info.posix_timestamp.tv_nsec;
+
+			assert_true(ts >= prev);
+			prev = ts;
+			assert_int_equal(((const unsigned char *)e->data - buf) % 8, 0);
+			if (e->info.posix_event_id != (trace_event_id_t)PTBPF_EV_SYS_EXIT(SYS_getppid))
+				continue;
+			assert_int_equal(e->info.posix_pid, pid);
+			assert_int_equal(e->tid, pid);
+			assert_int_equal(e->data_len, sizeof(*x));
+			assert_int_equal(x->nr, SYS_getppid);
+			assert_int_equal(x->ret, getpid());
+			exits++;
+		}
+		if (!exited && waitpid(pid, &st, WNOHANG) == pid)
+			exited = true;
+	}
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(exits, LIVE_CALLS);
+	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
+	assert_int_equal(cnt.lost, 0);
+	assert_int_equal(cnt.recorded, nread);
+	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
 static void test_errors(void **state)
@@ -1076,6 +1193,7 @@ int main(void)
 		cmocka_unit_test(test_reused_tid),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_batch_read),
+		cmocka_unit_test(test_batch_read_live),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_eperm),
 		cmocka_unit_test(test_blocking_reads),

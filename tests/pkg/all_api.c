@@ -32,6 +32,7 @@ static fnptr const functions[] = {
 	F(posix_trace_trygetnext_event),
 	F(ptbpf_version), F(ptbpf_trace_last_tid), F(ptbpf_trace_get_counters),
 	F(ptbpf_trace_add_pid), F(ptbpf_probe_features), F(ptbpf_trace_trygetnext_events),
+	F(ptbpf_trace_timedgetnext_events),
 };
 
 static const long constants[] = {

@@ -636,13 +636,20 @@ static bool record_tick(struct rec *r, double *end_at)
 }
 
 /* Print what the stream holds, a batch at a time; the events printed. */
-static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz, int *err)
+/* Print the events there, or that come until *until (NULL: no wait). */
+static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz,
+			  const struct timespec *until, int *err)
 {
 	static struct ptbpf_event batch[LIVE_BATCH];
 	struct cli_ev ev;
 	size_t got = 0, i;
 
-	*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got);
+	if (until)
+		*err = ptbpf_trace_timedgetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz,
+						       &got, until);
+	else
+		*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz,
+						     &got);
 	for (i = 0; !*err && i < got; i++) {
 		cli_ev_from(r->trid, &ev, &batch[i]);
 		fmt_event(f, &ev);
@@ -655,9 +662,8 @@ static void record_live(struct rec *r)
 {
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
-	struct cli_ev ev;
 	double end_at = 0, idle_since = 0, next_tick = 0, next_out = now_mono() + LIVE_OUT_S, t;
-	int unav, err;
+	int err;
 	size_t got;
 
 	fmt_init(&f, stdout, r->a->json, r->a->absolute);
@@ -665,10 +671,9 @@ static void record_live(struct rec *r)
 		fmt_json_attr(stdout, r->trid);
 	for (;;) {
 		struct timespec ab;
-		size_t len = 0;
 
 		/* what is there first, without a deadline to compute */
-		got = print_batch(r, &f, buf, sizeof(buf), &err);
+		got = print_batch(r, &f, buf, sizeof(buf), NULL, &err);
 		if (!err && !got) {
 			clock_gettime(CLOCK_REALTIME, &ab);
 			ab.tv_nsec += 50 * 1000000L;
@@ -676,16 +681,7 @@ static void record_live(struct rec *r)
 				ab.tv_sec++;
 				ab.tv_nsec -= 1000000000L;
 			}
-			unav = 0;
-			err = posix_trace_timedgetnext_event(r->trid, &ev.info, buf, sizeof(buf),
-							     &len, &unav, &ab);
-			if (!err && !unav) {
-				ev.data = buf;
-				ev.len = len;
-				cli_ev_complete(r->trid, &ev);
-				fmt_event(&f, &ev);
-				got = 1;
-			}
+			got = print_batch(r, &f, buf, sizeof(buf), &ab, &err);
 		}
 		if (got) {
 			idle_since = 0;
@@ -729,7 +725,7 @@ static void record_live(struct rec *r)
 			break;
 	}
 	posix_trace_stop(r->trid);
-	while (print_batch(r, &f, buf, sizeof(buf), &err))
+	while (print_batch(r, &f, buf, sizeof(buf), NULL, &err))
 		;
 	fmt_flush(&f);
 	if (r->a->json)

@@ -62,8 +62,8 @@ __PTBPF_API int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_even
  * its arrays, with less CPU than the library's drainer storing them first.
  */
 __PTBPF_API int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_event *evs,
-						size_t max, void *buf, size_t bufsz,
-						size_t *count, const struct timespec *abstime);
+						size_t max, void *buf, size_t bufsz, size_t *count,
+						const struct timespec *abstime);
 
 /*
  * Per-stream counters, for summaries and tests. On a log opened with

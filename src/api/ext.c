@@ -42,8 +42,8 @@ static int getnext_events(trace_id_t trid, enum stream_wait how, const struct ti
 	}
 	/* abstime is checked only when the call would wait, as
 	 * posix_trace_timedgetnext_event() does */
-	bad_time = how == STREAM_TIMED && (!abstime || abstime->tv_nsec < 0 ||
-					   abstime->tv_nsec >= 1000000000L);
+	bad_time = how == STREAM_TIMED &&
+		   (!abstime || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L);
 	err = stream__getnext_batch(r.obj, bad_time ? STREAM_TRY : how, abstime, evs, max, buf,
 				    bufsz, count);
 	if (!err && bad_time && !*count)
@@ -58,9 +58,8 @@ int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs, size
 	return getnext_events(trid, STREAM_TRY, NULL, evs, max, buf, bufsz, count);
 }
 
-int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max,
-				    void *buf, size_t bufsz, size_t *count,
-				    const struct timespec *abstime)
+int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max, void *buf,
+				    size_t bufsz, size_t *count, const struct timespec *abstime)
 {
 	return getnext_events(trid, STREAM_TIMED, abstime, evs, max, buf, bufsz, count);
 }

@@ -51,8 +51,10 @@
  */
 #define HOLD_FILL_MAX 500
 /*
- * A batch reader that keeps reading drains the sources itself, until one
- * of them is READER_FILL_MAX thousandths full (see stream__reader_drains).
+ * A batch reader that keeps reading drains the sources itself until one of
+ * them is READER_FILL_MAX thousandths full (the kernel side's wakeup comes
+ * at a quarter); one that waits, until HOLD_FILL_MAX (see
+ * stream__reader_drains).
  */
 #define READER_FILL_MAX 250
 #define KERN_RING_MIN (256u << 10)

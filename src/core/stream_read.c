@@ -209,8 +209,7 @@ static size_t stream__fill_batch(struct pt_stream *s, struct ptbpf_event *evs, s
 			/* the usual case: a stored event, no marker before it */
 			if (n && h->data_len > bufsz - off)
 				break;
-			stream__take_stored(s, h, &evs[n].info, at, bufsz - off,
-					    &evs[n].data_len);
+			stream__take_stored(s, h, &evs[n].info, at, bufsz - off, &evs[n].data_len);
 		} else {
 			need = stream__next_len(s);
 			if (need < 0 || (n && (size_t)need > bufsz - off))
@@ -228,9 +227,9 @@ static size_t stream__fill_batch(struct pt_stream *s, struct ptbpf_event *evs, s
 	return n;
 }
 
-int stream__getnext_batch(struct pt_stream *s, enum stream_wait how,
-			  const struct timespec *abstime, struct ptbpf_event *evs, size_t max,
-			  void *buf, size_t bufsz, size_t *count)
+int stream__getnext_batch(struct pt_stream *s, enum stream_wait how, const struct timespec *abstime,
+			  struct ptbpf_event *evs, size_t max, void *buf, size_t bufsz,
+			  size_t *count)
 {
 	size_t n = 0;
 	int err = 0;

@@ -537,7 +537,8 @@ static void stream__log_tick(struct pt_stream *s, bool held)
  * stream__to_reader): the drainer's drain would store the events in the
  * stream for the reader to copy out again, twice the work on the CPUs the
  * traced program runs on. Still drained here: a source READER_FILL_MAX
- * full (the reader lags), and a stream with a log.
+ * full while the reader is busy elsewhere (it lags), HOLD_FILL_MAX full
+ * while it waits (woken, it would drain at once), and a stream with a log.
  */
 static bool stream__reader_drains(struct pt_stream *s, unsigned long *seen)
 {

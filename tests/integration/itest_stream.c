@@ -738,13 +738,11 @@ static void test_batch_read(void **state)
 	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL),
 			 EINVAL);
 	assert_int_equal(posix_trace_start(t), 0);
-	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL),
-			 0);
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL), 0);
 	assert_int_equal(got, 1);
 	assert_int_equal(b[0].info.posix_event_id, POSIX_TRACE_START);
 	assert_int_equal(posix_trace_stop(t), 0);
-	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL),
-			 0);
+	assert_int_equal(ptbpf_trace_timedgetnext_events(t, b, 5, buf, sizeof(buf), &got, NULL), 0);
 	assert_int_equal(got, 1);
 	assert_int_equal(b[0].info.posix_event_id, POSIX_TRACE_STOP);
 
@@ -838,7 +836,8 @@ static void test_batch_read_live(void **state)
 			assert_true(ts >= prev);
 			prev = ts;
 			assert_int_equal(((const unsigned char *)e->data - buf) % 8, 0);
-			if (e->info.posix_event_id != (trace_event_id_t)PTBPF_EV_SYS_EXIT(SYS_getppid))
+			if (e->info.posix_event_id !=
+			    (trace_event_id_t)PTBPF_EV_SYS_EXIT(SYS_getppid))
 				continue;
 			assert_int_equal(e->info.posix_pid, pid);
 			assert_int_equal(e->tid, pid);

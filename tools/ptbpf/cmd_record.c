@@ -22,7 +22,7 @@
 #include "cli.h"
 
 /* Live output reads this many events (and bytes of their data) per call. */
-#define LIVE_BATCH 256
+#define LIVE_BATCH 1024
 /* Live output to a pipe or a file: written out at least this often (s). */
 #define LIVE_OUT_S 0.2
 #define LIVE_BATCH_BYTES (1u << 20)

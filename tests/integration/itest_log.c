@@ -396,10 +396,12 @@ static void test_flush_start_stamp(void **state)
 	 * flight when a drain passes (reserved before the drain read the
 	 * ring's position, not committed yet) is waited for: left to the
 	 * next drain it got the stamp too (under QEMU without KVM 2-11 per
-	 * 300 flushes, 38 once; 0 since). The stamp this test guards
-	 * against gave 115-262.
+	 * 300 flushes, 38 once; 0 since; then 12 of 227 once, on 6.12 in
+	 * CI, where the wait for such a record can run out). The stamp this
+	 * test guards against gave 115-262 per 300: a fifth tells the two
+	 * apart.
 	 */
-	if (same > flushes / 20)
+	if (same > flushes / 5)
 		fail_msg("%d of the events after %d flushes have the FLUSH_START's timestamp", same,
 			 flushes);
 }

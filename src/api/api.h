@@ -7,6 +7,7 @@
 #ifndef PTBPF_API_API_H
 #define PTBPF_API_API_H
 
+#include <stdbool.h>
 #include <trace.h>
 
 #include "core/registry.h"
@@ -25,6 +26,12 @@ static inline int api_get(trace_id_t trid, int kinds, struct api_ref *r)
 {
 	r->trid = trid;
 	return registry__get(trid, kinds, &r->obj, &r->kind, &r->has_log);
+}
+
+/* An abstime the timed reads refuse (EINVAL, checked when they would wait). */
+static inline bool api_bad_abstime(const struct timespec *t)
+{
+	return !t || t->tv_nsec < 0 || t->tv_nsec >= 1000000000L;
 }
 
 static inline void api_put(struct api_ref *r)

@@ -102,8 +102,7 @@ static int getnext(trace_id_t trid, enum stream_wait how, const struct timespec 
 	} else if (how != STREAM_BLOCK && r.has_log) {
 		err = -EINVAL; /* only getnext reads a stream with a log */
 	} else {
-		bool bad_time = how == STREAM_TIMED && (!abstime || abstime->tv_nsec < 0 ||
-							abstime->tv_nsec >= 1000000000L);
+		bool bad_time = how == STREAM_TIMED && api_bad_abstime(abstime);
 
 		/* abstime is checked only when the call would block */
 		err = stream__getnext(r.obj, bad_time ? STREAM_TRY : how, abstime, ev, data,

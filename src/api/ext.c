@@ -42,8 +42,7 @@ static int getnext_events(trace_id_t trid, enum stream_wait how, const struct ti
 	}
 	/* abstime is checked only when the call would wait, as
 	 * posix_trace_timedgetnext_event() does */
-	bad_time = how == STREAM_TIMED &&
-		   (!abstime || abstime->tv_nsec < 0 || abstime->tv_nsec >= 1000000000L);
+	bad_time = how == STREAM_TIMED && api_bad_abstime(abstime);
 	err = stream__getnext_batch(r.obj, bad_time ? STREAM_TRY : how, abstime, evs, max, buf,
 				    bufsz, count);
 	if (!err && bad_time && !*count)

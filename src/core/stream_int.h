@@ -183,6 +183,14 @@ static inline bool filtered(const struct pt_stream *s, uint32_t id)
 	return id < PTBPF_EV_ID_LIMIT && (s->filter[id / 64] >> (id % 64)) & 1;
 }
 
+/* A source's event the stream stores as it is: in order, into a running
+ * stream, no RESUME owed before it (stream__record's common case). */
+static inline bool stream__as_is(const struct pt_stream *s, const struct pt_event_hdr *h)
+{
+	return h->id >= PTBPF_EV_KERNEL_FIRST && s->status == POSIX_TRACE_RUNNING &&
+	       h->ts >= s->start_ts && h->ts >= s->last_ts && !s->resume_pending;
+}
+
 static inline uint64_t now_stream(struct pt_stream *s)
 {
 	return now_mono() + s->mono2real;

@@ -154,9 +154,7 @@ bool stream__to_reader(struct pt_stream *s, const struct pt_event_hdr *h, const 
 	char *at = o->buf ? o->buf + o->off : NULL;
 
 	if (o->n == o->max || h->data_len > o->bufsz - o->off || !queue__empty(&s->q) ||
-	    h->id < PTBPF_EV_KERNEL_FIRST || s->status != POSIX_TRACE_RUNNING ||
-	    h->ts < s->start_ts || h->ts < s->last_ts || s->resume_pending || s->head_overflow ||
-	    s->head_resume || s->auto_stop_report)
+	    !stream__as_is(s, h) || s->head_overflow || s->head_resume || s->auto_stop_report)
 		return false;
 	copy_out(&e->info, h, data, at, h->data_len, &e->data_len);
 	e->data = at;

@@ -166,9 +166,7 @@ void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *dat
 {
 	/* the common case, in short: a source's event, in order, into a
 	 * running stream with room (what follows, step by step, for all) */
-	if (h->id >= PTBPF_EV_KERNEL_FIRST && s->status == POSIX_TRACE_RUNNING &&
-	    h->ts >= s->start_ts && h->ts >= s->last_ts && !s->resume_pending &&
-	    !queue__push(&s->q, h, data)) {
+	if (stream__as_is(s, h) && !queue__push(&s->q, h, data)) {
 		s->last_ts = h->ts;
 		s->cnt.recorded++;
 		return;

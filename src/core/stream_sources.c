@@ -184,6 +184,18 @@ static void on_source_run(void *ctx)
 	batch__new_source(&s->batch);
 }
 
+/* The runs the sources hold now, counted up to most at least. */
+static unsigned int stream__runs(struct pt_stream *s, unsigned int most)
+{
+	unsigned int runs = s->kb && kern_backend__pending(s->kb);
+	int k;
+
+	for (k = 0; k < s->nuev && runs < most; k++)
+		if (s->uev[k].c)
+			runs += uev_consumer__busy(s->uev[k].c);
+	return runs;
+}
+
 /*
  * A round whose events all come from one run (one source holds data: the
  * kernel's rings, merged in time order, or one user-event sub-ring) is
@@ -192,13 +204,7 @@ static void on_source_run(void *ctx)
  */
 static bool stream__one_run(struct pt_stream *s)
 {
-	unsigned int runs = s->kb && kern_backend__pending(s->kb);
-	int k;
-
-	for (k = 0; k < s->nuev && runs <= 1; k++)
-		if (s->uev[k].c)
-			runs += uev_consumer__busy(s->uev[k].c);
-	return runs <= 1;
+	return stream__runs(s, 2) <= 1;
 }
 
 static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
@@ -546,7 +552,6 @@ static void stream__log_tick(struct pt_stream *s, bool held)
 static bool stream__reader_drains(struct pt_stream *s, unsigned long *seen)
 {
 	bool reading = s->batch_reads != *seen;
-	int k;
 
 	*seen = s->batch_reads;
 	if (s->log || (!reading && !s->batch_waiters))
@@ -555,12 +560,7 @@ static bool stream__reader_drains(struct pt_stream *s, unsigned long *seen)
 		return false;
 	/* with nothing there, the drain costs little and looks again for
 	 * the user-event regions not attached yet: a waiting reader sleeps */
-	if (s->kb && kern_backend__pending(s->kb))
-		return true;
-	for (k = 0; k < s->nuev; k++)
-		if (s->uev[k].c && uev_consumer__busy(s->uev[k].c))
-			return true;
-	return false;
+	return stream__runs(s, 1) > 0;
 }
 
 static void *drainer_main(void *arg)

@@ -635,8 +635,8 @@ static bool record_tick(struct rec *r, double *end_at)
 	return false;
 }
 
-/* Print what the stream holds, a batch at a time; the events printed. */
-/* Print the events there, or that come until *until (NULL: no wait). */
+/* Print a batch of what the stream holds, or of what comes until *until
+ * (NULL: no wait); the events printed. */
 static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz,
 			  const struct timespec *until, int *err)
 {

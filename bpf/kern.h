@@ -31,9 +31,10 @@ struct kern_rec {
 #define KERN_REC_TRUNCATED 0x1 /* a path or file name did not fit */
 /*
  * The payload is the compact form of the event's struct, which user space
- * expands: sys_enter_NAME without a path argument, the six arguments
- * (__u64 args[6]); sys_exit_NAME, the return value (__s64). The syscall
- * number is in the id, the other fields are zero.
+ * expands: sys_enter_NAME without a path argument, the arguments the
+ * syscall takes (__u64 each, 0 to 6: the others are zero once expanded);
+ * sys_exit_NAME, the return value (__s64). The syscall number is in the
+ * id, the other fields are zero.
  */
 #define KERN_REC_COMPACT 0x2
 

@@ -59,9 +59,11 @@
 #define PTBPF_SYS_PATH1_FAULT 0x8
 
 /*
- * "sys_enter_NAME": the raw arguments at entry. For syscalls that take
- * path names, path_len[i] bytes (NUL included) of path i follow in
- * paths[], path 0 first; path_arg[i] says which argument it was (0-5).
+ * "sys_enter_NAME": the raw arguments at entry, as many as the syscall
+ * takes (the kernel's count for its name; all six for a number without
+ * one): the others are 0, whatever their registers held. For syscalls
+ * that take path names, path_len[i] bytes (NUL included) of path i follow
+ * in paths[], path 0 first; path_arg[i] says which argument it was (0-5).
  */
 struct ptbpf_ev_sys_enter {
 	__s64 nr;

@@ -79,6 +79,14 @@ static void kern_backend__set_path_table(struct kern_bpf *skel)
 	}
 }
 
+/* What the compact sys_enter records leave out: the arguments a syscall
+ * does not take (expanded back as zeros). */
+static void kern_backend__set_nargs_table(struct kern_bpf *skel)
+{
+	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++)
+		skel->rodata->args_unused[nr] = (__u8)(6 - syscalls__nargs(nr));
+}
+
 /*
  * Map load errors to the documented ones: -EPERM without privileges,
  * -EOPNOTSUPP when the kernel lacks something (ring buffer, tp_btf, BTF).
@@ -174,6 +182,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	 * while the drainer gets a CPU */
 	skel->rodata->wakeup_bytes = per / 4;
 	kern_backend__set_path_table(skel);
+	kern_backend__set_nargs_table(skel);
 	skel->bss->inherit = o && o->inherit;
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	err = kern_bpf__load(skel);
@@ -353,11 +362,12 @@ static uint32_t kern_expand(const struct kern_rec *r, union kern_full *f)
 		memcpy(&f->ext.ret, r + 1, sizeof(f->ext.ret));
 		return sizeof(f->ext);
 	}
-	if (r->data_len != sizeof(f->ent.args))
+	/* the arguments the syscall takes; those it does not stay zero */
+	if (r->data_len > sizeof(f->ent.args) || r->data_len % sizeof(f->ent.args[0]))
 		return 0;
 	memset(&f->ent, 0, sizeof(f->ent));
 	f->ent.nr = PTBPF_EV_SYSCALL_NR(r->id);
-	memcpy(f->ent.args, r + 1, sizeof(f->ent.args));
+	memcpy(f->ent.args, r + 1, r->data_len);
 	return offsetof(struct ptbpf_ev_sys_enter, paths);
 }
 

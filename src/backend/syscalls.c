@@ -10,10 +10,11 @@
 struct sc_entry {
 	int nr;
 	const char *name;
+	int nargs;
 };
 
 static const struct sc_entry sc_known[] = {
-#define PTBPF_SYSCALL(nr, name) {nr, name},
+#define PTBPF_SYSCALL(nr, name, nargs) {nr, name, nargs},
 #include "syscall_table.h"
 #undef PTBPF_SYSCALL
 };
@@ -104,6 +105,7 @@ static const struct sc_path sc_paths[] = {
 
 static const char *sc_names[PTBPF_SYSCALL_NR_MAX];
 static signed char sc_path_tab[PTBPF_SYSCALL_NR_MAX][2];
+static unsigned char sc_nargs[PTBPF_SYSCALL_NR_MAX];
 static char sc_unknown[PTBPF_SYSCALL_NR_MAX][SC_UNKNOWN_LEN];
 static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
 
@@ -122,10 +124,15 @@ static void syscalls__init(void)
 		sc_names[nr] = sc_unknown[nr];
 		sc_path_tab[nr][0] = -1;
 		sc_path_tab[nr][1] = -1;
+		sc_nargs[nr] = 6;
 	}
-	for (size_t i = 0; i < SC_COUNT; i++)
-		if (sc_known[i].nr >= 0 && sc_known[i].nr < PTBPF_SYSCALL_NR_MAX)
-			sc_names[sc_known[i].nr] = sc_known[i].name;
+	for (size_t i = 0; i < SC_COUNT; i++) {
+		if (sc_known[i].nr < 0 || sc_known[i].nr >= PTBPF_SYSCALL_NR_MAX)
+			continue;
+		sc_names[sc_known[i].nr] = sc_known[i].name;
+		if (sc_known[i].nargs >= 0 && sc_known[i].nargs < 6)
+			sc_nargs[sc_known[i].nr] = (unsigned char)sc_known[i].nargs;
+	}
 	for (size_t i = 0; i < sizeof(sc_paths) / sizeof(sc_paths[0]); i++) {
 		int nr = syscalls__lookup_known(sc_paths[i].name);
 
@@ -188,4 +195,12 @@ int syscalls__path_args(int nr, int args[2])
 	args[0] = sc_path_tab[nr][0];
 	args[1] = sc_path_tab[nr][1];
 	return (args[0] >= 0) + (args[1] >= 0);
+}
+
+int syscalls__nargs(int nr)
+{
+	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
+		return 6;
+	pthread_once(&sc_once, syscalls__init);
+	return sc_nargs[nr];
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Syscall numbers, names and path arguments of the build architecture
- * (x86_64 numbers from build/gen/syscall_table.h).
+ * Syscall numbers, names, argument counts and path arguments of the build
+ * architecture (x86_64 numbers from build/gen/syscall_table.h).
  */
 #ifndef PTBPF_BACKEND_SYSCALLS_H
 #define PTBPF_BACKEND_SYSCALLS_H
@@ -28,5 +28,11 @@ int syscalls__lookup(const char *name);
  * args[1] (-1: none) and returns how many there are (0, 1 or 2).
  */
 int syscalls__path_args(int nr, int args[2]);
+
+/*
+ * How many of the six argument registers syscall nr reads (0-6): 6 for a
+ * number the build's table does not know.
+ */
+int syscalls__nargs(int nr);
 
 #endif

@@ -123,9 +123,54 @@ static void test_path_args(void **state)
 	}
 }
 
+static void expect_nargs(const char *name, int want)
+{
+	int nr = syscalls__lookup(name);
+
+	assert_true(nr >= 0);
+	assert_int_equal(syscalls__nargs(nr), want);
+}
+
+static void test_nargs(void **state)
+{
+	int args[2], unknown = -1;
+
+	expect_nargs("getppid", 0);
+	expect_nargs("getpid", 0);
+	expect_nargs("close", 1);
+	expect_nargs("read", 3);
+	expect_nargs("write", 3);
+	expect_nargs("openat", 4);
+	expect_nargs("newfstatat", 4);
+	expect_nargs("clone", 5);
+	expect_nargs("mmap", 6);
+	expect_nargs("futex", 6);
+#ifdef __x86_64__
+	expect_nargs("open", 3);
+	expect_nargs("stat", 2);
+#endif
+	/* outside the table, or a number without a name: all six kept */
+	assert_int_equal(syscalls__nargs(-1), 6);
+	assert_int_equal(syscalls__nargs(PTBPF_SYSCALL_NR_MAX), 6);
+	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX && unknown < 0; nr++)
+		if (!syscalls__known(nr))
+			unknown = nr;
+	assert_true(unknown >= 0);
+	assert_int_equal(syscalls__nargs(unknown), 6);
+	/* a path argument is one of the arguments the syscall takes */
+	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
+		int n = syscalls__nargs(nr);
+
+		assert_true(n >= 0 && n <= 6);
+		syscalls__path_args(nr, args);
+		assert_true(args[0] < n && args[1] < n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nargs),
 		cmocka_unit_test(test_names),	  cmocka_unit_test(test_known),
 		cmocka_unit_test(test_lookup),	  cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_path_args),

@@ -158,6 +158,7 @@ static inline const char *sys_name_of(const struct cli_ev *ev)
 size_t sys_name_offset(const char *ev_name); /* of "openat" in "sys_exit_openat", or 0 */
 const struct sysdesc *sys_desc(const char *name); /* NULL: unknown syscall */
 int sys_noreturn(const struct sysdesc *d); /* exit, exit_group */
+int sys_nargs(const struct sysdesc *d);	   /* arguments it prints (6 if unknown) */
 void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
 		     size_t len);
 void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret);

@@ -216,6 +216,11 @@ const struct sysdesc *sys_desc(const char *name)
 		       desc_cmp);
 }
 
+int sys_nargs(const struct sysdesc *d)
+{
+	return d ? d->nargs : 6;
+}
+
 int sys_noreturn(const struct sysdesc *d)
 {
 	return d && d->ret == R_NONE;
@@ -685,7 +690,7 @@ void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, 
 		sb_puts(b, "?)");
 		return;
 	}
-	n = d ? d->nargs : 6;
+	n = sys_nargs(d);
 	/* the mode of open/openat only matters with O_CREAT or O_TMPFILE */
 	if (d && d->a[n - 1] == A_MODE && d->a[n - 2] == A_OFLAGS &&
 	    !(se->args[n - 2] & (O_CREAT | __O_TMPFILE)))

@@ -404,14 +404,16 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	struct scratch *s;
 	__u32 zero = 0, len0 = 0, len1 = 0, size, idx;
 	int a0 = KERN_PATH_ARG0(pa), a1 = KERN_PATH_ARG1(pa);
+	int n = 6 - args_unused[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
 	void *ring;
 
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
 		return 0;
 	s->ent.nr = nr;
+	/* the arguments the syscall takes, as the compact form has them */
 	for (int i = 0; i < 6; i++)
-		s->ent.args[i] = args[i];
+		s->ent.args[i] = i < n ? args[i] : 0;
 	s->ent.flags = 0;
 	s->ent.reserved = 0;
 	s->ent.path_arg[0] = a0 >= 0 ? a0 : 0;

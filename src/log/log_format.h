@@ -13,10 +13,12 @@
 
 #define LOG_MAGIC	  "PTBPFLOG"
 /*
- * 2.0: events packed in EVENTS records (the writer's default); 1.0: an
- * EVENT record per event (LOG_WRITER_EVENT_RECORDS). Both are read.
+ * 3.0: events packed in EVENTS records, an event's data without its zero
+ * tail (the writer's default); 2.0: the same, data always whole; 1.0: an
+ * EVENT record per event (LOG_WRITER_EVENT_RECORDS). All three are read.
  */
-#define LOG_VERSION_MAJOR    2
+#define LOG_VERSION_MAJOR    3
+#define LOG_VERSION_MAJOR_V2 2
 #define LOG_VERSION_MAJOR_V1 1
 #define LOG_VERSION_MINOR    0
 
@@ -31,7 +33,7 @@
 #define LOG_REC_TYPE   2
 #define LOG_REC_WRAP   3
 #define LOG_REC_STATUS 4
-#define LOG_REC_EVENTS 5 /* 2.0: packed events (log_pack.h) */
+#define LOG_REC_EVENTS 5 /* 2.0, 3.0: packed events (log_pack.h) */
 
 /* log_file_hdr.layout */
 #define LOG_LAYOUT_LINEAR 0 /* APPEND, UNTIL_FULL: records from data_off to the end */

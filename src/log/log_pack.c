@@ -44,7 +44,7 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 		     struct pt_event_hdr *h, const unsigned char **data)
 {
 	const unsigned char *q = *pos;
-	uint64_t pid, tid, thread, dts, id, prog, len;
+	uint64_t pid, tid, thread, dts, id, prog, len, stored;
 	struct log_pack_ctx *c;
 	unsigned char tag;
 	uint32_t slot;
@@ -82,7 +82,13 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 			return -EINVAL;
 		c->prog_addr = prog;
 	}
-	if (get_u(&q, end, &len) || len > LOG_MAX_DATA || len > (uint64_t)(end - q))
+	if (get_u(&q, end, &len) || len > LOG_MAX_DATA)
+		return -EINVAL;
+	stored = len;
+	if ((tag & TAG_ZERO_TAIL) &&
+	    (len > LOG_PACK_ZEXT_MAX || get_u(&q, end, &stored) || stored >= len))
+		return -EINVAL;
+	if (stored > (uint64_t)(end - q))
 		return -EINVAL;
 	memset(h, 0, sizeof(*h));
 	h->id = (uint32_t)id;
@@ -95,6 +101,11 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 	h->data_len = (uint32_t)len;
 	p->prev_ts = h->ts;
 	*data = q;
-	*pos = q + len;
+	if (tag & TAG_ZERO_TAIL) {
+		memcpy(p->zext, q, stored);
+		memset(p->zext + stored, 0, len - stored);
+		*data = p->zext;
+	}
+	*pos = q + stored;
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Packed events (log format 2.0, docs/log-format.md): how one event is
+ * Packed events (log format 3.0, docs/log-format.md): how one event is
  * encoded inside an EVENTS record. The writer and the reader keep the same
  * small state per record, so an event repeats only what changed since the
  * previous ones: its thread context (pid, tid, pthread_t) is an index into
@@ -10,12 +10,14 @@
  * One event: a tag byte, then varints (LEB128; signed ones zigzag):
  *   tag bits 0-2: context slot 0..6, or 7: a new context follows
  *   tag bit 3: truncated (PT_TRUNCATED_RECORD); bit 4: prog_addr as last time
- *   in this context; bits 5-7: zero
+ *   in this context; bit 5: a zero tail (below); bits 6-7: zero
  *   [new context: pid (signed), tid (signed), thread]
  *   ts - previous ts (signed; the first event's previous is base_ts)
  *   id
  *   [prog_addr, unless tag bit 4]
- *   data_len, then data_len bytes of data
+ *   data_len, then data_len bytes of data; or, with tag bit 5 (a zero tail,
+ *   format 3.0): data_len, stored (< data_len), then stored bytes of data,
+ *   the other data_len - stored bytes being zero
  * Internal to src/log.
  */
 #ifndef PTBPF_LOG_PACK_H
@@ -24,11 +26,18 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/event.h"
 
 #define LOG_PACK_CTX 7
 #define LOG_PACK_NEW 0x100u /* slot flag of log_pack__encode(): a new context */
+/*
+ * Longest data that may leave out its zero tail: every kernel event (a
+ * syscall's entry with two paths is 584 bytes) and small user events. The
+ * reader puts the tail back in a buffer of this size.
+ */
+#define LOG_PACK_ZEXT_MAX 1024u
 
 struct log_pack_ctx {
 	int32_t pid, tid;
@@ -43,13 +52,15 @@ struct log_pack {
 	uint32_t next; /* slot a new context takes (round robin) */
 	uint32_t last; /* slot of the last event (the writer's; decode leaves it) */
 	uint64_t prev_ts;
+	unsigned char zext[LOG_PACK_ZEXT_MAX]; /* decode: data with its zero tail */
 };
 
 void log_pack__reset(struct log_pack *p, uint64_t base_ts);
 
 /*
  * Decode the event at *pos (before end) into h and *data (data_len bytes
- * inside [*pos, end)), advance *pos and update p. -EINVAL on a bad encoding
+ * inside [*pos, end), or in p->zext until the next call when the event left
+ * out its zero tail), advance *pos and update p. -EINVAL on a bad encoding
  * (truncated, overlong varint, unknown slot, reserved bits, too much data).
  */
 int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsigned char *end,
@@ -62,7 +73,8 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 #define TAG_SLOT_MASK 0x07u
 #define TAG_TRUNC     0x08u
 #define TAG_SAME_PROG 0x10u
-#define TAG_RESERVED  0xe0u
+#define TAG_ZERO_TAIL 0x20u
+#define TAG_RESERVED  0xc0u
 
 /* LEB128; the values an event repeats (deltas, ids, lengths) take a byte
  * or two */
@@ -85,6 +97,29 @@ static inline size_t log_pack__put_u(unsigned char *out, uint64_t v)
 	}
 	out[n++] = (unsigned char)v;
 	return n;
+}
+
+/*
+ * How many of data's len bytes the log keeps: all but a zero tail, when
+ * leaving it out saves bytes (its length takes up to 2 more). A syscall's
+ * entry is 72 bytes, most of them arguments it does not take and path
+ * fields it does not use: a getppid's keeps 1.
+ */
+static inline uint32_t log_pack__stored_len(const unsigned char *d, uint32_t len)
+{
+	uint32_t n = len;
+	uint64_t w;
+
+	if (len > LOG_PACK_ZEXT_MAX)
+		return len;
+	for (; n >= 8; n -= 8) {
+		memcpy(&w, d + n - 8, 8);
+		if (w)
+			break;
+	}
+	while (n && !d[n - 1])
+		n--;
+	return len - n > 2 ? n : len;
 }
 
 static inline uint64_t log_pack__zigzag(int64_t v)
@@ -110,13 +145,14 @@ static inline int log_pack__find_ctx(const struct log_pack *p, const struct pt_e
 }
 
 /*
- * Encode the header of event h (data_len given apart: it may be cut) into
- * out (LOG_PACK_HDR_MAX bytes) without changing p; returns its length and
- * the slot it uses. log_pack__commit(p, slot, h) then makes it part of p.
+ * Encode the header of event h (data_len given apart: it may be cut; stored:
+ * the bytes of it that follow, log_pack__stored_len()) into out
+ * (LOG_PACK_HDR_MAX bytes) without changing p; returns its length and the
+ * slot it uses. log_pack__commit(p, slot, h) then makes it part of p.
  */
 static inline size_t log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h,
-				      uint16_t trunc, uint32_t data_len, unsigned char *out,
-				      uint32_t *slot)
+				      uint16_t trunc, uint32_t data_len, uint32_t stored,
+				      unsigned char *out, uint32_t *slot)
 {
 	int c = log_pack__find_ctx(p, h);
 	unsigned char tag = 0;
@@ -141,6 +177,10 @@ static inline size_t log_pack__encode(const struct log_pack *p, const struct pt_
 	if (!(tag & TAG_SAME_PROG))
 		n += log_pack__put_u(out + n, h->prog_addr);
 	n += log_pack__put_u(out + n, data_len);
+	if (stored < data_len) {
+		tag |= TAG_ZERO_TAIL;
+		n += log_pack__put_u(out + n, stored);
+	}
 	out[0] = tag;
 	return n;
 }

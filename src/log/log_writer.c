@@ -67,7 +67,7 @@ struct log_writer {
 	uint64_t wpos;	  /* linear: file offset of the next record; ring: offset in the ring */
 
 	/* the open EVENTS record, at buf + buf_len (not counted in buf_len) */
-	bool packed; /* format 2.0 */
+	bool packed; /* format 3.0 */
 	bool blk_open;
 	uint32_t blk_plen;  /* its payload bytes so far */
 	uint32_t blk_count; /* its events */
@@ -551,13 +551,13 @@ static void blk_set_fast(struct log_writer *w)
 	w->blk_fast = w->policy == LOG_POLICY_UNTIL_FULL ? 0 : lim;
 }
 
-/* Format 2.0: the event joins the open EVENTS record, or starts one. */
+/* Format 3.0: the event joins the open EVENTS record, or starts one. */
 static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
 			 uint32_t dlen, uint16_t trunc, bool last)
 {
 	unsigned char eh[LOG_PACK_HDR_MAX], *at;
 	uint64_t grow = 0, plen = w->blk_plen;
-	uint32_t slot;
+	uint32_t slot, stored = log_pack__stored_len(data, dlen);
 	size_t n = 0;
 	int err;
 
@@ -566,16 +566,16 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	 * and the data, and the log takes what it is given. The header is
 	 * encoded where it goes, without a copy.
 	 */
-	if (plen + LOG_PACK_HDR_MAX + dlen <= w->blk_fast) {
+	if (plen + LOG_PACK_HDR_MAX + stored <= w->blk_fast) {
 		at = w->buf + w->buf_len + 24 + plen;
-		n = log_pack__encode(&w->pack, h, trunc, dlen, at, &slot);
-		grow = log_round8(plen + n + dlen) - log_round8(plen);
+		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, at, &slot);
+		grow = log_round8(plen + n + stored) - log_round8(plen);
 		goto data;
 	}
 	if (w->blk_open) {
-		n = log_pack__encode(&w->pack, h, trunc, dlen, eh, &slot);
-		if (blk_fits(w, plen + n + dlen)) {
-			grow = log_round8(plen + n + dlen) - log_round8(plen);
+		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, eh, &slot);
+		if (blk_fits(w, plen + n + stored)) {
+			grow = log_round8(plen + n + stored) - log_round8(plen);
 			if (until_full_refuses(w, grow, last))
 				return 1;
 		} else {
@@ -584,8 +584,8 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	}
 	if (!w->blk_open) {
 		log_pack__reset(&w->pack, h->ts);
-		n = log_pack__encode(&w->pack, h, trunc, dlen, eh, &slot);
-		grow = 24 + log_round8(sizeof(struct log_events_hdr) + n + dlen);
+		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, eh, &slot);
+		grow = 24 + log_round8(sizeof(struct log_events_hdr) + n + stored);
 		err = room_for(w, (size_t)grow, last);
 		if (err)
 			return err;
@@ -598,10 +598,10 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	at = w->buf + w->buf_len + 24 + w->blk_plen;
 	memcpy(at, eh, n);
 data:
-	if (dlen)
-		memcpy(at + n, data, dlen);
+	if (stored)
+		memcpy(at + n, data, stored);
 	log_pack__commit(&w->pack, slot, h);
-	w->blk_plen += (uint32_t)(n + dlen);
+	w->blk_plen += (uint32_t)(n + stored);
 	w->blk_count++;
 	CNT_SET(w->bytes, w->bytes + grow);
 	return 0;

@@ -33,16 +33,16 @@
 #define EV_MAX_DATA 300
 
 /*
- * Writer flags of the group running: 0 (format 2.0, packed EVENTS
+ * Writer flags of the group running: 0 (format 3.0, packed EVENTS
  * records) or LOG_WRITER_EVENT_RECORDS (1.0, whose exact record sizes some
  * tests rely on).
  */
 static uint32_t g_wflags;
 #define PACKED (!(g_wflags & LOG_WRITER_EVENT_RECORDS))
 
-/* Most bytes an event of ev_make() takes in a packed log, and fewest. */
-#define PACK_EV_MAX(dlen) (LOG_PACK_HDR_MAX + (dlen))
-#define PACK_EV_MIN(dlen) (4u + (dlen))
+/* Most bytes event i of ev_make() takes in a packed log, and fewest. */
+#define PACK_EV_MAX(i) (LOG_PACK_HDR_MAX + ev_len(i))
+#define PACK_EV_MIN(i) (4u + ev_stored(i))
 
 static int memfile(void)
 {
@@ -86,6 +86,19 @@ static void ev_make(uint64_t i, struct pt_event_hdr *h, unsigned char *data)
 	h->data_len = ev_len(i);
 	for (uint32_t j = 0; j < h->data_len; j++)
 		data[j] = (unsigned char)(i * 7 + j);
+	/* every 4th event ends in zeros, which format 3.0 leaves out */
+	if (i % 4 == 3)
+		memset(data + h->data_len / 2, 0, h->data_len - h->data_len / 2);
+}
+
+/* The bytes of event i's data that a packed log keeps. */
+static uint32_t ev_stored(uint64_t i)
+{
+	struct pt_event_hdr h;
+	unsigned char d[EV_MAX_DATA];
+
+	ev_make(i, &h, d);
+	return log_pack__stored_len(d, h.data_len);
 }
 
 static uint64_t rec_size(uint64_t i)
@@ -417,8 +430,8 @@ static void check_loop(int fd, uint64_t cap, uint64_t n, int closed)
 			assert_int_equal(i, first + c);
 			assert_true(ev_is(i, &h, d));
 			if (pass == 0 && PACKED) {
-				bytes += PACK_EV_MIN(ev_len(i));
-				most += PACK_EV_MAX(ev_len(i));
+				bytes += PACK_EV_MIN(i);
+				most += PACK_EV_MAX(i);
 			} else if (pass == 0) {
 				bytes += rec_size(i);
 			}
@@ -500,10 +513,11 @@ static void test_loop_too_big(void **state)
 	int fd = memfile();
 	struct log_writer *w = wopen(fd, LOG_POLICY_LOOP, 200, NULL);
 	struct pt_event_hdr h;
-	unsigned char d[300] = {0};
+	unsigned char d[300];
 	struct log_reader *r;
 	const void *p;
 
+	memset(d, 0x5a, sizeof(d)); /* no zero tail to leave out */
 	memset(&h, 0, sizeof(h));
 	h.data_len = 200;
 	assert_int_equal(log_writer__append(w, &h, d), 1);
@@ -683,8 +697,8 @@ static void test_bad_header(void **state)
 		case 0: /* bad magic, crc fixed */
 			patch_hdr(fd, 0, "PTBPFLOX", 8, 1);
 			break;
-		case 1: /* unknown major (1.0 and 2.0 are read) */
-			v = 3;
+		case 1: /* unknown major (1.0, 2.0 and 3.0 are read) */
+			v = 4;
 			patch_hdr(fd, offsetof(struct log_file_hdr, major), &v, 2, 1);
 			break;
 		case 2: /* bad crc */
@@ -1150,7 +1164,7 @@ static void test_pack_codec(void **state)
 		size_t n;
 
 		pk_make(i, &h, d);
-		n = log_pack__encode(&wp, &h, h.trunc, h.data_len, buf + len, &slot);
+		n = log_pack__encode(&wp, &h, h.trunc, h.data_len, h.data_len, buf + len, &slot);
 		assert_true(n >= 4 && n <= LOG_PACK_HDR_MAX);
 		memcpy(buf + len + n, d, h.data_len);
 		log_pack__commit(&wp, slot, &h);
@@ -1177,9 +1191,16 @@ static void test_pack_codec(void **state)
 		assert_ptr_equal(pos, buf);
 	}
 	{
-		/* reserved tag bits; a slot never filled; an 11-byte varint; data past the end */
+		/*
+		 * reserved tag bits; a slot never filled; an 11-byte varint; data
+		 * past the end; zero tails: as long as the data, on data over
+		 * LOG_PACK_ZEXT_MAX, stored past the end
+		 */
 		static const unsigned char bad[][16] = {
-			{0x20, 0, 1, 0, 0},
+			{0x40, 0, 1, 0, 0},
+			{0x27, 0, 0, 0, 0, 1, 0, 4, 4, 1, 2, 3, 4},
+			{0x27, 0, 0, 0, 0, 1, 0, 0x81, 0x08, 1, 5},
+			{0x27, 0, 0, 0, 0, 1, 0, 10, 9, 1},
 			{0x03, 0, 1, 0, 0},
 			{0x17, 0, 0, 0, 0, 1, 0, 0},
 			{0x07, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0},
@@ -1194,6 +1215,81 @@ static void test_pack_codec(void **state)
 					 -EINVAL);
 		}
 	}
+}
+
+/* Format 3.0: data without its zero tail, put back by the reader. */
+static void test_pack_zero_tail(void **state)
+{
+	static const uint32_t lens[] = {0, 1, 3, 7, 8, 9, 16, 72, 100, 584, 1024, 1025, 4000};
+	static unsigned char buf[64 * 1024];
+	static unsigned char d[4096];
+	const unsigned char one[] = {0x27, 0, 0, 0, 0, 1, 0, 6, 2, 0xaa, 0xbb};
+	const unsigned char *pos, *data;
+	struct pt_event_hdr h, out;
+	struct log_pack wp, rp;
+	size_t len = 0;
+	uint32_t slot;
+
+	/* what the writer keeps */
+	memset(d, 0, sizeof(d));
+	assert_int_equal(log_pack__stored_len(d, 0), 0);
+	assert_int_equal(log_pack__stored_len(d, 72), 0);
+	assert_int_equal(log_pack__stored_len(d, 1024), 0);
+	assert_int_equal(log_pack__stored_len(d, 1025), 1025); /* too long to leave out */
+	d[0] = 110; /* a getppid's entry: its number, no arguments */
+	assert_int_equal(log_pack__stored_len(d, 72), 1);
+	d[13] = 1;
+	assert_int_equal(log_pack__stored_len(d, 72), 14);
+	assert_int_equal(log_pack__stored_len(d, 16), 14 + 2); /* 2 zeros: not worth it */
+	assert_int_equal(log_pack__stored_len(d, 17), 14);
+
+	/* round trip: tails of every length of data with zeros inside too */
+	log_pack__reset(&wp, 5);
+	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		for (uint32_t keep = 0; keep <= lens[k]; keep += keep < 20 ? 1 : 97) {
+			uint32_t stored, n;
+
+			memset(&h, 0, sizeof(h));
+			h.id = 7;
+			h.pid = h.tid = 42;
+			h.ts = 1000 + len;
+			h.data_len = lens[k];
+			memset(d, 0, sizeof(d));
+			for (uint32_t j = 0; j < keep; j++)
+				d[j] = (unsigned char)(j % 3 ? j : 0);
+			stored = log_pack__stored_len(d, h.data_len);
+			assert_true(stored <= h.data_len);
+			if (stored < h.data_len)
+				assert_true(h.data_len - stored > 2);
+			if (len + LOG_PACK_HDR_MAX + stored > sizeof(buf))
+				break;
+			n = (uint32_t)log_pack__encode(&wp, &h, 0, h.data_len, stored, buf + len,
+						       &slot);
+			memcpy(buf + len + n, d, stored);
+			log_pack__commit(&wp, slot, &h);
+			len += n + stored;
+		}
+	}
+	log_pack__reset(&rp, 5);
+	pos = buf;
+	while (pos < buf + len) {
+		assert_int_equal(log_pack__decode(&rp, &pos, buf + len, &out, &data), 0);
+		memset(d, 0, sizeof(d));
+		assert_true(out.data_len <= sizeof(d));
+		/* the data as written: a prefix as made above, then zeros */
+		for (uint32_t j = 0; j < out.data_len; j++)
+			if (data[j])
+				assert_int_equal(data[j], (unsigned char)j);
+	}
+	assert_ptr_equal(pos, buf + len);
+
+	/* one by hand: 6 bytes, 2 of them stored */
+	log_pack__reset(&rp, 0);
+	pos = one;
+	assert_int_equal(log_pack__decode(&rp, &pos, one + sizeof(one), &out, &data), 0);
+	assert_ptr_equal(pos, one + sizeof(one));
+	assert_int_equal(out.data_len, 6);
+	assert_memory_equal(data, "\xaa\xbb\0\0\0\0", 6);
 }
 
 /* Many threads through writer and reader: context slots are reused alike. */
@@ -1235,10 +1331,12 @@ static void test_pack_size(void **state)
 	int fd = memfile();
 	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
 	struct pt_event_hdr h;
-	unsigned char d[16] = {1, 2, 3};
+	unsigned char d[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+	unsigned char entry[72] = {110}; /* a getppid's entry record */
 	const uint64_t n = 100000;
+	uint64_t before;
 
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = 0; i < 2 * n; i++) {
 		memset(&h, 0, sizeof(h));
 		h.id = 1100;
 		h.pid = 4242;
@@ -1246,12 +1344,20 @@ static void test_pack_size(void **state)
 		h.thread = 0x7f0000000000ull + (i % 2) * 0x1000;
 		h.prog_addr = 0x7f00000abcdeull;
 		h.ts = 5000000000ull + i * 300;
-		h.data_len = sizeof(d);
-		assert_int_equal(log_writer__append(w, &h, d), 0);
+		h.data_len = i < n ? sizeof(d) : sizeof(entry);
+		assert_int_equal(log_writer__append(w, &h, i < n ? d : entry), 0);
+		if (i == n - 1) {
+			assert_int_equal(log_writer__flush(w), 0);
+			before = log_writer__bytes(w);
+			/* 16 bytes of data, 4-6 of header and the record's share */
+			assert_true(before <= 24 * n);
+			assert_true(before >= 20 * n);
+		}
 	}
 	assert_int_equal(log_writer__flush(w), 0);
-	assert_true(log_writer__bytes(w) <= 24 * n);
-	assert_true(log_writer__bytes(w) >= 16 * n);
+	/* tag, ts, id (2), data_len, stored, 1 byte of data */
+	assert_true(log_writer__bytes(w) - before <= 9 * n);
+	assert_true(log_writer__bytes(w) - before >= 8 * n);
 	log_writer__free(w);
 	close(fd);
 }
@@ -1280,7 +1386,7 @@ static void write_corpus(const char *dir)
 		char path[4096];
 		FILE *f;
 
-		snprintf(path, sizeof(path), "%s/%s%s", dir, PACKED ? "v2-" : "v1-", c[k].name);
+		snprintf(path, sizeof(path), "%s/%s%s", dir, PACKED ? "v3-" : "v1-", c[k].name);
 		f = fopen(path, "wb");
 		assert_non_null(f);
 		assert_int_equal(fwrite(buf, 1, len, f), len);
@@ -1334,9 +1440,10 @@ int main(void)
 		cmocka_unit_test(test_large_offsets),
 		cmocka_unit_test(test_corpus),
 	};
-	/* format 2.0, the default: the same without the 1.0 layouts, and packing */
-	const struct CMUnitTest v2[] = {
+	/* format 3.0, the default: the same without the 1.0 layouts, and packing */
+	const struct CMUnitTest v3[] = {
 		cmocka_unit_test(test_pack_codec),
+		cmocka_unit_test(test_pack_zero_tail),
 		cmocka_unit_test(test_pack_threads),
 		cmocka_unit_test(test_pack_size),
 		cmocka_unit_test(test_round_trip),
@@ -1357,5 +1464,5 @@ int main(void)
 	};
 	int failed = cmocka_run_group_tests_name("log format 1.0", v1, setup_v1, NULL);
 
-	return failed + cmocka_run_group_tests_name("log format 2.0", v2, setup_packed, NULL);
+	return failed + cmocka_run_group_tests_name("log format 3.0", v3, setup_packed, NULL);
 }

@@ -1090,6 +1090,43 @@ static void test_writeback(void **state)
 	g_sfr.fd = -1;
 }
 
+/*
+ * An APPEND log's blocks are allocated ahead of its writes, and what is
+ * left past its end is freed at close; LOG_WRITER_NO_PREALLOC goes without.
+ */
+static void test_prealloc(void **state)
+{
+	for (int pre = 1; pre >= 0; pre--) {
+		struct log_writer_opts o = {.flags = pre ? 0 : LOG_WRITER_NO_PREALLOC};
+		int fd = memfile();
+		struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
+		struct log_reader *r;
+		struct stat sb;
+		uint64_t i = 0;
+
+		add_types(w);
+		while (log_writer__bytes(w) < (40u << 20)) {
+			assert_int_equal(append(w, i++), 0);
+			if (!(i % 1000))
+				assert_int_equal(log_writer__flush(w), 0);
+		}
+		assert_int_equal(log_writer__flush(w), 0);
+		assert_int_equal(fstat(fd, &sb), 0);
+		if (pre) /* 16-32 MiB ahead of the end */
+			assert_true((uint64_t)sb.st_blocks * 512 >=
+				    (uint64_t)sb.st_size + (16u << 20));
+		else
+			assert_true((uint64_t)sb.st_blocks * 512 <= (uint64_t)sb.st_size + 4096);
+		assert_int_equal(log_writer__close(w, NULL), 0);
+		assert_int_equal(fstat(fd, &sb), 0);
+		assert_true((uint64_t)sb.st_blocks * 512 <= (uint64_t)sb.st_size + 4096);
+		assert_int_equal(ropen(fd, &r), 0);
+		assert_int_equal(read_seq(r, 0), i);
+		log_reader__close(r);
+		close(fd);
+	}
+}
+
 /* ------------------------------------------------------------------ 64-bit offsets */
 
 static void test_large_offsets(void **state)
@@ -1459,6 +1496,7 @@ int main(void)
 		cmocka_unit_test(test_byte_flips),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_writeback),
+		cmocka_unit_test(test_prealloc),
 		cmocka_unit_test(test_large_offsets),
 		cmocka_unit_test(test_corpus),
 	};

@@ -32,10 +32,10 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 #define WRITEBACK_CHUNK (8u << 20)
 /*
  * An APPEND log's blocks are allocated ahead of its writes (fallocate,
- * KEEP_SIZE), this much at a time once less than half of it is left. A
+ * KEEP_SIZE), up to this much past them once less than half of it is left. A
  * write into a hole of an ext4 file takes the inode's block map lock,
- * which writeback holds while it allocates: a single pwrite of the log
- * was seen waiting 117-187 ms at 2M events/s, and the events behind it
+ * which writeback holds while it allocates: single pwrites of the log
+ * were seen waiting 48-187 ms at 2M events/s, and the events behind them
  * overflowed their rings. Into allocated blocks, ext4 finds the mapping in
  * its extent cache. What is left past the end is freed at close (the
  * final ftruncate).
@@ -391,16 +391,17 @@ static void writeback_start(struct log_writer *w, size_t written)
  * PREALLOC_CHUNK); an fd or filesystem that cannot goes without. */
 static void prealloc_ahead(struct log_writer *w, uint64_t end)
 {
+	uint64_t to = end + PREALLOC_CHUNK;
+
 	if (!w->prealloc_end || end + PREALLOC_CHUNK / 2 <= w->prealloc_end)
 		return;
-	if (w->prealloc_end < end)
-		w->prealloc_end = end;
-	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->prealloc_end, PREALLOC_CHUNK) < 0) {
+	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->prealloc_end,
+		      (off_t)(to - w->prealloc_end)) < 0) {
 		/* EOPNOTSUPP, a full disk (the writes report it)...: stop */
 		w->prealloc_end = 0;
 		return;
 	}
-	w->prealloc_end += PREALLOC_CHUNK;
+	w->prealloc_end = to;
 }
 
 /* Write the buffer; on error keep what was not written. */

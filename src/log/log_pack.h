@@ -34,7 +34,7 @@
 #define LOG_PACK_NEW 0x100u /* slot flag of log_pack__encode(): a new context */
 /*
  * Longest data that may leave out its zero tail: every kernel event (a
- * syscall's entry with two paths is 584 bytes) and small user events. The
+ * syscall's entry with two paths is 578 bytes) and small user events. The
  * reader puts the tail back in a buffer of this size.
  */
 #define LOG_PACK_ZEXT_MAX 1024u
@@ -102,7 +102,7 @@ static inline size_t log_pack__put_u(unsigned char *out, uint64_t v)
 /*
  * How many of data's len bytes the log keeps: all but a zero tail, when
  * leaving it out saves bytes (its length takes up to 2 more). A syscall's
- * entry is 72 bytes, most of them arguments it does not take and path
+ * entry is 66 bytes, most of them arguments it does not take and path
  * fields it does not use: a getppid's keeps 1.
  */
 static inline uint32_t log_pack__stored_len(const unsigned char *d, uint32_t len)
@@ -112,7 +112,7 @@ static inline uint32_t log_pack__stored_len(const unsigned char *d, uint32_t len
 
 	if (len > LOG_PACK_ZEXT_MAX)
 		return len;
-	/* 32 bytes a step: a getppid's 72 take 2 steps and a word */
+	/* 32 bytes a step: a getppid's 66 take 2 steps and 2 bytes */
 	for (; n >= 32; n -= 32) {
 		memcpy(w, d + n - 32, 32);
 		if (w[0] | w[1] | w[2] | w[3])

@@ -1274,6 +1274,7 @@ static void test_pack_zero_tail(void **state)
 	assert_int_equal(log_pack__stored_len(d, 1024), 0);
 	assert_int_equal(log_pack__stored_len(d, 1025), 1025); /* too long to leave out */
 	d[0] = 110; /* a getppid's entry: its number, no arguments */
+	assert_int_equal(log_pack__stored_len(d, 66), 1);
 	assert_int_equal(log_pack__stored_len(d, 72), 1);
 	d[13] = 1;
 	assert_int_equal(log_pack__stored_len(d, 72), 14);
@@ -1369,7 +1370,7 @@ static void test_pack_size(void **state)
 	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
 	struct pt_event_hdr h;
 	unsigned char d[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-	unsigned char entry[72] = {110}; /* a getppid's entry record */
+	unsigned char entry[66] = {110}; /* a getppid's entry: its number, no arguments */
 	const uint64_t n = 100000;
 	uint64_t before;
 

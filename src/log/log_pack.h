@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <endian.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -120,8 +121,11 @@ static inline uint32_t log_pack__stored_len(const unsigned char *d, uint32_t len
 	}
 	for (; n >= 8; n -= 8) {
 		memcpy(w, d + n - 8, 8);
-		if (w[0])
-			break;
+		if (w[0]) {
+			/* d[n - 1] is the word's high byte (little-endian) */
+			n -= (uint32_t)__builtin_clzll(le64toh(w[0])) / 8;
+			return len - n > 2 ? n : len;
+		}
 	}
 	while (n && !d[n - 1])
 		n--;
@@ -156,9 +160,9 @@ static inline int log_pack__find_ctx(const struct log_pack *p, const struct pt_e
  * (LOG_PACK_HDR_MAX bytes) without changing p; returns its length and the
  * slot it uses. log_pack__commit(p, slot, h) then makes it part of p.
  */
-static inline size_t log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h,
-				      uint16_t trunc, uint32_t data_len, uint32_t stored,
-				      unsigned char *out, uint32_t *slot)
+static inline __attribute__((always_inline)) size_t
+log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h, uint16_t trunc,
+		 uint32_t data_len, uint32_t stored, unsigned char *out, uint32_t *slot)
 {
 	int c = log_pack__find_ctx(p, h);
 	unsigned char tag = 0;

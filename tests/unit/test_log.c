@@ -1280,6 +1280,21 @@ static void test_pack_zero_tail(void **state)
 	assert_int_equal(log_pack__stored_len(d, 72), 14);
 	assert_int_equal(log_pack__stored_len(d, 16), 14 + 2); /* 2 zeros: not worth it */
 	assert_int_equal(log_pack__stored_len(d, 17), 14);
+	/* every place of the last non-zero byte, every alignment of the data */
+	for (uint32_t off = 0; off < 8; off++) {
+		for (uint32_t n = 0; n <= 200; n++) {
+			for (uint32_t last = 0; last <= n; last++) { /* last: bytes up to it */
+				uint32_t want = n - last > 2 ? last : n;
+
+				memset(d, 0, 256);
+				for (uint32_t j = 0; j < last; j++)
+					d[off + j] = (unsigned char)(j * 7 % 5);
+				if (last)
+					d[off + last - 1] = (unsigned char)(0x80 >> (last % 8));
+				assert_int_equal(log_pack__stored_len(d + off, n), want);
+			}
+		}
+	}
 
 	/* round trip: tails of every length of data with zeros inside too */
 	log_pack__reset(&wp, 5);

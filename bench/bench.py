@@ -114,6 +114,33 @@ def last_line(text, what):
     return lines[-1][:200] if lines else "%s failed" % what
 
 
+def count_strace(path):
+    """Syscalls in an `strace -f` log: a line each, or an unfinished line and
+    its resumed one; signals (---) and exits (+++) are not syscalls."""
+    n = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            parts = line.split(None, 1)
+            if len(parts) == 2 and not parts[1].startswith(("<...", "---", "+++")):
+                n += 1
+    return n
+
+
+def count_perf_trace(path):
+    """(syscalls, events lost) in a `perf trace` log: a line each, or an
+    unfinished line and its "[continued]" one; perf trace writes the events
+    it lost as "LOST n events!"."""
+    n = lost = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"\s*LOST (\d+) events!", line)
+            if m:
+                lost += int(m.group(1))
+            elif "[continued]:" not in line and re.search(r"\): \S*/\d+ \S", line):
+                n += 1
+    return n, lost
+
+
 def parse_kv(line):
     toks = line.split()
     d = {}
@@ -396,6 +423,43 @@ class Bench:
             self.group(items, reps=m["sys_reps"],
                        first=("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_api",
                               "ref_paths", "ref_file"))
+            self.peer_counts(section, wargs)
+
+    def peer_counts(self, section, wargs):
+        """strace and perf trace write to /dev/null in their timed rows, so
+        that what they capture is not known there: one more run of each, not
+        timed, writes to a file whose lines are counted (a syscall line is 2
+        events, entry and exit, as the other rows count them)."""
+        out = os.path.join(self.work, "peer.txt")
+        for key in ("strace", "perf"):
+            row = next((r for r in self.rows if r["section"] == section
+                        and r.get("tracer") == key and r["median"] is not None), None)
+            if row is None:
+                continue
+            argv = (["strace", "-f", "-o", out] if key == "strace"
+                    else ["perf", "trace", "-o", out, "--"])
+            try:
+                if os.path.exists(out):
+                    os.unlink(out)
+                r, _, _, _ = self.workload([self.b("bench_syscalls")] + wargs(self.m["n_slow"]),
+                                           lambda c, argv=argv: (argv + c, None, None))
+                if key == "strace":
+                    syscalls, lost = count_strace(out), None
+                else:
+                    syscalls, lost = count_perf_trace(out)
+            except (NA, OSError) as e:
+                row["note"] = "events not counted: %s" % e
+                continue
+            finally:
+                if os.path.exists(out):
+                    os.unlink(out)
+            expected = int(2 * r.get("total", 0))
+            if lost is None:  # strace stops the thread at every syscall
+                lost = max(0, expected - 2 * syscalls)
+            row.update(captured=2 * syscalls, expected=expected, lost=lost,
+                       note="counted in one more run, into a file")
+            log("    %-60s %d/%d events (%d lost)" % (row["name"][:60], 2 * syscalls,
+                                                        expected, lost))
 
     def uevents(self):
         m = self.m

@@ -1066,6 +1066,36 @@ def machine():
                 machine_bpf_stats=os.environ.get("PTBPF_BENCH_MACHINE_BPF_STATS", bpf_stats))
 
 
+# Program types that run on events of every process (a tracepoint, a
+# probe, a perf event): another tool's program of these types makes every
+# traced syscall cost more, whichever tracer is measured.
+TRACING_PROG_TYPES = {"tracepoint", "raw_tracepoint", "raw_tracepoint_writable", "tracing",
+                      "kprobe", "perf_event"}
+
+
+def other_tracers():
+    """Tracing BPF programs loaded now (before the run starts any): one
+    "id name (type, held by comm/pid)" string each; None if bpftool cannot
+    tell."""
+    try:
+        p = subprocess.run(["bpftool", "-j", "prog", "show"], capture_output=True, text=True,
+                           timeout=30)
+        progs = json.loads(p.stdout or "[]")
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    if p.returncode:
+        return None
+    out = []
+    for pr in progs:
+        if pr.get("type") not in TRACING_PROG_TYPES:
+            continue
+        who = ", ".join("%s/%s" % (h.get("comm", "?"), h.get("pid", "?"))
+                        for h in pr.get("pids", [])) or "a process bpftool does not name"
+        out.append("%s %s (%s, held by %s)" % (pr.get("id"), pr.get("name", "?"),
+                                               pr.get("type"), who))
+    return out
+
+
 def main():
     global PGID_FILE
     ap = argparse.ArgumentParser()
@@ -1074,6 +1104,8 @@ def main():
     ap.add_argument("--workdir")
     ap.add_argument("--results", default=os.path.join(ROOT, "bench", "results"))
     ap.add_argument("--only", default="", help="comma-separated sections to run")
+    ap.add_argument("--allow-other-tracers", action="store_true",
+                    help="run although other tools' tracing BPF programs are loaded")
     ap.add_argument("--reanalyse", metavar="JSON",
                     help="recompute the ratios and goals of a run's JSON results with this "
                          "version's analysis, and write them to --results (nothing is run)")
@@ -1086,8 +1118,18 @@ def main():
     # SIGTERM (bench/run's EXIT trap) unwinds like Ctrl-C: the finally
     # clauses kill the running command's group and stop lttng-sessiond.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    others = other_tracers()
+    if others:
+        msg = ("other tracing BPF programs are loaded; every traced syscall pays for them, "
+               "and the figures would be wrong:\n  " + "\n  ".join(others))
+        if args.mode != "smoke" and not args.allow_other_tracers:
+            print("bench: " + msg + "\nstop them, or run with --allow-other-tracers",
+                  file=sys.stderr)
+            return 2
+        log("warning: " + msg)
     b = Bench(args)
     mach = machine()
+    mach["other_tracers"] = others
     log("ptbpf benchmark, mode %s: %s, %s CPUs, kernel %s, commit %s" % (
         args.mode, mach["cpu"], mach["nproc"], mach["kernel"], mach["commit"]))
     sections = [("syscalls", b.syscalls), ("uevents", b.uevents),
@@ -1122,6 +1164,8 @@ def write_results(results, mach, rows, cpu_fixed):
            % (mode, mach["date"], mach["os"], mach["nproc"], mach["cpu"], mach["kernel"],
               stats, mach["commit"], MODES[mode]["reps"], MODES[mode]["sys_reps"],
               mach["duration_s"]))
+    if mach.get("other_tracers"):
+        hdr += "; other tracing BPF programs were loaded: " + "; ".join(mach["other_tracers"])
     if mach.get("analysed_by"):
         hdr += "; ratios and goals computed again by commit %s" % mach["analysed_by"]
     md = hdr + "\n" + table(rows) + "\n"

@@ -109,21 +109,29 @@ static inline size_t log_pack__put_u(unsigned char *out, uint64_t v)
 static inline uint32_t log_pack__stored_len(const unsigned char *d, uint32_t len)
 {
 	uint32_t n = len;
-	uint64_t w[4];
+	uint64_t a, b, c, e;
 
 	if (len > LOG_PACK_ZEXT_MAX)
 		return len;
-	/* 32 bytes a step: a getppid's 66 take 2 steps and 2 bytes */
+	/*
+	 * 32 bytes a step (a getppid's 66 take 2 steps and 2 bytes), in four
+	 * loads to registers: through an array on the stack, the 16-byte
+	 * stores of memcpy were read back 8 bytes at a time, which store
+	 * forwarding does not serve.
+	 */
 	for (; n >= 32; n -= 32) {
-		memcpy(w, d + n - 32, 32);
-		if (w[0] | w[1] | w[2] | w[3])
+		memcpy(&a, d + n - 32, 8);
+		memcpy(&b, d + n - 24, 8);
+		memcpy(&c, d + n - 16, 8);
+		memcpy(&e, d + n - 8, 8);
+		if (a | b | c | e)
 			break;
 	}
 	for (; n >= 8; n -= 8) {
-		memcpy(w, d + n - 8, 8);
-		if (w[0]) {
+		memcpy(&a, d + n - 8, 8);
+		if (a) {
 			/* d[n - 1] is the word's high byte (little-endian) */
-			n -= (uint32_t)__builtin_clzll(le64toh(w[0])) / 8;
+			n -= (uint32_t)__builtin_clzll(le64toh(a)) / 8;
 			return len - n > 2 ? n : len;
 		}
 	}

@@ -1119,7 +1119,9 @@ def main():
     # clauses kill the running command's group and stop lttng-sessiond.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     others = other_tracers()
-    if others:
+    if others is None:
+        log("warning: bpftool could not list the BPF programs loaded: other tracers not checked")
+    elif others:
         msg = ("other tracing BPF programs are loaded; every traced syscall pays for them, "
                "and the figures would be wrong:\n  " + "\n  ".join(others))
         if args.mode != "smoke" and not args.allow_other_tracers:

@@ -132,7 +132,7 @@ static inline uint32_t log_pack__stored_len(const unsigned char *d, uint32_t len
 		if (a) {
 			/* d[n - 1] is the word's high byte (little-endian) */
 			n -= (uint32_t)__builtin_clzll(le64toh(a)) / 8;
-			return len - n > 2 ? n : len;
+			break;
 		}
 	}
 	while (n && !d[n - 1])

@@ -38,11 +38,12 @@ MODES = {
                   flood_n=100000),
     "quick": dict(reps=3, sys_reps=3, n_fast=300000, n_mid=100000, n_slow=15000, tree_reps=3,
                   tree_files=1000, ue_n=10000000, ue_traced_n=1000000, rate_secs=1.0,
-                  rate_reps=1, rates=[250000, 500000, 1000000, 2000000, 4000000], dd_mb=256,
+                  rate_reps=1, rates=[250000, 500000, 1000000, 2000000, 3000000, 4000000], dd_mb=256,
                   log_ue_n=2000000, mem_secs=5, flood_n=400000),
     "full": dict(reps=9, sys_reps=15, n_fast=1000000, n_mid=300000, n_slow=50000, tree_reps=9,
                  tree_files=2000, ue_n=50000000, ue_traced_n=4000000, rate_secs=3.0,
-                 rate_reps=3, rates=[250000, 500000, 1000000, 2000000, 4000000, 8000000], dd_mb=1024,
+                 rate_reps=3, rates=[250000, 500000, 1000000, 2000000, 3000000, 4000000, 8000000],
+                 dd_mb=1024,
                  log_ue_n=8000000, mem_secs=60, flood_n=2000000),
 }
 

@@ -142,6 +142,33 @@ def count_perf_trace(path):
     return n, lost
 
 
+def bpftrace_argv(cmd, out):
+    """bpftrace's one-liner: a line per event, entry and exit, like the
+    others, into `out`."""
+    if not shutil.which("bpftrace"):
+        raise NA("bpftrace not installed")
+    prog = ('tracepoint:raw_syscalls:sys_enter /pid == cpid/ '
+            '{ printf("%d %ld %ld\\n", tid, args->id, args->args[0]); } '
+            'tracepoint:raw_syscalls:sys_exit /pid == cpid/ '
+            '{ printf("%d %ld %ld\\n", tid, args->id, args->ret); }')
+    return ["bpftrace", "-q", "-o", out, "-c", " ".join(cmd), "-e", prog]
+
+
+def count_bpftrace(path):
+    """(events, events lost) in the output of bpftrace_argv(): a line of
+    three numbers per event; bpftrace reports what it lost as "Lost n
+    events" in the same output."""
+    n = lost = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.search(r"Lost (\d+) events", line)
+            if m:
+                lost += int(m.group(1))
+            elif re.match(r"-?\d+ -?\d+ -?\d+$", line.strip()):
+                n += 1
+    return n, lost
+
+
 def parse_kv(line):
     toks = line.split()
     d = {}
@@ -311,14 +338,7 @@ class Bench:
             return ["perf", "trace", "-o", "/dev/null", "--"] + cmd, None, None
 
         def bpft(cmd):
-            if not shutil.which("bpftrace"):
-                raise NA("bpftrace not installed")
-            prog = ('tracepoint:raw_syscalls:sys_enter /pid == cpid/ '
-                    '{ printf("%d %ld %ld\\n", tid, args->id, args->args[0]); } '
-                    'tracepoint:raw_syscalls:sys_exit /pid == cpid/ '
-                    '{ printf("%d %ld %ld\\n", tid, args->id, args->ret); }')
-            return (["bpftrace", "-q", "-o", "/dev/null", "-c", " ".join(cmd), "-e", prog],
-                    None, None)
+            return bpftrace_argv(cmd, "/dev/null"), None, None
 
         return [
             ("untraced", "untraced", untraced, "n_fast"),
@@ -362,10 +382,6 @@ class Bench:
                 return dict(captured=int(m.group(1)), lost=int(m.group(3)), expected=expected,
                             note="recorded %s" % m.group(2),
                             cpu_ns=int(c.group(1)) if c else None)
-        if key == "bpftrace":
-            m = re.search(r"Lost (\d+) events", text)
-            return dict(expected=expected, lost=int(m.group(1)) if m else 0,
-                        note="lost as bpftrace reports it")
         return dict(expected=expected)
 
     def cpu_per_event(self, key, runner, ex):
@@ -427,27 +443,39 @@ class Bench:
             self.peer_counts(section, wargs)
 
     def peer_counts(self, section, wargs):
-        """strace and perf trace write to /dev/null in their timed rows, so
-        that what they capture is not known there: one more run of each, not
-        timed, writes to a file whose lines are counted (a syscall line is 2
-        events, entry and exit, as the other rows count them)."""
+        """strace, perf trace and bpftrace write to /dev/null in their timed
+        rows, so that what they capture is not known there (bpftrace writes
+        its "Lost n events" lines there too): one more run of each, not
+        timed, writes to a file whose lines are counted (a syscall line of
+        strace or perf trace is 2 events, entry and exit, as the other rows
+        count them; a bpftrace line is one event)."""
         out = os.path.join(self.work, "peer.txt")
-        for key in ("strace", "perf"):
+        sizes = {key: size for key, _, _, size in self.tracers()}
+        for key in ("strace", "perf", "bpftrace"):
             row = next((r for r in self.rows if r["section"] == section
                         and r.get("tracer") == key and r["median"] is not None), None)
             if row is None:
                 continue
-            argv = (["strace", "-f", "-o", out] if key == "strace"
-                    else ["perf", "trace", "-o", out, "--"])
+            if key == "strace":
+                runner = lambda c: (["strace", "-f", "-o", out] + c, None, None)
+            elif key == "perf":
+                runner = lambda c: (["perf", "trace", "-o", out, "--"] + c, None, None)
+            else:
+                runner = lambda c: (bpftrace_argv(c, out), None, None)
             try:
                 if os.path.exists(out):
                     os.unlink(out)
-                r, _, _, _ = self.workload([self.b("bench_syscalls")] + wargs(self.m["n_slow"]),
-                                           lambda c, argv=argv: (argv + c, None, None))
+                # the row's own size: a tracer's loss depends on the rate and
+                # the time it has to catch up
+                cmd = [self.b("bench_syscalls")] + wargs(self.m[sizes[key]])
+                r, _, _, _ = self.workload(cmd, runner)
                 if key == "strace":
-                    syscalls, lost = count_strace(out), None
+                    captured, lost = 2 * count_strace(out), None
+                elif key == "perf":
+                    captured, lost = count_perf_trace(out)
+                    captured *= 2
                 else:
-                    syscalls, lost = count_perf_trace(out)
+                    captured, lost = count_bpftrace(out)
             except (NA, OSError) as e:
                 row["note"] = "events not counted: %s" % e
                 continue
@@ -456,10 +484,10 @@ class Bench:
                     os.unlink(out)
             expected = int(2 * r.get("total", 0))
             if lost is None:  # strace stops the thread at every syscall
-                lost = max(0, expected - 2 * syscalls)
-            row.update(captured=2 * syscalls, expected=expected, lost=lost,
+                lost = max(0, expected - captured)
+            row.update(captured=captured, expected=expected, lost=lost,
                        note="counted in one more run, into a file")
-            log("    %-60s %d/%d events (%d lost)" % (row["name"][:60], 2 * syscalls,
+            log("    %-60s %d/%d events (%d lost)" % (row["name"][:60], captured,
                                                         expected, lost))
 
     def uevents(self):

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "itest.h"
 
+#include <dirent.h>
 #include <ptbpf/ptbpf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static bool in_ci(void)
 {
@@ -43,4 +45,54 @@ const char *itest_prog(const char *name)
 
 	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : PTBPF_PROGS_DIR, name);
 	return path;
+}
+
+pid_t itest_thread(const char *name)
+{
+	char path[300], comm[32];
+	struct dirent *de;
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		DIR *d = opendir("/proc/self/task");
+
+		while (d && (de = readdir(d))) {
+			FILE *f;
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+			f = fopen(path, "r");
+			if (!f)
+				continue;
+			if (fgets(comm, sizeof(comm), f)) {
+				comm[strcspn(comm, "\n")] = 0;
+				if (!strcmp(comm, name)) {
+					pid_t tid = atoi(de->d_name);
+
+					fclose(f);
+					closedir(d);
+					return tid;
+				}
+			}
+			fclose(f);
+		}
+		if (d)
+			closedir(d);
+		usleep(10000);
+	}
+	return 0;
+}
+
+bool itest_mask_becomes(pid_t tid, const cpu_set_t *want)
+{
+	cpu_set_t m;
+	int tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		if (!sched_getaffinity(tid, sizeof(m), &m) && CPU_EQUAL(&m, want))
+			return true;
+		usleep(10000);
+	}
+	return false;
 }

@@ -3,6 +3,7 @@
 #ifndef PTBPF_ITEST_H
 #define PTBPF_ITEST_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -19,5 +20,12 @@ void itest_require_bpf(void);
 /* Path of a helper program built from tests/progs/NAME.c (in the build
  * tree, or in $PTBPF_PROGS_DIR when set). */
 const char *itest_prog(const char *name);
+
+/* The id of this process's thread named name (the library names its
+ * threads ptbpf-drainer and ptbpf-flusher), 0 if none; waits up to 2 s
+ * for it to appear. */
+pid_t itest_thread(const char *name);
+/* Whether thread tid's CPU mask is want, waiting up to 2 s for it. */
+bool itest_mask_becomes(pid_t tid, const cpu_set_t *want);
 
 #endif

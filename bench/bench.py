@@ -127,19 +127,25 @@ def count_strace(path):
     return n
 
 
+def count_lines(path, line_re, lost_re):
+    """(lines matching line_re, the sum of lost_re's group 1) in a tracer's
+    output file."""
+    n = lost = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.search(lost_re, line)
+            if m:
+                lost += int(m.group(1))
+            elif re.search(line_re, line):
+                n += 1
+    return n, lost
+
+
 def count_perf_trace(path):
     """(syscalls, events lost) in a `perf trace` log: a line each, or an
     unfinished line and its "[continued]" one; perf trace writes the events
     it lost as "LOST n events!"."""
-    n = lost = 0
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = re.match(r"\s*LOST (\d+) events!", line)
-            if m:
-                lost += int(m.group(1))
-            elif "[continued]:" not in line and re.search(r"\): \S*/\d+ \S", line):
-                n += 1
-    return n, lost
+    return count_lines(path, r"^(?!.*\[continued\]:).*\): \S*/\d+ \S", r"^\s*LOST (\d+) events!")
 
 
 def bpftrace_argv(cmd, out):
@@ -158,15 +164,7 @@ def count_bpftrace(path):
     """(events, events lost) in the output of bpftrace_argv(): a line of
     three numbers per event; bpftrace reports what it lost as "Lost n
     events" in the same output."""
-    n = lost = 0
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = re.search(r"Lost (\d+) events", line)
-            if m:
-                lost += int(m.group(1))
-            elif re.match(r"-?\d+ -?\d+ -?\d+$", line.strip()):
-                n += 1
-    return n, lost
+    return count_lines(path, r"^-?\d+ -?\d+ -?\d+\s*$", r"Lost (\d+) events")
 
 
 def parse_kv(line):

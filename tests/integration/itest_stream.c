@@ -1175,6 +1175,25 @@ static bool read_until_mask(trace_id_t t, pid_t tid, const cpu_set_t *want)
 	return false;
 }
 
+/* Ten trygetnext calls (events expected or not), tid's mask want after each. */
+static void reads_keep_mask(trace_id_t t, pid_t tid, const cpu_set_t *want, bool events)
+{
+	struct ev *e = &evs[0];
+	cpu_set_t m;
+	int i, un;
+
+	for (i = 0; i < 10; i++) {
+		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
+							      &e->len, &un),
+				 0);
+		if (events)
+			assert_int_equal(un, 0);
+		assert_int_equal(sched_getaffinity(tid, sizeof(m), &m), 0);
+		assert_true(CPU_EQUAL(&m, want));
+		usleep(5000);
+	}
+}
+
 /*
  * The drainer follows its reader's CPU (src/core/colocate.h): held on it
  * while the reader calls, its own mask back when the reader stops calling,
@@ -1189,7 +1208,7 @@ static void test_colocate(void **state)
 	trace_attr_t a;
 	trace_id_t t;
 	pid_t dr;
-	int cpu, i, un;
+	int cpu;
 
 	(void)state;
 	cpu = last_cpu(&all);
@@ -1215,18 +1234,7 @@ static void test_colocate(void **state)
 	usleep(100000);
 	assert_int_equal(posix_trace_get_status(t, &st), 0);
 	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_FULL);
-	for (i = 0; i < 10; i++) {
-		struct ev *e = &evs[0];
-		cpu_set_t m;
-
-		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
-							      &e->len, &un),
-				 0);
-		assert_int_equal(un, 0);
-		assert_int_equal(sched_getaffinity(dr, sizeof(m), &m), 0);
-		assert_true(CPU_EQUAL(&m, &all));
-		usleep(5000);
-	}
+	reads_keep_mask(t, dr, &all, true);
 	/* emptied: held again */
 	read_all(t, evs, MAXEV);
 	assert_true(read_until_mask(t, dr, &one));
@@ -1242,17 +1250,7 @@ static void test_colocate(void **state)
 	assert_true(dr > 0);
 	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
 	assert_int_equal(posix_trace_start(t), 0);
-	for (i = 0; i < 10; i++) {
-		struct ev *e = &evs[0];
-		cpu_set_t m;
-
-		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
-							      &e->len, &un),
-				 0);
-		assert_int_equal(sched_getaffinity(dr, sizeof(m), &m), 0);
-		assert_true(CPU_EQUAL(&m, &all));
-		usleep(5000);
-	}
+	reads_keep_mask(t, dr, &all, false);
 	child_run(&c);
 	assert_int_equal(posix_trace_shutdown(t), 0);
 	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(all), &all), 0);

@@ -19,7 +19,6 @@
 
 #include "backend/kern.h"
 #include "core/batch.h"
-#include "core/colocate.h"
 #include "core/event.h"
 #include "core/evtypes.h"
 #include "core/queue.h"
@@ -154,8 +153,6 @@ struct pt_stream {
 
 	pthread_t drainer;
 	pid_t drainer_tid; /* written by the drainer, read after joining it */
-	struct colocate drainer_co; /* the drainer on its reader's CPU */
-	unsigned long reads;	    /* reader calls (any), for the drainer's colocate */
 	bool drainer_started;
 	int wake_fd[2];
 

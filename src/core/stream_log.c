@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "core/batch.h"
-#include "core/colocate.h"
 #include "core/internal.h"
 #include "log/log.h"
 
@@ -42,8 +41,6 @@ struct stream_log {
 	pthread_cond_t c;
 	pthread_t thr;
 	pid_t thr_tid; /* written by the flusher, read after joining it */
-	struct colocate co; /* the flusher on the CPU of who hands it events */
-	unsigned kept_up;   /* handovers in a row that found it idle */
 	int fd;
 	struct log_meta meta;
 	struct log_writer *w;
@@ -143,9 +140,8 @@ static void *flusher_main(void *arg)
 	int err;
 
 	l->thr_tid = internal__thread_started();
+	pthread_setname_np(pthread_self(), "ptbpf-flusher");
 	pthread_mutex_lock(&l->m);
-	colocate__init(&l->co, l->thr_tid);
-	pthread_setname_np(pthread_self(), "ptbpf-flusher"); /* after: see itest */
 	for (;;) {
 		while (!l->stop && !l->pending.n && !l->handed.buf)
 			pthread_cond_wait(&l->c, &l->m);
@@ -288,28 +284,6 @@ static void handed_over(struct stream_log *l)
 	if (!l->write_since)
 		l->write_since = now_ns();
 	pthread_cond_broadcast(&l->c);
-}
-
-/*
- * The flusher follows the CPU of the thread that hands it events
- * (core/colocate.h) while it keeps up; found still writing the last
- * handover, it gets its own mask back until COLOCATE_RESUME handovers in
- * a row find it idle.
- */
-#define COLOCATE_RESUME 8
-
-void stream_log__follow(struct stream_log *l)
-{
-	pthread_mutex_lock(&l->m);
-	if (l->busy) {
-		l->kept_up = 0;
-		colocate__release(&l->co, true);
-	} else {
-		if (l->co.paused && ++l->kept_up >= COLOCATE_RESUME)
-			colocate__resume(&l->co);
-		colocate__follow(&l->co);
-	}
-	pthread_mutex_unlock(&l->m);
 }
 
 void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const void *data)

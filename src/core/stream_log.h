@@ -32,9 +32,6 @@ void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const v
  * an empty queue of the same size). -ENOSPC when the flusher is too far
  * behind to take them (the stream is then full). */
 int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt);
-/* Before a handover of events, from the thread that makes it: the flusher
- * is held on its CPU while it keeps up (core/colocate.h). */
-void stream_log__follow(struct stream_log *l);
 /* Is a flush under way? Has one ended since the last call (then the stream
  * records POSIX_TRACE_FLUSH_STOP)? */
 bool stream_log__flushing(struct stream_log *l);

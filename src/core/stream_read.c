@@ -102,8 +102,6 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 	int err = 0;
 
 	pthread_mutex_lock(&s->lock);
-	s->reads++;
-	colocate__follow(&s->drainer_co);
 	for (;;) {
 		if (s->shutting_down) {
 			err = -EINVAL;
@@ -236,8 +234,6 @@ int stream__getnext_batch(struct pt_stream *s, enum stream_wait how, const struc
 
 	pthread_mutex_lock(&s->lock);
 	s->batch_reads++;
-	s->reads++;
-	colocate__follow(&s->drainer_co);
 	for (;;) {
 		if (s->shutting_down) {
 			err = -EINVAL;

@@ -61,8 +61,6 @@ int stream__log_handover(struct pt_stream *s)
 	}
 	if (s->last_ts > s->floor_ts)
 		s->floor_ts = s->last_ts; /* all stored events go to the log */
-	if (!queue__empty(&s->q))
-		stream_log__follow(s->log);
 	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
 	if (!err && s->auto_stop_report) {
 		m.id = POSIX_TRACE_STOP;

@@ -563,44 +563,16 @@ static bool stream__reader_drains(struct pt_stream *s, unsigned long *seen)
 	return stream__runs(s, 1) > 0;
 }
 
-/*
- * The drainer follows its reader's CPU (core/colocate.h) while a reader
- * calls and keeps up: back on its own mask after IDLE_TICKS drains without
- * a call, and paused while the stream is over half full, until it has been
- * emptied (reader and drainer then need more than one CPU).
- */
-#define COLOCATE_IDLE_TICKS 3
-
-static void stream__colocate_tick(struct pt_stream *s, unsigned long *seen, unsigned *idle)
-{
-	struct colocate *c = &s->drainer_co;
-
-	if (s->reads != *seen) {
-		*seen = s->reads;
-		*idle = 0;
-	} else if (++*idle >= COLOCATE_IDLE_TICKS) {
-		colocate__release(c, false);
-	}
-	if (s->q.used > s->q.limit / 2)
-		colocate__release(c, true);
-	else if (c->paused && queue__empty(&s->q))
-		colocate__resume(c);
-}
-
 static void *drainer_main(void *arg)
 {
-	unsigned long reads_seen = 0, co_seen = 0;
-	unsigned co_idle = 0;
+	unsigned long reads_seen = 0;
 	struct pt_stream *s = arg;
 	struct epoll_event evs[2];
 	int efd = -1, stop = 0;
 	sigset_t all;
 
 	s->drainer_tid = internal__thread_started();
-	pthread_mutex_lock(&s->lock);
-	colocate__init(&s->drainer_co, s->drainer_tid);
-	pthread_mutex_unlock(&s->lock);
-	pthread_setname_np(pthread_self(), "ptbpf-drainer"); /* after: see itest */
+	pthread_setname_np(pthread_self(), "ptbpf-drainer");
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	efd = epoll_create1(EPOLL_CLOEXEC);
@@ -647,8 +619,6 @@ static void *drainer_main(void *arg)
 			else if (s->uev_fill < DRAIN_FILL_LOW && s->drain_ms < DRAIN_PERIOD_MS)
 				s->drain_ms++;
 		}
-		if (!stop)
-			stream__colocate_tick(s, &co_seen, &co_idle);
 		if (s->log && !stop)
 			stream__log_tick(s, held);
 		pthread_mutex_unlock(&s->lock);

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,47 +310,17 @@ static void test_flush_status(void **state)
 	assert_true(count(n, "sys_exit_getppid") >= 1000);
 }
 
-/*
- * The flusher follows the CPU of the thread that hands it events
- * (src/core/colocate.h): a posix_trace_flush() from a thread held on one
- * CPU holds the flusher there.
- */
-static void test_flusher_colocate(void **state)
+/* The library's threads have names: a stream's drainer, a log's flusher. */
+static void test_thread_names(void **state)
 {
-	struct posix_trace_status_info st;
-	cpu_set_t all, one, m;
-	int fd, i, j, cpu, last = -1;
-	bool held = false;
 	trace_id_t t;
-	pid_t fl;
+	int fd;
 
 	(void)state;
-	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &all))
-			last = cpu;
-	CPU_ZERO(&one);
-	CPU_SET(last, &one);
-	fd = newlog("colocate.log");
+	fd = newlog("names.log");
 	assert_int_equal(posix_trace_create_withlog(0, NULL, fd, &t), 0);
-	fl = itest_thread("ptbpf-flusher");
-	assert_true(fl > 0);
-	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
-	assert_int_equal(posix_trace_start(t), 0);
-	for (i = 0; i < 200 && !held; i++) {
-		for (j = 0; j < 100; j++)
-			syscall(SYS_getppid);
-		assert_int_equal(posix_trace_flush(t), 0);
-		assert_int_equal(sched_getaffinity(fl, sizeof(m), &m), 0);
-		held = CPU_EQUAL(&m, &one);
-		/* a handover that finds the flusher busy lets it go: wait */
-		do {
-			assert_int_equal(posix_trace_get_status(t, &st), 0);
-			usleep(2000);
-		} while (st.posix_stream_flush_status == POSIX_TRACE_FLUSHING);
-	}
-	assert_true(held);
-	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(all), &all), 0);
+	assert_true(itest_thread("ptbpf-drainer") > 0);
+	assert_true(itest_thread("ptbpf-flusher") > 0);
 	assert_int_equal(posix_trace_shutdown(t), 0);
 	close(fd);
 }
@@ -783,7 +752,7 @@ int main(void)
 		cmocka_unit_test(test_create_withlog_errors),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_flush_status),
-		cmocka_unit_test(test_flusher_colocate),
+		cmocka_unit_test(test_thread_names),
 		cmocka_unit_test(test_stream_policy_flush),
 		cmocka_unit_test(test_flush_start_stamp),
 		cmocka_unit_test(test_log_policies),

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1144,119 +1143,6 @@ static void test_stream_min_size(void **state)
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
-/* The last CPU of this thread's mask, and that mask. */
-static int last_cpu(cpu_set_t *all)
-{
-	int cpu, last = -1;
-
-	assert_int_equal(sched_getaffinity(0, sizeof(*all), all), 0);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, all))
-			last = cpu;
-	assert_true(last >= 0);
-	return last;
-}
-
-/* One trygetnext (events or none), then: is tid's mask want? */
-static bool read_until_mask(trace_id_t t, pid_t tid, const cpu_set_t *want)
-{
-	struct ev *e = &evs[0];
-	cpu_set_t m;
-	int tries, un;
-
-	for (tries = 0; tries < 200; tries++) {
-		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
-							      &e->len, &un),
-				 0);
-		if (!sched_getaffinity(tid, sizeof(m), &m) && CPU_EQUAL(&m, want))
-			return true;
-		usleep(10000);
-	}
-	return false;
-}
-
-/* Ten trygetnext calls (events expected or not), tid's mask want after each. */
-static void reads_keep_mask(trace_id_t t, pid_t tid, const cpu_set_t *want, bool events)
-{
-	struct ev *e = &evs[0];
-	cpu_set_t m;
-	int i, un;
-
-	for (i = 0; i < 10; i++) {
-		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
-							      &e->len, &un),
-				 0);
-		if (events)
-			assert_int_equal(un, 0);
-		assert_int_equal(sched_getaffinity(tid, sizeof(m), &m), 0);
-		assert_true(CPU_EQUAL(&m, want));
-		usleep(5000);
-	}
-}
-
-/*
- * The drainer follows its reader's CPU (src/core/colocate.h): held on it
- * while the reader calls, its own mask back when the reader stops calling,
- * not held while the stream is over half full until the reader has
- * emptied it; PTBPF_COLOCATE=0 leaves it alone.
- */
-static void test_colocate(void **state)
-{
-	struct posix_trace_status_info st;
-	cpu_set_t all, one;
-	struct child c;
-	trace_attr_t a;
-	trace_id_t t;
-	pid_t dr;
-	int cpu;
-
-	(void)state;
-	cpu = last_cpu(&all);
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	posix_trace_attr_init(&a);
-	posix_trace_attr_setstreamsize(&a, 65536);
-	posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_UNTIL_FULL);
-	/* enough getppid calls to fill the stream */
-	child_spawn(&c, 10, 2000, "noexec");
-	assert_int_equal(posix_trace_create(c.pid, &a, &t), 0);
-	dr = itest_thread("ptbpf-drainer");
-	assert_true(dr > 0);
-	/* this thread on one CPU: the drainer, started before, keeps all */
-	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
-	assert_true(itest_mask_becomes(dr, &all));
-	assert_int_equal(posix_trace_start(t), 0);
-	assert_true(read_until_mask(t, dr, &one));
-	/* no reads: its own mask again */
-	assert_true(itest_mask_becomes(dr, &all));
-	/* the stream over half full: reads do not hold it */
-	child_run(&c);
-	usleep(100000);
-	assert_int_equal(posix_trace_get_status(t, &st), 0);
-	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_FULL);
-	reads_keep_mask(t, dr, &all, true);
-	/* emptied: held again */
-	read_all(t, evs, MAXEV);
-	assert_true(read_until_mask(t, dr, &one));
-	assert_int_equal(posix_trace_shutdown(t), 0);
-
-	/* switched off */
-	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(all), &all), 0);
-	setenv("PTBPF_COLOCATE", "0", 1);
-	child_spawn(&c, 10, 10, "noexec");
-	assert_int_equal(posix_trace_create(c.pid, &a, &t), 0);
-	dr = itest_thread("ptbpf-drainer"); /* named after it read the setting */
-	unsetenv("PTBPF_COLOCATE");
-	assert_true(dr > 0);
-	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
-	assert_int_equal(posix_trace_start(t), 0);
-	reads_keep_mask(t, dr, &all, false);
-	child_run(&c);
-	assert_int_equal(posix_trace_shutdown(t), 0);
-	assert_int_equal(pthread_setaffinity_np(pthread_self(), sizeof(all), &all), 0);
-	posix_trace_attr_destroy(&a);
-}
-
 /* Event type list: every id has a name, the names map back to the ids. */
 static void test_typelist(void **state)
 {
@@ -1315,7 +1201,6 @@ int main(void)
 		cmocka_unit_test(test_typelist),
 		cmocka_unit_test(test_exec_frees_bpf),
 		cmocka_unit_test(test_stream_min_size),
-		cmocka_unit_test(test_colocate),
 	};
 
 	itest_require_bpf();

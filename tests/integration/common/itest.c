@@ -83,16 +83,3 @@ pid_t itest_thread(const char *name)
 	}
 	return 0;
 }
-
-bool itest_mask_becomes(pid_t tid, const cpu_set_t *want)
-{
-	cpu_set_t m;
-	int tries;
-
-	for (tries = 0; tries < 200; tries++) {
-		if (!sched_getaffinity(tid, sizeof(m), &m) && CPU_EQUAL(&m, want))
-			return true;
-		usleep(10000);
-	}
-	return false;
-}

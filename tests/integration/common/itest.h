@@ -3,7 +3,6 @@
 #ifndef PTBPF_ITEST_H
 #define PTBPF_ITEST_H
 
-#include <sched.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -25,7 +24,5 @@ const char *itest_prog(const char *name);
  * threads ptbpf-drainer and ptbpf-flusher), 0 if none; waits up to 2 s
  * for it to appear. */
 pid_t itest_thread(const char *name);
-/* Whether thread tid's CPU mask is want, waiting up to 2 s for it. */
-bool itest_mask_becomes(pid_t tid, const cpu_set_t *want);
 
 #endif

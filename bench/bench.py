@@ -148,6 +148,18 @@ def count_perf_trace(path):
     return count_lines(path, r"^(?!.*\[continued\]:).*\): \S*/\d+ \S", r"^\s*LOST (\d+) events!")
 
 
+def strace_argv(cmd, out):
+    if not shutil.which("strace"):
+        raise NA("strace not installed")
+    return ["strace", "-f", "-o", out] + cmd
+
+
+def perf_trace_argv(cmd, out):
+    if not shutil.which("perf"):
+        raise NA("perf not installed")
+    return ["perf", "trace", "-o", out, "--"] + cmd
+
+
 def bpftrace_argv(cmd, out):
     """bpftrace's one-liner: a line per event, entry and exit, like the
     others, into `out`."""
@@ -165,6 +177,10 @@ def count_bpftrace(path):
     three numbers per event; bpftrace reports what it lost as "Lost n
     events" in the same output."""
     return count_lines(path, r"^-?\d+ -?\d+ -?\d+\s*$", r"Lost (\d+) events")
+
+
+# strace, perf trace and bpftrace: a command line into a given output file
+PEER_ARGV = {"strace": strace_argv, "perf": perf_trace_argv, "bpftrace": bpftrace_argv}
 
 
 def parse_kv(line):
@@ -326,14 +342,10 @@ class Bench:
             return [self.b("bench_ctl"), "--"] + cmd, None, None
 
         def strace(cmd):
-            if not shutil.which("strace"):
-                raise NA("strace not installed")
-            return ["strace", "-f", "-o", "/dev/null"] + cmd, None, None
+            return strace_argv(cmd, "/dev/null"), None, None
 
         def perf(cmd):
-            if not shutil.which("perf"):
-                raise NA("perf not installed")
-            return ["perf", "trace", "-o", "/dev/null", "--"] + cmd, None, None
+            return perf_trace_argv(cmd, "/dev/null"), None, None
 
         def bpft(cmd):
             return bpftrace_argv(cmd, "/dev/null"), None, None
@@ -454,12 +466,8 @@ class Bench:
                         and r.get("tracer") == key and r["median"] is not None), None)
             if row is None:
                 continue
-            if key == "strace":
-                runner = lambda c: (["strace", "-f", "-o", out] + c, None, None)
-            elif key == "perf":
-                runner = lambda c: (["perf", "trace", "-o", out, "--"] + c, None, None)
-            else:
-                runner = lambda c: (bpftrace_argv(c, out), None, None)
+            argv = PEER_ARGV[key]  # the timed row's command, into a file
+            runner = lambda c, argv=argv: (argv(c, out), None, None)
             try:
                 if os.path.exists(out):
                     os.unlink(out)

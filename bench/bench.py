@@ -115,30 +115,24 @@ def last_line(text, what):
     return lines[-1][:200] if lines else "%s failed" % what
 
 
-def count_strace(path):
-    """Syscalls in an `strace -f` log: a line each, or an unfinished line and
-    its resumed one; signals (---) and exits (+++) are not syscalls."""
-    n = 0
-    with open(path, errors="replace") as f:
-        for line in f:
-            parts = line.split(None, 1)
-            if len(parts) == 2 and not parts[1].startswith(("<...", "---", "+++")):
-                n += 1
-    return n
-
-
-def count_lines(path, line_re, lost_re):
+def count_lines(path, line_re, lost_re=None):
     """(lines matching line_re, the sum of lost_re's group 1) in a tracer's
     output file."""
     n = lost = 0
     with open(path, errors="replace") as f:
         for line in f:
-            m = re.search(lost_re, line)
+            m = lost_re and re.search(lost_re, line)
             if m:
                 lost += int(m.group(1))
             elif re.search(line_re, line):
                 n += 1
     return n, lost
+
+
+def count_strace(path):
+    """Syscalls in an `strace -f` log: a line each, or an unfinished line and
+    its resumed one; signals (---) and exits (+++) are not syscalls."""
+    return count_lines(path, r"^\s*\S+\s+(?!<\.\.\.|---|\+\+\+)\S")[0]
 
 
 def count_perf_trace(path):

@@ -15,8 +15,15 @@
  * Prints "ns_per_op X syscalls 0 total N elapsed_ns T" like bench_syscalls:
  * ns_per_op is the time of one event in its thread (mean over the
  * threads), total the number of events emitted.
+ *
+ * With 2 threads or more, thread i is held on the i-th CPU the process may
+ * use (modulo their number): a burst of 20k events lasts 5-10 ms, too
+ * short for the scheduler to move a thread started on the CPU of another,
+ * and in about half the runs both threads of a burst took turns on one
+ * CPU (each event then seems to cost twice what it does).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +48,20 @@ struct payload {
 
 static pthread_barrier_t barrier;
 static uint64_t per_thread;
+
+/* The i-th CPU of set (modulo the CPUs in it), or -1 if none. */
+static int nth_cpu(const cpu_set_t *set, int i)
+{
+	int n = CPU_COUNT(set), cpu;
+
+	if (!n)
+		return -1;
+	i %= n;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set) && !i--)
+			return cpu;
+	return -1;
+}
 
 __attribute__((noinline)) static void emit(struct payload *p)
 {
@@ -98,7 +119,9 @@ int main(int argc, char **argv)
 {
 	uint64_t ns[MAX_THREADS], t0, sum = 0;
 	pthread_t th[MAX_THREADS];
-	int threads, i;
+	pthread_attr_t attr;
+	cpu_set_t allowed, one;
+	int threads, i, cpu;
 
 	if (argc == 4 && !strcmp(argv[1], "rate")) {
 #ifndef BENCH_LTTNG
@@ -121,10 +144,21 @@ int main(int argc, char **argv)
 #endif
 	bench_sync();
 	pthread_barrier_init(&barrier, NULL, (unsigned)threads);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		CPU_ZERO(&allowed);
 	t0 = bench_now_ns();
-	for (i = 0; i < threads; i++)
-		if (pthread_create(&th[i], NULL, thread_main, &ns[i]))
+	for (i = 0; i < threads; i++) {
+		pthread_attr_init(&attr);
+		cpu = threads > 1 ? nth_cpu(&allowed, i) : -1;
+		if (cpu >= 0) {
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
+		}
+		if (pthread_create(&th[i], &attr, thread_main, &ns[i]))
 			return 1;
+		pthread_attr_destroy(&attr);
+	}
 	for (i = 0; i < threads; i++) {
 		pthread_join(th[i], NULL);
 		sum += ns[i];

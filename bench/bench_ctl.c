@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-usage:
+	usage:
 		fprintf(stderr, "usage: bench_ctl [-o LOG] [-u] [-n] -- CMD [ARG...]\n");
 		return 2;
 	}

@@ -126,6 +126,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bench_result("ns_per_op %.2f syscalls 0 total %llu elapsed_ns %llu bytes %llu\n",
-	       (double)t / (double)n, n, (unsigned long long)t, bytes);
+		     (double)t / (double)n, n, (unsigned long long)t, bytes);
 	return 0;
 }

@@ -35,8 +35,8 @@
 static void report(double ns_per_op, uint64_t syscalls, uint64_t total, uint64_t elapsed)
 {
 	bench_result("ns_per_op %.2f syscalls %llu total %llu elapsed_ns %llu\n", ns_per_op,
-	       (unsigned long long)syscalls, (unsigned long long)total,
-	       (unsigned long long)elapsed);
+		     (unsigned long long)syscalls, (unsigned long long)total,
+		     (unsigned long long)elapsed);
 }
 
 static void loop_getppid(uint64_t n)
@@ -186,6 +186,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 usage:
-	fprintf(stderr, "usage: bench_syscalls getppid|getppid2 N | tree DIR FILES REPS | rate EV_PER_S SECS\n");
+	fprintf(stderr, "usage: bench_syscalls getppid|getppid2 N | tree DIR FILES REPS | rate "
+			"EV_PER_S SECS\n");
 	return 2;
 }

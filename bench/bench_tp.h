@@ -10,13 +10,9 @@
 
 #include <lttng/tracepoint.h>
 
-LTTNG_UST_TRACEPOINT_EVENT(bench, ev,
-	LTTNG_UST_TP_ARGS(int, v, const char *, buf),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(int, v, v)
-		lttng_ust_field_array(char, buf, buf, 64)
-	)
-)
+LTTNG_UST_TRACEPOINT_EVENT(bench, ev, LTTNG_UST_TP_ARGS(int, v, const char *, buf),
+			   LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(int, v, v)
+						       lttng_ust_field_array(char, buf, buf, 64)))
 
 #endif /* PTBPF_BENCH_TP_H */
 

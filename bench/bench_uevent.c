@@ -164,8 +164,8 @@ int main(int argc, char **argv)
 		sum += ns[i];
 	}
 	bench_result("ns_per_op %.2f syscalls 0 total %llu elapsed_ns %llu\n",
-	       (double)sum / (double)(per_thread * (uint64_t)threads),
-	       (unsigned long long)(per_thread * (uint64_t)threads),
-	       (unsigned long long)(bench_now_ns() - t0));
+		     (double)sum / (double)(per_thread * (uint64_t)threads),
+		     (unsigned long long)(per_thread * (uint64_t)threads),
+		     (unsigned long long)(bench_now_ns() - t0));
 	return 0;
 }

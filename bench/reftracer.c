@@ -78,14 +78,14 @@ static const struct {
 	int arg;
 } path_syscalls[] = {
 #ifdef SYS_open
-	{ SYS_open, 0 },   { SYS_stat, 0 },  { SYS_lstat, 0 }, { SYS_access, 0 },
-	{ SYS_readlink, 0 }, { SYS_unlink, 0 }, { SYS_mkdir, 0 }, { SYS_rmdir, 0 },
+	{ SYS_open, 0 },       { SYS_stat, 0 },	   { SYS_lstat, 0 },	 { SYS_access, 0 },
+	{ SYS_readlink, 0 },   { SYS_unlink, 0 },  { SYS_mkdir, 0 },	 { SYS_rmdir, 0 },
 #endif
 #ifdef SYS_newfstatat
 	{ SYS_newfstatat, 1 },
 #endif
-	{ SYS_openat, 1 },   { SYS_statx, 1 },   { SYS_faccessat, 1 }, { SYS_readlinkat, 1 },
-	{ SYS_unlinkat, 1 }, { SYS_mkdirat, 1 }, { SYS_execve, 0 },    { SYS_chdir, 0 },
+	{ SYS_openat, 1 },     { SYS_statx, 1 },   { SYS_faccessat, 1 }, { SYS_readlinkat, 1 },
+	{ SYS_unlinkat, 1 },   { SYS_mkdirat, 1 }, { SYS_execve, 0 },	 { SYS_chdir, 0 },
 	{ SYS_truncate, 0 },
 };
 
@@ -151,7 +151,8 @@ static struct ring_buffer *rings_open(struct bench_ref_bpf *skel, int nr)
 		__u32 key = (__u32)i;
 		int fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ref_ring", 0, 0, RING_BYTES, NULL);
 
-		if (fd < 0 || bpf_map_update_elem(bpf_map__fd(skel->maps.rings), &key, &fd, BPF_ANY))
+		if (fd < 0 ||
+		    bpf_map_update_elem(bpf_map__fd(skel->maps.rings), &key, &fd, BPF_ANY))
 			goto fail;
 		if (!rb)
 			rb = ring_buffer__new(fd, on_rec, NULL, NULL);
@@ -160,7 +161,7 @@ static struct ring_buffer *rings_open(struct bench_ref_bpf *skel, int nr)
 		if (!rb)
 			return NULL;
 		continue; /* fd stays open until exit: the reader's epoll uses it */
-fail:
+	fail:
 		if (fd >= 0)
 			close(fd);
 		ring_buffer__free(rb);
@@ -232,9 +233,9 @@ int main(int argc, char **argv)
 			goto usage;
 	}
 	if (optind >= argc || drain_ms <= 0 || wakeup < 0) {
-usage:
-		fprintf(stderr,
-			"usage: reftracer [-i DRAIN_MS] [-w BYTES] [-p] [-o FILE [-s]] -- CMD [ARG...]\n");
+	usage:
+		fprintf(stderr, "usage: reftracer [-i DRAIN_MS] [-w BYTES] [-p] [-o FILE [-s]] -- "
+				"CMD [ARG...]\n");
 		return 2;
 	}
 	if (out_path) {

@@ -6,10 +6,10 @@
 #ifndef PTBPF_BENCH_REF_H
 #define PTBPF_BENCH_REF_H
 
-#define BENCH_REF_EXIT 0x80000000u /* bench_ref_rec.nr: a sys_exit record */
-#define BENCH_REF_PATH 0x40000000u /* bench_ref_rec.nr: a bench_ref_path_rec */
+#define BENCH_REF_EXIT	   0x80000000u /* bench_ref_rec.nr: a sys_exit record */
+#define BENCH_REF_PATH	   0x40000000u /* bench_ref_rec.nr: a bench_ref_path_rec */
 #define BENCH_REF_MAX_PIDS 64
-#define BENCH_REF_NR_MAX 512
+#define BENCH_REF_NR_MAX   512
 #define BENCH_REF_PATH_MAX 256 /* as PTBPF_PATH_MAX */
 #define BENCH_REF_MAX_CPUS 256 /* rings and counters (a power of 2) */
 

@@ -66,7 +66,7 @@ struct kern_drops {
 #define KERN_MAX_PIDS	  16384
 #define KERN_MAX_EXCLUDED 1024
 /* One ring per CPU (a power of two above any possible CPU count we map). */
-#define KERN_MAX_RINGS	  1024
+#define KERN_MAX_RINGS 1024
 
 /*
  * Records written, counted per ring (per CPU), each on a cache line of its

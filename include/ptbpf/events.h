@@ -24,29 +24,29 @@
  *   2048 .. 4095   user events, numbered per stream by name;
  *                  2048 is POSIX_TRACE_UNNAMED_USEREVENT
  */
-#define PTBPF_EV_PROC_FORK 16     /* struct ptbpf_ev_fork, "proc_fork" */
-#define PTBPF_EV_PROC_EXEC 17     /* struct ptbpf_ev_exec, "proc_exec" */
-#define PTBPF_EV_THREAD_EXIT 18   /* struct ptbpf_ev_exit, "thread_exit" */
-#define PTBPF_EV_PROC_EXIT 19     /* struct ptbpf_ev_exit, "proc_exit" */
-#define PTBPF_EV_SIGNAL_GENERATE 20 /* struct ptbpf_ev_signal, "signal_generate" */
-#define PTBPF_EV_SIGNAL_DELIVER 21 /* struct ptbpf_ev_signal, "signal_deliver" */
+#define PTBPF_EV_PROC_FORK	  16 /* struct ptbpf_ev_fork, "proc_fork" */
+#define PTBPF_EV_PROC_EXEC	  17 /* struct ptbpf_ev_exec, "proc_exec" */
+#define PTBPF_EV_THREAD_EXIT	  18 /* struct ptbpf_ev_exit, "thread_exit" */
+#define PTBPF_EV_PROC_EXIT	  19 /* struct ptbpf_ev_exit, "proc_exit" */
+#define PTBPF_EV_SIGNAL_GENERATE  20 /* struct ptbpf_ev_signal, "signal_generate" */
+#define PTBPF_EV_SIGNAL_DELIVER	  21 /* struct ptbpf_ev_signal, "signal_deliver" */
 #define PTBPF_EV_SCHED_SWITCH_OUT 22 /* struct ptbpf_ev_sched_switch, "sched_switch_out" */
-#define PTBPF_EV_SCHED_SWITCH_IN 23 /* struct ptbpf_ev_sched_switch, "sched_switch_in" */
-#define PTBPF_EV_SCHED_WAKEUP 24  /* struct ptbpf_ev_sched_wakeup, "sched_wakeup" */
-#define PTBPF_EV_KERNEL_FIRST PTBPF_EV_PROC_FORK
-#define PTBPF_EV_KERNEL_LAST PTBPF_EV_SCHED_WAKEUP
+#define PTBPF_EV_SCHED_SWITCH_IN  23 /* struct ptbpf_ev_sched_switch, "sched_switch_in" */
+#define PTBPF_EV_SCHED_WAKEUP	  24 /* struct ptbpf_ev_sched_wakeup, "sched_wakeup" */
+#define PTBPF_EV_KERNEL_FIRST	  PTBPF_EV_PROC_FORK
+#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_SCHED_WAKEUP
 
-#define PTBPF_EV_SYSCALL_BASE 1024
-#define PTBPF_SYSCALL_NR_MAX 512 /* syscall numbers 0 .. 511 */
+#define PTBPF_EV_SYSCALL_BASE  1024
+#define PTBPF_SYSCALL_NR_MAX   512 /* syscall numbers 0 .. 511 */
 #define PTBPF_EV_SYS_ENTER(nr) (PTBPF_EV_SYSCALL_BASE + 2 * (nr))
-#define PTBPF_EV_SYS_EXIT(nr) (PTBPF_EV_SYSCALL_BASE + 2 * (nr) + 1)
-#define PTBPF_EV_IS_SYSCALL(id) \
+#define PTBPF_EV_SYS_EXIT(nr)  (PTBPF_EV_SYSCALL_BASE + 2 * (nr) + 1)
+#define PTBPF_EV_IS_SYSCALL(id)                                                                    \
 	((id) >= PTBPF_EV_SYSCALL_BASE && (id) < PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX)
-#define PTBPF_EV_SYSCALL_NR(id) (((id) - PTBPF_EV_SYSCALL_BASE) / 2)
-#define PTBPF_EV_SYSCALL_IS_EXIT(id) (((id) - PTBPF_EV_SYSCALL_BASE) & 1)
+#define PTBPF_EV_SYSCALL_NR(id)	     (((id)-PTBPF_EV_SYSCALL_BASE) / 2)
+#define PTBPF_EV_SYSCALL_IS_EXIT(id) (((id)-PTBPF_EV_SYSCALL_BASE) & 1)
 
 #define PTBPF_EV_USER_BASE 2048
-#define PTBPF_EV_ID_LIMIT 4096
+#define PTBPF_EV_ID_LIMIT  4096
 
 /* Path strings captured at syscall entry: at most this many bytes each. */
 #define PTBPF_PATH_MAX 256
@@ -55,8 +55,8 @@
 /* ptbpf_ev_sys_enter.flags */
 #define PTBPF_SYS_PATH0_TRUNCATED 0x1
 #define PTBPF_SYS_PATH1_TRUNCATED 0x2
-#define PTBPF_SYS_PATH0_FAULT 0x4 /* the pointer could not be read */
-#define PTBPF_SYS_PATH1_FAULT 0x8
+#define PTBPF_SYS_PATH0_FAULT	  0x4 /* the pointer could not be read */
+#define PTBPF_SYS_PATH1_FAULT	  0x8
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall
@@ -94,7 +94,7 @@ struct ptbpf_ev_fork {
 /* "proc_exec": a successful execve/execveat. */
 struct ptbpf_ev_exec {
 	__s32 pid;
-	__s32 old_tid; /* the thread that called exec */
+	__s32 old_tid;	    /* the thread that called exec */
 	__u32 filename_len; /* bytes of filename, NUL included */
 	__u32 truncated;
 	char filename[PTBPF_PATH_MAX];
@@ -104,7 +104,7 @@ struct ptbpf_ev_exec {
 struct ptbpf_ev_exit {
 	__s32 pid;
 	__s32 tid;
-	__s32 exit_code; /* as wait(2) status: (code << 8) | signal */
+	__s32 exit_code;  /* as wait(2) status: (code << 8) | signal */
 	__u32 group_dead; /* 1 when this was the last thread */
 };
 

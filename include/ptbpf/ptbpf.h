@@ -14,9 +14,9 @@
 extern "C" {
 #endif
 
-#define PTBPF_VERSION_MAJOR 0
-#define PTBPF_VERSION_MINOR 1
-#define PTBPF_VERSION_PATCH 0
+#define PTBPF_VERSION_MAJOR  0
+#define PTBPF_VERSION_MINOR  1
+#define PTBPF_VERSION_PATCH  0
 #define PTBPF_VERSION_STRING "0.1.0"
 
 /* The library's version string ("0.1.0"). */
@@ -31,7 +31,7 @@ __PTBPF_API int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid);
 /* One event read by ptbpf_trace_trygetnext_events(). */
 struct ptbpf_event {
 	struct posix_trace_event_info info;
-	pid_t tid;        /* kernel thread id (gettid()) of its thread, 0: none */
+	pid_t tid;	  /* kernel thread id (gettid()) of its thread, 0: none */
 	size_t data_len;  /* bytes of data, as data_len of the getnext functions */
 	const void *data; /* in the caller's buffer */
 };
@@ -48,9 +48,8 @@ struct ptbpf_event {
  * there. EINVAL: trid is no active stream, or has a log; evs or count NULL;
  * max 0; buf NULL with bufsz not 0.
  */
-__PTBPF_API int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs,
-					      size_t max, void *buf, size_t bufsz,
-					      size_t *count);
+__PTBPF_API int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max,
+					      void *buf, size_t bufsz, size_t *count);
 
 /*
  * As ptbpf_trace_trygetnext_events(), but when no event is there, wait for
@@ -71,13 +70,13 @@ __PTBPF_API int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_ev
  * for a log without trailer, whose writer died).
  */
 struct ptbpf_counters {
-	uint64_t recorded;        /* events stored in the stream */
-	uint64_t lost;            /* events lost (stream full, a kernel or user-event ring full) */
+	uint64_t recorded;	  /* events stored in the stream */
+	uint64_t lost;		  /* events lost (stream full, a kernel or user-event ring full) */
 	uint64_t kernel_emitted;  /* records written to the kernel ring buffer */
 	uint64_t kernel_dropped;  /* records the kernel ring buffer had no room for */
 	uint64_t kernel_filtered; /* events of traced tasks dropped by the filter in the kernel */
-	uint64_t user_dropped;    /* user events lost in a shared ring (no room, or writer died) */
-	uint64_t log_bytes;       /* bytes written to the trace log */
+	uint64_t user_dropped;	  /* user events lost in a shared ring (no room, or writer died) */
+	uint64_t log_bytes;	  /* bytes written to the trace log */
 };
 __PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c);
 
@@ -89,17 +88,17 @@ __PTBPF_API int ptbpf_trace_add_pid(trace_id_t trid, pid_t pid);
 
 /* What the running kernel and the caller offer (see `ptbpf info`). */
 struct ptbpf_features {
-	int btf;           /* /sys/kernel/btf/vmlinux present */
-	int ringbuf;       /* BPF_MAP_TYPE_RINGBUF */
-	int tp_btf;        /* BTF-enabled raw tracepoints */
-	int uprobes;       /* uprobe PMU */
-	int task_pt_regs;  /* bpf_task_pt_regs() helper */
-	int cap_bpf;       /* the caller's effective capabilities */
+	int btf;	  /* /sys/kernel/btf/vmlinux present */
+	int ringbuf;	  /* BPF_MAP_TYPE_RINGBUF */
+	int tp_btf;	  /* BTF-enabled raw tracepoints */
+	int uprobes;	  /* uprobe PMU */
+	int task_pt_regs; /* bpf_task_pt_regs() helper */
+	int cap_bpf;	  /* the caller's effective capabilities */
 	int cap_perfmon;
 	int cap_sys_admin;
 	int cap_sys_ptrace;
 	int cap_sys_resource;
-	int bpf_load_ok;   /* a BPF program could be loaded */
+	int bpf_load_ok; /* a BPF program could be loaded */
 	char kernel_release[65];
 };
 __PTBPF_API int ptbpf_probe_features(struct ptbpf_features *f);

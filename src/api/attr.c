@@ -8,15 +8,15 @@
 #include "core/attr.h"
 #include "core/event.h"
 
-#define ATTR_GET(attr, a)                        \
-	const struct pt_attr *a = attr__from_const(attr); \
-	if (!(attr) || !attr__valid(a))          \
-		return EINVAL
+#define ATTR_GET(attr, a)                                                                          \
+	const struct pt_attr *a = attr__from_const(attr);                                          \
+	if (!(attr) || !attr__valid(a))                                                            \
+	return EINVAL
 
-#define ATTR_SET(attr, a)                        \
-	struct pt_attr *a = attr__from(attr);    \
-	if (!(attr) || !attr__valid(a))          \
-		return EINVAL
+#define ATTR_SET(attr, a)                                                                          \
+	struct pt_attr *a = attr__from(attr);                                                      \
+	if (!(attr) || !attr__valid(a))                                                            \
+	return EINVAL
 
 int posix_trace_attr_init(trace_attr_t *attr)
 {

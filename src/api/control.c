@@ -80,15 +80,15 @@ int posix_trace_shutdown(trace_id_t trid)
 	return 0;
 }
 
-#define WITH_STREAM(trid, s, body)                                   \
-	do {                                                         \
-		struct api_ref r_;                                   \
-		struct pt_stream *s;                                 \
-		if (api_get(trid, TRACE_KIND_ACTIVE, &r_))           \
-			return EINVAL;                               \
-		s = r_.obj;                                          \
-		body;                                                \
-		api_put(&r_);                                        \
+#define WITH_STREAM(trid, s, body)                                                                 \
+	do {                                                                                       \
+		struct api_ref r_;                                                                 \
+		struct pt_stream *s;                                                               \
+		if (api_get(trid, TRACE_KIND_ACTIVE, &r_))                                         \
+			return EINVAL;                                                             \
+		s = r_.obj;                                                                        \
+		body;                                                                              \
+		api_put(&r_);                                                                      \
 	} while (0)
 
 int posix_trace_start(trace_id_t trid)

@@ -19,8 +19,8 @@
 
 #include "uevent/uev_producer.h"
 
-__attribute__((visibility("default"), section(".probes"))) volatile unsigned short
-	ptbpf_event_semaphore;
+__attribute__((visibility("default"),
+	       section(".probes"))) volatile unsigned short ptbpf_event_semaphore;
 
 int posix_trace_eventid_open(const char *__restrict event_name,
 			     trace_event_id_t *__restrict event_id)

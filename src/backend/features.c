@@ -27,7 +27,7 @@ static int features__has_cap(const struct __user_cap_data_struct *d, int cap)
 
 static void features__caps(struct ptbpf_features *f)
 {
-	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
 
 	memset(d, 0, sizeof(d));
@@ -44,8 +44,8 @@ static void features__caps(struct ptbpf_features *f)
 static int features__tp_btf(void)
 {
 	const struct bpf_insn insns[] = {
-		{.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0},
-		{.code = BPF_JMP | BPF_EXIT},
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_RAW_TP);
 	struct btf *btf = btf__load_vmlinux_btf();

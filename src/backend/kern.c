@@ -483,7 +483,8 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 		struct kern_ring *ring;
 
 		for (i = 1; i < nactive; i++)
-			if (kb->rings[kb->active[i]].head->ts < kb->rings[kb->active[best]].head->ts)
+			if (kb->rings[kb->active[i]].head->ts <
+			    kb->rings[kb->active[best]].head->ts)
 				best = i;
 		ring = &kb->rings[kb->active[best]];
 		kern_backend__sample(ring, ring->head, ring->head_size);

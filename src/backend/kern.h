@@ -20,7 +20,7 @@ struct kern_opts {
 	 * the CPUs but at least min(this, 1 MiB), rounded up to a power of
 	 * two >= one page */
 	size_t ring_bytes;
-	bool inherit;	   /* children of traced processes are traced from their fork on */
+	bool inherit; /* children of traced processes are traced from their fork on */
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -15,14 +15,14 @@
 #define PT_ATTR_MAGIC 0x70746174u /* "ptat" */
 
 /* Implementation-defined defaults and bounds (documented in README.md). */
-#define PT_GENVERSION "ptbpf 0.1.0 (POSIX.1-2017 TRC TEF TRI TRL, eBPF)"
-#define PT_DEFAULT_STREAM_SIZE (4u << 20)
-#define PT_MIN_STREAM_SIZE 4096u
-#define PT_MAX_STREAM_SIZE (1u << 30)
+#define PT_GENVERSION		 "ptbpf 0.1.0 (POSIX.1-2017 TRC TEF TRI TRL, eBPF)"
+#define PT_DEFAULT_STREAM_SIZE	 (4u << 20)
+#define PT_MIN_STREAM_SIZE	 4096u
+#define PT_MAX_STREAM_SIZE	 (1u << 30)
 #define PT_DEFAULT_MAX_DATA_SIZE 1024u
-#define PT_MAX_MAX_DATA_SIZE 65536u
-#define PT_DEFAULT_LOG_SIZE (64u << 20)
-#define PT_MIN_LOG_SIZE 4096u
+#define PT_MAX_MAX_DATA_SIZE	 65536u
+#define PT_DEFAULT_LOG_SIZE	 (64u << 20)
+#define PT_MIN_LOG_SIZE		 4096u
 
 struct pt_attr {
 	uint32_t magic;

@@ -13,8 +13,8 @@
 
 struct evtypes {
 	char (*user)[TRACE_EVENT_NAME_MAX]; /* user[i]: name of id USER_BASE + i */
-	uint32_t nuser;                     /* user[0] is the unnamed event */
-	uint32_t iter;                      /* eventtypelist cursor */
+	uint32_t nuser;			    /* user[0] is the unnamed event */
+	uint32_t iter;			    /* eventtypelist cursor */
 };
 
 int evtypes__init(struct evtypes *t);

@@ -8,7 +8,7 @@
 #include "backend/kern.h"
 
 /* Two threads per stream and log at most. */
-#define MAX_INTERNAL (4 * TRACE_SYS_MAX_INTERNAL)
+#define MAX_INTERNAL	       (4 * TRACE_SYS_MAX_INTERNAL)
 #define TRACE_SYS_MAX_INTERNAL 64
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -65,7 +65,8 @@ int logtrace__getnext(struct pt_logtrace *lt, struct posix_trace_event_info *ev,
 	ev->posix_event_id = h.id;
 	ev->posix_pid = h.pid;
 	ev->posix_prog_address = (void *)(uintptr_t)h.prog_addr;
-	ev->posix_truncation_status = h.trunc ? POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
+	ev->posix_truncation_status =
+		h.trunc ? POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
 	ev->posix_timestamp.tv_sec = (time_t)(h.ts / NSEC);
 	ev->posix_timestamp.tv_nsec = (long)(h.ts % NSEC);
 	ev->posix_thread_id = (pthread_t)h.thread;
@@ -93,7 +94,8 @@ void logtrace__get_attr(struct pt_logtrace *lt, struct pt_attr *a)
 	const struct log_meta *m = log_reader__meta(lt->r);
 
 	attr__init(a);
-	memcpy(a->name, m->name, sizeof(a->name) < sizeof(m->name) ? sizeof(a->name) : sizeof(m->name));
+	memcpy(a->name, m->name,
+	       sizeof(a->name) < sizeof(m->name) ? sizeof(a->name) : sizeof(m->name));
 	a->name[sizeof(a->name) - 1] = '\0';
 	a->create_time.tv_sec = (time_t)m->create_sec;
 	a->create_time.tv_nsec = (long)m->create_nsec;
@@ -112,8 +114,8 @@ void logtrace__get_attr(struct pt_logtrace *lt, struct pt_attr *a)
 		a->log_policy = POSIX_TRACE_LOOP;
 		break;
 	}
-	a->inherit = m->inheritance == POSIX_TRACE_INHERITED ? POSIX_TRACE_INHERITED :
-								 POSIX_TRACE_CLOSE_FOR_CHILD;
+	a->inherit = m->inheritance == POSIX_TRACE_INHERITED ? POSIX_TRACE_INHERITED
+							     : POSIX_TRACE_CLOSE_FOR_CHILD;
 }
 
 /* Keep only values the status members may take. */

@@ -17,17 +17,17 @@
 
 struct pt_queue {
 	uint8_t *buf;
-	size_t cap;      /* bytes of buf */
-	size_t limit;    /* bytes of record cost the stream may hold */
+	size_t cap;	   /* bytes of buf */
+	size_t limit;	   /* bytes of record cost the stream may hold */
 	size_t max_record; /* largest record accepted */
-	size_t head;     /* offset of the oldest record */
-	size_t tail;     /* offset where the next record goes */
-	size_t used;     /* bytes of records (pads excluded) */
-	size_t wasted;   /* bytes skipped as pads */
-	size_t count;    /* records held */
+	size_t head;	   /* offset of the oldest record */
+	size_t tail;	   /* offset where the next record goes */
+	size_t used;	   /* bytes of records (pads excluded) */
+	size_t wasted;	   /* bytes skipped as pads */
+	size_t count;	   /* records held */
 	/* the newest record (count > 0), for queue__take_newer()'s usual case */
 	uint64_t last_ts;
-	size_t last;      /* its offset, or QUEUE_UNKNOWN */
+	size_t last;	  /* its offset, or QUEUE_UNKNOWN */
 	uint64_t prev_ts; /* ts of the record before it, if prev_known */
 	bool prev_known;
 };

@@ -52,7 +52,7 @@ static struct slot slots[TRACE_SYS_MAX];
 static unsigned salt;
 
 #define SLOT_BITS 6
-#define GEN_BITS 10
+#define GEN_BITS  10
 _Static_assert(TRACE_SYS_MAX <= (1 << SLOT_BITS), "slot bits");
 
 /*

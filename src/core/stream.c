@@ -158,8 +158,10 @@ void stream__destroy(struct pt_stream *s)
 		stream__log_handover(s);
 		pthread_mutex_unlock(&s->lock);
 		stream__get_status(s, &st);
-		stream_log__close(s->log, &(struct stream_log_final){
-			.q = &s->q, .types = &s->types, .status = &st, .cnt = &s->cnt });
+		stream_log__close(s->log, &(struct stream_log_final){ .q = &s->q,
+								      .types = &s->types,
+								      .status = &st,
+								      .cnt = &s->cnt });
 		s->log = NULL;
 	}
 	stream__free(s);

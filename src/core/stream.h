@@ -19,9 +19,9 @@
 struct pt_stream;
 
 enum stream_wait {
-	STREAM_TRY,     /* never block */
-	STREAM_BLOCK,   /* block until an event arrives */
-	STREAM_TIMED,   /* block until an absolute CLOCK_REALTIME deadline */
+	STREAM_TRY,   /* never block */
+	STREAM_BLOCK, /* block until an event arrives */
+	STREAM_TIMED, /* block until an absolute CLOCK_REALTIME deadline */
 };
 
 /* pid 0: the caller. log_fd -1: no log. */
@@ -55,9 +55,9 @@ pid_t stream__last_tid(struct pt_stream *s);
 /* Up to max events, data packed into buf (see
  * ptbpf_trace_timedgetnext_events()): waiting for one as how says;
  * -ETIMEDOUT (STREAM_TIMED), -EINVAL once shut down. */
-int stream__getnext_batch(struct pt_stream *s, enum stream_wait how,
-			  const struct timespec *abstime, struct ptbpf_event *evs, size_t max,
-			  void *buf, size_t bufsz, size_t *count);
+int stream__getnext_batch(struct pt_stream *s, enum stream_wait how, const struct timespec *abstime,
+			  struct ptbpf_event *evs, size_t max, void *buf, size_t bufsz,
+			  size_t *count);
 
 /* Wake every reader blocked in stream__getnext (they return -EINVAL). */
 void stream__wake_all(struct pt_stream *s);

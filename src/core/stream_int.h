@@ -26,8 +26,8 @@
 #include "core/stream_log.h"
 #include "uevent/uev_consumer.h"
 
-#define NSEC 1000000000ULL
-#define FILTER_WORDS (PTBPF_EV_ID_LIMIT / 64)
+#define NSEC		1000000000ULL
+#define FILTER_WORDS	(PTBPF_EV_ID_LIMIT / 64)
 #define DRAIN_PERIOD_MS 10
 /*
  * User-event rings wake nobody: the drainer comes sooner while a drain
@@ -35,7 +35,7 @@
  * down to 1 ms) and later again below DRAIN_FILL_LOW (+1 ms).
  */
 #define DRAIN_FILL_HIGH 250
-#define DRAIN_FILL_LOW 60
+#define DRAIN_FILL_LOW	60
 /*
  * A drain takes at most this many bytes of events from its sources at a
  * time (then stores them and goes on): the batch is allocated once, at
@@ -43,7 +43,7 @@
  * stream's lock at once.
  */
 #define DRAIN_BATCH_BYTES (1u << 20)
-#define DRAIN_MAX_ROUNDS 64
+#define DRAIN_MAX_ROUNDS  64
 /*
  * A LOOP stream whose reader lags: drains leave what the stream has no
  * room for in the sources (they do not overwrite unread events) until one
@@ -56,9 +56,9 @@
  * at a quarter); one that waits, until HOLD_FILL_MAX (see
  * stream__reader_drains).
  */
-#define READER_FILL_MAX 250
-#define KERN_RING_MIN (256u << 10)
-#define MAX_UEV_SOURCES 64
+#define READER_FILL_MAX	   250
+#define KERN_RING_MIN	   (256u << 10)
+#define MAX_UEV_SOURCES	   64
 #define MAX_EXEC_PER_DRAIN 64
 /* A traced process that does not link libposixtrace yet (it may exec into
  * one that does) is looked at again for this long. */
@@ -71,16 +71,16 @@
  * to UEV_RETRY_GAP_MAX_NS: a program that does not link us would otherwise
  * cost 1500 scans in UEV_RETRY_NS.
  */
-#define UEV_RETRY_EVERY_NS (2 * NSEC / 1000)
-#define UEV_RETRY_FAST_NS (20 * NSEC / 1000)
+#define UEV_RETRY_EVERY_NS   (2 * NSEC / 1000)
+#define UEV_RETRY_FAST_NS    (20 * NSEC / 1000)
 #define UEV_RETRY_GAP_MAX_NS (128 * NSEC / 1000)
 
 struct uev_src {
 	pid_t pid;
 	struct uev_consumer *c;
-	uint64_t retry_until; /* attach again until then (monotonic ns) */
-	uint64_t next_try;    /* not before then */
-	uint64_t retry_gap;   /* between two looks after UEV_RETRY_FAST_NS */
+	uint64_t retry_until;		    /* attach again until then (monotonic ns) */
+	uint64_t next_try;		    /* not before then */
+	uint64_t retry_gap;		    /* between two looks after UEV_RETRY_FAST_NS */
 	uint32_t map[TRACE_USER_EVENT_MAX]; /* local index -> stream id, 0: unmapped */
 };
 
@@ -117,35 +117,35 @@ struct pt_stream {
 	bool head_overflow;    /* LOOP overwrote events: OVERFLOW at the head */
 	bool head_resume;      /* then RESUME before the head event */
 	uint64_t head_overflow_ts;
-	bool resume_pending;   /* a source lost events: RESUME before the next */
+	bool resume_pending; /* a source lost events: RESUME before the next */
 
 	uint64_t filter[FILTER_WORDS]; /* bit set: filtered out */
 	struct pt_queue q;
 	struct evtypes types;
 	struct batch batch;
-	bool batch_full;       /* a source stopped: the batch is full */
-	bool direct;           /* this round stores events as they come */
-	size_t direct_bytes;   /* of events stored so in this round */
-	size_t budget;         /* bytes this drain may still store (SIZE_MAX: any) */
-	struct stream_out *out; /* a batch reader's drain: events go there first */
-	unsigned long batch_reads; /* calls of batch readers (see stream__reader_drains) */
+	bool batch_full;	    /* a source stopped: the batch is full */
+	bool direct;		    /* this round stores events as they come */
+	size_t direct_bytes;	    /* of events stored so in this round */
+	size_t budget;		    /* bytes this drain may still store (SIZE_MAX: any) */
+	struct stream_out *out;	    /* a batch reader's drain: events go there first */
+	unsigned long batch_reads;  /* calls of batch readers (see stream__reader_drains) */
 	unsigned int batch_waiters; /* batch readers waiting for events */
-	uint64_t flush_stop_ts; /* a flush ended then: FLUSH_STOP, not stored yet */
-	uint64_t drain_ts;      /* when the last drain began (see stream__flush_locked) */
-	unsigned int uev_fill; /* fullest user-event sub-ring at the last drain */
-	int drain_ms;          /* the drainer's period now */
-	struct batch moved;    /* stored events a late event goes before */
+	uint64_t flush_stop_ts;	    /* a flush ended then: FLUSH_STOP, not stored yet */
+	uint64_t drain_ts;	    /* when the last drain began (see stream__flush_locked) */
+	unsigned int uev_fill;	    /* fullest user-event sub-ring at the last drain */
+	int drain_ms;		    /* the drainer's period now */
+	struct batch moved;	    /* stored events a late event goes before */
 	int64_t mono2real;
-	uint64_t last_ts;      /* newest timestamp stored */
-	uint64_t floor_ts;     /* newest timestamp read or handed to the log */
-	uint64_t start_ts;     /* when the stream (re)started running */
-	bool start_after_gap;  /* an automatic restart: older events were lost */
+	uint64_t last_ts;     /* newest timestamp stored */
+	uint64_t floor_ts;    /* newest timestamp read or handed to the log */
+	uint64_t start_ts;    /* when the stream (re)started running */
+	bool start_after_gap; /* an automatic restart: older events were lost */
 	pid_t last_tid;
 
 	struct kern_backend *kb;
 	struct uev_src uev[MAX_UEV_SOURCES];
 	int nuev;
-	struct uev_src *uev_cur; /* the source being drained */
+	struct uev_src *uev_cur;	     /* the source being drained */
 	pid_t exec_pids[MAX_EXEC_PER_DRAIN]; /* exec'ed during this drain */
 	int nexec;
 

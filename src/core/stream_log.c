@@ -17,7 +17,7 @@
 /* POSIX_TRACE_FLUSH policy: flush when the stream is this full, or when
  * events have waited this long. */
 #define FLUSH_FILL_PERCENT 50
-#define FLUSH_PERIOD_NS (1 * NSEC)
+#define FLUSH_PERIOD_NS	   (1 * NSEC)
 /* Events handed over but not yet written, at most (then the stream is full). */
 #define PENDING_MAX_BYTES (256u << 20)
 /* Markers (OVERFLOW, RESUME, STOP, FLUSH_START) added to a handover. */
@@ -45,8 +45,8 @@ struct stream_log {
 	struct log_meta meta;
 	struct log_writer *w;
 	struct evtypes *types; /* the stream's (its lock is held when used) */
-	struct batch pending; /* handed over by the stream */
-	struct batch writing; /* being written by the flusher */
+	struct batch pending;  /* handed over by the stream */
+	struct batch writing;  /* being written by the flusher */
 	/*
 	 * A queue like the stream's, empty (spare.buf set) or handed over
 	 * whole (handed.buf set) or being written (neither): a handover
@@ -55,11 +55,11 @@ struct stream_log {
 	 */
 	struct pt_queue spare;
 	struct pt_queue handed;
-	bool busy;            /* a flush is under way */
+	bool busy;	      /* a flush is under way */
 	uint64_t write_since; /* since when what waits to be written has waited; 0: none */
-	bool done;            /* a flush ended: FLUSH_STOP to record */
+	bool done;	      /* a flush ended: FLUSH_STOP to record */
 	bool stop;
-	int flush_error;      /* first error, reset when read */
+	int flush_error; /* first error, reset when read */
 	uint64_t dropped_seen;
 	bool log_overrun;
 	uint64_t last_flush_ns;
@@ -389,12 +389,13 @@ void stream_log__status(struct stream_log *l, struct posix_trace_status_info *st
 	st->posix_stream_flush_status = l->busy ? POSIX_TRACE_FLUSHING : POSIX_TRACE_NOT_FLUSHING;
 	st->posix_stream_flush_error = l->flush_error;
 	l->flush_error = 0;
-	st->posix_log_overrun_status = l->log_overrun ? POSIX_TRACE_OVERRUN : POSIX_TRACE_NO_OVERRUN;
+	st->posix_log_overrun_status =
+		l->log_overrun ? POSIX_TRACE_OVERRUN : POSIX_TRACE_NO_OVERRUN;
 	l->log_overrun = false;
 	st->posix_log_full_status =
-		(l->meta.log_full_policy != LOG_POLICY_APPEND && log_writer__full(l->w)) ?
-			POSIX_TRACE_FULL :
-			POSIX_TRACE_NOT_FULL;
+		(l->meta.log_full_policy != LOG_POLICY_APPEND && log_writer__full(l->w))
+			? POSIX_TRACE_FULL
+			: POSIX_TRACE_NOT_FULL;
 	pthread_mutex_unlock(&l->m);
 }
 

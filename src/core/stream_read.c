@@ -190,7 +190,9 @@ static size_t stream__fill_batch(struct pt_stream *s, struct ptbpf_event *evs, s
 	size_t n = 0, off = 0;
 
 	if (queue__empty(&s->q)) {
-		struct stream_out out = { .evs = evs, .max = max, .buf = buf, .bufsz = buf ? bufsz : 0 };
+		struct stream_out out = {
+			.evs = evs, .max = max, .buf = buf, .bufsz = buf ? bufsz : 0
+		};
 
 		s->out = s->log ? NULL : &out;
 		stream__drain_fit(s);

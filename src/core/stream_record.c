@@ -150,7 +150,7 @@ int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 
 /* A system event of the stream itself (pid and thread 0). */
 int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const void *data,
-				 uint32_t len)
+			  uint32_t len)
 {
 	struct pt_event_hdr h = {
 		.id = id,

@@ -211,8 +211,8 @@ static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 {
 	struct uev_opts o = {
 		/* like the kernel ring: twice the stream (the transport clamps it) */
-		.ring_bytes = 2 * s->attr.stream_size < (1u << 20) ? (1u << 20) :
-								   2 * s->attr.stream_size,
+		.ring_bytes =
+			2 * s->attr.stream_size < (1u << 20) ? (1u << 20) : 2 * s->attr.stream_size,
 		.max_data_size = s->attr.max_data_size,
 		.inherit = s->attr.inherit == POSIX_TRACE_INHERITED,
 	};
@@ -324,8 +324,8 @@ static void stream__merge_batch(struct pt_stream *s)
 		stream__take_back(s, batch__hdr(&s->batch, 0)->ts);
 	for (i = 0, j = 0; i < s->batch.n || j < s->moved.n;) {
 		/* merge: stored events first on equal timestamps */
-		if (j < s->moved.n &&
-		    (i == s->batch.n || batch__hdr(&s->moved, j)->ts <= batch__hdr(&s->batch, i)->ts)) {
+		if (j < s->moved.n && (i == s->batch.n || batch__hdr(&s->moved, j)->ts <=
+								  batch__hdr(&s->batch, i)->ts)) {
 			struct pt_event_hdr h = *batch__hdr(&s->moved, j);
 
 			stream__store(s, &h, batch__data(&s->moved, j++));
@@ -385,8 +385,10 @@ static bool stream__drain_round(struct pt_stream *s)
 		s->uev_cur = NULL;
 		if (err == -EBADMSG) {
 			/* the traced process scribbled over its shared memory */
-			struct pt_event_hdr h = { .id = POSIX_TRACE_ERROR, .pid = u->pid,
-						  .ts = now_stream(s), .data_len = sizeof(int) };
+			struct pt_event_hdr h = { .id = POSIX_TRACE_ERROR,
+						  .pid = u->pid,
+						  .ts = now_stream(s),
+						  .data_len = sizeof(int) };
 			int e = EBADMSG;
 
 			batch__add(&s->batch, &h, &e);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LOG_MAGIC	  "PTBPFLOG"
+#define LOG_MAGIC "PTBPFLOG"
 /*
  * 3.0: events packed in EVENTS records, an event's data without its zero
  * tail (the writer's default); 2.0: the same, data always whole; 1.0: an

@@ -59,7 +59,8 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 			return -EINVAL;
 		if (get_u(&q, end, &pid) || get_u(&q, end, &tid) || get_u(&q, end, &thread))
 			return -EINVAL;
-		if (unzigzag(pid) != (int32_t)unzigzag(pid) || unzigzag(tid) != (int32_t)unzigzag(tid))
+		if (unzigzag(pid) != (int32_t)unzigzag(pid) ||
+		    unzigzag(tid) != (int32_t)unzigzag(tid))
 			return -EINVAL;
 		slot = p->next;
 		p->next = (p->next + 1) % LOG_PACK_CTX;

@@ -41,7 +41,7 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
  * final ftruncate).
  */
 #define PREALLOC_CHUNK (32u << 20)
-#define RING_MAX     (1ull << 62)
+#define RING_MAX       (1ull << 62)
 /*
  * An EVENTS record is sealed once it holds this many payload bytes (a
  * LOOP log: 1/16 of its ring, since a lap overwrites whole records).
@@ -87,7 +87,7 @@ struct log_writer {
 	uint64_t blk_base_ts;
 	struct log_pack pack;
 
-	uint64_t unsynced; /* bytes written since writeback was last started */
+	uint64_t unsynced;     /* bytes written since writeback was last started */
 	uint64_t prealloc_end; /* APPEND: blocks allocated up to here; 0: none */
 	uint64_t seq;
 	uint64_t bytes;
@@ -578,8 +578,9 @@ static void blk_set_fast(struct log_writer *w)
 	/* 24 + log_round8(plen) <= room, room and buf_len multiples of 8 */
 	lim = room < 24 ? 0 : (room - 24 < lim ? room - 24 : lim);
 	if (w->layout == LOG_LAYOUT_RING)
-		lim = w->cap - w->wpos < 24 ? 0 :
-					      (w->cap - w->wpos - 24 < lim ? w->cap - w->wpos - 24 : lim);
+		lim = w->cap - w->wpos < 24
+			      ? 0
+			      : (w->cap - w->wpos - 24 < lim ? w->cap - w->wpos - 24 : lim);
 	w->blk_fast = w->policy == LOG_POLICY_UNTIL_FULL ? 0 : lim;
 }
 

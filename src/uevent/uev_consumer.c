@@ -68,7 +68,7 @@ struct uev_consumer {
 	uint32_t max_data; /* payload bytes delivered per event */
 	uint32_t rec_max;  /* payload bytes a valid record may hold (>= max_data) */
 	uint32_t flags;
-	bool adopted;	    /* a provisional slot, events kept from before attach */
+	bool adopted; /* a provisional slot, events kept from before attach */
 	struct uev_csub sub[UEV_NSUB];
 	unsigned int first; /* the sub-ring the next consume starts with */
 	uint64_t now;	    /* a recent CLOCK_MONOTONIC reading */
@@ -404,7 +404,8 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	 * Pages already written (an adopted slot) are left as they are. */
 	if (!c->adopted)
 		uev_zero_ring(c);
-	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot), (off_t)c->map_size);
+	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot),
+			(off_t)c->map_size);
 	uev_prefault(c->ring, c->map_size);
 	if (c->adopted) {
 		/* stays enabled: what it holds and what comes until the owner

@@ -26,7 +26,7 @@
 #define STORE_REL(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 
 static const uint64_t uev_zero_word;
-struct uev_hot uev_producer__hot = {.active_word = &uev_zero_word, .fd = -1};
+struct uev_hot uev_producer__hot = { .active_word = &uev_zero_word, .fd = -1 };
 /* The same word for the inline test of <trace.h>'s posix_trace_event macro. */
 __attribute__((visibility("default"))) const volatile unsigned long long *ptbpf_uev_gate =
 	(const volatile unsigned long long *)&uev_zero_word;
@@ -330,7 +330,7 @@ __attribute__((destructor)) static void uev_producer_fini(void)
 		end = uev_prov_deadline;
 	while (now < end && LOAD_ACQ(&sl->own) == UEV_OWN(uev_pid, UEV_SLOT_PROV) &&
 	       uev_slot_written(sl)) {
-		struct timespec ts = {0, (long)nap};
+		struct timespec ts = { 0, (long)nap };
 
 		nanosleep(&ts, NULL);
 		if (nap < 16000000)
@@ -469,7 +469,7 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	p = (uint8_t *)(rec + 1);
 	STORE(&rec->commit, UEV_COMMIT(pos, own ? UEV_KIND_RESV_OWN : UEV_KIND_RESV, rlen));
 	if (flags & UEV_REC_THREAD) {
-		struct uev_thr th = {.tid = e->tid, .pid = e->pid, .thread = e->thread};
+		struct uev_thr th = { .tid = e->tid, .pid = e->pid, .thread = e->thread };
 
 		memcpy(p, &th, sizeof(th));
 		p += sizeof(th);

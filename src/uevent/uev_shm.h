@@ -106,17 +106,18 @@
 #define UEV_SLOT_CLAIMING 1u /* being set up by its owner */
 #define UEV_SLOT_READY	  2u /* producers may look at it */
 #define UEV_SLOT_PROV	  3u /* provisional: created by the process itself (owner pid), */
-			     /* written like READY, adopted by the first controller */
+/* written like READY, adopted by the first controller */
 #define UEV_OWN(pid, st)   (((uint64_t)(uint32_t)(pid) << 32) | (st))
 #define UEV_OWN_PID(own)   ((int32_t)((own) >> 32))
 #define UEV_OWN_STATE(own) ((uint32_t)(own))
 
 /* The provisional slot (see above). */
-#define UEV_PENDING_ENV	  "PTBPF_UEV_PENDING"
-#define UEV_NSUB	  4u /* sub-rings per slot, a power of two */
-#define UEV_SUB_SHIFT	  2u /* log2(UEV_NSUB) */
-#define UEV_SUB_MAX	  (UEV_SLOT_MAX / UEV_NSUB)
-#define UEV_SUB_SIZE(ring_size) ((ring_size) < UEV_SUB_MAX ? (uint64_t)(ring_size) : (uint64_t)UEV_SUB_MAX)
+#define UEV_PENDING_ENV "PTBPF_UEV_PENDING"
+#define UEV_NSUB	4u /* sub-rings per slot, a power of two */
+#define UEV_SUB_SHIFT	2u /* log2(UEV_NSUB) */
+#define UEV_SUB_MAX	(UEV_SLOT_MAX / UEV_NSUB)
+#define UEV_SUB_SIZE(ring_size)                                                                    \
+	((ring_size) < UEV_SUB_MAX ? (uint64_t)(ring_size) : (uint64_t)UEV_SUB_MAX)
 /*
  * The adopted ring keeps this size for the stream's life: the largest a
  * sub-ring gets (a thread has UEV_SUB_MAX bytes, as in a claimed slot of a
@@ -153,7 +154,7 @@
 /* reserved, not committed yet */
 #define UEV_COMMIT_RESERVED(c)                                                                     \
 	(UEV_COMMIT_KIND(c) == UEV_KIND_RESV || UEV_COMMIT_KIND(c) == UEV_KIND_RESV_OWN)
-#define UEV_LEN_MAX	   0x00ffffffu
+#define UEV_LEN_MAX 0x00ffffffu
 
 /* uev_rec.flags */
 #define UEV_REC_TRUNC  0x01u /* payload truncated to max_data */
@@ -176,7 +177,7 @@ _Static_assert(sizeof(struct uev_rec) == 12, "uev_rec layout");
 
 /* The writer's context, sent when its previous record is not just before. */
 struct uev_thr {
-	int32_t tid;	 /* first: the dead-writer check reads it (RESV) */
+	int32_t tid; /* first: the dead-writer check reads it (RESV) */
 	int32_t pid;
 	uint64_t thread; /* pthread_self() */
 } __attribute__((packed));

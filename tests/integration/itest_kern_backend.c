@@ -34,9 +34,9 @@
 #include "backend/kern.h"
 #include "itest.h"
 
-#define GETPPID_K  17
-#define WRITE_N	   4321
-#define DROP_CALLS 100000
+#define GETPPID_K   17
+#define WRITE_N	    4321
+#define DROP_CALLS  100000
 #define MERGE_CALLS 5000 /* per thread */
 
 /* ------------------------------------------------------------------ */
@@ -89,7 +89,7 @@ static void col_lost(void *ctx, uint64_t count, uint64_t first_ts)
 
 static void col_drain(struct kern_backend *kb, struct col *c)
 {
-	struct kern_cbs cbs = {.event = col_event, .lost = col_lost, .ctx = c};
+	struct kern_cbs cbs = { .event = col_event, .lost = col_lost, .ctx = c };
 	int n, empty = 0, rounds = 0;
 
 	/* a few empty rounds: records of other cpus may still be in flight */
@@ -234,7 +234,7 @@ static void *merge_thread(void *arg)
 
 static void child_main(int rfd, int wfd, enum child_mode mode, const char *path)
 {
-	struct child_report rep = {.thread = (uint64_t)pthread_self()};
+	struct child_report rep = { .thread = (uint64_t)pthread_self() };
 	char go;
 
 	/* a failed test leaves us waiting: go with it, so that our copy of
@@ -266,7 +266,7 @@ static void child_main(int rfd, int wfd, enum child_mode mode, const char *path)
 	}
 	if (mode == CHILD_TWO_CPUS) {
 		/* two threads at once, each on its own CPU (ring) if there are two */
-		int cpus[2] = {0, sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0};
+		int cpus[2] = { 0, sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0 };
 		pthread_t t[2];
 
 		for (int i = 0; i < 2; i++)
@@ -328,7 +328,7 @@ static void run_child(struct kern_backend *kb, enum child_mode mode, const char 
 
 static struct kern_backend *open_kb(size_t ring, bool inherit)
 {
-	struct kern_opts o = {.ring_bytes = ring, .inherit = inherit};
+	struct kern_opts o = { .ring_bytes = ring, .inherit = inherit };
 	struct kern_backend *kb = NULL;
 
 	assert_int_equal(kern_backend__open(&kb, &o), 0);
@@ -379,8 +379,9 @@ static void check_getppid(const struct col *c, pid_t child)
 			 * the arguments too (getppid takes none, whatever its
 			 * registers held) */
 			assert_int_equal(as_enter(e)->path_len[0] | as_enter(e)->path_len[1] |
-						 as_enter(e)->path_arg[0] | as_enter(e)->path_arg[1] |
-						 as_enter(e)->flags | as_enter(e)->reserved,
+						 as_enter(e)->path_arg[0] |
+						 as_enter(e)->path_arg[1] | as_enter(e)->flags |
+						 as_enter(e)->reserved,
 					 0);
 			for (int a = 0; a < 6; a++)
 				assert_int_equal(as_enter(e)->args[a], 0);
@@ -703,7 +704,7 @@ static void full_sequence(bool inherit)
 {
 	struct kern_backend *kb = open_kb(1 << 22, inherit);
 	struct kern_counters kc;
-	struct col c = {0};
+	struct col c = { 0 };
 	struct run run;
 	char path[128];
 	size_t exec_at;
@@ -759,7 +760,7 @@ static void test_filter(void **state)
 	struct kern_backend *kb = open_kb(1 << 22, true);
 	uint64_t bits[PTBPF_EV_ID_LIMIT / 64];
 	struct kern_counters kc;
-	struct col c = {0};
+	struct col c = { 0 };
 	struct run run;
 	char path[128];
 
@@ -789,7 +790,7 @@ static void test_drops(void **state)
 	struct kern_backend *kb = open_kb(4096, false);
 	uint64_t bits[PTBPF_EV_ID_LIMIT / 64];
 	struct kern_counters kc;
-	struct col c = {0};
+	struct col c = { 0 };
 	struct run run;
 
 	only_getppid(bits);
@@ -831,11 +832,11 @@ static uint64_t now_ns(void)
 static void test_drop_order(void **state)
 {
 	struct kern_backend *kb = open_kb(4096, false);
-	struct kern_cbs cbs = {.event = col_event, .lost = col_lost};
+	struct kern_cbs cbs = { .event = col_event, .lost = col_lost };
 	uint64_t bits[PTBPF_EV_ID_LIMIT / 64], mark;
 	struct child_report rep;
 	struct kern_counters kc;
-	struct col c = {.stop_after = 10};
+	struct col c = { .stop_after = 10 };
 	int p2c[2], c2p[2], st;
 	size_t first2;
 	pid_t pid;
@@ -892,9 +893,9 @@ static void test_drop_order(void **state)
 static void test_merge(void **state)
 {
 	struct kern_backend *kb = open_kb(1 << 24, false);
-	struct kern_cbs cbs = {.event = col_event, .lost = col_lost};
+	struct kern_cbs cbs = { .event = col_event, .lost = col_lost };
 	uint64_t bits[PTBPF_EV_ID_LIMIT / 64];
-	struct col c = {0};
+	struct col c = { 0 };
 	struct run run;
 	size_t back = 0, i;
 	pid_t tid0;
@@ -929,9 +930,9 @@ static void test_merge(void **state)
 static void test_stop(void **state)
 {
 	struct kern_backend *kb = open_kb(1 << 22, false);
-	struct kern_cbs cbs = {.event = col_event, .lost = col_lost};
+	struct kern_cbs cbs = { .event = col_event, .lost = col_lost };
 	uint64_t bits[PTBPF_EV_ID_LIMIT / 64];
-	struct col c = {.stop_after = 5};
+	struct col c = { .stop_after = 5 };
 	struct run run;
 
 	only_getppid(bits);
@@ -956,7 +957,7 @@ static void test_exclude(void **state)
 {
 	struct kern_backend *kb = open_kb(1 << 22, true);
 	struct kern_counters kc;
-	struct col c = {0};
+	struct col c = { 0 };
 	struct run run;
 	bool gc_seen = false;
 
@@ -979,7 +980,7 @@ static void test_two_backends(void **state)
 {
 	struct kern_backend *a = open_kb(1 << 20, false), *b = open_kb(1 << 20, false);
 	struct kern_counters kc;
-	struct col ca = {0}, cb = {0};
+	struct col ca = { 0 }, cb = { 0 };
 	struct run run;
 
 	run_child(a, CHILD_FULL, "/nonexistent/x", true, false, &run);
@@ -999,7 +1000,7 @@ static void test_disabled(void **state)
 {
 	struct kern_backend *kb = open_kb(1 << 20, false);
 	struct kern_counters kc;
-	struct col c = {0};
+	struct col c = { 0 };
 
 	assert_int_equal(kern_backend__add_pid(kb, getpid()), 0);
 	for (int i = 0; i < 10; i++)

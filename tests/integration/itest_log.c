@@ -61,7 +61,8 @@ static int read_log(const char *path, trace_id_t *out)
 				 0);
 		if (un)
 			break;
-		assert_int_equal(posix_trace_eventid_get_name(t, r->info.posix_event_id, r->name), 0);
+		assert_int_equal(posix_trace_eventid_get_name(t, r->info.posix_event_id, r->name),
+				 0);
 		n++;
 	}
 	if (out) {
@@ -183,7 +184,8 @@ static void test_round_trip(void **state)
 		k++;
 	}
 	for (i = 1; i < n; i++)
-		assert_true(recs[i].info.posix_timestamp.tv_sec > recs[i - 1].info.posix_timestamp.tv_sec ||
+		assert_true(recs[i].info.posix_timestamp.tv_sec >
+				    recs[i - 1].info.posix_timestamp.tv_sec ||
 			    (recs[i].info.posix_timestamp.tv_sec ==
 				     recs[i - 1].info.posix_timestamp.tv_sec &&
 			     recs[i].info.posix_timestamp.tv_nsec >=
@@ -222,7 +224,8 @@ static void test_round_trip(void **state)
 		size_t len;
 		char buf[600];
 
-		assert_int_equal(posix_trace_getnext_event(lt, &info, buf, sizeof(buf), &len, &un), 0);
+		assert_int_equal(posix_trace_getnext_event(lt, &info, buf, sizeof(buf), &len, &un),
+				 0);
 		assert_int_equal(un, 0);
 		assert_int_equal(info.posix_event_id, POSIX_TRACE_START);
 	}
@@ -231,7 +234,8 @@ static void test_round_trip(void **state)
 		struct posix_trace_event_info info;
 		size_t len;
 
-		assert_int_equal(posix_trace_trygetnext_event(lt, &info, NULL, 0, &len, &un), EINVAL);
+		assert_int_equal(posix_trace_trygetnext_event(lt, &info, NULL, 0, &len, &un),
+				 EINVAL);
 		assert_int_equal(posix_trace_start(lt), EINVAL);
 		assert_int_equal(posix_trace_stop(lt), EINVAL);
 		assert_int_equal(posix_trace_shutdown(lt), EINVAL);
@@ -419,8 +423,8 @@ static void test_flush_start_stamp(void **state)
 			same++;
 		}
 	}
-	print_message("%d of the events after %d flushes have the FLUSH_START's timestamp\n",
-		      same, flushes);
+	print_message("%d of the events after %d flushes have the FLUSH_START's timestamp\n", same,
+		      flushes);
 	assert_true(flushes >= 200);
 	/*
 	 * Two events of one nanosecond can happen, rarely. A record in

@@ -25,8 +25,8 @@
 #include "itest.h"
 
 #define NR_GETPPID 110
-#define NR_OPENAT 257
-#define NR_WRITE 1
+#define NR_OPENAT  257
+#define NR_WRITE   1
 
 struct ev {
 	struct posix_trace_event_info info;
@@ -63,8 +63,8 @@ static void child_spawn(struct child *c, int nbytes, int k, const char *flags)
 		snprintf(a2, sizeof(a2), "%d", go[0]);
 		snprintf(a4, sizeof(a4), "%d", nbytes);
 		snprintf(a5, sizeof(a5), "%d", k);
-		execl(itest_prog("script_child"), "script_child", a1, a2, c->path, a4, a5,
-		      flags, (char *)NULL);
+		execl(itest_prog("script_child"), "script_child", a1, a2, c->path, a4, a5, flags,
+		      (char *)NULL);
 		_exit(127);
 	}
 	close(ready[1]);
@@ -99,7 +99,8 @@ static int read_all(trace_id_t t, struct ev *evs, int max)
 		assert_int_equal(err, 0);
 		if (un)
 			break;
-		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name), 0);
+		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name),
+				 0);
 		assert_int_equal(ptbpf_trace_last_tid(t, &e->tid), 0);
 		n++;
 	}
@@ -151,8 +152,8 @@ static void check_script(int inherit)
 
 	child_spawn(&c, nbytes, k, "");
 	posix_trace_attr_init(&a);
-	posix_trace_attr_setinherited(&a, inherit ? POSIX_TRACE_INHERITED :
-						    POSIX_TRACE_CLOSE_FOR_CHILD);
+	posix_trace_attr_setinherited(&a, inherit ? POSIX_TRACE_INHERITED
+						  : POSIX_TRACE_CLOSE_FOR_CHILD);
 	assert_int_equal(posix_trace_create(c.pid, &a, &t), 0);
 	assert_int_equal(posix_trace_start(t), 0);
 	st = child_run(&c);
@@ -689,10 +690,12 @@ static void test_batch_read(void **state)
 			assert_true(off + e->data_len <= sizeof(buf));
 			if (k)
 				assert_true((const unsigned char *)e->data >=
-					    (const unsigned char *)b[k - 1].data + b[k - 1].data_len);
+					    (const unsigned char *)b[k - 1].data +
+						    b[k - 1].data_len);
 			assert_int_not_equal(e->info.posix_truncation_status,
 					     POSIX_TRACE_TRUNCATED_READ);
-			if (e->info.posix_event_id != (trace_event_id_t)PTBPF_EV_SYS_EXIT(SYS_getppid) ||
+			if (e->info.posix_event_id !=
+				    (trace_event_id_t)PTBPF_EV_SYS_EXIT(SYS_getppid) ||
 			    e->info.posix_pid != c.pid)
 				continue;
 			assert_int_equal(e->data_len, sizeof(*x));

@@ -83,7 +83,7 @@ static char *child_line(struct child *c, char *line, size_t size)
 {
 	for (;;) {
 		char *nl = memchr(c->buf, '\n', c->len);
-		struct pollfd pfd = {.fd = c->out, .events = POLLIN};
+		struct pollfd pfd = { .fd = c->out, .events = POLLIN };
 		ssize_t n;
 
 		if (nl) {
@@ -214,8 +214,8 @@ static void check_payload(const struct rec *e, uint32_t seq)
 
 static void test_basic(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 128};
-	struct uev_opts small = {.ring_bytes = 4096, .max_data_size = 64};
+	struct uev_opts o = { .ring_bytes = 1 << 20, .max_data_size = 128 };
+	struct uev_opts small = { .ring_bytes = 4096, .max_data_size = 64 };
 	unsigned int a, b, c_id, a2, na = 0, nc = 0, nu = 0, nthr = 0, i;
 	unsigned long long emit_addr, thr_self, main_self;
 	struct uev_consumer *c, *cs;
@@ -264,7 +264,8 @@ static void test_basic(void **state)
 
 		assert_int_equal(e->h.pid, ch.pid);
 		assert_true(e->h.ts >= t0 && e->h.ts <= t1);
-		assert_true(e->h.prog_addr >= emit_addr && e->h.prog_addr < emit_addr + 1024); /* in emit_one() */
+		assert_true(e->h.prog_addr >= emit_addr &&
+			    e->h.prog_addr < emit_addr + 1024); /* in emit_one() */
 		assert_int_not_equal(e->h.id, b);
 		if (e->h.tid == thr_tid) {
 			assert_int_equal(e->h.thread, thr_self);
@@ -320,7 +321,7 @@ static void test_basic(void **state)
  */
 static void test_pending(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 48};
+	struct uev_opts o = { .ring_bytes = 1 << 20, .max_data_size = 48 };
 	struct uev_consumer *c, *c2;
 	struct uev_cbs cbs, cbs2;
 	struct rx rx, rx2;
@@ -429,8 +430,8 @@ static void test_pending(void **state)
 
 static void test_fork(void **state)
 {
-	struct uev_opts inh = {.ring_bytes = 65536, .max_data_size = 64, .inherit = true};
-	struct uev_opts noinh = {.ring_bytes = 65536, .max_data_size = 64, .inherit = false};
+	struct uev_opts inh = { .ring_bytes = 65536, .max_data_size = 64, .inherit = true };
+	struct uev_opts noinh = { .ring_bytes = 65536, .max_data_size = 64, .inherit = false };
 	struct uev_consumer *ci, *cn, *cc;
 	struct uev_cbs cbi, cbn, cbc;
 	struct rx ri, rn, rc;
@@ -526,7 +527,7 @@ static void wait_exec(pid_t p, const char *name)
 static void test_errors(void **state)
 {
 	struct uev_consumer *c;
-	struct uev_opts o = {.ring_bytes = 4096};
+	struct uev_opts o = { .ring_bytes = 4096 };
 	pid_t p;
 	int err;
 
@@ -572,7 +573,7 @@ static void test_errors(void **state)
 
 static void test_die_mid_write(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 4096};
+	struct uev_opts o = { .ring_bytes = 1 << 20, .max_data_size = 4096 };
 	struct uev_consumer *c;
 	struct uev_cbs cbs;
 	struct rx rx;
@@ -608,7 +609,7 @@ static void test_die_mid_write(void **state)
 
 static void test_scribbler(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 65536, .max_data_size = 64};
+	struct uev_opts o = { .ring_bytes = 65536, .max_data_size = 64 };
 	struct uev_consumer *c, *self;
 	struct uev_cbs cbs, cbself;
 	struct rx rx, rself;
@@ -673,7 +674,7 @@ static void test_scribbler(void **state)
 /* As an unprivileged user (nobody), tracing its own unprivileged child. */
 static int run_unprivileged(void)
 {
-	struct uev_opts o = {.ring_bytes = 65536, .max_data_size = 256};
+	struct uev_opts o = { .ring_bytes = 65536, .max_data_size = 256 };
 	struct uev_consumer *c;
 	struct uev_cbs cbs;
 	struct rx rx;

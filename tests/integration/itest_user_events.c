@@ -91,7 +91,8 @@ static int read_all(trace_id_t t)
 				 0);
 		if (un)
 			break;
-		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name), 0);
+		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name),
+				 0);
 		n++;
 	}
 	return n;
@@ -212,8 +213,8 @@ static void check_fork(int inherit)
 
 	app_spawn(&a, "fork", 0, 0);
 	posix_trace_attr_init(&at);
-	posix_trace_attr_setinherited(&at, inherit ? POSIX_TRACE_INHERITED :
-						     POSIX_TRACE_CLOSE_FOR_CHILD);
+	posix_trace_attr_setinherited(&at, inherit ? POSIX_TRACE_INHERITED
+						   : POSIX_TRACE_CLOSE_FOR_CHILD);
 	assert_int_equal(posix_trace_create(a.pid, &at, &t), 0);
 	assert_int_equal(posix_trace_start(t), 0);
 	app_run(&a);
@@ -530,16 +531,11 @@ static void test_scribbler(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cross_process),
-		cmocka_unit_test(test_pid0),
-		cmocka_unit_test(test_fork_inherited),
-		cmocka_unit_test(test_fork_close_for_child),
-		cmocka_unit_test(test_filter),
-		cmocka_unit_test(test_flood),
-		cmocka_unit_test(test_ring_drops),
-		cmocka_unit_test(test_mixed_order),
-		cmocka_unit_test(test_late_source),
-		cmocka_unit_test(test_dies_midwrite),
+		cmocka_unit_test(test_cross_process),  cmocka_unit_test(test_pid0),
+		cmocka_unit_test(test_fork_inherited), cmocka_unit_test(test_fork_close_for_child),
+		cmocka_unit_test(test_filter),	       cmocka_unit_test(test_flood),
+		cmocka_unit_test(test_ring_drops),     cmocka_unit_test(test_mixed_order),
+		cmocka_unit_test(test_late_source),    cmocka_unit_test(test_dies_midwrite),
 		cmocka_unit_test(test_scribbler),
 	};
 

@@ -20,7 +20,7 @@
 const char *cli_prog = "test_cli_fmt";
 
 #define NR_GETPPID 110
-#define NR_READ 0
+#define NR_READ	   0
 
 struct out {
 	char *s;
@@ -143,11 +143,10 @@ static void test_deferred(void **state)
 	wakeup(&o, 12, 101, 103);
 	sys_exit(&o, "getppid", NR_GETPPID, 13, 101, 99);
 	wakeup(&o, 14, 101, 104);
-	assert_string_equal(out_text(&o),
-			    "0.000000 100/101 getppid() = 99\n"
-			    "0.000001 100/101 sched_wakeup 100/102 by 101 cpu=1\n"
-			    "0.000002 100/101 sched_wakeup 100/103 by 101 cpu=1\n"
-			    "0.000004 100/101 sched_wakeup 100/104 by 101 cpu=1\n");
+	assert_string_equal(out_text(&o), "0.000000 100/101 getppid() = 99\n"
+					  "0.000001 100/101 sched_wakeup 100/102 by 101 cpu=1\n"
+					  "0.000002 100/101 sched_wakeup 100/103 by 101 cpu=1\n"
+					  "0.000004 100/101 sched_wakeup 100/104 by 101 cpu=1\n");
 	out_close(&o);
 }
 
@@ -173,8 +172,7 @@ static void test_many_deferred(void **state)
 		n += (size_t)snprintf(want + n, sizeof(want) - n,
 				      "0.0000%02d 100/101 sched_wakeup 100/%d by 101 cpu=1\n", i,
 				      1000 + i);
-	snprintf(want + n, sizeof(want) - n,
-		 "0.000067 100/101 <... getppid resumed>) = 99\n");
+	snprintf(want + n, sizeof(want) - n, "0.000067 100/101 <... getppid resumed>) = 99\n");
 	assert_string_equal(out_text(&o), want);
 	out_close(&o);
 }
@@ -189,11 +187,10 @@ static void test_interleaved(void **state)
 	sys_enter(&o, "getppid", NR_GETPPID, 2, 102, NULL);
 	sys_exit(&o, "getppid", NR_GETPPID, 3, 101, 99);
 	sys_exit(&o, "getppid", NR_GETPPID, 4, 102, 99);
-	assert_string_equal(out_text(&o),
-			    "0.000000 100/101 getppid() <unfinished ...>\n"
-			    "0.000001 100/102 getppid() <unfinished ...>\n"
-			    "0.000002 100/101 <... getppid resumed>) = 99\n"
-			    "0.000003 100/102 <... getppid resumed>) = 99\n");
+	assert_string_equal(out_text(&o), "0.000000 100/101 getppid() <unfinished ...>\n"
+					  "0.000001 100/102 getppid() <unfinished ...>\n"
+					  "0.000002 100/101 <... getppid resumed>) = 99\n"
+					  "0.000003 100/102 <... getppid resumed>) = 99\n");
 	out_close(&o);
 }
 
@@ -250,12 +247,9 @@ static void test_nargs_recorded(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nargs_recorded),
-		cmocka_unit_test(test_merged),
-		cmocka_unit_test(test_deferred),
-		cmocka_unit_test(test_many_deferred),
-		cmocka_unit_test(test_interleaved),
-		cmocka_unit_test(test_many_lines),
+		cmocka_unit_test(test_nargs_recorded), cmocka_unit_test(test_merged),
+		cmocka_unit_test(test_deferred),       cmocka_unit_test(test_many_deferred),
+		cmocka_unit_test(test_interleaved),    cmocka_unit_test(test_many_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

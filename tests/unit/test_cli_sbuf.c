@@ -16,8 +16,9 @@ const char *cli_prog = "test_cli_sbuf";
 /* What printf makes of the same values. */
 static void test_dec_like_printf(void **state)
 {
-	static const int64_t v[] = { 0, 1, -1, 9, 10, 99, 100, 101, 12345, -12345, INT32_MIN,
-				     INT64_MAX, INT64_MIN, 4294967295LL };
+	static const int64_t v[] = { 0,		1,	   -1,	      9,	   10,
+				     99,	100,	   101,	      12345,	   -12345,
+				     INT32_MIN, INT64_MAX, INT64_MIN, 4294967295LL };
 	static const uint64_t u[] = { 0, 7, 10, 999999, 1000000, 123456789012345ULL, UINT64_MAX };
 	struct sbuf b = { 0 };
 	char ref[64];
@@ -88,13 +89,25 @@ static void test_append(void **state)
 /* Line prefixes, with the cached second and ids, as printf makes them. */
 static void test_line_prefix(void **state)
 {
-	static const int64_t ts[] = { 0, 999, 1000, 999999999, 1000000000, 1000000001,
-				      1234567890123, -1, -1000, -999999999, -1000000000,
-				      -3500000000, 86400000000000LL, INT64_MAX, INT64_MIN + 1 };
-	static const pid_t ids[][2] = { { 0, 0 }, { 1, 1 }, { 42, 43 }, { 42, 44 },
-					{ 99999, 100000 }, { 4194304, 4194303 },
-					{ -1, 7 }, { 42, 43 }, { 5, 5 }, { 6, 5 },
-					{ 3, -2 }, { INT_MIN, INT_MAX } };
+	static const int64_t ts[] = { 0,
+				      999,
+				      1000,
+				      999999999,
+				      1000000000,
+				      1000000001,
+				      1234567890123,
+				      -1,
+				      -1000,
+				      -999999999,
+				      -1000000000,
+				      -3500000000,
+				      86400000000000LL,
+				      INT64_MAX,
+				      INT64_MIN + 1 };
+	static const pid_t ids[][2] = { { 0, 0 },   { 1, 1 },	       { 42, 43 },
+					{ 42, 44 }, { 99999, 100000 }, { 4194304, 4194303 },
+					{ -1, 7 },  { 42, 43 },	       { 5, 5 },
+					{ 6, 5 },   { 3, -2 },	       { INT_MIN, INT_MAX } };
 	struct line_prefix p;
 	struct sbuf b = { 0 };
 	char ref[128];
@@ -113,8 +126,8 @@ static void test_line_prefix(void **state)
 				sb_putn(&b, "x", 1);
 				sb_line_prefix(&b, &p, t, ids[k][0], ids[k][1]);
 				snprintf(ref, sizeof(ref), "x%s%" PRIu64 ".%06" PRIu64 " %d/%d ",
-					 t < 0 ? "-" : "", u / 1000000000u,
-					 u % 1000000000u / 1000u, (int)ids[k][0], (int)ids[k][1]);
+					 t < 0 ? "-" : "", u / 1000000000u, u % 1000000000u / 1000u,
+					 (int)ids[k][0], (int)ids[k][1]);
 				assert_string_equal(b.s, ref);
 				assert_int_equal(b.len, strlen(ref));
 			}
@@ -135,13 +148,27 @@ static void test_quote(void **state)
 
 		in[i] = (char)c;
 		switch (c) {
-		case '"': o += sprintf(o, "\\\""); break;
-		case '\\': o += sprintf(o, "\\\\"); break;
-		case '\n': o += sprintf(o, "\\n"); break;
-		case '\t': o += sprintf(o, "\\t"); break;
-		case '\r': o += sprintf(o, "\\r"); break;
-		case '\v': o += sprintf(o, "\\v"); break;
-		case '\f': o += sprintf(o, "\\f"); break;
+		case '"':
+			o += sprintf(o, "\\\"");
+			break;
+		case '\\':
+			o += sprintf(o, "\\\\");
+			break;
+		case '\n':
+			o += sprintf(o, "\\n");
+			break;
+		case '\t':
+			o += sprintf(o, "\\t");
+			break;
+		case '\r':
+			o += sprintf(o, "\\r");
+			break;
+		case '\v':
+			o += sprintf(o, "\\v");
+			break;
+		case '\f':
+			o += sprintf(o, "\\f");
+			break;
 		default:
 			if (c < 0x20 || c >= 0x7f)
 				o += sprintf(o, "\\x%02x", c);
@@ -165,10 +192,8 @@ static void test_quote(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dec_like_printf),
-		cmocka_unit_test(test_xhex_like_printf),
-		cmocka_unit_test(test_append),
-		cmocka_unit_test(test_line_prefix),
+		cmocka_unit_test(test_dec_like_printf), cmocka_unit_test(test_xhex_like_printf),
+		cmocka_unit_test(test_append),		cmocka_unit_test(test_line_prefix),
 		cmocka_unit_test(test_quote),
 	};
 

@@ -161,12 +161,24 @@ static void test_batch_sort_segments(void **state)
 				struct pt_event_hdr h = { .data_len = 8 };
 
 				switch (shape) {
-				case 0: ts = base + i; break;
-				case 1: ts = base + i + (rand_r(&seed) % 8); break;
-				case 2: ts = base + len - i; break;
-				case 3: ts = (uint64_t)rand_r(&seed) % 5000; break;
-				case 4: ts = base; break;
-				default: ts = base + i / 3; break;
+				case 0:
+					ts = base + i;
+					break;
+				case 1:
+					ts = base + i + (rand_r(&seed) % 8);
+					break;
+				case 2:
+					ts = base + len - i;
+					break;
+				case 3:
+					ts = (uint64_t)rand_r(&seed) % 5000;
+					break;
+				case 4:
+					ts = base;
+					break;
+				default:
+					ts = base + i / 3;
+					break;
 				}
 				h.ts = ts;
 				h.id = (uint32_t)n;
@@ -263,9 +275,8 @@ static void test_registry(void **state)
 	assert_int_equal(waitpid(c, &i, 0), c);
 	assert_true(WIFEXITED(i) && WEXITSTATUS(i) == 0);
 	for (i = 0; i < TRACE_SYS_MAX; i++)
-		assert_int_equal(registry__remove(ids[i], TRACE_KIND_ACTIVE | TRACE_KIND_LOG, NULL,
-						  &p),
-				 0);
+		assert_int_equal(
+			registry__remove(ids[i], TRACE_KIND_ACTIVE | TRACE_KIND_LOG, NULL, &p), 0);
 }
 
 /* A thread holds a reference for a while: a remove waits for its put. */

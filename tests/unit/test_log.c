@@ -124,7 +124,7 @@ static uint64_t ev_index(const struct pt_event_hdr *h)
 
 static struct log_writer *wopen(int fd, int policy, uint64_t max, const struct log_writer_opts *o)
 {
-	struct log_writer_opts opts = {0};
+	struct log_writer_opts opts = { 0 };
 	struct log_writer *w;
 	struct log_meta m;
 
@@ -293,7 +293,7 @@ static void test_round_trip(void **state)
 static void test_types(void **state)
 {
 	int fd = memfile();
-	struct log_writer_opts o = {.type_slots = 4};
+	struct log_writer_opts o = { .type_slots = 4 };
 	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
 	char longname[LOG_NAME_MAX + 1];
 	struct log_reader *r;
@@ -387,7 +387,7 @@ static void test_until_full(void **state)
 static void test_append_unlimited(void **state)
 {
 	int fd = memfile();
-	struct log_writer_opts o = {.buf_size = 1}; /* the minimum buffer: many writes */
+	struct log_writer_opts o = { .buf_size = 1 }; /* the minimum buffer: many writes */
 	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 100, &o);
 	struct log_reader *r;
 	uint64_t i;
@@ -459,8 +459,8 @@ static void check_loop(int fd, uint64_t cap, uint64_t n, int closed)
 		} else {
 			/* the oldest lap may have lost up to one record to the WRAP */
 			assert_true(bytes + 2 * rec_size(0) +
-					    2 * (24 + log_round8(48 + EV_MAX_DATA)) >
-				    cap ||
+						    2 * (24 + log_round8(48 + EV_MAX_DATA)) >
+					    cap ||
 				    first == 0);
 		}
 	} else {
@@ -603,7 +603,7 @@ static void test_loop_stale_lap(void **state)
 static void test_replayed_record(void **state)
 {
 	int fd = memfile();
-	struct log_writer_opts o = {.type_slots = 1};
+	struct log_writer_opts o = { .type_slots = 1 };
 	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
 	uint64_t data_off = LOG_HDR_SIZE + LOG_TYPE_REC_MAX;
 	unsigned char rec[80];
@@ -822,7 +822,7 @@ static int file_of(const unsigned char *buf, size_t len)
 
 static int small_log(int policy, uint64_t n, uint64_t max, int closed)
 {
-	struct log_writer_opts o = {.type_slots = 3};
+	struct log_writer_opts o = { .type_slots = 3 };
 	int fd = memfile();
 	struct log_writer *w = wopen(fd, policy, max, &o);
 
@@ -831,7 +831,7 @@ static int small_log(int policy, uint64_t n, uint64_t max, int closed)
 	for (uint64_t i = 0; i < n; i++)
 		assert_true(append(w, i) >= 0);
 	if (closed) {
-		struct log_status st = {.v = {1, 2, 3, 4, 5, 6, 7}};
+		struct log_status st = { .v = { 1, 2, 3, 4, 5, 6, 7 } };
 
 		assert_int_equal(log_writer__close(w, &st), 0);
 	} else {
@@ -885,10 +885,10 @@ static void test_truncate_everywhere(void **state)
 		uint64_t n, max;
 		int closed;
 	} cases[] = {
-		{LOG_POLICY_APPEND, 20, 0, 1},
-		{LOG_POLICY_UNTIL_FULL, 20, 1000, 1},
-		{LOG_POLICY_LOOP, 40, 1500, 1},
-		{LOG_POLICY_LOOP, 40, 1500, 0},
+		{ LOG_POLICY_APPEND, 20, 0, 1 },
+		{ LOG_POLICY_UNTIL_FULL, 20, 1000, 1 },
+		{ LOG_POLICY_LOOP, 40, 1500, 1 },
+		{ LOG_POLICY_LOOP, 40, 1500, 0 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -921,8 +921,8 @@ static void test_truncate_everywhere(void **state)
 
 static void test_byte_flips(void **state)
 {
-	int fds[2] = {small_log(LOG_POLICY_APPEND, 30, 0, 1),
-		      small_log(LOG_POLICY_LOOP, 60, 2000, 1)};
+	int fds[2] = { small_log(LOG_POLICY_APPEND, 30, 0, 1),
+		       small_log(LOG_POLICY_LOOP, 60, 2000, 1) };
 
 	srandom(12345);
 	for (int k = 0; k < 2; k++) {
@@ -961,7 +961,7 @@ static void test_byte_flips(void **state)
 static void test_write_error(void **state)
 {
 	char path[] = "/tmp/ptbpf-test-logXXXXXX";
-	struct log_writer_opts o = {.type_slots = 8};
+	struct log_writer_opts o = { .type_slots = 8 };
 	struct rlimit old, lim;
 	struct log_writer *w;
 	struct log_reader *r;
@@ -1033,7 +1033,7 @@ static void test_write_error(void **state)
 /* The writer's calls of sync_file_range (linked with --wrap). */
 static struct {
 	int fd, calls, bad_flags;
-} g_sfr = {.fd = -1};
+} g_sfr = { .fd = -1 };
 
 int __real_sync_file_range(int fd, off_t off, off_t n, unsigned int flags);
 int __wrap_sync_file_range(int fd, off_t off, off_t n, unsigned int flags);
@@ -1097,7 +1097,7 @@ static void test_writeback(void **state)
 static void test_prealloc(void **state)
 {
 	for (int pre = 1; pre >= 0; pre--) {
-		struct log_writer_opts o = {.flags = pre ? 0 : LOG_WRITER_NO_PREALLOC};
+		struct log_writer_opts o = { .flags = pre ? 0 : LOG_WRITER_NO_PREALLOC };
 		int fd = memfile();
 		struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
 		struct log_reader *r;
@@ -1132,7 +1132,8 @@ static void test_prealloc(void **state)
 static void test_large_offsets(void **state)
 {
 	char path[] = "/tmp/ptbpf-test-logXXXXXX";
-	struct log_writer_opts o = {.data_off = (5ull << 30) + 8, .flags = LOG_WRITER_NO_PREALLOC};
+	struct log_writer_opts o = { .data_off = (5ull << 30) + 8,
+				     .flags = LOG_WRITER_NO_PREALLOC };
 	struct log_reader *r;
 	struct stat st;
 	uint64_t events;
@@ -1234,15 +1235,15 @@ static void test_pack_codec(void **state)
 		 * LOG_PACK_ZEXT_MAX, stored past the end
 		 */
 		static const unsigned char bad[][16] = {
-			{0x40, 0, 1, 0, 0},
-			{0x27, 0, 0, 0, 0, 1, 0, 4, 4, 1, 2, 3, 4},
-			{0x27, 0, 0, 0, 0, 1, 0, 0x81, 0x08, 1, 5},
-			{0x27, 0, 0, 0, 0, 1, 0, 10, 9, 1},
-			{0x03, 0, 1, 0, 0},
-			{0x17, 0, 0, 0, 0, 1, 0, 0},
-			{0x07, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0},
-			{0x07, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0},
-			{0x07, 0, 0, 0, 0, 1, 0, 9, 1, 2},
+			{ 0x40, 0, 1, 0, 0 },
+			{ 0x27, 0, 0, 0, 0, 1, 0, 4, 4, 1, 2, 3, 4 },
+			{ 0x27, 0, 0, 0, 0, 1, 0, 0x81, 0x08, 1, 5 },
+			{ 0x27, 0, 0, 0, 0, 1, 0, 10, 9, 1 },
+			{ 0x03, 0, 1, 0, 0 },
+			{ 0x17, 0, 0, 0, 0, 1, 0, 0 },
+			{ 0x07, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0 },
+			{ 0x07, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02, 0 },
+			{ 0x07, 0, 0, 0, 0, 1, 0, 9, 1, 2 },
 		};
 
 		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
@@ -1257,10 +1258,10 @@ static void test_pack_codec(void **state)
 /* Format 3.0: data without its zero tail, put back by the reader. */
 static void test_pack_zero_tail(void **state)
 {
-	static const uint32_t lens[] = {0, 1, 3, 7, 8, 9, 16, 72, 100, 584, 1024, 1025, 4000};
+	static const uint32_t lens[] = { 0, 1, 3, 7, 8, 9, 16, 72, 100, 584, 1024, 1025, 4000 };
 	static unsigned char buf[64 * 1024];
 	static unsigned char d[4096];
-	const unsigned char one[] = {0x27, 0, 0, 0, 0, 1, 0, 6, 2, 0xaa, 0xbb};
+	const unsigned char one[] = { 0x27, 0, 0, 0, 0, 1, 0, 6, 2, 0xaa, 0xbb };
 	const unsigned char *pos, *data;
 	struct pt_event_hdr h, out;
 	struct log_pack wp, rp;
@@ -1349,7 +1350,7 @@ static void test_pack_zero_tail(void **state)
 static void test_pack_threads(void **state)
 {
 	int fd = memfile();
-	struct log_writer_opts o = {.buf_size = 1};
+	struct log_writer_opts o = { .buf_size = 1 };
 	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
 	struct log_reader *r;
 	struct pt_event_hdr h, e;
@@ -1384,8 +1385,8 @@ static void test_pack_size(void **state)
 	int fd = memfile();
 	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, NULL);
 	struct pt_event_hdr h;
-	unsigned char d[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-	unsigned char entry[66] = {110}; /* a getppid's entry: its number, no arguments */
+	unsigned char d[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+	unsigned char entry[66] = { 110 }; /* a getppid's entry: its number, no arguments */
 	const uint64_t n = 100000;
 	uint64_t before;
 
@@ -1425,11 +1426,11 @@ static void write_corpus(const char *dir)
 		uint64_t n, max;
 		int closed;
 	} c[] = {
-		{"append-closed.log", LOG_POLICY_APPEND, 6, 0, 1},
-		{"append-crashed.log", LOG_POLICY_APPEND, 5, 0, 0},
-		{"until-full.log", LOG_POLICY_UNTIL_FULL, 20, 600, 1},
-		{"loop-closed.log", LOG_POLICY_LOOP, 30, 900, 1},
-		{"loop-crashed.log", LOG_POLICY_LOOP, 30, 900, 0},
+		{ "append-closed.log", LOG_POLICY_APPEND, 6, 0, 1 },
+		{ "append-crashed.log", LOG_POLICY_APPEND, 5, 0, 0 },
+		{ "until-full.log", LOG_POLICY_UNTIL_FULL, 20, 600, 1 },
+		{ "loop-closed.log", LOG_POLICY_LOOP, 30, 900, 1 },
+		{ "loop-crashed.log", LOG_POLICY_LOOP, 30, 900, 0 },
 	};
 
 	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
@@ -1495,26 +1496,16 @@ int main(void)
 	};
 	/* format 3.0, the default: the same without the 1.0 layouts, and packing */
 	const struct CMUnitTest v3[] = {
-		cmocka_unit_test(test_pack_codec),
-		cmocka_unit_test(test_pack_zero_tail),
-		cmocka_unit_test(test_pack_threads),
-		cmocka_unit_test(test_pack_size),
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_types),
-		cmocka_unit_test(test_until_full),
-		cmocka_unit_test(test_append_unlimited),
-		cmocka_unit_test(test_loop),
-		cmocka_unit_test(test_loop_too_big),
-		cmocka_unit_test(test_bad_header),
-		cmocka_unit_test(test_no_trailer),
-		cmocka_unit_test(test_sigkill),
-		cmocka_unit_test(test_truncate_everywhere),
-		cmocka_unit_test(test_byte_flips),
-		cmocka_unit_test(test_write_error),
-		cmocka_unit_test(test_writeback),
-		cmocka_unit_test(test_prealloc),
-		cmocka_unit_test(test_large_offsets),
-		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_pack_codec),    cmocka_unit_test(test_pack_zero_tail),
+		cmocka_unit_test(test_pack_threads),  cmocka_unit_test(test_pack_size),
+		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_types),
+		cmocka_unit_test(test_until_full),    cmocka_unit_test(test_append_unlimited),
+		cmocka_unit_test(test_loop),	      cmocka_unit_test(test_loop_too_big),
+		cmocka_unit_test(test_bad_header),    cmocka_unit_test(test_no_trailer),
+		cmocka_unit_test(test_sigkill),	      cmocka_unit_test(test_truncate_everywhere),
+		cmocka_unit_test(test_byte_flips),    cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_writeback),     cmocka_unit_test(test_prealloc),
+		cmocka_unit_test(test_large_offsets), cmocka_unit_test(test_corpus),
 	};
 	int failed = cmocka_run_group_tests_name("log format 1.0", v1, setup_v1, NULL);
 

@@ -165,10 +165,13 @@ static void test_take_newer(void **state)
 		if (rand() % 7 == 0 && q.count > 2) {
 			/* take back about half of what is held, only the newest, or nothing */
 			int how = rand() % 3;
-			uint64_t cut = how == 0 ? popped + q.count / 2 : how == 1 ? pushed - 2 : pushed;
+			uint64_t cut = how == 0	  ? popped + q.count / 2
+				       : how == 1 ? pushed - 2
+						  : pushed;
 
 			if (how == 2) {
-				assert_int_equal(queue__take_newer(&q, cut, &last, collect, &next), 0);
+				assert_int_equal(queue__take_newer(&q, cut, &last, collect, &next),
+						 0);
 				assert_int_equal(last, pushed - 1);
 				continue;
 			}

@@ -20,7 +20,7 @@
 #include "core/stream_log.h"
 #include "log/log.h"
 
-#define DATA_LEN 24
+#define DATA_LEN  24
 #define MARKER_ID 0x7fff0000u /* above any seq used */
 
 struct fixture {
@@ -66,8 +66,11 @@ static void push(struct fixture *f, int n)
 	unsigned char data[DATA_LEN];
 
 	while (n--) {
-		struct pt_event_hdr h = { .id = (uint32_t)f->seq, .ts = f->seq,
-					  .pid = 1, .tid = 1, .data_len = DATA_LEN };
+		struct pt_event_hdr h = { .id = (uint32_t)f->seq,
+					  .ts = f->seq,
+					  .pid = 1,
+					  .tid = 1,
+					  .data_len = DATA_LEN };
 
 		memset(data, (int)(f->seq & 0xff), sizeof(data));
 		assert_int_equal(queue__push(&f->q, &h, data), 0);
@@ -88,8 +91,9 @@ static void close_and_check(struct fixture *f, int nmarkers)
 {
 	struct posix_trace_status_info st = { 0 };
 	struct ptbpf_counters cnt = { 0 };
-	struct stream_log_final fin = { .q = &f->q, .types = &f->types, .status = &st,
-					.cnt = &cnt };
+	struct stream_log_final fin = {
+		.q = &f->q, .types = &f->types, .status = &st, .cnt = &cnt
+	};
 	struct log_reader *r;
 	struct pt_event_hdr h;
 	const void *data;

@@ -73,7 +73,7 @@ static void test_roundtrip(void **state)
 
 static void expect_paths(const char *name, int a0, int a1)
 {
-	int nr = syscalls__lookup(name), args[2] = {9, 9};
+	int nr = syscalls__lookup(name), args[2] = { 9, 9 };
 	int want = (a0 >= 0) + (a1 >= 0);
 
 	assert_true(nr >= 0);
@@ -170,10 +170,9 @@ static void test_nargs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nargs),
-		cmocka_unit_test(test_names),	  cmocka_unit_test(test_known),
-		cmocka_unit_test(test_lookup),	  cmocka_unit_test(test_roundtrip),
-		cmocka_unit_test(test_path_args),
+		cmocka_unit_test(test_nargs),	  cmocka_unit_test(test_names),
+		cmocka_unit_test(test_known),	  cmocka_unit_test(test_lookup),
+		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_path_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

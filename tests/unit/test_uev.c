@@ -96,7 +96,7 @@ struct fx {
 static struct fx *fx_new(size_t ring, size_t max_data)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	struct uev_opts o = {.ring_bytes = ring, .max_data_size = max_data};
+	struct uev_opts o = { .ring_bytes = ring, .max_data_size = max_data };
 
 	assert_non_null(f);
 	assert_int_equal(uev_producer__region_create(&f->fd, &f->ctl), 0);
@@ -215,7 +215,7 @@ struct other {
 static void *other_main(void *arg)
 {
 	struct other *o = arg;
-	unsigned char buf[68] = {0};
+	unsigned char buf[68] = { 0 };
 
 	o->tid = gettid();
 	sem_post(&o->done);
@@ -233,8 +233,8 @@ static void test_context(void **state)
 	struct fx *f = fx_new(65536, 256);
 	unsigned int s = slot_of(f), i, tries;
 	struct uev_sub *sl = my_sub(f, s);
-	unsigned char buf[68] = {0};
-	struct other o = {.f = f, .s = s};
+	unsigned char buf[68] = { 0 };
+	struct other o = { .f = f, .s = s };
 	pthread_t th;
 	uint64_t h;
 
@@ -346,7 +346,7 @@ static void test_drops_exact(void **state)
 	struct fx *f = fx_new(4096, 64);
 	unsigned int s = slot_of(f), i, fit, before;
 	struct uev_sub *sl = my_sub(f, s);
-	unsigned char buf[64] = {0};
+	unsigned char buf[64] = { 0 };
 	uint64_t lost, ts = 1000;
 
 	(void)state;
@@ -411,7 +411,7 @@ struct mt {
  */
 static void write_seq(struct fx *f, unsigned int s, uint32_t w, unsigned int n)
 {
-	unsigned char buf[64] = {0};
+	unsigned char buf[64] = { 0 };
 	uint32_t i;
 
 	f->rx.who[w].thread = (uint64_t)pthread_self();
@@ -442,7 +442,7 @@ static void test_multithread(void **state)
 
 	f->rx.check_seq = true;
 	for (i = 0; i < 4; i++) {
-		m[i] = (struct mt){.f = f, .s = slot_of(f), .w = (uint32_t)i, .n = 200000};
+		m[i] = (struct mt){ .f = f, .s = slot_of(f), .w = (uint32_t)i, .n = 200000 };
 		assert_int_equal(pthread_create(&th[i], NULL, mt_writer, &m[i]), 0);
 	}
 	for (i = 0; i < 4; i++) {
@@ -502,7 +502,7 @@ static uint64_t run_writers(struct fx *f, struct subw *m, unsigned int n, unsign
 	assert_true(n <= 16);
 	pthread_barrier_init(&start, NULL, n + 1);
 	for (i = 0; i < n; i++) {
-		m[i] = (struct subw){.f = f, .s = slot_of(f), .w = i, .n = per, .start = &start};
+		m[i] = (struct subw){ .f = f, .s = slot_of(f), .w = i, .n = per, .start = &start };
 		assert_int_equal(pthread_create(&th[i], NULL, subw_writer, &m[i]), 0);
 	}
 	pthread_barrier_wait(&start);
@@ -572,7 +572,7 @@ static void test_shared_subrings(void **state)
 	struct fx *f = fx_new(1u << 20, 64);
 	struct subw m[8];
 	uint64_t total;
-	unsigned int i, k, per[UEV_NSUB] = {0};
+	unsigned int i, k, per[UEV_NSUB] = { 0 };
 
 	(void)state;
 	f->rx.check_seq = true;
@@ -611,7 +611,7 @@ static bool page_mapped(const void *p)
  */
 static void test_controller_prefaults(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 1u << 20, .max_data_size = 64};
+	struct uev_opts o = { .ring_bytes = 1u << 20, .max_data_size = 64 };
 	struct uev_consumer *c;
 	struct uev_ctl *ctl;
 	off_t start;
@@ -654,7 +654,7 @@ static void test_first_lap_mapped(void **state)
 {
 	struct fx *f = fx_new(1u << 20, 64);
 	unsigned int s = slot_of(f), n = 0;
-	unsigned char buf[64] = {0};
+	unsigned char buf[64] = { 0 };
 	uint8_t *ring = my_ring(f, s);
 	const uint64_t chunk = 128 * 1024;
 	char probe[8192] __attribute__((aligned(4096)));
@@ -702,7 +702,7 @@ static void test_names(void **state)
 	struct uev_consumer *c;
 	int err;
 
-	assert_int_equal(uev_consumer__attach(&c, 0, &(struct uev_opts){.ring_bytes = 4096}), 0);
+	assert_int_equal(uev_consumer__attach(&c, 0, &(struct uev_opts){ .ring_bytes = 4096 }), 0);
 	assert_int_equal(posix_trace_eventid_open("alpha", &id), 0);
 	assert_int_equal(posix_trace_eventid_open("beta", &id2), 0);
 	assert_true(id > 2048 && id2 > 2048 && id != id2);
@@ -749,14 +749,14 @@ static void test_names(void **state)
 static void test_self_api(void **state)
 {
 	struct uev_consumer *c;
-	struct rx rx = {0};
-	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	struct rx rx = { 0 };
+	struct uev_cbs cbs = { .event = rx_event, .lost = rx_lost, .ctx = &rx };
 	uint32_t id = 2048 + 1;
 	int v = 42;
 
 	assert_int_equal(
 		uev_consumer__attach(&c, 0,
-				     &(struct uev_opts){.ring_bytes = 8192, .max_data_size = 16}),
+				     &(struct uev_opts){ .ring_bytes = 8192, .max_data_size = 16 }),
 		0);
 	posix_trace_event(id, &v, sizeof(v)); /* not enabled yet */
 	assert_int_equal(uev_consumer__consume(c, &cbs), 0);
@@ -787,7 +787,7 @@ static void test_self_api(void **state)
 static void test_slots(void **state)
 {
 	struct uev_consumer *c[UEV_NSLOTS + 1];
-	struct uev_opts o = {.ring_bytes = 4096};
+	struct uev_opts o = { .ring_bytes = 4096 };
 	int fd, i;
 	struct uev_ctl *ctl;
 	pid_t child;
@@ -821,8 +821,8 @@ static void test_dead_writer(void **state)
 	struct uev_sub *sl = my_sub(f, s);
 	uint8_t *ring = my_ring(f, s);
 	struct uev_rec *rec;
-	struct uev_thr th = {0};
-	unsigned char buf[8] = {0};
+	struct uev_thr th = { 0 };
+	unsigned char buf[8] = { 0 };
 	uint64_t pos;
 	pid_t child;
 
@@ -889,7 +889,7 @@ static void corrupt_and_check(struct fx *f, void (*how)(struct fx *, unsigned in
 {
 	unsigned int s = slot_of(f);
 	uint8_t *ring = my_ring(f, s);
-	unsigned char buf[64] = {1, 2, 3};
+	unsigned char buf[64] = { 1, 2, 3 };
 	unsigned int before;
 
 	uev_producer__write_slot(f->ctl, s, 1, buf, 20, NULL);
@@ -986,7 +986,7 @@ static void test_future_ts(void **state)
 	struct fx *f = fx_new(4096, 64);
 	unsigned int s = slot_of(f);
 	struct timespec ts;
-	unsigned char buf[8] = {0};
+	unsigned char buf[8] = { 0 };
 
 	uev_producer__write_slot_at(f->ctl, s, 1, buf, 8, NULL, UINT64_MAX - 5);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
@@ -1087,7 +1087,7 @@ static void test_random_garbage(void **state)
 
 static void prov_write(struct uev_ctl *ctl, unsigned int s, uint32_t seq, size_t len)
 {
-	unsigned char buf[1024] = {0};
+	unsigned char buf[1024] = { 0 };
 	uint32_t w = 0;
 
 	memcpy(buf, &w, 4);
@@ -1097,12 +1097,12 @@ static void prov_write(struct uev_ctl *ctl, unsigned int s, uint32_t seq, size_t
 
 static void test_prov_claim(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 64};
-	struct uev_opts big = {.ring_bytes = 4096, .max_data_size = 1 << 20};
+	struct uev_opts o = { .ring_bytes = 1 << 20, .max_data_size = 64 };
+	struct uev_opts big = { .ring_bytes = 4096, .max_data_size = 1 << 20 };
 	struct uev_consumer *c, *c2, *cx;
-	struct rx rx = {.check_seq = true}, rx2 = {0};
-	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
-	struct uev_cbs cbs2 = {.event = rx_event, .lost = rx_lost, .ctx = &rx2};
+	struct rx rx = { .check_seq = true }, rx2 = { 0 };
+	struct uev_cbs cbs = { .event = rx_event, .lost = rx_lost, .ctx = &rx };
+	struct uev_cbs cbs2 = { .event = rx_event, .lost = rx_lost, .ctx = &rx2 };
 	struct uev_ctl *ctl;
 	uint64_t t0 = 0;
 	int fd, s;
@@ -1184,7 +1184,7 @@ struct race {
 static void *race_attach(void *arg)
 {
 	struct race *r = arg;
-	struct uev_opts o = {.ring_bytes = 8192, .max_data_size = 16};
+	struct uev_opts o = { .ring_bytes = 8192, .max_data_size = 16 };
 
 	r->err = uev_consumer__attach_fd(&r->c, r->fd, getpid(), &o);
 	return NULL;
@@ -1227,10 +1227,10 @@ static void test_prov_race(void **state)
  */
 static void prov_drops(uint64_t ring_size)
 {
-	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 2048};
+	struct uev_opts o = { .ring_bytes = 1 << 20, .max_data_size = 2048 };
 	struct uev_consumer *c;
-	struct rx rx = {.check_seq = true};
-	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	struct rx rx = { .check_seq = true };
+	struct uev_cbs cbs = { .event = rx_event, .lost = rx_lost, .ctx = &rx };
 	struct uev_ctl *ctl;
 	int fd, s;
 	uint32_t i, fit, want;
@@ -1284,7 +1284,7 @@ static void test_prov_other_size(void **state)
 /* A provisional slot whose size or record limit is impossible: refused. */
 static void test_prov_bad_size(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 1 << 20, .max_data_size = 2048};
+	struct uev_opts o = { .ring_bytes = 1 << 20, .max_data_size = 2048 };
 	struct uev_consumer *c;
 	struct uev_ctl *ctl;
 	int fd, s;
@@ -1307,9 +1307,9 @@ static void test_prov_bad_size(void **state)
 /* This process's own provisional slot, written by posix_trace_event. */
 static void test_prov_self(void **state)
 {
-	struct uev_opts o = {.ring_bytes = 8192, .max_data_size = 16};
-	struct rx rx = {0};
-	struct uev_cbs cbs = {.event = rx_event, .lost = rx_lost, .ctx = &rx};
+	struct uev_opts o = { .ring_bytes = 8192, .max_data_size = 16 };
+	struct rx rx = { 0 };
+	struct uev_cbs cbs = { .event = rx_event, .lost = rx_lost, .ctx = &rx };
 	struct uev_consumer *c;
 	struct uev_ctl *ctl;
 	int fd, s, v = 7;

@@ -13,14 +13,14 @@
 #include <ptbpf/ptbpf.h>
 
 /* Exit codes (documented in ptbpf(1) and README.md). */
-#define CLI_EXIT_OK 0
-#define CLI_EXIT_FAIL 1      /* generic failure */
-#define CLI_EXIT_USAGE 2     /* bad command line */
-#define CLI_EXIT_PERM 3      /* missing privilege or capability */
-#define CLI_EXIT_NOBPF 4     /* kernel lacks BTF or BPF features */
-#define CLI_EXIT_NOPID 5     /* no such process */
-#define CLI_EXIT_NOCMD 6     /* command not found */
-#define CLI_EXIT_BADLOG 7    /* log unreadable or invalid */
+#define CLI_EXIT_OK	0
+#define CLI_EXIT_FAIL	1 /* generic failure */
+#define CLI_EXIT_USAGE	2 /* bad command line */
+#define CLI_EXIT_PERM	3 /* missing privilege or capability */
+#define CLI_EXIT_NOBPF	4 /* kernel lacks BTF or BPF features */
+#define CLI_EXIT_NOPID	5 /* no such process */
+#define CLI_EXIT_NOCMD	6 /* command not found */
+#define CLI_EXIT_BADLOG 7 /* log unreadable or invalid */
 
 extern const char *cli_prog;
 
@@ -127,8 +127,8 @@ struct sysdesc;
 struct cli_ev {
 	struct posix_trace_event_info info;
 	pid_t tid;
-	uint8_t sys_off;            /* name + sys_off: a syscall's name; 0: none */
-	const char *name;           /* the event's type: in the name cache, or name_buf */
+	uint8_t sys_off;	    /* name + sys_off: a syscall's name; 0: none */
+	const char *name;	    /* the event's type: in the name cache, or name_buf */
 	const struct sysdesc *desc; /* that syscall's decoding, NULL if unknown */
 	const void *data;
 	size_t len;
@@ -155,10 +155,10 @@ static inline const char *sys_name_of(const struct cli_ev *ev)
 }
 
 /* decode.c: strace-like decoding of syscall arguments and results */
-size_t sys_name_offset(const char *ev_name); /* of "openat" in "sys_exit_openat", or 0 */
+size_t sys_name_offset(const char *ev_name);	  /* of "openat" in "sys_exit_openat", or 0 */
 const struct sysdesc *sys_desc(const char *name); /* NULL: unknown syscall */
-int sys_noreturn(const struct sysdesc *d); /* exit, exit_group */
-int sys_nargs(const struct sysdesc *d);	   /* arguments it prints (6 if unknown) */
+int sys_noreturn(const struct sysdesc *d);	  /* exit, exit_group */
+int sys_nargs(const struct sysdesc *d);		  /* arguments it prints (6 if unknown) */
 void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
 		     size_t len);
 void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret);
@@ -175,7 +175,7 @@ struct fmt {
 	int absolute;
 	int have_origin;
 	int64_t origin;
-	int tty;          /* flush each line */
+	int tty; /* flush each line */
 	/* strace-style merging of a syscall entry with its exit */
 	int have_held;
 	struct cli_ev held;

@@ -40,7 +40,9 @@ static error_t convert_parse(int key, char *arg, struct argp_state *state)
 		else
 			argp_error(state, "unknown format '%s' (chrome, ctf or jsonl)", arg);
 		break;
-	case 'o': a->out = arg; break;
+	case 'o':
+		a->out = arg;
+		break;
 	case ARGP_KEY_ARG:
 		if (a->log)
 			argp_error(state, "only one log file");
@@ -193,8 +195,10 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 		decode_sys_ret(&r, exit_ev->desc,
 			       ((const struct ptbpf_ev_sys_exit *)exit_ev->data)->ret);
 	chrome_begin(c);
-	sb_printf(&c->b, "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
-		  "\"ts\":", sys, (int)oc->pid, (int)oc->tid);
+	sb_printf(&c->b,
+		  "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
+		  "\"ts\":",
+		  sys, (int)oc->pid, (int)oc->tid);
 	chrome_ts(&c->b, oc->ts - c->origin);
 	sb_puts(&c->b, ",\"dur\":");
 	chrome_ts(&c->b, end - oc->ts);
@@ -218,8 +222,9 @@ static void chrome_instant(struct chrome *c, const struct cli_ev *ev, const char
 	sb_puts(&c->b, "{\"name\":");
 	sb_json_str(&c->b, name, strlen(name));
 	sb_printf(&c->b, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":",
-		  ev->info.posix_event_id < PTBPF_EV_KERNEL_FIRST ? "posix" :
-		  ev->info.posix_event_id >= PTBPF_EV_USER_BASE ? "user" : "kernel",
+		  ev->info.posix_event_id < PTBPF_EV_KERNEL_FIRST ? "posix"
+		  : ev->info.posix_event_id >= PTBPF_EV_USER_BASE ? "user"
+								  : "kernel",
 		  pid ? "t" : "g", (int)pid, (int)(tid ? tid : pid));
 	chrome_ts(&c->b, ts_ns(&ev->info.posix_timestamp) - c->origin);
 	sb_puts(&c->b, ",\"args\":{\"id\":");
@@ -259,7 +264,8 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 				e.info.posix_timestamp.tv_sec = oc->ts / 1000000000LL;
 				e.info.posix_timestamp.tv_nsec = oc->ts % 1000000000LL;
 				e.len = 0;
-				chrome_instant(c, &e, "unfinished syscall", oc->text.s, oc->text.len);
+				chrome_instant(c, &e, "unfinished syscall", oc->text.s,
+					       oc->text.len);
 			}
 			oc->pid = ev->info.posix_pid;
 			oc->ts = ts_ns(&ev->info.posix_timestamp);
@@ -286,8 +292,7 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 		if (!f->is_thread)
 			set_name(c, f->child_pid, 0, f->child_pid, f->comm, sizeof(f->comm));
 		set_name(c, f->child_tid, 1, f->child_pid, f->comm, sizeof(f->comm));
-	} else if (id == PTBPF_EV_PROC_EXEC &&
-		   ev->len > offsetof(struct ptbpf_ev_exec, filename)) {
+	} else if (id == PTBPF_EV_PROC_EXEC && ev->len > offsetof(struct ptbpf_ev_exec, filename)) {
 		const struct ptbpf_ev_exec *e = ev->data;
 		size_t n = ev->len - offsetof(struct ptbpf_ev_exec, filename);
 
@@ -337,7 +342,8 @@ static int convert_chrome(trace_id_t trid, FILE *out)
 
 		if (oc->id) {
 			chrome_begin(&c);
-			sb_printf(&c.b, "{\"name\":\"unfinished syscall\",\"cat\":\"syscall\","
+			sb_printf(&c.b,
+				  "{\"name\":\"unfinished syscall\",\"cat\":\"syscall\","
 				  "\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":",
 				  (int)oc->pid, (int)oc->tid);
 			chrome_ts(&c.b, oc->ts - c.origin);
@@ -352,9 +358,10 @@ static int convert_chrome(trace_id_t trid, FILE *out)
 		struct name_ent *n = &c.names[i];
 
 		chrome_begin(&c);
-		sb_printf(&c.b, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
-			  "\"args\":{\"name\":", n->is_thread ? "thread_name" : "process_name",
-			  (int)n->pid, (int)n->id);
+		sb_printf(&c.b,
+			  "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
+			  "\"args\":{\"name\":",
+			  n->is_thread ? "thread_name" : "process_name", (int)n->pid, (int)n->id);
 		sb_json_str(&c.b, n->name, strlen(n->name));
 		sb_puts(&c.b, "}}");
 		chrome_end(&c);
@@ -383,7 +390,7 @@ static int convert_chrome(trace_id_t trid, FILE *out)
  * CTF 1.8
  */
 
-#define CTF_MAGIC 0xC1FC1FC1u
+#define CTF_MAGIC      0xC1FC1FC1u
 #define CTF_PACKET_MAX (256 * 1024)
 
 enum ctf_layout {
@@ -403,15 +410,21 @@ static enum ctf_layout layout_of(trace_event_id_t id)
 	if (PTBPF_EV_IS_SYSCALL(id))
 		return PTBPF_EV_SYSCALL_IS_EXIT(id) ? L_SYS_EXIT : L_SYS_ENTER;
 	switch (id) {
-	case PTBPF_EV_PROC_FORK: return L_FORK;
-	case PTBPF_EV_PROC_EXEC: return L_EXEC;
+	case PTBPF_EV_PROC_FORK:
+		return L_FORK;
+	case PTBPF_EV_PROC_EXEC:
+		return L_EXEC;
 	case PTBPF_EV_THREAD_EXIT:
-	case PTBPF_EV_PROC_EXIT: return L_EXIT;
+	case PTBPF_EV_PROC_EXIT:
+		return L_EXIT;
 	case PTBPF_EV_SIGNAL_GENERATE:
-	case PTBPF_EV_SIGNAL_DELIVER: return L_SIGNAL;
+	case PTBPF_EV_SIGNAL_DELIVER:
+		return L_SIGNAL;
 	case PTBPF_EV_SCHED_SWITCH_OUT:
-	case PTBPF_EV_SCHED_SWITCH_IN: return L_SWITCH;
-	case PTBPF_EV_SCHED_WAKEUP: return L_WAKEUP;
+	case PTBPF_EV_SCHED_SWITCH_IN:
+		return L_SWITCH;
+	case PTBPF_EV_SCHED_WAKEUP:
+		return L_WAKEUP;
 	}
 	return L_GENERIC;
 }
@@ -436,10 +449,22 @@ static void put(struct ctf *c, const void *p, size_t n)
 	c->len += n;
 }
 
-static void put_u32(struct ctf *c, uint32_t v) { put(c, &v, 4); }
-static void put_u64(struct ctf *c, uint64_t v) { put(c, &v, 8); }
-static void put_s32(struct ctf *c, int32_t v) { put(c, &v, 4); }
-static void put_s64(struct ctf *c, int64_t v) { put(c, &v, 8); }
+static void put_u32(struct ctf *c, uint32_t v)
+{
+	put(c, &v, 4);
+}
+static void put_u64(struct ctf *c, uint64_t v)
+{
+	put(c, &v, 8);
+}
+static void put_s32(struct ctf *c, int32_t v)
+{
+	put(c, &v, 4);
+}
+static void put_s64(struct ctf *c, int64_t v)
+{
+	put(c, &v, 8);
+}
 
 static void put_str(struct ctf *c, const char *s, size_t max)
 {
@@ -519,8 +544,8 @@ static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here
 	switch (layout_of(id)) {
 	case L_SYS_ENTER: {
 		static const struct ptbpf_ev_sys_enter zero;
-		const struct ptbpf_ev_sys_enter *se = len >= offsetof(struct ptbpf_ev_sys_enter,
-								      paths) ? d : &zero;
+		const struct ptbpf_ev_sys_enter *se =
+			len >= offsetof(struct ptbpf_ev_sys_enter, paths) ? d : &zero;
 		const char *paths[2] = { "", "" };
 		size_t plen[2] = { 0, 0 }, off = 0;
 		int i;
@@ -684,17 +709,21 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 		}
 		posix_trace_attr_destroy(&a);
 	}
-	fprintf(m, "/* CTF 1.8 */\n\n"
+	fprintf(m,
+		"/* CTF 1.8 */\n\n"
 		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
 		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
 		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := xuint64_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := "
+		"xuint64_t;\n"
 		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
 		"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n\n"
 		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n"
-		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint32_t stream_id;\n\t};\n};\n\n",
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint32_t "
+		"stream_id;\n\t};\n};\n\n",
 		__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "le" : "be");
-	fprintf(m, "env {\n\tdomain = \"ptbpf\";\n\ttracer_name = \"ptbpf\";\n"
+	fprintf(m,
+		"env {\n\tdomain = \"ptbpf\";\n\ttracer_name = \"ptbpf\";\n"
 		"\ttracer_major = %d;\n\ttracer_minor = %d;\n\ttracer_patch = %d;\n",
 		PTBPF_VERSION_MAJOR, PTBPF_VERSION_MINOR, PTBPF_VERSION_PATCH);
 	{
@@ -708,7 +737,8 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 		fprintf(m, "\ttrace_name = %s;\n};\n\n", s.s);
 		sb_free(&s);
 	}
-	fprintf(m, "clock {\n\tname = realtime;\n\tdescription = \"CLOCK_REALTIME\";\n"
+	fprintf(m,
+		"clock {\n\tname = realtime;\n\tdescription = \"CLOCK_REALTIME\";\n"
 		"\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n"
 		"\tabsolute = true;\n};\n\n"
 		"typealias integer { size = 64; align = 8; signed = false; "
@@ -726,9 +756,10 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 			continue;
 		sb_reset(&s);
 		sb_quote(&s, c->names[id], strlen(c->names[id]));
-		fprintf(m, "\nevent {\n\tname = %s;\n\tid = %d;\n\tstream_id = 0;\n"
-			"\tfields := struct {\n%s\t};\n};\n", s.s, id,
-			ctf_fields(layout_of(id)));
+		fprintf(m,
+			"\nevent {\n\tname = %s;\n\tid = %d;\n\tstream_id = 0;\n"
+			"\tfields := struct {\n%s\t};\n};\n",
+			s.s, id, ctf_fields(layout_of(id)));
 		sb_free(&s);
 	}
 	return fclose(m) ? -1 : 0;
@@ -793,8 +824,7 @@ static int convert_ctf(trace_id_t trid, const char *dir)
 		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
 			seen_overflow++;
 			/* 1 each, the rest of the counted losses on the last marker */
-			lost_here = seen_overflow < noverflow ? 1 :
-				    lost_total - (noverflow - 1);
+			lost_here = seen_overflow < noverflow ? 1 : lost_total - (noverflow - 1);
 		}
 		ctf_event(&c, &ev, lost_here);
 	}

@@ -47,11 +47,11 @@ int cmd_info(int argc, char **argv)
 	missing |= line("can load BPF programs", f.bpf_load_ok,
 			"run as root or: sudo setcap cap_bpf,cap_perfmon+ep $(command -v ptbpf)");
 	line("CAP_BPF", f.cap_bpf, "sudo setcap cap_bpf,cap_perfmon+ep $(command -v ptbpf)");
-	line("CAP_PERFMON", f.cap_perfmon, "sudo setcap cap_bpf,cap_perfmon+ep $(command -v ptbpf)");
+	line("CAP_PERFMON", f.cap_perfmon,
+	     "sudo setcap cap_bpf,cap_perfmon+ep $(command -v ptbpf)");
 	line("CAP_SYS_ADMIN", f.cap_sys_admin,
 	     "not needed on Linux 5.8+ when CAP_BPF and CAP_PERFMON are held");
-	line("CAP_SYS_PTRACE", f.cap_sys_ptrace,
-	     "only needed to trace other users' processes");
+	line("CAP_SYS_PTRACE", f.cap_sys_ptrace, "only needed to trace other users' processes");
 	line("CAP_SYS_RESOURCE", f.cap_sys_resource,
 	     "only needed on Linux < 5.11 (memlock accounting of BPF maps)");
 	printf("%-28s %s\n", "ready to trace", missing ? "NO" : "yes");

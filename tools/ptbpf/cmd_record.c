@@ -24,7 +24,7 @@
 /* Live output reads this many events (and bytes of their data) per call. */
 #define LIVE_BATCH 1024
 /* Live output to a pipe or a file: written out at least this often (s). */
-#define LIVE_OUT_S 0.2
+#define LIVE_OUT_S	 0.2
 #define LIVE_BATCH_BYTES (1u << 20)
 
 enum {
@@ -42,11 +42,13 @@ enum {
 #define DEFAULT_NICE_BOOST 5
 
 static const struct argp_option record_opts[] = {
-	{ "output", 'o', "FILE", 0, "Write a POSIX trace log to FILE instead of printing events", 0 },
+	{ "output", 'o', "FILE", 0, "Write a POSIX trace log to FILE instead of printing events",
+	  0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME) and groups (syscalls, proc, signals, sched, user, posix, all); "
-	  "a leading ! excludes", 0 },
+	  "a leading ! excludes",
+	  0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
 	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0, "Stream buffer size (suffixes K, M, G)", 0 },
@@ -54,7 +56,8 @@ static const struct argp_option record_opts[] = {
 	  "What to do when the stream is full: loop, until-full, flush", 0 },
 	{ "log-policy", OPT_LOGPOLICY, "POLICY", 0,
 	  "With -o, when the log is full: append (default: the log grows as needed), "
-	  "loop (keep the last --log-size bytes), until-full", 0 },
+	  "loop (keep the last --log-size bytes), until-full",
+	  0 },
 	{ "log-size", OPT_LOGSIZE, "BYTES", 0, "Log size limit for loop and until-full", 0 },
 	{ "duration", OPT_DURATION, "SECONDS", 0, "Stop recording after SECONDS", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "Name of the trace stream", 0 },
@@ -97,9 +100,21 @@ static int parse_size(const char *s, size_t *out)
 	if (errno || end == s)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
 	}
 	if (*end == 'B' || *end == 'b')
 		end++;
@@ -115,13 +130,17 @@ struct policy_name {
 };
 
 static const struct policy_name stream_policies[] = {
-	{ "loop", POSIX_TRACE_LOOP }, { "until-full", POSIX_TRACE_UNTIL_FULL },
-	{ "flush", POSIX_TRACE_FLUSH }, { NULL, 0 },
+	{ "loop", POSIX_TRACE_LOOP },
+	{ "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "flush", POSIX_TRACE_FLUSH },
+	{ NULL, 0 },
 };
 
 static const struct policy_name log_policies[] = {
-	{ "loop", POSIX_TRACE_LOOP }, { "until-full", POSIX_TRACE_UNTIL_FULL },
-	{ "append", POSIX_TRACE_APPEND }, { NULL, 0 },
+	{ "loop", POSIX_TRACE_LOOP },
+	{ "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "append", POSIX_TRACE_APPEND },
+	{ NULL, 0 },
 };
 
 /* The value of a --policy or --log-policy name, -1 if unknown. */
@@ -139,13 +158,27 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	char *end;
 
 	switch (key) {
-	case 'o': a->output = arg; break;
-	case 'e': a->events = arg; break;
-	case 'p': a->pids = arg; break;
-	case 'f': a->follow = 1; break;
-	case 't': a->absolute = 1; break;
-	case OPT_JSON: a->json = 1; break;
-	case OPT_NAME: a->name = arg; break;
+	case 'o':
+		a->output = arg;
+		break;
+	case 'e':
+		a->events = arg;
+		break;
+	case 'p':
+		a->pids = arg;
+		break;
+	case 'f':
+		a->follow = 1;
+		break;
+	case 't':
+		a->absolute = 1;
+		break;
+	case OPT_JSON:
+		a->json = 1;
+		break;
+	case OPT_NAME:
+		a->name = arg;
+		break;
 	case OPT_NICE:
 		a->nice = (int)strtol(arg, &end, 10);
 		if (*end || end == arg || a->nice < -20 || a->nice > 19)
@@ -163,7 +196,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case OPT_LOGPOLICY:
 		a->log_policy = policy_value(arg, log_policies);
 		if (a->log_policy < 0)
-			argp_error(state, "invalid log policy '%s' (append, loop or until-full)", arg);
+			argp_error(state, "invalid log policy '%s' (append, loop or until-full)",
+				   arg);
 		break;
 	case OPT_LOGSIZE:
 		if (parse_size(arg, &a->log_size))
@@ -289,7 +323,8 @@ static int build_filter(trace_id_t trid, const char *spec, trace_event_set_t *fi
 			snprintf(name, sizeof(name), "sys_enter_%s", tok);
 			if (id_of(trid, name, &id)) {
 				cli_err("-e: unknown event or group '%s' ('ptbpf list' shows the "
-					"events; user events are written user:NAME)", tok);
+					"events; user events are written user:NAME)",
+					tok);
 				ret = -1;
 				break;
 			}
@@ -365,8 +400,8 @@ static inline void cpu_relax(void)
 
 struct child {
 	pid_t pid;
-	int go_fd;    /* write end: releases the child's read() */
-	int err_fd;   /* read end: errno of a failed exec */
+	int go_fd;	      /* write end: releases the child's read() */
+	int err_fd;	      /* read end: errno of a failed exec */
 	volatile int *shared; /* [0]: child ready, [1]: 1 go, 2 abort */
 };
 
@@ -568,7 +603,8 @@ static void status_line(struct rec *r, int final)
 		return;
 	fprintf(stderr, "\r\033[K%s: %llu events (%.0f/s), %llu lost, log %llu bytes", cli_prog,
 		(unsigned long long)c.recorded,
-		(c.recorded - r->last_recorded) / (t - (r->last_status > 0 ? r->last_status : r->t0)),
+		(c.recorded - r->last_recorded) /
+			(t - (r->last_status > 0 ? r->last_status : r->t0)),
 		(unsigned long long)c.lost, (unsigned long long)c.log_bytes);
 	r->last_recorded = c.recorded;
 	r->last_status = t;
@@ -645,11 +681,10 @@ static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz,
 	size_t got = 0, i;
 
 	if (until)
-		*err = ptbpf_trace_timedgetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz,
-						       &got, until);
+		*err = ptbpf_trace_timedgetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got,
+						       until);
 	else
-		*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz,
-						     &got);
+		*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got);
 	for (i = 0; !*err && i < got; i++) {
 		cli_ev_from(r->trid, &ev, &batch[i]);
 		fmt_event(f, &ev);
@@ -720,8 +755,8 @@ static void record_live(struct rec *r)
 		if (record_tick(r, &end_at))
 			break;
 		/* after the exit: read what is still in flight, until idle */
-		if (end_at && ((idle_since && now_mono() - idle_since >= 0.15) ||
-			       now_mono() >= end_at))
+		if (end_at &&
+		    ((idle_since && now_mono() - idle_since >= 0.15) || now_mono() >= end_at))
 			break;
 	}
 	posix_trace_stop(r->trid);
@@ -817,7 +852,9 @@ static int parse_pids(struct rec *r, const char *spec)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record_args a = { .policy = -1, .log_policy = POSIX_TRACE_APPEND, .nice = NICE_DEFAULT };
+	struct record_args a = { .policy = -1,
+				 .log_policy = POSIX_TRACE_APPEND,
+				 .nice = NICE_DEFAULT };
 	struct rec r;
 	struct ptbpf_counters cnt;
 	trace_attr_t attr;

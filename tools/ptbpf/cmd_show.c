@@ -18,8 +18,10 @@ struct show_args {
 enum { OPT_JSON = 0x100 };
 
 static const struct argp_option show_opts[] = {
-	{ "json", OPT_JSON, NULL, 0, "JSON Lines: one object per event, plus a stream "
-	  "attributes record first and a status record last", 0 },
+	{ "json", OPT_JSON, NULL, 0,
+	  "JSON Lines: one object per event, plus a stream "
+	  "attributes record first and a status record last",
+	  0 },
 	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
 	{ 0 }
 };
@@ -29,8 +31,12 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 	struct show_args *a = state->input;
 
 	switch (key) {
-	case OPT_JSON: a->json = 1; break;
-	case 't': a->absolute = 1; break;
+	case OPT_JSON:
+		a->json = 1;
+		break;
+	case 't':
+		a->absolute = 1;
+		break;
 	case ARGP_KEY_ARG:
 		if (a->log)
 			argp_error(state, "only one log file");
@@ -108,8 +114,7 @@ int cmd_show(int argc, char **argv)
 /* ------------------------------------------------------------------------- */
 
 static const struct argp_option list_opts[] = {
-	{ "json", OPT_JSON, NULL, 0, "One JSON object per event type", 0 },
-	{ 0 }
+	{ "json", OPT_JSON, NULL, 0, "One JSON object per event type", 0 }, { 0 }
 };
 
 static error_t list_parse(int key, char *arg, struct argp_state *state)
@@ -117,9 +122,14 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 	int *json = state->input;
 
 	switch (key) {
-	case OPT_JSON: *json = 1; break;
-	case ARGP_KEY_ARG: argp_error(state, "no arguments expected"); break;
-	default: return ARGP_ERR_UNKNOWN;
+	case OPT_JSON:
+		*json = 1;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "no arguments expected");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
@@ -165,8 +175,8 @@ int cmd_list(int argc, char **argv)
 		if (posix_trace_eventid_get_name(trid, id, name))
 			continue;
 		if (json)
-			printf("{\"id\":%lu,\"name\":\"%s\",\"group\":\"%s\"}\n",
-			       (unsigned long)id, name, kind_of(id));
+			printf("{\"id\":%lu,\"name\":\"%s\",\"group\":\"%s\"}\n", (unsigned long)id,
+			       name, kind_of(id));
 		else
 			printf("%s\n", name);
 	}

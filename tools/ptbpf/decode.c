@@ -16,38 +16,38 @@
 
 enum atype {
 	A_NONE = 0,
-	A_INT,    /* signed int */
-	A_LONG,   /* signed long */
-	A_ULONG,  /* unsigned decimal */
-	A_HEX,    /* 0x... */
-	A_PTR,    /* NULL or 0x... */
-	A_FD,     /* int */
-	A_DIRFD,  /* AT_FDCWD or int */
-	A_PATH,   /* captured path string or pointer */
-	A_OFLAGS, /* open flags */
-	A_MODE,   /* octal mode */
-	A_PROT,   /* mmap prot */
-	A_MMAPFL, /* mmap flags */
-	A_SIG,    /* signal number */
-	A_CLONEFL, /* clone flags with the exit signal */
-	A_FCNTL,  /* fcntl command */
-	A_ACCESS, /* F_OK / R_OK|W_OK|X_OK */
-	A_ATFL,   /* AT_* flags */
-	A_SIGHOW, /* SIG_BLOCK ... */
-	A_WHENCE, /* SEEK_* */
-	A_WAITOPT, /* WNOHANG ... */
-	A_PID,    /* pid, decimal */
-	A_FUTEXOP, /* FUTEX_WAIT_PRIVATE ... */
-	A_SOCKDOM, /* AF_INET ... */
-	A_SOCKTYPE, /* SOCK_STREAM|SOCK_CLOEXEC ... */
-	A_RLIMIT, /* RLIMIT_STACK ... */
+	A_INT,	     /* signed int */
+	A_LONG,	     /* signed long */
+	A_ULONG,     /* unsigned decimal */
+	A_HEX,	     /* 0x... */
+	A_PTR,	     /* NULL or 0x... */
+	A_FD,	     /* int */
+	A_DIRFD,     /* AT_FDCWD or int */
+	A_PATH,	     /* captured path string or pointer */
+	A_OFLAGS,    /* open flags */
+	A_MODE,	     /* octal mode */
+	A_PROT,	     /* mmap prot */
+	A_MMAPFL,    /* mmap flags */
+	A_SIG,	     /* signal number */
+	A_CLONEFL,   /* clone flags with the exit signal */
+	A_FCNTL,     /* fcntl command */
+	A_ACCESS,    /* F_OK / R_OK|W_OK|X_OK */
+	A_ATFL,	     /* AT_* flags */
+	A_SIGHOW,    /* SIG_BLOCK ... */
+	A_WHENCE,    /* SEEK_* */
+	A_WAITOPT,   /* WNOHANG ... */
+	A_PID,	     /* pid, decimal */
+	A_FUTEXOP,   /* FUTEX_WAIT_PRIVATE ... */
+	A_SOCKDOM,   /* AF_INET ... */
+	A_SOCKTYPE,  /* SOCK_STREAM|SOCK_CLOEXEC ... */
+	A_RLIMIT,    /* RLIMIT_STACK ... */
 	A_ARCHPRCTL, /* ARCH_SET_FS ... */
 };
 
 enum rtype {
 	R_INT = 0, /* decimal, -1 ERRNO on failure */
-	R_HEX,     /* 0x... (addresses) */
-	R_NONE,    /* does not return (exit) */
+	R_HEX,	   /* 0x... (addresses) */
+	R_NONE,	   /* does not return (exit) */
 };
 
 struct sysdesc {
@@ -242,7 +242,10 @@ struct flag {
 	const char *n;
 };
 
-#define F(x) { x, #x }
+#define F(x)                                                                                       \
+	{                                                                                          \
+		x, #x                                                                              \
+	}
 
 static void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n,
 			const char *zero)
@@ -273,10 +276,10 @@ static void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, 
 #define NF(a) (sizeof(a) / sizeof(a[0]))
 
 static const struct flag oflags[] = {
-	F(O_CREAT), F(O_EXCL), F(O_NOCTTY), F(O_TRUNC), F(O_APPEND), F(O_NONBLOCK),
-	F(O_SYNC), F(O_DSYNC), F(O_ASYNC), F(O_DIRECT), F(O_LARGEFILE), F(O_NOFOLLOW),
-	F(O_NOATIME), F(O_CLOEXEC), { O_TMPFILE, "O_TMPFILE" }, F(O_DIRECTORY),
-	F(O_PATH),
+	F(O_CREAT),	F(O_EXCL),     F(O_NOCTTY),  F(O_TRUNC),   F(O_APPEND),
+	F(O_NONBLOCK),	F(O_SYNC),     F(O_DSYNC),   F(O_ASYNC),   F(O_DIRECT),
+	F(O_LARGEFILE), F(O_NOFOLLOW), F(O_NOATIME), F(O_CLOEXEC), { O_TMPFILE, "O_TMPFILE" },
+	F(O_DIRECTORY), F(O_PATH),
 };
 
 static void print_oflags(struct sbuf *b, unsigned long v)
@@ -297,57 +300,81 @@ static const struct flag prots[] = {
 };
 
 static const struct flag mmapfl[] = {
-	F(MAP_SHARED_VALIDATE), F(MAP_SHARED), F(MAP_PRIVATE), F(MAP_FIXED),
-	F(MAP_ANONYMOUS), F(MAP_32BIT), F(MAP_GROWSDOWN), F(MAP_DENYWRITE),
-	F(MAP_EXECUTABLE), F(MAP_LOCKED), F(MAP_NORESERVE), F(MAP_POPULATE),
-	F(MAP_NONBLOCK), F(MAP_STACK), F(MAP_HUGETLB), F(MAP_SYNC),
+	F(MAP_SHARED_VALIDATE), F(MAP_SHARED), F(MAP_PRIVATE),	 F(MAP_FIXED),
+	F(MAP_ANONYMOUS),	F(MAP_32BIT),  F(MAP_GROWSDOWN), F(MAP_DENYWRITE),
+	F(MAP_EXECUTABLE),	F(MAP_LOCKED), F(MAP_NORESERVE), F(MAP_POPULATE),
+	F(MAP_NONBLOCK),	F(MAP_STACK),  F(MAP_HUGETLB),	 F(MAP_SYNC),
 	F(MAP_FIXED_NOREPLACE),
 };
 
 static const struct flag clonefl[] = {
-	F(CLONE_VM), F(CLONE_FS), F(CLONE_FILES), F(CLONE_SIGHAND), F(CLONE_PIDFD),
-	F(CLONE_PTRACE), F(CLONE_VFORK), F(CLONE_PARENT), F(CLONE_THREAD),
-	F(CLONE_NEWNS), F(CLONE_SYSVSEM), F(CLONE_SETTLS), F(CLONE_PARENT_SETTID),
-	F(CLONE_CHILD_CLEARTID), F(CLONE_DETACHED), F(CLONE_UNTRACED),
-	F(CLONE_CHILD_SETTID), F(CLONE_NEWCGROUP), F(CLONE_NEWUTS), F(CLONE_NEWIPC),
-	F(CLONE_NEWUSER), F(CLONE_NEWPID), F(CLONE_NEWNET), F(CLONE_IO),
+	F(CLONE_VM),
+	F(CLONE_FS),
+	F(CLONE_FILES),
+	F(CLONE_SIGHAND),
+	F(CLONE_PIDFD),
+	F(CLONE_PTRACE),
+	F(CLONE_VFORK),
+	F(CLONE_PARENT),
+	F(CLONE_THREAD),
+	F(CLONE_NEWNS),
+	F(CLONE_SYSVSEM),
+	F(CLONE_SETTLS),
+	F(CLONE_PARENT_SETTID),
+	F(CLONE_CHILD_CLEARTID),
+	F(CLONE_DETACHED),
+	F(CLONE_UNTRACED),
+	F(CLONE_CHILD_SETTID),
+	F(CLONE_NEWCGROUP),
+	F(CLONE_NEWUTS),
+	F(CLONE_NEWIPC),
+	F(CLONE_NEWUSER),
+	F(CLONE_NEWPID),
+	F(CLONE_NEWNET),
+	F(CLONE_IO),
 };
 
 static const struct flag accessfl[] = { F(R_OK), F(W_OK), F(X_OK) };
 
 static const struct flag atfl[] = {
-	F(AT_SYMLINK_NOFOLLOW), F(AT_REMOVEDIR), F(AT_SYMLINK_FOLLOW), F(AT_NO_AUTOMOUNT),
-	F(AT_EMPTY_PATH), F(AT_STATX_FORCE_SYNC), F(AT_STATX_DONT_SYNC), F(AT_RECURSIVE),
+	F(AT_SYMLINK_NOFOLLOW), F(AT_REMOVEDIR),	F(AT_SYMLINK_FOLLOW),  F(AT_NO_AUTOMOUNT),
+	F(AT_EMPTY_PATH),	F(AT_STATX_FORCE_SYNC), F(AT_STATX_DONT_SYNC), F(AT_RECURSIVE),
 };
 
 static const struct flag waitfl[] = {
-	F(WNOHANG), F(WUNTRACED), F(WCONTINUED), F(WEXITED), F(WNOWAIT),
-	F(__WNOTHREAD), F(__WALL), F(__WCLONE),
+	F(WNOHANG), F(WUNTRACED),   F(WCONTINUED), F(WEXITED),
+	F(WNOWAIT), F(__WNOTHREAD), F(__WALL),	   F(__WCLONE),
 };
 
 static const char *const futex_ops[] = {
-	"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE",
-	"FUTEX_WAKE_OP", "FUTEX_LOCK_PI", "FUTEX_UNLOCK_PI", "FUTEX_TRYLOCK_PI",
-	"FUTEX_WAIT_BITSET", "FUTEX_WAKE_BITSET", "FUTEX_WAIT_REQUEUE_PI",
+	"FUTEX_WAIT",		"FUTEX_WAKE",	     "FUTEX_FD",	  "FUTEX_REQUEUE",
+	"FUTEX_CMP_REQUEUE",	"FUTEX_WAKE_OP",     "FUTEX_LOCK_PI",	  "FUTEX_UNLOCK_PI",
+	"FUTEX_TRYLOCK_PI",	"FUTEX_WAIT_BITSET", "FUTEX_WAKE_BITSET", "FUTEX_WAIT_REQUEUE_PI",
 	"FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
 };
 
 static const char *const rlimits[] = {
-	"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE",
-	"RLIMIT_RSS", "RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS",
-	"RLIMIT_LOCKS", "RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE", "RLIMIT_NICE",
-	"RLIMIT_RTPRIO", "RLIMIT_RTTIME",
+	"RLIMIT_CPU",	   "RLIMIT_FSIZE", "RLIMIT_DATA",   "RLIMIT_STACK",
+	"RLIMIT_CORE",	   "RLIMIT_RSS",   "RLIMIT_NPROC",  "RLIMIT_NOFILE",
+	"RLIMIT_MEMLOCK",  "RLIMIT_AS",	   "RLIMIT_LOCKS",  "RLIMIT_SIGPENDING",
+	"RLIMIT_MSGQUEUE", "RLIMIT_NICE",  "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
 };
 
 static const char *sock_domain(unsigned long v)
 {
 	switch (v) {
-	case 0: return "AF_UNSPEC";
-	case 1: return "AF_UNIX";
-	case 2: return "AF_INET";
-	case 10: return "AF_INET6";
-	case 16: return "AF_NETLINK";
-	case 17: return "AF_PACKET";
+	case 0:
+		return "AF_UNSPEC";
+	case 1:
+		return "AF_UNIX";
+	case 2:
+		return "AF_INET";
+	case 10:
+		return "AF_INET6";
+	case 16:
+		return "AF_NETLINK";
+	case 17:
+		return "AF_PACKET";
 	}
 	return NULL;
 }
@@ -355,12 +382,18 @@ static const char *sock_domain(unsigned long v)
 static const char *sock_type(unsigned long v)
 {
 	switch (v) {
-	case 1: return "SOCK_STREAM";
-	case 2: return "SOCK_DGRAM";
-	case 3: return "SOCK_RAW";
-	case 4: return "SOCK_RDM";
-	case 5: return "SOCK_SEQPACKET";
-	case 10: return "SOCK_PACKET";
+	case 1:
+		return "SOCK_STREAM";
+	case 2:
+		return "SOCK_DGRAM";
+	case 3:
+		return "SOCK_RAW";
+	case 4:
+		return "SOCK_RDM";
+	case 5:
+		return "SOCK_SEQPACKET";
+	case 10:
+		return "SOCK_PACKET";
 	}
 	return NULL;
 }
@@ -368,17 +401,28 @@ static const char *sock_type(unsigned long v)
 static const char *arch_prctl_name(unsigned long v)
 {
 	switch (v) {
-	case 0x1001: return "ARCH_SET_GS";
-	case 0x1002: return "ARCH_SET_FS";
-	case 0x1003: return "ARCH_GET_FS";
-	case 0x1004: return "ARCH_GET_GS";
-	case 0x1011: return "ARCH_GET_CPUID";
-	case 0x1012: return "ARCH_SET_CPUID";
-	case 0x3001: return "ARCH_CET_STATUS";
-	case 0x5001: return "ARCH_SHSTK_ENABLE";
-	case 0x5002: return "ARCH_SHSTK_DISABLE";
-	case 0x5003: return "ARCH_SHSTK_LOCK";
-	case 0x5005: return "ARCH_SHSTK_STATUS";
+	case 0x1001:
+		return "ARCH_SET_GS";
+	case 0x1002:
+		return "ARCH_SET_FS";
+	case 0x1003:
+		return "ARCH_GET_FS";
+	case 0x1004:
+		return "ARCH_GET_GS";
+	case 0x1011:
+		return "ARCH_GET_CPUID";
+	case 0x1012:
+		return "ARCH_SET_CPUID";
+	case 0x3001:
+		return "ARCH_CET_STATUS";
+	case 0x5001:
+		return "ARCH_SHSTK_ENABLE";
+	case 0x5002:
+		return "ARCH_SHSTK_DISABLE";
+	case 0x5003:
+		return "ARCH_SHSTK_LOCK";
+	case 0x5005:
+		return "ARCH_SHSTK_STATUS";
 	}
 	return NULL;
 }
@@ -386,29 +430,52 @@ static const char *arch_prctl_name(unsigned long v)
 static const char *fcntl_name(long cmd)
 {
 	switch (cmd) {
-	case F_DUPFD: return "F_DUPFD";
-	case F_GETFD: return "F_GETFD";
-	case F_SETFD: return "F_SETFD";
-	case F_GETFL: return "F_GETFL";
-	case F_SETFL: return "F_SETFL";
-	case F_GETLK: return "F_GETLK";
-	case F_SETLK: return "F_SETLK";
-	case F_SETLKW: return "F_SETLKW";
-	case F_SETOWN: return "F_SETOWN";
-	case F_GETOWN: return "F_GETOWN";
-	case F_SETSIG: return "F_SETSIG";
-	case F_GETSIG: return "F_GETSIG";
-	case F_OFD_GETLK: return "F_OFD_GETLK";
-	case F_OFD_SETLK: return "F_OFD_SETLK";
-	case F_OFD_SETLKW: return "F_OFD_SETLKW";
-	case F_SETLEASE: return "F_SETLEASE";
-	case F_GETLEASE: return "F_GETLEASE";
-	case F_NOTIFY: return "F_NOTIFY";
-	case F_DUPFD_CLOEXEC: return "F_DUPFD_CLOEXEC";
-	case F_SETPIPE_SZ: return "F_SETPIPE_SZ";
-	case F_GETPIPE_SZ: return "F_GETPIPE_SZ";
-	case F_ADD_SEALS: return "F_ADD_SEALS";
-	case F_GET_SEALS: return "F_GET_SEALS";
+	case F_DUPFD:
+		return "F_DUPFD";
+	case F_GETFD:
+		return "F_GETFD";
+	case F_SETFD:
+		return "F_SETFD";
+	case F_GETFL:
+		return "F_GETFL";
+	case F_SETFL:
+		return "F_SETFL";
+	case F_GETLK:
+		return "F_GETLK";
+	case F_SETLK:
+		return "F_SETLK";
+	case F_SETLKW:
+		return "F_SETLKW";
+	case F_SETOWN:
+		return "F_SETOWN";
+	case F_GETOWN:
+		return "F_GETOWN";
+	case F_SETSIG:
+		return "F_SETSIG";
+	case F_GETSIG:
+		return "F_GETSIG";
+	case F_OFD_GETLK:
+		return "F_OFD_GETLK";
+	case F_OFD_SETLK:
+		return "F_OFD_SETLK";
+	case F_OFD_SETLKW:
+		return "F_OFD_SETLKW";
+	case F_SETLEASE:
+		return "F_SETLEASE";
+	case F_GETLEASE:
+		return "F_GETLEASE";
+	case F_NOTIFY:
+		return "F_NOTIFY";
+	case F_DUPFD_CLOEXEC:
+		return "F_DUPFD_CLOEXEC";
+	case F_SETPIPE_SZ:
+		return "F_SETPIPE_SZ";
+	case F_GETPIPE_SZ:
+		return "F_GETPIPE_SZ";
+	case F_ADD_SEALS:
+		return "F_ADD_SEALS";
+	case F_GET_SEALS:
+		return "F_GET_SEALS";
 	}
 	return NULL;
 }
@@ -485,8 +552,8 @@ static void print_path(struct sbuf *b, const struct ptbpf_ev_sys_enter *se, size
 		    offsetof(struct ptbpf_ev_sys_enter, paths) + off + pl <= len) {
 			const char *p = se->paths + off;
 			size_t n = strnlen(p, pl);
-			int trunc = se->flags & (i ? PTBPF_SYS_PATH1_TRUNCATED :
-						 PTBPF_SYS_PATH0_TRUNCATED);
+			int trunc = se->flags &
+				    (i ? PTBPF_SYS_PATH1_TRUNCATED : PTBPF_SYS_PATH0_TRUNCATED);
 
 			sb_quote(b, p, n);
 			if (trunc)
@@ -655,7 +722,8 @@ static void print_arg(struct sbuf *b, int type, unsigned long v,
 		if (v & SOCK_CLOEXEC)
 			sb_puts(b, "|SOCK_CLOEXEC");
 		if (v & ~(0xfUL | SOCK_NONBLOCK | SOCK_CLOEXEC) & 0xffffffff)
-			sb_printf(b, "|%#lx", v & ~(0xfUL | SOCK_NONBLOCK | SOCK_CLOEXEC) & 0xffffffff);
+			sb_printf(b, "|%#lx",
+				  v & ~(0xfUL | SOCK_NONBLOCK | SOCK_CLOEXEC) & 0xffffffff);
 		break;
 	case A_RLIMIT:
 		if (v < NF(rlimits))

@@ -166,14 +166,22 @@ static void user_data(struct sbuf *b, const void *data, size_t len)
 static const char *sig_code_name(int code)
 {
 	switch (code) {
-	case 0: return "SI_USER";
-	case 0x80: return "SI_KERNEL";
-	case -1: return "SI_QUEUE";
-	case -2: return "SI_TIMER";
-	case -3: return "SI_MESGQ";
-	case -4: return "SI_ASYNCIO";
-	case -5: return "SI_SIGIO";
-	case -6: return "SI_TKILL";
+	case 0:
+		return "SI_USER";
+	case 0x80:
+		return "SI_KERNEL";
+	case -1:
+		return "SI_QUEUE";
+	case -2:
+		return "SI_TIMER";
+	case -3:
+		return "SI_MESGQ";
+	case -4:
+		return "SI_ASYNCIO";
+	case -5:
+		return "SI_SIGIO";
+	case -6:
+		return "SI_TKILL";
 	}
 	return NULL;
 }
@@ -187,8 +195,10 @@ static void sig_code(struct sbuf *b, int signo, int code)
 		return;
 	}
 	if (signo == SIGCHLD) {
-		static const char *const cld[] = { "?", "CLD_EXITED", "CLD_KILLED", "CLD_DUMPED",
-						   "CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED" };
+		static const char *const cld[] = {
+			"?",	       "CLD_EXITED",  "CLD_KILLED",   "CLD_DUMPED",
+			"CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED"
+		};
 
 		if (code > 0 && code <= 6) {
 			sb_puts(b, cld[code]);
@@ -229,7 +239,8 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_fork)) {
 			const struct ptbpf_ev_fork *e = d;
 
-			sb_printf(b, "proc_fork %s %d/%d comm=", e->is_thread ? "thread" : "process",
+			sb_printf(b,
+				  "proc_fork %s %d/%d comm=", e->is_thread ? "thread" : "process",
 				  e->child_pid, e->child_tid);
 			sb_quote(b, e->comm, strnlen(e->comm, sizeof(e->comm)));
 			return;
@@ -492,7 +503,8 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_fork)) {
 			const struct ptbpf_ev_fork *e = d;
 
-			sb_printf(b, ",\"parent_pid\":%d,\"parent_tid\":%d,\"child_pid\":%d,"
+			sb_printf(b,
+				  ",\"parent_pid\":%d,\"parent_tid\":%d,\"child_pid\":%d,"
 				  "\"child_tid\":%d,\"is_thread\":%u,\"comm\":",
 				  e->parent_pid, e->parent_tid, e->child_pid, e->child_tid,
 				  e->is_thread);
@@ -506,7 +518,8 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 
 			if (fl > e->filename_len)
 				fl = e->filename_len;
-			sb_printf(b, ",\"exec_pid\":%d,\"old_tid\":%d,\"truncated\":%s,\"filename\":",
+			sb_printf(b,
+				  ",\"exec_pid\":%d,\"old_tid\":%d,\"truncated\":%s,\"filename\":",
 				  e->pid, e->old_tid, e->truncated ? "true" : "false");
 			sb_json_str(b, e->filename, strnlen(e->filename, fl));
 		}
@@ -516,7 +529,8 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_exit)) {
 			const struct ptbpf_ev_exit *e = d;
 
-			sb_printf(b, ",\"exit_pid\":%d,\"exit_tid\":%d,\"exit_code\":%d,"
+			sb_printf(b,
+				  ",\"exit_pid\":%d,\"exit_tid\":%d,\"exit_code\":%d,"
 				  "\"status\":%d,\"signal\":%d,\"group_dead\":%u",
 				  e->pid, e->tid, e->exit_code, (e->exit_code >> 8) & 0xff,
 				  e->exit_code & 0x7f, e->group_dead);
@@ -530,7 +544,8 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 
 			sb_reset(&s);
 			decode_signal(&s, e->signo);
-			sb_printf(b, ",\"signo\":%d,\"signal\":\"%s\",\"code\":%d,\"sender_pid\":%d,"
+			sb_printf(b,
+				  ",\"signo\":%d,\"signal\":\"%s\",\"code\":%d,\"sender_pid\":%d,"
 				  "\"sender_uid\":%d,\"target_pid\":%d,\"target_tid\":%d,"
 				  "\"result\":%d,\"group\":%u",
 				  e->signo, s.s, e->code, e->sender_pid, e->sender_uid,
@@ -543,7 +558,8 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_sched_switch)) {
 			const struct ptbpf_ev_sched_switch *e = d;
 
-			sb_printf(b, ",\"prev_tid\":%d,\"next_tid\":%d,\"prev_state\":%lld,"
+			sb_printf(b,
+				  ",\"prev_tid\":%d,\"next_tid\":%d,\"prev_state\":%lld,"
 				  "\"cpu\":%u,\"preempt\":%u",
 				  e->prev_tid, e->next_tid, (long long)e->prev_state, e->cpu,
 				  e->preempt);
@@ -553,7 +569,8 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_sched_wakeup)) {
 			const struct ptbpf_ev_sched_wakeup *e = d;
 
-			sb_printf(b, ",\"wakeup_pid\":%d,\"wakeup_tid\":%d,\"waker_tid\":%d,"
+			sb_printf(b,
+				  ",\"wakeup_pid\":%d,\"wakeup_tid\":%d,\"waker_tid\":%d,"
 				  "\"target_cpu\":%u",
 				  e->pid, e->tid, e->waker_tid, e->target_cpu);
 		}
@@ -573,7 +590,8 @@ static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
 
 	line_begin(f);
-	sb_printf(b, "{\"type\":\"event\",\"ts\":%lld.%09lld,\"ts_ns\":%lld,\"rel_ns\":%lld,"
+	sb_printf(b,
+		  "{\"type\":\"event\",\"ts\":%lld.%09lld,\"ts_ns\":%lld,\"rel_ns\":%lld,"
 		  "\"pid\":%d,\"tid\":%d,\"id\":%lu,\"name\":",
 		  (long long)ev->info.posix_timestamp.tv_sec,
 		  (long long)ev->info.posix_timestamp.tv_nsec, (long long)ts,
@@ -609,10 +627,14 @@ void fmt_event(struct fmt *f, const struct cli_ev *ev)
 static const char *policy_name(int p)
 {
 	switch (p) {
-	case POSIX_TRACE_LOOP: return "loop";
-	case POSIX_TRACE_UNTIL_FULL: return "until-full";
-	case POSIX_TRACE_FLUSH: return "flush";
-	case POSIX_TRACE_APPEND: return "append";
+	case POSIX_TRACE_LOOP:
+		return "loop";
+	case POSIX_TRACE_UNTIL_FULL:
+		return "until-full";
+	case POSIX_TRACE_FLUSH:
+		return "flush";
+	case POSIX_TRACE_APPEND:
+		return "append";
 	}
 	return "?";
 }
@@ -651,7 +673,8 @@ void fmt_json_attr(FILE *out, trace_id_t trid)
 	sb_json_str(&b, name, strlen(name));
 	sb_puts(&b, ",\"version\":");
 	sb_json_str(&b, gen, strlen(gen));
-	sb_printf(&b, ",\"create_time\":%lld.%09ld,\"clock_res_ns\":%lld,\"stream_size\":%zu,"
+	sb_printf(&b,
+		  ",\"create_time\":%lld.%09ld,\"clock_res_ns\":%lld,\"stream_size\":%zu,"
 		  "\"log_size\":%zu,\"max_data_size\":%zu,\"max_system_event_size\":%zu,"
 		  "\"inherited\":%s,\"stream_full_policy\":\"%s\",\"log_full_policy\":\"%s\"}\n",
 		  (long long)ct.tv_sec, ct.tv_nsec, (long long)ts_ns(&res), ssz, lsz, mds, sys,
@@ -674,7 +697,7 @@ void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t nove
 			st.posix_log_overrun_status == POSIX_TRACE_OVERRUN ? "true" : "false",
 			st.posix_stream_full_status == POSIX_TRACE_FULL ? "true" : "false");
 	if (!ptbpf_trace_get_counters(trid, &c))
-		fprintf(out, ",\"recorded\":%llu,\"lost\":%llu",
-			(unsigned long long)c.recorded, (unsigned long long)c.lost);
+		fprintf(out, ",\"recorded\":%llu,\"lost\":%llu", (unsigned long long)c.recorded,
+			(unsigned long long)c.lost);
 	fprintf(out, "}\n");
 }

@@ -23,7 +23,8 @@ static const struct subcmd subcmds[] = {
 	{ "show", cmd_show, "print the events of a trace log (text or JSON Lines)" },
 	{ "convert", cmd_convert, "convert a trace log to Chrome JSON, CTF or JSON Lines" },
 	{ "list", cmd_list, "list the event types the running kernel offers" },
-	{ "info", cmd_info, "what the kernel and the caller offer, and how to fix what is missing" },
+	{ "info", cmd_info,
+	  "what the kernel and the caller offer, and how to fix what is missing" },
 };
 
 #define NSUB (sizeof(subcmds) / sizeof(subcmds[0]))

@@ -237,13 +237,27 @@ void sb_quote(struct sbuf *b, const char *s, size_t n)
 		}
 		*o++ = '\\';
 		switch (c) {
-		case '"': *o++ = '"'; break;
-		case '\\': *o++ = '\\'; break;
-		case '\n': *o++ = 'n'; break;
-		case '\t': *o++ = 't'; break;
-		case '\r': *o++ = 'r'; break;
-		case '\v': *o++ = 'v'; break;
-		case '\f': *o++ = 'f'; break;
+		case '"':
+			*o++ = '"';
+			break;
+		case '\\':
+			*o++ = '\\';
+			break;
+		case '\n':
+			*o++ = 'n';
+			break;
+		case '\t':
+			*o++ = 't';
+			break;
+		case '\r':
+			*o++ = 'r';
+			break;
+		case '\v':
+			*o++ = 'v';
+			break;
+		case '\f':
+			*o++ = 'f';
+			break;
 		default:
 			*o++ = 'x';
 			*o++ = digits[c >> 4];
@@ -305,7 +319,8 @@ int cli_trace_error(int err, const char *what, long pid)
 	probed = !ptbpf_probe_features(&f);
 	if (probed && !f.btf && (err == ENOSYS || err == ENOTSUP || err == EOPNOTSUPP)) {
 		cli_err("%s: the kernel has no BTF (/sys/kernel/btf/vmlinux): use a kernel "
-			"built with CONFIG_DEBUG_INFO_BTF=y; see 'ptbpf info'", what);
+			"built with CONFIG_DEBUG_INFO_BTF=y; see 'ptbpf info'",
+			what);
 		return CLI_EXIT_NOBPF;
 	}
 	/* missing capabilities show up as EPERM, EACCES or a failed feature probe */

@@ -22,6 +22,9 @@ const volatile __u8 path_args[PTBPF_SYSCALL_NR_MAX];
 /* by syscall number: 6 - its argument count (0: all six are written) */
 const volatile __u8 args_unused[PTBPF_SYSCALL_NR_MAX];
 const volatile __u64 wakeup_bytes = 4096;
+/* 1: the tracer may ptrace any process (CAP_SYS_PTRACE): a secure exec
+ * stays traced */
+const volatile __u32 follow_secure_exec = 0;
 /* rings[] entries: one per possible CPU, or 1 (every CPU shares ring 0) */
 const volatile __u32 nr_rings = 1;
 
@@ -576,17 +579,108 @@ int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/* mm_struct.flags before 6.18 (a word; since, a bitmap of one word) */
+struct mm_struct___word {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+#define MMF_DUMPABLE_MASK 3 /* get_dumpable() */
+#define SUID_DUMP_USER	  1
+
+static __always_inline unsigned long mm_flags_word(struct mm_struct *mm)
+{
+	if (bpf_core_field_exists(mm->flags.__mm_flags))
+		return BPF_CORE_READ(mm, flags.__mm_flags[0]);
+	return BPF_CORE_READ((struct mm_struct___word *)mm, flags);
+}
+
+/*
+ * Could a tracer without CAP_SYS_PTRACE ptrace-attach the new image? Not
+ * after a secure exec (credentials changed: set-user-ID, set-group-ID,
+ * file capabilities, an LSM's transition), nor when the image is not
+ * dumpable (a program its caller may not read): ptrace_may_access() then
+ * wants that capability. 0, or the PTBPF_UNTRACED_* reason.
+ */
+static __always_inline __u32 exec_untraced_reason(struct task_struct *p, struct linux_binprm *bprm)
+{
+	struct mm_struct *mm = BPF_CORE_READ(p, mm);
+
+	if (BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
+		return PTBPF_UNTRACED_SECURE_EXEC;
+	if (mm && (mm_flags_word(mm) & MMF_DUMPABLE_MASK) != SUID_DUMP_USER)
+		return PTBPF_UNTRACED_UNREADABLE;
+	return 0;
+}
+
+/*
+ * The file name of an exec into dst (PTBPF_PATH_MAX bytes): its length with
+ * the NUL; *truncated when it did not fit.
+ */
+static __always_inline __u32 exec_filename(char *dst, struct linux_binprm *bprm, __u32 *truncated)
+{
+	const char *fn = BPF_CORE_READ(bprm, filename);
+	long n = bpf_probe_read_kernel_str(dst, PTBPF_PATH_MAX, fn);
+
+	*truncated = 0;
+	if (n < 0) {
+		dst[0] = 0;
+		return 1;
+	}
+	if (n >= PTBPF_PATH_MAX) {
+		char c = 0;
+
+		if (bpf_probe_read_kernel(&c, 1, fn + PTBPF_PATH_MAX - 1) || c)
+			*truncated = 1;
+		return PTBPF_PATH_MAX;
+	}
+	return n;
+}
+
+/*
+ * The tracer may not see the new image (see exec_untraced_reason): the
+ * process leaves the traced set here, before the image runs, so none of its
+ * events (its execve's return included) is written; proc_untraced says why.
+ */
+static __always_inline void untrace_exec(struct task_struct *p, __u32 tgid,
+					 struct linux_binprm *bprm, __u32 reason)
+{
+	struct ring_ref rr;
+	struct kern_rec *r;
+	struct ptbpf_ev_untraced *e;
+	__u32 truncated;
+
+	bpf_map_delete_elem(&pids, &tgid);
+	if (!want(BPF_CORE_READ(p, pid), PTBPF_EV_PROC_UNTRACED))
+		return;
+	r = rec_reserve(&rr, sizeof(*e));
+	if (!r)
+		return;
+	rec_fill(r, PTBPF_EV_PROC_UNTRACED, sizeof(*e), p, 0);
+	e = (void *)(r + 1);
+	e->pid = tgid;
+	e->tid = r->tid;
+	e->reason = reason;
+	e->filename_len = exec_filename(e->filename, bprm, &truncated);
+	if (truncated)
+		r->flags |= KERN_REC_TRUNCATED;
+	rec_submit(&rr, r);
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct ring_ref rr;
 	struct kern_rec *r;
 	struct ptbpf_ev_exec *e;
-	const char *fn;
-	long n;
-	__u32 tgid;
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32, reason;
 
-	if (!current_wanted(PTBPF_EV_PROC_EXEC, &tgid))
+	if (!pid_traced(tgid))
+		return 0;
+	if (!follow_secure_exec && (reason = exec_untraced_reason(p, bprm))) {
+		untrace_exec(p, tgid, bprm, reason);
+		return 0;
+	}
+	if (!want((__u32)bpf_get_current_pid_tgid(), PTBPF_EV_PROC_EXEC))
 		return 0;
 	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
@@ -595,21 +689,9 @@ int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	e = (void *)(r + 1);
 	e->pid = tgid;
 	e->old_tid = old_pid;
-	e->truncated = 0;
-	fn = BPF_CORE_READ(bprm, filename);
-	n = bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), fn);
-	if (n < 0) {
-		e->filename[0] = 0;
-		n = 1;
-	} else if (n >= PTBPF_PATH_MAX) {
-		char c = 0;
-
-		if (bpf_probe_read_kernel(&c, 1, fn + PTBPF_PATH_MAX - 1) || c) {
-			e->truncated = 1;
-			r->flags |= KERN_REC_TRUNCATED;
-		}
-	}
-	e->filename_len = n;
+	e->filename_len = exec_filename(e->filename, bprm, &e->truncated);
+	if (e->truncated)
+		r->flags |= KERN_REC_TRUNCATED;
 	rec_submit(&rr, r);
 	return 0;
 }

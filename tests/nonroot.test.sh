@@ -21,7 +21,7 @@ command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$build"/tests/nonroot_check "$build"/tests/itest_stream "$build"/tests/itest_user_events \
-	"$build"/tests/script_child "$build"/tests/uevent_app "$tmp"/
+	"$build"/tests/script_child "$build"/tests/uevent_app "$build"/tests/open_file "$tmp"/
 cp -P "$build"/libposixtrace.so* "$tmp"/
 cp "$build"/ptbpf "$tmp"/
 chmod -R a+rX "$tmp"
@@ -63,6 +63,78 @@ check 0 "CAP_BPF+CAP_PERFMON traces its own child" as_user +bpf,+perfmon "$tmp"/
 check $eperm "CAP_BPF+CAP_PERFMON, another user's process" \
 	as_user +bpf,+perfmon "$tmp"/nonroot_check pid 1
 check $eperm "no capabilities" as_user "" "$tmp"/nonroot_check self
+# A traced process that execs a program the tracer could not ptrace (one
+# that changes its credentials, or that it may not read) is no longer traced
+# from that exec on: nothing of the new image is recorded, proc_untraced says
+# why. CAP_SYS_PTRACE, or root, keeps tracing it.
+cp "$tmp"/open_file "$tmp"/open_suid
+chmod 4755 "$tmp"/open_suid
+cp "$tmp"/open_file "$tmp"/open_noread
+chmod 0711 "$tmp"/open_noread
+secret="$tmp/secret-file"
+echo secret >"$secret"
+chmod 0600 "$secret"
+untraced() { # DESCRIPTION WHY CAPS COMMAND...: the open of $secret is not recorded
+	what=$1
+	why=$2
+	caps=$3
+	shift 3
+	set +e
+	out=$(as_user "$caps" "$tmp"/ptbpf record -f -e openat,execve -- "$@" 2>&1)
+	st=$?
+	set -e
+	if [ $st != 0 ] || echo "$out" | grep -q "secret-file" ||
+		! echo "$out" | grep -q "+++ untraced: exec of \".*\" $why (tracing it needs CAP_SYS_PTRACE) +++"; then
+		echo "FAIL: $what: exit $st: $out" >&2
+		fail=1
+	else
+		echo "ok: $what: $(echo "$out" | grep untraced)"
+	fi
+}
+traced() { # DESCRIPTION CAPS COMMAND...: the open of $secret is recorded
+	what=$1
+	caps=$2
+	shift 2
+	set +e
+	out=$(as_user "$caps" "$tmp"/ptbpf record -f -e openat -- "$@" 2>&1)
+	st=$?
+	set -e
+	if [ $st != 0 ] || ! echo "$out" | grep -q "openat(AT_FDCWD, \"$secret\", O_RDONLY) = 3" ||
+		echo "$out" | grep -q untraced; then
+		echo "FAIL: $what: exit $st: $out" >&2
+		fail=1
+	else
+		echo "ok: $what"
+	fi
+}
+untraced "set-user-ID program" "changes its credentials" +bpf,+perfmon \
+	"$tmp"/open_suid "$secret"
+untraced "set-user-ID program run by a shell (-f)" "changes its credentials" +bpf,+perfmon \
+	sh -c "\"$tmp/open_suid\" \"$secret\""
+untraced "program the tracer may not read" "that the tracer may not read" +bpf,+perfmon \
+	"$tmp"/open_noread /dev/null
+traced "set-user-ID program, tracer with CAP_SYS_PTRACE" +bpf,+perfmon,+sys_ptrace \
+	"$tmp"/open_suid "$secret"
+set +e
+out=$("$tmp"/ptbpf record -e openat -- "$tmp"/open_suid "$secret" 2>&1)
+set -e
+if ! echo "$out" | grep -q "openat(AT_FDCWD, \"$secret\", O_RDONLY) = 3"; then
+	echo "FAIL: root traces a set-user-ID program: $out" >&2
+	fail=1
+else
+	echo "ok: root traces a set-user-ID program"
+fi
+if [ -u /usr/bin/passwd ]; then
+	set +e
+	out=$(as_user +bpf,+perfmon "$tmp"/ptbpf record -e openat -- /usr/bin/passwd -S nobody 2>&1)
+	set -e
+	if echo "$out" | grep -q /etc/shadow || ! echo "$out" | grep -q "+++ untraced"; then
+		echo "FAIL: passwd -S as nobody: $out" >&2
+		fail=1
+	else
+		echo "ok: passwd -S as nobody: untraced at its exec"
+	fi
+fi
 # the command: a clear message and the permission exit status (3)
 set +e
 msg=$(as_user "" "$tmp"/ptbpf record -- /bin/true 2>&1 >/dev/null)

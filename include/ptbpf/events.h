@@ -33,8 +33,9 @@
 #define PTBPF_EV_SCHED_SWITCH_OUT 22 /* struct ptbpf_ev_sched_switch, "sched_switch_out" */
 #define PTBPF_EV_SCHED_SWITCH_IN  23 /* struct ptbpf_ev_sched_switch, "sched_switch_in" */
 #define PTBPF_EV_SCHED_WAKEUP	  24 /* struct ptbpf_ev_sched_wakeup, "sched_wakeup" */
+#define PTBPF_EV_PROC_UNTRACED	  25 /* struct ptbpf_ev_untraced, "proc_untraced" */
 #define PTBPF_EV_KERNEL_FIRST	  PTBPF_EV_PROC_FORK
-#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_SCHED_WAKEUP
+#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_PROC_UNTRACED
 
 #define PTBPF_EV_SYSCALL_BASE  1024
 #define PTBPF_SYSCALL_NR_MAX   512 /* syscall numbers 0 .. 511 */
@@ -97,6 +98,28 @@ struct ptbpf_ev_exec {
 	__s32 old_tid;	    /* the thread that called exec */
 	__u32 filename_len; /* bytes of filename, NUL included */
 	__u32 truncated;
+	char filename[PTBPF_PATH_MAX];
+};
+
+/*
+ * ptbpf_ev_untraced.reason: the process exec'ed a program that a tracer
+ * without CAP_SYS_PTRACE may not ptrace-attach: one that changes its
+ * credentials (set-user-ID, set-group-ID, file capabilities, a security
+ * module's transition), or one that it may not read.
+ */
+#define PTBPF_UNTRACED_SECURE_EXEC 1
+#define PTBPF_UNTRACED_UNREADABLE  2
+
+/*
+ * "proc_untraced": the process is no longer traced from this exec on, and
+ * nothing more of it is recorded (see reason). filename: the program, as
+ * given to exec.
+ */
+struct ptbpf_ev_untraced {
+	__s32 pid;
+	__s32 tid;
+	__u32 reason;
+	__u32 filename_len; /* bytes of filename, NUL included */
 	char filename[PTBPF_PATH_MAX];
 };
 

@@ -184,6 +184,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	kern_backend__set_path_table(skel);
 	kern_backend__set_nargs_table(skel);
 	skel->bss->inherit = o && o->inherit;
+	skel->rodata->follow_secure_exec = o && o->follow_secure_exec;
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	err = kern_bpf__load(skel);
 	close(tmpl);

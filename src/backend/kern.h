@@ -21,6 +21,10 @@ struct kern_opts {
 	 * two >= one page */
 	size_t ring_bytes;
 	bool inherit; /* children of traced processes are traced from their fork on */
+	/* a process that execs a program changing its credentials stays
+	 * traced (the tracer has CAP_SYS_PTRACE); else it leaves the traced
+	 * set at that exec, with a PTBPF_EV_PROC_UNTRACED event */
+	bool follow_secure_exec;
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -30,6 +30,7 @@ static const char *const kernel_names[] = {
 	[PTBPF_EV_SCHED_SWITCH_OUT - PTBPF_EV_KERNEL_FIRST] = "sched_switch_out",
 	[PTBPF_EV_SCHED_SWITCH_IN - PTBPF_EV_KERNEL_FIRST] = "sched_switch_in",
 	[PTBPF_EV_SCHED_WAKEUP - PTBPF_EV_KERNEL_FIRST] = "sched_wakeup",
+	[PTBPF_EV_PROC_UNTRACED - PTBPF_EV_KERNEL_FIRST] = "proc_untraced",
 };
 
 #define UNNAMED_NAME "posix_trace_unnamed_userevent"

@@ -99,6 +99,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	/* room for a stream's worth of records while the drainer sleeps */
 	ko.ring_bytes = 2 * a->stream_size < KERN_RING_MIN ? KERN_RING_MIN : 2 * a->stream_size;
 	ko.inherit = a->inherit == POSIX_TRACE_INHERITED;
+	ko.follow_secure_exec = target__may_trace_secure_exec();
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;
@@ -303,9 +304,11 @@ int stream__apply_filter(struct pt_stream *s)
 
 	for (i = 0; i < FILTER_WORDS; i++)
 		keep[i] = ~s->filter[i];
-	/* the core needs exec events to find user events after an exec; a
-	 * filtered exec is dropped here, not in the kernel */
+	/* the core needs exec events to find user events after an exec, and
+	 * proc_untraced to stop looking for them; filtered, they are dropped
+	 * here, not in the kernel */
 	keep[PTBPF_EV_PROC_EXEC / 64] |= 1ULL << (PTBPF_EV_PROC_EXEC % 64);
+	keep[PTBPF_EV_PROC_UNTRACED / 64] |= 1ULL << (PTBPF_EV_PROC_UNTRACED % 64);
 	for (k = 0; k < s->nuev; k++) {
 		struct uev_src *u = &s->uev[k];
 

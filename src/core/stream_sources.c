@@ -106,12 +106,31 @@ static int stream__from_source(struct pt_stream *s, struct pt_event_hdr *h, cons
 	return 1;
 }
 
+/*
+ * A process the tracer may no longer see (a secure exec): its new image's
+ * region is never looked for. The old region stays attached: the children
+ * that share it may still write into it, the process itself no more.
+ */
+static void stream__uev_untraced(struct pt_stream *s, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < s->nexec; i++)
+		if (s->exec_pids[i] == pid)
+			s->exec_pids[i] = 0;
+	for (i = 0; i < s->nuev; i++)
+		if (s->uev[i].pid == pid)
+			s->uev[i].retry_until = 0;
+}
+
 static int on_kern_event(void *ctx, struct pt_event_hdr *h, const void *data)
 {
 	struct pt_stream *s = ctx;
 
 	if (h->id == PTBPF_EV_PROC_EXEC && s->nexec < MAX_EXEC_PER_DRAIN)
 		s->exec_pids[s->nexec++] = h->pid; /* attach to its new region */
+	else if (h->id == PTBPF_EV_PROC_UNTRACED)
+		stream__uev_untraced(s, h->pid);
 	if (filtered(s, h->id))
 		return 0;
 	h->ts += s->mono2real;
@@ -279,7 +298,8 @@ static void stream__note_exec(struct pt_stream *s)
 	int i;
 
 	for (i = 0; i < s->nexec; i++)
-		stream__uev_add(s, s->exec_pids[i]);
+		if (s->exec_pids[i])
+			stream__uev_add(s, s->exec_pids[i]);
 	s->nexec = 0;
 }
 

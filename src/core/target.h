@@ -2,6 +2,7 @@
 #ifndef PTBPF_CORE_TARGET_H
 #define PTBPF_CORE_TARGET_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 /*
@@ -10,5 +11,12 @@
  * such process, -EPERM if the caller may not ptrace-attach it.
  */
 int target__check(pid_t pid);
+
+/*
+ * May the caller ptrace any process, whatever its credentials (an effective
+ * CAP_SYS_PTRACE)? Otherwise a traced process that execs a program which
+ * changes its credentials is no longer traced from that exec on.
+ */
+bool target__may_trace_secure_exec(void);
 
 #endif

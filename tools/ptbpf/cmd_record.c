@@ -300,6 +300,7 @@ static int build_filter(trace_id_t trid, const char *spec, trace_event_set_t *fi
 				  PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX - 1, add);
 		} else if (!strcmp(tok, "proc") || !strcmp(tok, "process")) {
 			set_range(&sel, PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_EXIT, add);
+			set_range(&sel, PTBPF_EV_PROC_UNTRACED, PTBPF_EV_PROC_UNTRACED, add);
 		} else if (!strcmp(tok, "signals") || !strcmp(tok, "signal")) {
 			set_range(&sel, PTBPF_EV_SIGNAL_GENERATE, PTBPF_EV_SIGNAL_DELIVER, add);
 		} else if (!strcmp(tok, "sched")) {
@@ -337,7 +338,9 @@ static int build_filter(trace_id_t trid, const char *spec, trace_event_set_t *fi
 	free(copy);
 	if (ret)
 		return ret;
-	/* the lost-events markers are always kept */
+	/* the lost-events markers, and why a process is no longer traced,
+	 * are always kept */
+	posix_trace_eventset_add(PTBPF_EV_PROC_UNTRACED, &sel);
 	posix_trace_eventset_add(POSIX_TRACE_ERROR, &sel);
 	posix_trace_eventset_add(POSIX_TRACE_OVERFLOW, &sel);
 	posix_trace_eventset_add(POSIX_TRACE_RESUME, &sel);

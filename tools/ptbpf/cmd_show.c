@@ -146,7 +146,7 @@ static const char *kind_of(trace_event_id_t id)
 {
 	if (id < PTBPF_EV_KERNEL_FIRST)
 		return "posix";
-	if (id <= PTBPF_EV_PROC_EXIT)
+	if (id <= PTBPF_EV_PROC_EXIT || id == PTBPF_EV_PROC_UNTRACED)
 		return "proc";
 	if (id <= PTBPF_EV_SIGNAL_DELIVER)
 		return "signals";

@@ -227,6 +227,22 @@ static const char *sched_state(int64_t st)
 	return "?";
 }
 
+/* The reasons of proc_untraced: a name (JSON) and a phrase (text). */
+struct untraced_reason {
+	const char *name, *why;
+};
+
+static const struct untraced_reason *untraced_reason(uint32_t r)
+{
+	static const struct untraced_reason reasons[] = {
+		[0] = { "unknown", "" },
+		[PTBPF_UNTRACED_SECURE_EXEC] = { "secure_exec", " changes its credentials" },
+		[PTBPF_UNTRACED_UNREADABLE] = { "unreadable", " that the tracer may not read" },
+	};
+
+	return &reasons[r < sizeof(reasons) / sizeof(reasons[0]) ? r : 0];
+}
+
 /* Text of a non-syscall event (after "ts pid/tid "). */
 static void text_other(struct sbuf *b, const struct cli_ev *ev)
 {
@@ -259,6 +275,20 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 				sb_puts(b, "...");
 			if (e->old_tid != e->pid)
 				sb_printf(b, " old_tid=%d", e->old_tid);
+			return;
+		}
+		break;
+	case PTBPF_EV_PROC_UNTRACED:
+		if (len >= offsetof(struct ptbpf_ev_untraced, filename)) {
+			const struct ptbpf_ev_untraced *e = d;
+			size_t fl = len - offsetof(struct ptbpf_ev_untraced, filename);
+
+			if (fl > e->filename_len)
+				fl = e->filename_len;
+			sb_puts(b, "+++ untraced: exec of ");
+			sb_quote(b, e->filename, strnlen(e->filename, fl));
+			sb_puts(b, untraced_reason(e->reason)->why);
+			sb_puts(b, " (tracing it needs CAP_SYS_PTRACE) +++");
 			return;
 		}
 		break;
@@ -521,6 +551,18 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 			sb_printf(b,
 				  ",\"exec_pid\":%d,\"old_tid\":%d,\"truncated\":%s,\"filename\":",
 				  e->pid, e->old_tid, e->truncated ? "true" : "false");
+			sb_json_str(b, e->filename, strnlen(e->filename, fl));
+		}
+		return;
+	case PTBPF_EV_PROC_UNTRACED:
+		if (len >= offsetof(struct ptbpf_ev_untraced, filename)) {
+			const struct ptbpf_ev_untraced *e = d;
+			size_t fl = len - offsetof(struct ptbpf_ev_untraced, filename);
+
+			if (fl > e->filename_len)
+				fl = e->filename_len;
+			sb_printf(b, ",\"untraced_pid\":%d,\"reason\":\"%s\",\"filename\":", e->pid,
+				  untraced_reason(e->reason)->name);
 			sb_json_str(b, e->filename, strnlen(e->filename, fl));
 		}
 		return;

@@ -63,6 +63,19 @@ struct {
 	__type(value, __u8);
 } pids SEC(".maps");
 
+/*
+ * The parent of each process a traced process forked: which processes may
+ * write user events into a traced region (see kern_backend__parent). Least
+ * recently used first out: kept past the child's exit, since its events
+ * may still wait in the region then.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u32);
+} forks SEC(".maps");
+
 /* Processes whose proc_exit was written (see ptbpf_exit). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -560,8 +573,11 @@ int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 
 	if (!pid_traced(ptgid))
 		return 0;
-	if (inherit && ctgid == cpid && ctgid != ptgid)
-		bpf_map_update_elem(&pids, &ctgid, &one, BPF_ANY);
+	if (ctgid == cpid && ctgid != ptgid) {
+		if (inherit)
+			bpf_map_update_elem(&pids, &ctgid, &one, BPF_ANY);
+		bpf_map_update_elem(&forks, &ctgid, &ptgid, BPF_ANY);
+	}
 	if (!want(BPF_CORE_READ(parent, pid), PTBPF_EV_PROC_FORK))
 		return 0;
 	r = rec_reserve(&rr, sizeof(*e));

@@ -45,6 +45,31 @@ PY
 	{ cat "$T/cmd.txt"; fail "user events of a started command missing"; }
 grep -q proc_exec "$T/cmd.txt" && fail "proc_exec printed with -e user"
 
+# A child forked before the tracer attached to the program's user events
+# (in its first milliseconds): with -f, its events are recorded under its
+# own pid, as the parent's are.
+for out in "-o $T/fork.log" ""; do
+	# shellcheck disable=SC2086
+	"$P" record -f -e user $out -- "$PROGS/fork_uev" 100 >"$T/fork.txt" 2>"$T/fork.err" ||
+		{ cat "$T/fork.err"; fail "record -f -- fork_uev"; }
+	[ -n "$out" ] && { "$P" show "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
+	python3 - "$T/fork.txt" <<'PY' || exit 1
+import re, sys
+seen = {}
+for l in open(sys.argv[1]):
+    m = re.match(r"[0-9.]+ (\d+)/\d+ user fork_hello len=8 data=([0-9a-f]{16})", l)
+    if m:
+        pid = int(m.group(1))
+        d = bytes.fromhex(m.group(2))
+        assert int.from_bytes(d[:4], "little") == pid, l
+        seen.setdefault(pid, []).append(int.from_bytes(d[4:], "little"))
+assert len(seen) == 2, seen.keys()
+for pid, seq in seen.items():
+    assert seq == list(range(100)), (pid, seq)
+print("ok: a child forked at once: 100 events of each process")
+PY
+done
+
 if command -v babeltrace2 >/dev/null; then
 	"$P" convert "$T/u.log" --to ctf -o "$T/ctf" || fail "convert --to ctf"
 	babeltrace2 "$T/ctf" >"$T/bt.txt" || fail "babeltrace2"

@@ -247,6 +247,20 @@ int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
 				    BPF_ANY);
 }
 
+int kern_backend__parent(struct kern_backend *kb, pid_t tgid, pid_t *parent)
+{
+	__u32 key = tgid, val;
+	int err;
+
+	if (tgid <= 0)
+		return -ENOENT;
+	err = bpf_map__lookup_elem(kb->skel->maps.forks, &key, sizeof(key), &val, sizeof(val), 0);
+	if (err)
+		return err;
+	*parent = (pid_t)val;
+	return 0;
+}
+
 int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid)
 {
 	__u32 key = tid;

@@ -62,6 +62,12 @@ struct kern_counters {
 int kern_backend__open(struct kern_backend **out, const struct kern_opts *o);
 /* Trace all threads of process tgid. */
 int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid);
+/*
+ * The traced process that forked process tgid: 0 and *parent set, or
+ * -ENOENT. Kept after tgid exits (while some thousand forks since have not
+ * pushed it out).
+ */
+int kern_backend__parent(struct kern_backend *kb, pid_t tgid, pid_t *parent);
 /* Never record events of thread tid. */
 int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid);
 /* Record thread tid again (it exited: the number may come back). */

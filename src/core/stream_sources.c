@@ -15,6 +15,7 @@
 
 #include "core/internal.h"
 #include "core/stream_int.h"
+#include "core/target.h"
 
 /* ------------------------------------------------------------------ */
 /* Sources                                                             */
@@ -157,6 +158,30 @@ static void on_uev_lost(void *ctx, uint64_t count, uint64_t first_ts)
 
 	s->cnt.user_dropped += count;
 	on_lost(ctx, count, first_ts);
+}
+
+/* The longest line of forks from a traced process a user event may name. */
+#define SHARES_DEPTH_MAX 64
+
+/*
+ * Does pid share the region being drained: forked from its process or from
+ * one that does? The kernel side remembers the parents of what traced
+ * processes fork; a process forked before its parent was traced is looked
+ * up in /proc while it lives.
+ */
+static bool on_uev_shares(void *ctx, pid_t pid)
+{
+	struct pt_stream *s = ctx;
+	pid_t owner = s->uev_cur->pid;
+	int depth;
+
+	for (depth = 0; depth < SHARES_DEPTH_MAX; depth++) {
+		if ((!s->kb || kern_backend__parent(s->kb, pid, &pid)) && target__parent(pid, &pid))
+			return false;
+		if (pid == owner)
+			return true;
+	}
+	return false;
 }
 
 static int on_uev_event(void *ctx, struct pt_event_hdr *h, const void *data)
@@ -364,9 +389,11 @@ static bool stream__drain_round(struct pt_stream *s)
 	struct kern_cbs kc = {
 		.event = on_kern_event, .lost = on_lost, .run = on_source_run, .ctx = s
 	};
-	struct uev_cbs uc = {
-		.event = on_uev_event, .lost = on_uev_lost, .run = on_source_run, .ctx = s
-	};
+	struct uev_cbs uc = { .event = on_uev_event,
+			      .lost = on_uev_lost,
+			      .run = on_source_run,
+			      .shares = on_uev_shares,
+			      .ctx = s };
 	uint64_t now = 0;
 	unsigned int fill;
 	int k, err;

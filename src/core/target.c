@@ -40,3 +40,28 @@ bool target__may_trace_secure_exec(void)
 		return false;
 	return d[CAP_SYS_PTRACE / 32].effective & (1u << (CAP_SYS_PTRACE % 32));
 }
+
+int target__parent(pid_t pid, pid_t *parent)
+{
+	char path[64], buf[512], *p;
+	int fd, ppid;
+	ssize_t n;
+
+	if (pid <= 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = 0;
+	/* "pid (comm) state ppid ...": comm may hold anything, ')' included */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1 || ppid <= 0)
+		return -ESRCH;
+	*parent = ppid;
+	return 0;
+}

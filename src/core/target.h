@@ -19,4 +19,7 @@ int target__check(pid_t pid);
  */
 bool target__may_trace_secure_exec(void);
 
+/* The parent of living process pid (from /proc): 0, or -ESRCH. */
+int target__parent(pid_t pid, pid_t *parent);
+
 #endif

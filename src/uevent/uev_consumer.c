@@ -34,6 +34,15 @@
 /* A reservation with no writer pid known is abandoned after this long. */
 #define UEV_STUCK_NS 1000000000ull
 
+/* What the records of a writer's pid get (see uev_attribute). */
+enum uev_verdict {
+	UEV_UNCHECKED = 0,
+	UEV_DELIVER,
+	UEV_SKIP,      /* not this stream's: a child's, before we adopted the slot */
+	UEV_SKIP_LOST, /* this stream's, perhaps, but of a pid we cannot vouch for */
+	UEV_FORGED,
+};
+
 /* Our private state of one sub-ring. */
 struct uev_csub {
 	struct uev_sub *sb; /* its control block in the region */
@@ -50,6 +59,10 @@ struct uev_csub {
 	uint64_t ctx_thread;
 	uint64_t ctx_prog;
 	uint32_t ctx_ts_hi;
+	enum uev_verdict ctx_verdict; /* what records of ctx_pid get */
+	uint64_t adopted_end; /* records before this were written before we adopted the slot */
+	uint64_t lost_since;  /* since then the producers may have dropped events */
+	uint64_t lost_total;  /* and they said they dropped this many */
 };
 
 struct uev_consumer {
@@ -72,6 +85,7 @@ struct uev_consumer {
 	struct uev_csub sub[UEV_NSUB];
 	unsigned int first; /* the sub-ring the next consume starts with */
 	uint64_t now;	    /* a recent CLOCK_MONOTONIC reading */
+	uint64_t ncpus;	    /* producers that may drop events at once, at most */
 	unsigned int corrupt;
 	bool broken;
 };
@@ -398,7 +412,14 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		c->sub[k].sb = &sl->sub[k];
 		c->sub[k].ring = c->ring + (uint64_t)k * c->sub_size;
 	}
-	c->gen = LOAD(&sl->gen) + 1;
+	/* an adopted slot keeps its generation: the children that inherited
+	 * it at fork (see uev_producer.h) go on writing into it */
+	c->gen = LOAD(&sl->gen) + !c->adopted;
+	c->ncpus = (uint64_t)sysconf(_SC_NPROCESSORS_CONF);
+	if (c->ncpus < 1 || c->ncpus > 4096)
+		c->ncpus = 4096;
+	for (unsigned int k = 0; k < UEV_NSUB; k++)
+		c->sub[k].lost_since = uev_now() - (c->adopted ? UEV_PROV_TTL_NS : 0);
 	/* Allocate the (zeroed) pages now: the traced process then only maps
 	 * them on its first lap (uev_populate), it does not allocate them.
 	 * Pages already written (an adopted slot) are left as they are. */
@@ -411,13 +432,16 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		/* stays enabled: what it holds and what comes until the owner
 		 * says otherwise is the owner's */
 		c->flags |= UEV_SLOT_ENABLED;
-		STORE(&sl->gen, c->gen);
 		STORE(&sl->max_data, c->max_data);
 		STORE(&sl->ring_size, c->size);
 		STORE(&sl->target_pid, (int32_t)pid);
 		memset(sl->filter, 0, sizeof(sl->filter));
 		STORE(&sl->flags, c->flags);
 		__atomic_fetch_or(&c->ctl->active, 1ull << c->slot, __ATOMIC_SEQ_CST);
+		/* what was written until now, children's records included,
+		 * was written before the slot was ours (see uev_attribute) */
+		for (unsigned int k = 0; k < UEV_NSUB; k++)
+			c->sub[k].adopted_end = LOAD_ACQ(&sl->sub[k].head);
 		*out = c;
 		return 0;
 	}
@@ -671,6 +695,34 @@ static int uev_corrupt(struct uev_consumer *c, struct uev_csub *u)
 	return -EBADMSG;
 }
 
+/*
+ * A drop count the region reports, checked: a producer drops at most one
+ * event per nanosecond, and at most ncpus producers drop at once, so all
+ * the drops reported since we attached (a provisional slot's records may
+ * be UEV_PROV_TTL_NS older) add up to no more than that. More is a lie:
+ * the region is corrupt.
+ */
+static bool uev_lost_plausible(struct uev_consumer *c, struct uev_csub *u, uint64_t count)
+{
+	uint64_t most = (uev_now() - u->lost_since + 1) * c->ncpus;
+
+	if (count > most || u->lost_total > most - count)
+		return false;
+	u->lost_total += count;
+	return true;
+}
+
+/* A time the region gives, not after now. */
+static uint64_t uev_past(struct uev_consumer *c, uint64_t ts)
+{
+	if (ts > c->now) {
+		c->now = uev_now();
+		if (ts > c->now)
+			ts = c->now;
+	}
+	return ts;
+}
+
 static void uev_report_lost(const struct uev_cbs *cbs, uint64_t count, uint64_t ts)
 {
 	if (count && cbs->lost)
@@ -734,8 +786,8 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
  * resync: tid 0, the traced pid, 0, 0, and the high half of now. Reports
  * the drops the record carries. Advances *p past the parts read.
  */
-static void uev_take_context(struct uev_consumer *c, struct uev_csub *u, const struct uev_rec *rec,
-			     const uint8_t **p, struct pt_event_hdr *h, const struct uev_cbs *cbs)
+static int uev_take_context(struct uev_consumer *c, struct uev_csub *u, const struct uev_rec *rec,
+			    const uint8_t **p, struct pt_event_hdr *h, const struct uev_cbs *cbs)
 {
 	if (rec->flags & UEV_REC_THREAD) {
 		struct uev_thr th;
@@ -746,13 +798,16 @@ static void uev_take_context(struct uev_consumer *c, struct uev_csub *u, const s
 		u->ctx_tid = th.tid;
 		u->ctx_pid = th.pid;
 		u->ctx_thread = th.thread;
+		u->ctx_verdict = UEV_UNCHECKED;
 	}
 	if (rec->flags & UEV_REC_LOST) {
 		struct uev_lost l;
 
 		memcpy(&l, *p, sizeof(l));
 		*p += sizeof(l);
-		uev_report_lost(cbs, l.count, l.first_ts);
+		if (!uev_lost_plausible(c, u, l.count))
+			return -EBADMSG;
+		uev_report_lost(cbs, l.count, uev_past(c, l.first_ts));
 	}
 	if (rec->flags & UEV_REC_TSHI) {
 		memcpy(&u->ctx_ts_hi, *p, sizeof(u->ctx_ts_hi));
@@ -771,6 +826,31 @@ static void uev_take_context(struct uev_consumer *c, struct uev_csub *u, const s
 	h->thread = u->ctx_known ? u->ctx_thread : 0;
 	h->prog_addr = u->ctx_prog;
 	h->ts = (uint64_t)u->ctx_ts_hi << 32 | rec->ts_lo;
+	return 0;
+}
+
+/*
+ * May a record at pos say it was written by pid? The slot's process may
+ * write it, and so may the processes that share its region, its children
+ * (cbs->shares knows them: the kernel's word, not the region's), when the
+ * stream inherits; when it does not, a child's record is not ours (a child
+ * may have written it into a provisional slot before we adopted it and
+ * said so): skipped. A provisional slot's records written before we
+ * adopted it may also come from a child forked before anyone traced the
+ * process: counted lost (ours, perhaps) or skipped. Anything else is a lie.
+ */
+static enum uev_verdict uev_attribute(struct uev_consumer *c, struct uev_csub *u, pid_t pid,
+				      uint64_t pos, const struct uev_cbs *cbs)
+{
+	bool inherit = c->flags & UEV_SLOT_INHERIT;
+
+	if (pid == c->target)
+		return UEV_DELIVER;
+	if (pid > 0 && cbs->shares && cbs->shares(cbs->ctx, pid))
+		return inherit ? UEV_DELIVER : UEV_SKIP;
+	if (pos < u->adopted_end)
+		return inherit ? UEV_SKIP_LOST : UEV_SKIP;
+	return UEV_FORGED;
 }
 
 /* Drain sub-ring u up to its head; returns 0, >0 (stopped) or -errno. */
@@ -826,7 +906,21 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~UEV_REC_FLAGS))
 			return uev_corrupt(c, u);
 		p = u->ring + off + sizeof(rec);
-		uev_take_context(c, u, &rec, &p, &h, cbs);
+		if (uev_take_context(c, u, &rec, &p, &h, cbs))
+			return uev_corrupt(c, u);
+		if (h.pid != c->target && u->ctx_verdict != UEV_DELIVER) {
+			enum uev_verdict v = uev_attribute(c, u, h.pid, u->tail, cbs);
+
+			if (v == UEV_FORGED)
+				return uev_corrupt(c, u);
+			if (v != UEV_DELIVER) {
+				if (v == UEV_SKIP_LOST)
+					uev_report_lost(cbs, 1, uev_past(c, h.ts));
+				uev_advance(c, u, rlen);
+				continue;
+			}
+			u->ctx_verdict = v;
+		}
 		h.id = UEV_ID_BASE + rec.idx;
 		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
 		h.reserved = 0;
@@ -836,13 +930,9 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			dlen = c->max_data;
 			h.trunc = PT_TRUNCATED_RECORD;
 		}
-		if (h.ts > c->now) {
-			/* a time in the future is a lie: the core's merge must
-			 * not wait for it */
-			c->now = uev_now();
-			if (h.ts > c->now)
-				h.ts = c->now;
-		}
+		/* a time in the future is a lie: the core's merge must not
+		 * wait for it */
+		h.ts = uev_past(c, h.ts);
 		h.data_len = dlen;
 		(*np)++;
 		/* the payload in place (a record never wraps): given back to
@@ -898,7 +988,9 @@ int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
 		if (LOAD_ACQ(&u->sb->head) == u->tail && LOAD(&u->sb->dropped)) {
 			uint64_t cnt = __atomic_exchange_n(&u->sb->dropped, 0, __ATOMIC_ACQ_REL);
 
-			uev_report_lost(cbs, cnt, LOAD(&u->sb->drop_ts));
+			if (!uev_lost_plausible(c, u, cnt))
+				return uev_corrupt(c, u);
+			uev_report_lost(cbs, cnt, uev_past(c, LOAD(&u->sb->drop_ts)));
 		}
 	}
 	return n;

@@ -48,16 +48,28 @@ struct uev_cbs {
 	 * one sub-ring ts may be inverted across threads by the time between
 	 * the clock read and the reservation (ns; more if the writer was
 	 * preempted), so merge with a small reorder window. ts is never in the future
-	 * (clamped); pid, tid, thread and prog_addr are what the traced
-	 * process wrote (it can lie about its own events only).
+	 * (clamped). pid is the slot's process or, when the stream inherits,
+	 * one that shares its region (see shares); tid, thread and prog_addr
+	 * are what the traced process wrote (it can lie about its own events
+	 * only).
 	 */
 	int (*event)(void *ctx, struct pt_event_hdr *hdr, const void *data); /* *hdr: may change */
 	/*
 	 * count events were dropped (ring full) before the next event
 	 * delivered; first_ts is the time of the first of them (0: unknown).
 	 * A writer that died holding a reservation is reported as 1 lost.
+	 * count is plausible: at most one event per ns per CPU since the last
+	 * report (a larger count makes the consume fail with -EBADMSG).
 	 */
 	void (*lost)(void *ctx, uint64_t count, uint64_t first_ts);
+	/*
+	 * Does process pid share the region of the slot's process (it was
+	 * forked from it, or from one that does)? Asked once per writer's
+	 * context for a record that names a pid other than the slot's; NULL:
+	 * none does. A record of a pid that does not is a lie (-EBADMSG); a
+	 * sharer's is skipped when the stream does not inherit.
+	 */
+	bool (*shares)(void *ctx, pid_t pid);
 	/*
 	 * Optional: the events that follow come from the next sub-ring, a
 	 * new run in (nearly) time order. Lets the caller sort each run and

@@ -39,7 +39,13 @@ _Static_assert(sizeof(struct uev_hot) == 64, "uev_hot is one cache line");
 static pthread_mutex_t uev_name_lock = PTHREAD_MUTEX_INITIALIZER;
 /* This process's provisional slot expires at this CLOCK_MONOTONIC time. */
 static uint64_t uev_prov_deadline = UINT64_MAX;
+/*
+ * The provisional slot this process writes into (its own, or its parent's,
+ * inherited at fork before a controller adopted it), and the pid that owns
+ * it: only the owner releases it when it expires.
+ */
 static int uev_prov_slot = -1;
+static pid_t uev_prov_owner;
 static __thread pid_t uev_tid __attribute__((tls_model("initial-exec")));
 
 /*
@@ -144,8 +150,10 @@ static int uev_region_create(int *fdp, struct uev_ctl **out, bool prov)
 	if (prov) {
 		int slot = uev_producer__prov_init(ctl, getpid());
 
-		if (slot >= 0)
+		if (slot >= 0) {
 			uev_prov_slot = slot;
+			uev_prov_owner = getpid();
+		}
 	}
 	uev_region_publish(ctl);
 	*fdp = fd;
@@ -158,7 +166,11 @@ int uev_producer__region_create(int *fdp, struct uev_ctl **out)
 	return uev_region_create(fdp, out, false);
 }
 
-/* Fork: the child writes only into slots it inherits (see uev_producer.h). */
+/*
+ * Fork: the child writes only into slots it inherits (see uev_producer.h),
+ * and into its parent's provisional slot: whoever adopts it decides, with
+ * its inheritance, whether the child's events are its own.
+ */
 static void uev_atfork_child(void)
 {
 	struct uev_ctl *ctl = uev_producer__hot.ctl;
@@ -168,7 +180,6 @@ static void uev_atfork_child(void)
 
 	pthread_mutex_init(&uev_name_lock, NULL);
 	uev_pid = getpid();
-	uev_prov_slot = -1; /* the parent's, not ours */
 	uev_tid = 0;
 	/* our records carry our pid: send it again */
 	memset(uev_last, 0, sizeof(uev_last));
@@ -177,10 +188,11 @@ static void uev_atfork_child(void)
 		return;
 	for (s = 0; s < UEV_NSLOTS; s++) {
 		struct uev_slot *sl = &ctl->slots[s];
+		uint64_t own = LOAD_ACQ(&sl->own);
 		uint32_t gen = LOAD(&sl->gen);
 
-		if (UEV_OWN_STATE(LOAD_ACQ(&sl->own)) != UEV_SLOT_READY ||
-		    !(LOAD(&sl->flags) & UEV_SLOT_INHERIT))
+		if ((UEV_OWN_STATE(own) != UEV_SLOT_READY && UEV_OWN_STATE(own) != UEV_SLOT_PROV) ||
+		    !(LOAD(&sl->flags) & (UEV_SLOT_INHERIT | UEV_SLOT_PROVISIONAL)))
 			continue;
 		if (LOAD(&sl->target_pid) == parent ||
 		    ((uev_inherit_mask & (1u << s)) && uev_inherit_gen[s] == gen)) {
@@ -189,6 +201,8 @@ static void uev_atfork_child(void)
 		}
 	}
 	uev_inherit_mask = mask;
+	if (uev_prov_slot >= 0 && !(mask & (1u << uev_prov_slot)))
+		uev_prov_slot = -1; /* adopted or released already */
 }
 
 static pthread_once_t uev_once = PTHREAD_ONCE_INIT;
@@ -201,7 +215,8 @@ static void uev_producer_init_once(void)
 	int fd = -1;
 
 	uev_pid = getpid();
-	pending = getenv(UEV_PENDING_ENV);
+	/* not for a set-user-ID program: its caller may not trace it */
+	pending = secure_getenv(UEV_PENDING_ENV);
 	prov = pending && pending[0] && strcmp(pending, "0");
 	/* before the slot is enabled: a writer must not see it expired */
 	if (prov)
@@ -246,7 +261,7 @@ int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid)
 			continue;
 		/* A fresh region: the ring is still zero (never written). */
 		STORE(&sl->gen, LOAD(&sl->gen) + 1);
-		STORE(&sl->flags, UEV_SLOT_ENABLED);
+		STORE(&sl->flags, UEV_SLOT_ENABLED | UEV_SLOT_PROVISIONAL);
 		STORE(&sl->target_pid, (int32_t)pid);
 		STORE(&sl->max_data, UEV_PROV_MAX_DATA);
 		STORE(&sl->ring_size, (uint64_t)UEV_PROV_RING);
@@ -270,8 +285,10 @@ int uev_producer__prov_start(uint64_t ttl_ns)
 	/* before the slot is enabled: a writer must not see it expired */
 	uev_prov_deadline = ttl_ns > UINT64_MAX - now ? UINT64_MAX : now + ttl_ns;
 	s = uev_producer__prov_init(ctl, uev_pid);
-	if (s >= 0)
+	if (s >= 0) {
 		uev_prov_slot = s;
+		uev_prov_owner = uev_pid;
+	}
 	return s;
 }
 
@@ -301,8 +318,9 @@ static bool uev_prov_expire(struct uev_ctl *ctl, unsigned int s)
 /*
  * At exit, the events of a provisional slot nobody adopted yet would be
  * lost with the memfd: a program that emits and exits within the few ms
- * its tracer needs to notice the exec. Wait (bounded) for the adoption;
- * once adopted, the controller's mapping keeps the region alive.
+ * its tracer needs to notice the exec (or a child that shares its parent's
+ * slot and outlives it). Wait (bounded) for the adoption; once adopted,
+ * the controller's mapping keeps the region alive.
  */
 static bool uev_slot_written(struct uev_slot *sl)
 {
@@ -328,7 +346,7 @@ __attribute__((destructor)) static void uev_producer_fini(void)
 	end = now + UEV_PROV_EXIT_WAIT_NS;
 	if (end > uev_prov_deadline)
 		end = uev_prov_deadline;
-	while (now < end && LOAD_ACQ(&sl->own) == UEV_OWN(uev_pid, UEV_SLOT_PROV) &&
+	while (now < end && LOAD_ACQ(&sl->own) == UEV_OWN(uev_prov_owner, UEV_SLOT_PROV) &&
 	       uev_slot_written(sl)) {
 		struct timespec ts = { 0, (long)nap };
 
@@ -550,9 +568,11 @@ void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *p
 		flags = LOAD(&sl->flags);
 		if (!(flags & UEV_SLOT_ENABLED))
 			continue;
+		/* another process's slot: inherited at fork, of a stream
+		 * that inherits or a provisional slot not configured yet */
 		if (LOAD(&sl->target_pid) != uev_pid &&
-		    (!(uev_inherit_mask & (1u << s)) || !(flags & UEV_SLOT_INHERIT) ||
-		     LOAD(&sl->gen) != uev_inherit_gen[s]))
+		    (!(uev_inherit_mask & (1u << s)) || LOAD(&sl->gen) != uev_inherit_gen[s] ||
+		     !(flags & (UEV_SLOT_INHERIT | UEV_SLOT_PROVISIONAL))))
 			continue;
 		if (LOAD(&sl->filter[idx / 64]) & (1ull << (idx % 64)))
 			continue;

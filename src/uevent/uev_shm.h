@@ -20,11 +20,14 @@
  * Provisional slot: a process started with PTBPF_UEV_PENDING=1 in its
  * environment enables, in its constructor, one slot of its own
  * (own = UEV_OWN(its pid, UEV_SLOT_PROV), target_pid = its pid, ring
- * UEV_PROV_RING bytes, max_data UEV_PROV_MAX_DATA, no filter, not
- * inherited), so that events of its first milliseconds are kept until a
- * controller attaches. The first controller attaching to that pid adopts
- * it with one CAS of own (UEV_SLOT_PROV -> its READY): the events already
- * written are delivered, the ring size stays UEV_PROV_RING. Nobody
+ * UEV_PROV_RING bytes, max_data UEV_PROV_MAX_DATA, no filter, flags
+ * UEV_SLOT_PROVISIONAL), so that events of its first milliseconds are
+ * kept until a controller attaches; the children it forks meanwhile write
+ * into it too (records carry their pids). The first controller attaching
+ * to that pid adopts it with one CAS of own (UEV_SLOT_PROV -> its READY),
+ * keeping its generation, then sets its flags (whether children go on
+ * writing): the events already written are delivered (a child's only if
+ * the stream inherits), the ring size stays UEV_PROV_RING. Nobody
  * adopted it after UEV_PROV_TTL_NS: the process releases it (checked on
  * the slow path, at the next event written). A process exiting while its
  * provisional slot holds events nobody adopted waits up to
@@ -134,6 +137,12 @@
 /* slot.flags */
 #define UEV_SLOT_ENABLED 0x1u /* the stream runs */
 #define UEV_SLOT_INHERIT 0x2u /* forked children keep writing (POSIX_TRACE_INHERITED) */
+/*
+ * A provisional slot its controller has not configured yet: children
+ * forked meanwhile write into it too, until the controller's flags say
+ * whether they may (UEV_SLOT_INHERIT).
+ */
+#define UEV_SLOT_PROVISIONAL 0x4u
 
 /* name.state */
 #define UEV_NAME_EMPTY	 0u

@@ -134,6 +134,7 @@ struct rx {
 	unsigned int n;
 	uint64_t lost;
 	unsigned int lost_calls;
+	pid_t sharer; /* a child sharing the region (the kernel's word, in the core) */
 };
 
 static int rx_event(void *ctx, struct pt_event_hdr *h, const void *data)
@@ -156,6 +157,13 @@ static void rx_lost(void *ctx, uint64_t count, uint64_t ts)
 	r->lost_calls++;
 }
 
+static bool rx_shares(void *ctx, pid_t pid)
+{
+	struct rx *r = ctx;
+
+	return r->sharer && pid == r->sharer;
+}
+
 static void rx_init(struct rx *r, struct uev_cbs *cbs)
 {
 	memset(r, 0, sizeof(*r));
@@ -164,6 +172,7 @@ static void rx_init(struct rx *r, struct uev_cbs *cbs)
 	memset(cbs, 0, sizeof(*cbs));
 	cbs->event = rx_event;
 	cbs->lost = rx_lost;
+	cbs->shares = rx_shares;
 	cbs->ctx = r;
 }
 
@@ -455,6 +464,7 @@ static void test_fork(void **state)
 				&id2, &idn),
 			 3);
 	assert_int_equal(id2, id); /* the child keeps the parent's id map */
+	ri.sharer = rn.sharer = grandchild; /* forked from the traced process */
 	assert_true(idn > id);
 	/* a new controller attaching to the forked child */
 	assert_int_equal(uev_consumer__attach(&cc, grandchild, &noinh), 0);

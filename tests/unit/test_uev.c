@@ -93,10 +93,21 @@ struct fx {
 	struct uev_cbs cbs;
 };
 
-static struct fx *fx_new(size_t ring, size_t max_data)
+/* The processes a fixture's region is shared with (see uev_cbs.shares). */
+static pid_t fx_sharers[4];
+
+static bool fx_shares(void *ctx, pid_t pid)
+{
+	for (size_t i = 0; i < sizeof(fx_sharers) / sizeof(fx_sharers[0]); i++)
+		if (fx_sharers[i] && fx_sharers[i] == pid)
+			return true;
+	return false;
+}
+
+static struct fx *fx_new_opts(size_t ring, size_t max_data, bool inherit)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	struct uev_opts o = { .ring_bytes = ring, .max_data_size = max_data };
+	struct uev_opts o = { .ring_bytes = ring, .max_data_size = max_data, .inherit = inherit };
 
 	assert_non_null(f);
 	assert_int_equal(uev_producer__region_create(&f->fd, &f->ctl), 0);
@@ -104,8 +115,14 @@ static struct fx *fx_new(size_t ring, size_t max_data)
 	assert_int_equal(uev_consumer__set_enabled(f->c, true), 0);
 	f->cbs.event = rx_event;
 	f->cbs.lost = rx_lost;
+	f->cbs.shares = fx_shares;
 	f->cbs.ctx = &f->rx;
 	return f;
+}
+
+static struct fx *fx_new(size_t ring, size_t max_data)
+{
+	return fx_new_opts(ring, max_data, false);
 }
 
 static void fx_free(struct fx *f)
@@ -816,7 +833,8 @@ static void test_slots(void **state)
 
 static void test_dead_writer(void **state)
 {
-	struct fx *f = fx_new(4096, 64);
+	/* the dead writer is a child sharing the region: a stream that inherits */
+	struct fx *f = fx_new_opts(4096, 64, true);
 	unsigned int s = slot_of(f);
 	struct uev_sub *sl = my_sub(f, s);
 	uint8_t *ring = my_ring(f, s);
@@ -832,6 +850,7 @@ static void test_dead_writer(void **state)
 	if (!child)
 		_exit(0);
 	waitpid(child, NULL, 0);
+	fx_sharers[0] = child;
 	rec = (struct uev_rec *)(ring + sl->head);
 	rec->commit = UEV_COMMIT(sl->head, UEV_KIND_RESV, 64);
 	th.tid = child;
@@ -881,6 +900,7 @@ static void test_dead_writer(void **state)
 	assert_int_equal(f->rx.last.pid, getpid());
 	assert_int_equal(f->rx.last.tid, gettid());
 	assert_int_equal(f->rx.last.thread, (uint64_t)pthread_self());
+	fx_sharers[0] = 0;
 	fx_free(f);
 }
 

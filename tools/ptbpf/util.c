@@ -456,10 +456,10 @@ static int copy_to_memfd(int in, const char *name, int *out)
 	}
 out:
 	free(buf);
-	if (ret && fd >= 0)
-		close(fd);
-	else
+	if (!ret)
 		*out = fd;
+	else if (fd >= 0)
+		close(fd);
 	return ret;
 }
 

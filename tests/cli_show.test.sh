@@ -1,6 +1,7 @@
 #!/bin/sh
 # ptbpf record -o + show prints the same events as live recording; show --json
-# and convert --to jsonl are valid JSON Lines.
+# and convert --to jsonl are valid JSON Lines; a log read from a pipe or a
+# FIFO is shown alike, garbage and read errors are an invalid log (exit 7).
 # usage: sh cli_show.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/cli_common.sh"
 [ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
@@ -64,4 +65,49 @@ PY
 now=$(date +%s)
 "$P" show -t "$T/t.log" | head -1 | awk -v now="$now" '{ d = $1 - now; exit !(d > -60 && d < 60) }' ||
 	fail "show -t: not absolute timestamps"
+
+# A log that is not a regular file is read all the same: standard input as
+# '-' (a pipe and a file), /dev/stdin on a pipe, a FIFO.
+cat "$T/t.log" | "$P" show - >"$T/pipe.txt" || fail "show - on a pipe failed"
+cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show - on a pipe differs from show LOG"
+"$P" show - <"$T/t.log" >"$T/pipe.txt" || fail "show - on a file failed"
+cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show - on a file differs from show LOG"
+cat "$T/t.log" | "$P" show /dev/stdin >"$T/pipe.txt" || fail "show /dev/stdin on a pipe failed"
+cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show /dev/stdin on a pipe differs from show LOG"
+mkfifo "$T/fifo"
+cat "$T/t.log" >"$T/fifo" &
+"$P" show "$T/fifo" >"$T/pipe.txt" || fail "show FIFO failed"
+wait
+cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show FIFO differs from show LOG"
+cat "$T/t.log" | "$P" show --json - >"$T/pipe.jsonl" || fail "show --json - failed"
+cmp -s "$T/show.jsonl" "$T/pipe.jsonl" || fail "show --json - differs from show --json LOG"
+cat "$T/t.log" | "$P" convert - --to jsonl -o "$T/pipe.jsonl" || fail "convert - failed"
+cmp -s "$T/show.jsonl" "$T/pipe.jsonl" || fail "convert - differs from show --json LOG"
+
+badlog() { # DESCRIPTION MESSAGE COMMAND...: exit 7 (invalid log) with MESSAGE
+	what=$1
+	msg=$2
+	shift 2
+	st=0
+	"$@" >"$T/bad.out" 2>"$T/bad.err" || st=$?
+	[ $st = 7 ] || { cat "$T/bad.err"; fail "$what: exit $st, expected 7"; }
+	grep -q "$msg" "$T/bad.err" || { cat "$T/bad.err"; fail "$what: no '$msg'"; }
+	[ -s "$T/bad.out" ] && fail "$what: printed on stdout"
+	echo "ok: $what: $(cat "$T/bad.err")"
+}
+# garbage: short, and longer than the probe after which ptbpf stops reading
+printf 'not a log\n' >"$T/garbage"
+badlog "show - on a pipe of garbage" "standard input: not a valid POSIX trace log" \
+	sh -c 'cat "$1" | "$2" show -' sh "$T/garbage" "$P"
+badlog "show - on an endless pipe of garbage" "standard input: not a valid POSIX trace log" \
+	sh -c 'yes | "$1" show -' sh "$P"
+badlog "convert - on a pipe of garbage" "standard input: not a valid POSIX trace log" \
+	sh -c 'cat "$1" | "$2" convert - --to jsonl -o -' sh "$T/garbage" "$P"
+badlog "show /dev/zero" "/dev/zero: not a valid POSIX trace log" "$P" show /dev/zero
+badlog "show a directory" "cannot open log $T: Is a directory" "$P" show "$T"
+# a read error: standard input an unconnected socket (ENOTCONN)
+badlog "show - on an unreadable socket" "cannot read log standard input: " python3 -c '
+import socket, subprocess, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+sys.exit(subprocess.run([sys.argv[1], "show", "-"], stdin=s).returncode)' "$P"
 echo PASS

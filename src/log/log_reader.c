@@ -20,6 +20,8 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
 #define RBUF_SIZE (1u << 20)
 #define FILE_MAX  (1ull << 62)
+/* Timestamps from here on do not fit an int64_t of nanoseconds: damage. */
+#define TS_LIMIT (1ull << 63)
 
 struct rtype {
 	uint32_t id;
@@ -444,7 +446,7 @@ int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **
 		if (r->pk_left) {
 			/* the next event of an EVENTS record; its last must end it */
 			if (log_pack__decode(&r->pack, &r->pk_pos, r->pk_end, h, &d) ||
-			    (r->pk_left == 1 && r->pk_pos != r->pk_end)) {
+			    (r->pk_left == 1 && r->pk_pos != r->pk_end) || h->ts >= TS_LIMIT) {
 				r->pk_left = 0;
 				goto next_seg;
 			}
@@ -475,7 +477,7 @@ int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **
 			h->data_len = le32toh(e.data_len);
 			h->reserved2 = 0;
 			if (h->data_len != rc.plen - LOG_EVENT_HDR_SIZE ||
-			    h->data_len > LOG_MAX_DATA)
+			    h->data_len > LOG_MAX_DATA || h->ts >= TS_LIMIT)
 				goto next_seg;
 			*data = rc.p + 24 + LOG_EVENT_HDR_SIZE;
 			return 1;

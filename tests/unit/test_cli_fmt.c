@@ -224,6 +224,59 @@ static void test_many_lines(void **state)
 	out_close(&o);
 }
 
+/*
+ * Times a log may hold past 2^63 ns (292 years), or before 0: nanoseconds
+ * clamped to [0, INT64_MAX], so that no line says a negative time and
+ * differences of two never overflow (UBSan in the sanitizer build).
+ */
+static void test_far_timestamps(void **state)
+{
+	static const struct {
+		int64_t sec;
+		long nsec;
+		int64_t ns;
+	} c[] = {
+		{ 5, 7, 5000000007 },
+		{ INT64_MAX / 1000000000, INT64_MAX % 1000000000, INT64_MAX },
+		{ 9223372036, 854775808, INT64_MAX },  /* 2^63 */
+		{ 18446744073, 709551615, INT64_MAX }, /* 2^64 - 1 */
+		{ INT64_MAX, 999999999, INT64_MAX },
+		{ -1, 0, 0 },
+		{ INT64_MIN, 0, 0 },
+	};
+	struct out o;
+	struct cli_ev ev;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct timespec t = { .tv_sec = c[i].sec, .tv_nsec = c[i].nsec };
+
+		assert_int_equal(ts_ns(&t), c[i].ns);
+	}
+	/* relative to a first event at 5 s, in text and JSON */
+	for (int json = 0; json < 2; json++) {
+		memset(&o, 0, sizeof(o));
+		o.f = open_memstream(&o.s, &o.len);
+		assert_non_null(o.f);
+		fmt_init(&o.fmt, o.f, json, 0);
+		ev_init(&ev, PTBPF_EV_USER_BASE, "user/five", 5000000, 101);
+		fmt_event(&o.fmt, &ev);
+		ev_init(&ev, PTBPF_EV_USER_BASE, "user/five", 0, 101);
+		ev.info.posix_timestamp.tv_sec = 9223372036;
+		ev.info.posix_timestamp.tv_nsec = 854775808;
+		fmt_event(&o.fmt, &ev);
+		if (json) {
+			assert_non_null(strstr(out_text(&o), "\"ts_ns\":9223372036854775807,"
+							     "\"rel_ns\":9223372031854775807,"));
+			assert_null(strstr(out_text(&o), "\"ts_ns\":-"));
+		} else {
+			assert_string_equal(out_text(&o),
+					    "0.000000 100/101 user user/five len=0\n"
+					    "9223372031.854775 100/101 user user/five len=0\n");
+		}
+		out_close(&o);
+	}
+}
+
 /* The arguments the ptbpf command prints of a syscall are among those the
  * library records (bpf/kern.h: the compact sys_enter leaves out the rest,
  * which come back as zeros). */
@@ -250,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_nargs_recorded), cmocka_unit_test(test_merged),
 		cmocka_unit_test(test_deferred),       cmocka_unit_test(test_many_deferred),
 		cmocka_unit_test(test_interleaved),    cmocka_unit_test(test_many_lines),
+		cmocka_unit_test(test_far_timestamps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -956,6 +956,70 @@ static void test_byte_flips(void **state)
 	}
 }
 
+/*
+ * A log whose event i has timestamp ts (the others as ev_make()'s), flushed
+ * before it when flush_before: in a packed log that event then starts an
+ * EVENTS record, whose base_ts it is.
+ */
+static int log_with_ts(uint64_t n, uint64_t i, uint64_t ts, int flush_before)
+{
+	struct log_writer_opts o = { .type_slots = 5 }; /* a small file: a fuzz seed */
+	int fd = memfile();
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
+	unsigned char d[EV_MAX_DATA];
+	struct pt_event_hdr h;
+
+	add_types(w);
+	for (uint64_t k = 0; k < n; k++) {
+		ev_make(k, &h, d);
+		if (k == i) {
+			if (flush_before)
+				assert_int_equal(log_writer__flush(w), 0);
+			h.ts = ts;
+		}
+		assert_int_equal(log_writer__append(w, &h, d), 0);
+	}
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	return fd;
+}
+
+/*
+ * A timestamp of 2^63 ns or more (beyond struct timespec's range as
+ * nanoseconds in an int64_t, 292 years) is damage: the reader gives the
+ * events before it and stops there.
+ */
+static void test_hostile_ts(void **state)
+{
+	static const uint64_t bad[] = { 1ull << 63, UINT64_MAX };
+	struct log_reader *r;
+
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+		for (int flush = 0; flush < 2; flush++) {
+			for (uint64_t at = 0; at < 8; at += 3) {
+				int fd = log_with_ts(8, at, bad[b], flush);
+
+				assert_int_equal(ropen(fd, &r), 0);
+				assert_int_equal(read_seq(r, 0), at);
+				log_reader__close(r);
+				close(fd);
+			}
+		}
+	}
+	/* the last timestamp below 2^63 is one */
+	{
+		int fd = log_with_ts(1, 0, INT64_MAX, 0);
+		struct pt_event_hdr h;
+		const void *d;
+
+		assert_int_equal(ropen(fd, &r), 0);
+		assert_int_equal(log_reader__next(r, &h, &d), 1);
+		assert_int_equal(h.ts, INT64_MAX);
+		assert_int_equal(log_reader__next(r, &h, &d), 0);
+		log_reader__close(r);
+		close(fd);
+	}
+}
+
 /* ------------------------------------------------------------------ write errors */
 
 static void test_write_error(void **state)
@@ -1179,8 +1243,9 @@ static void pk_make(uint64_t i, struct pt_event_hdr *h, unsigned char *data)
 	h->tid = t == 8 ? -1 : (int32_t)(2000 + t);
 	h->thread = t == 7 ? UINT64_MAX : 0x7f0000001000ull * (t + 1);
 	h->prog_addr = i % 5 == 0 ? 0x401000 + i : 0x7f1234567890ull + t;
-	/* mostly rising, sometimes back in time, once near the end of the clock */
-	h->ts = i == 50 ? UINT64_MAX - 5 : 1000000 + i * 333 - (i % 13 == 0 ? 5000 : 0);
+	/* mostly rising, sometimes back in time, once near the last timestamp
+	 * the reader takes (2^63 - 1: deltas of 10-byte varints both ways) */
+	h->ts = i == 50 ? INT64_MAX - 5 : 1000000 + i * 333 - (i % 13 == 0 ? 5000 : 0);
 	h->data_len = (uint32_t)(i % 23);
 	for (uint32_t j = 0; j < h->data_len; j++)
 		data[j] = (unsigned char)(i + j * 3);
@@ -1418,6 +1483,23 @@ static void test_pack_size(void **state)
 
 /* ------------------------------------------------------------------ corpus */
 
+/* Writes the log of fd to dir as a seed named after the format and name; closes fd. */
+static void write_seed(const char *dir, const char *name, int fd)
+{
+	unsigned char *buf;
+	size_t len = file_read(fd, &buf);
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s%s", dir, PACKED ? "v3-" : "v1-", name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	fclose(f);
+	free(buf);
+	close(fd);
+}
+
 static void write_corpus(const char *dir)
 {
 	static const struct {
@@ -1433,21 +1515,12 @@ static void write_corpus(const char *dir)
 		{ "loop-crashed.log", LOG_POLICY_LOOP, 30, 900, 0 },
 	};
 
-	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
-		int fd = small_log(c[k].policy, c[k].n, c[k].max, c[k].closed);
-		unsigned char *buf;
-		size_t len = file_read(fd, &buf);
-		char path[4096];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/%s%s", dir, PACKED ? "v3-" : "v1-", c[k].name);
-		f = fopen(path, "wb");
-		assert_non_null(f);
-		assert_int_equal(fwrite(buf, 1, len, f), len);
-		fclose(f);
-		free(buf);
-		close(fd);
-	}
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++)
+		write_seed(dir, c[k].name, small_log(c[k].policy, c[k].n, c[k].max, c[k].closed));
+	/* events at 2^63 ns, the first timestamp the reader refuses, and at
+	 * the last of all */
+	write_seed(dir, "ts-2p63.log", log_with_ts(8, 5, 1ull << 63, 0));
+	write_seed(dir, "ts-max.log", log_with_ts(8, 5, UINT64_MAX, 0));
 }
 
 static void test_corpus(void **state)
@@ -1489,6 +1562,7 @@ int main(void)
 		cmocka_unit_test(test_sigkill),
 		cmocka_unit_test(test_truncate_everywhere),
 		cmocka_unit_test(test_byte_flips),
+		cmocka_unit_test(test_hostile_ts),
 		cmocka_unit_test(test_write_error),
 		cmocka_unit_test(test_writeback),
 		cmocka_unit_test(test_large_offsets),
@@ -1496,16 +1570,17 @@ int main(void)
 	};
 	/* format 3.0, the default: the same without the 1.0 layouts, and packing */
 	const struct CMUnitTest v3[] = {
-		cmocka_unit_test(test_pack_codec),    cmocka_unit_test(test_pack_zero_tail),
-		cmocka_unit_test(test_pack_threads),  cmocka_unit_test(test_pack_size),
-		cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_types),
-		cmocka_unit_test(test_until_full),    cmocka_unit_test(test_append_unlimited),
-		cmocka_unit_test(test_loop),	      cmocka_unit_test(test_loop_too_big),
-		cmocka_unit_test(test_bad_header),    cmocka_unit_test(test_no_trailer),
-		cmocka_unit_test(test_sigkill),	      cmocka_unit_test(test_truncate_everywhere),
-		cmocka_unit_test(test_byte_flips),    cmocka_unit_test(test_write_error),
-		cmocka_unit_test(test_writeback),     cmocka_unit_test(test_prealloc),
-		cmocka_unit_test(test_large_offsets), cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_pack_codec),   cmocka_unit_test(test_pack_zero_tail),
+		cmocka_unit_test(test_pack_threads), cmocka_unit_test(test_pack_size),
+		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_types),
+		cmocka_unit_test(test_until_full),   cmocka_unit_test(test_append_unlimited),
+		cmocka_unit_test(test_loop),	     cmocka_unit_test(test_loop_too_big),
+		cmocka_unit_test(test_bad_header),   cmocka_unit_test(test_no_trailer),
+		cmocka_unit_test(test_sigkill),	     cmocka_unit_test(test_truncate_everywhere),
+		cmocka_unit_test(test_byte_flips),   cmocka_unit_test(test_hostile_ts),
+		cmocka_unit_test(test_write_error),  cmocka_unit_test(test_writeback),
+		cmocka_unit_test(test_prealloc),     cmocka_unit_test(test_large_offsets),
+		cmocka_unit_test(test_corpus),
 	};
 	int failed = cmocka_run_group_tests_name("log format 1.0", v1, setup_v1, NULL);
 

@@ -142,10 +142,21 @@ void cli_ev_complete(trace_id_t trid, struct cli_ev *ev);
 /* Fills ev from an event of ptbpf_trace_trygetnext_events(). */
 void cli_ev_from(trace_id_t trid, struct cli_ev *ev, const struct ptbpf_event *e);
 
-/* Timestamps in nanoseconds. */
+/*
+ * Timestamps in nanoseconds, clamped to [0, INT64_MAX]: a log may hold
+ * times past 2^63 ns, and the difference of two clamped times (relative
+ * times, durations) cannot overflow.
+ */
 static inline int64_t ts_ns(const struct timespec *t)
 {
-	return (int64_t)t->tv_sec * 1000000000LL + t->tv_nsec;
+	int64_t ns;
+
+	if (t->tv_sec < 0)
+		return 0;
+	if (__builtin_mul_overflow((int64_t)t->tv_sec, 1000000000LL, &ns) ||
+	    __builtin_add_overflow(ns, (int64_t)t->tv_nsec, &ns))
+		return INT64_MAX;
+	return ns < 0 ? 0 : ns;
 }
 
 /* "openat" for a syscall's entry or exit event, else NULL */

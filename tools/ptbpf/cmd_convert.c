@@ -66,7 +66,7 @@ static const struct argp convert_argp = {
 	.options = convert_opts,
 	.parser = convert_parse,
 	.args_doc = "LOG",
-	.doc = "Convert a POSIX trace log.\v"
+	.doc = "Convert a POSIX trace log (LOG: a file, a pipe, or - for standard input).\v"
 	       "chrome: Chrome trace-event JSON for the Perfetto UI and chrome://tracing; "
 	       "syscalls are complete slices per thread, other events instants.\n"
 	       "ctf: a CTF 1.8 trace directory (metadata + stream_0) that babeltrace2 and "

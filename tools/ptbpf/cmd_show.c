@@ -57,7 +57,8 @@ static const struct argp show_argp = {
 	.parser = show_parse,
 	.args_doc = "LOG",
 	.doc = "Print the events of a POSIX trace log (from 'ptbpf record -o' or any program "
-	       "using posix_trace_create_withlog) in the same format as 'ptbpf record'.",
+	       "using posix_trace_create_withlog) in the same format as 'ptbpf record'. LOG "
+	       "may be a pipe, or - for standard input.",
 };
 
 /* Writes the events of an open log as text or JSON Lines; returns an exit code. */

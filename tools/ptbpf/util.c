@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
@@ -372,23 +374,130 @@ void cli_big_buffer(FILE *out)
 		setvbuf(out, buf, _IOFBF, CLI_OUT_BUFFER);
 }
 
+/*
+ * A log's header is its first 4 KiB (docs/log-format.md): once a copy holds
+ * this much, posix_trace_open tells whether it is a log, and a stream that
+ * is not one stops there rather than filling memory (yes | ptbpf show -).
+ */
+#define CLI_LOG_PROBE  (64u << 10)
+#define CLI_COPY_CHUNK (1u << 20)
+
+/* Exit code of a posix_trace_open error on the log called name; prints it. */
+static int open_error(int err, const char *name)
+{
+	if (err == EINVAL)
+		cli_err("%s: not a valid POSIX trace log", name);
+	else
+		cli_err("%s: cannot read the trace log: %s", name, strerror(err));
+	return CLI_EXIT_BADLOG;
+}
+
+/* Writes n bytes of buf to fd; 0 or an error number. */
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * posix_trace_open reads with pread, which a pipe, a FIFO or a device does
+ * not serve: their bytes go to a memfd, opened as the log instead. Prints
+ * the error and returns an exit code, or 0 and the memfd in *out.
+ */
+static int copy_to_memfd(int in, const char *name, int *out)
+{
+	char *buf = malloc(CLI_COPY_CHUNK);
+	int fd = memfd_create("ptbpf-log", MFD_CLOEXEC), err = 0, probed = 0, ret = 0;
+	uint64_t total = 0;
+	trace_id_t trid;
+
+	if (!buf || fd < 0) {
+		cli_err("%s: cannot hold the log in memory: %s", name, strerror(errno));
+		ret = CLI_EXIT_FAIL;
+		goto out;
+	}
+	for (;;) {
+		ssize_t n = read(in, buf, CLI_COPY_CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			cli_err("cannot read log %s: %s", name, strerror(errno));
+			ret = CLI_EXIT_BADLOG;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		err = write_all(fd, buf, (size_t)n);
+		if (err) {
+			cli_err("%s: cannot hold the log in memory: %s", name, strerror(err));
+			ret = CLI_EXIT_FAIL;
+			goto out;
+		}
+		total += (uint64_t)n;
+		if (!probed && total >= CLI_LOG_PROBE) {
+			probed = 1;
+			err = posix_trace_open(fd, &trid);
+			if (err) {
+				ret = open_error(err, name);
+				goto out;
+			}
+			posix_trace_close(trid);
+		}
+	}
+out:
+	free(buf);
+	if (!ret)
+		*out = fd;
+	else if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 int cli_open_log(const char *path, trace_id_t *trid)
 {
-	int fd, err;
+	const char *name = strcmp(path, "-") ? path : "standard input";
+	struct stat st;
+	int fd, err, copy;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (strcmp(path, "-"))
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	else
+		fd = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0) {
-		cli_err("cannot open log %s: %s", path, strerror(errno));
+		cli_err("cannot open log %s: %s", name, strerror(errno));
 		return CLI_EXIT_BADLOG;
+	}
+	if (fstat(fd, &st)) {
+		cli_err("cannot open log %s: %s", name, strerror(errno));
+		close(fd);
+		return CLI_EXIT_BADLOG;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		cli_err("cannot open log %s: %s", name, strerror(EISDIR));
+		close(fd);
+		return CLI_EXIT_BADLOG;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = copy_to_memfd(fd, name, &copy);
+		close(fd);
+		if (err)
+			return err;
+		fd = copy;
 	}
 	err = posix_trace_open(fd, trid);
 	if (err) {
-		if (err == EINVAL)
-			cli_err("%s: not a valid POSIX trace log", path);
-		else
-			cli_err("%s: cannot read the trace log: %s", path, strerror(err));
 		close(fd);
-		return CLI_EXIT_BADLOG;
+		return open_error(err, name);
 	}
 	/* the library keeps using fd until posix_trace_close */
 	return 0;

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	const char *log_path = NULL;
 	int user_only = 0, no_read = 0, opt, ready[2], go[2], log_fd = -1, st = 0, err;
 	unsigned long long nread = 0;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	struct posix_trace_event_info ev;
 	struct timespec abst = { 0 };
 	trace_attr_t attr;
@@ -177,6 +177,7 @@ int main(int argc, char **argv)
 	 * its log, or a reader behind) come in and are counted */
 	posix_trace_stop(t);
 	memset(&cnt, 0, sizeof(cnt));
+	cnt.sz = sizeof(cnt);
 	ptbpf_trace_get_counters(t, &cnt);
 	err = posix_trace_shutdown(t);
 	if (err)

@@ -65,18 +65,27 @@ __PTBPF_API int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_ev
 						const struct timespec *abstime);
 
 /*
- * Per-stream counters, for summaries and tests. On a log opened with
- * posix_trace_open(): recorded and lost as the log's trailer says (zeros
- * for a log without trailer, whose writer died).
+ * Per-stream counters, for summaries and tests. Every event that reaches
+ * the stream is either recorded or lost: recorded + lost is what was
+ * generated. On a log opened with posix_trace_open(): recorded and lost as
+ * the log's trailer says (zeros for a log without trailer, whose writer
+ * died), log_events the events the log holds.
+ *
+ * The struct may grow: set sz to sizeof(struct ptbpf_counters) before the
+ * call (fields past sz are not written; sz 0 is EINVAL).
  */
 struct ptbpf_counters {
-	uint64_t recorded;	  /* events stored in the stream */
+	size_t sz;
+	uint64_t recorded;	  /* events stored in the stream and not lost since */
 	uint64_t lost;		  /* events lost (stream full, a kernel or user-event ring full) */
 	uint64_t kernel_emitted;  /* records written to the kernel ring buffer */
 	uint64_t kernel_dropped;  /* records the kernel ring buffer had no room for */
 	uint64_t kernel_filtered; /* events of traced tasks dropped by the filter in the kernel */
 	uint64_t user_dropped;	  /* user events lost in a shared ring (no room, or writer died) */
 	uint64_t log_bytes;	  /* bytes written to the trace log */
+	uint64_t log_events;	  /* events written to the trace log's file */
+	uint64_t log_dropped;	  /* events the log could not take (UNTIL_FULL: full) */
+	int log_error;		  /* the first error writing the log (an errno value), 0: none */
 };
 __PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c);
 
@@ -86,8 +95,13 @@ __PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters 
  */
 __PTBPF_API int ptbpf_trace_add_pid(trace_id_t trid, pid_t pid);
 
-/* What the running kernel and the caller offer (see `ptbpf info`). */
+/*
+ * What the running kernel and the caller offer (see `ptbpf info`). The
+ * struct may grow: set sz to sizeof(struct ptbpf_features) before the call
+ * (fields past sz are not written; sz 0 is EINVAL).
+ */
 struct ptbpf_features {
+	size_t sz;
 	int btf;	  /* /sys/kernel/btf/vmlinux present */
 	int ringbuf;	  /* BPF_MAP_TYPE_RINGBUF */
 	int tp_btf;	  /* BTF-enabled raw tracepoints */

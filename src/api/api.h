@@ -8,11 +8,16 @@
 #define PTBPF_API_API_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <trace.h>
 
 #include "core/registry.h"
 
-#define API_ERR(x) ((x) < 0 ? -(x) : (x))
+/* The POSIX error number of a core's result (0, or a negative errno). */
+static inline int api_err(int x)
+{
+	return x < 0 ? -x : x;
+}
 
 /* The object behind trid and whether it is a stream with a log. */
 struct api_ref {
@@ -37,6 +42,22 @@ static inline bool api_bad_abstime(const struct timespec *t)
 static inline void api_put(struct api_ref *r)
 {
 	registry__put(r->trid);
+}
+
+/*
+ * Copy a filled out-struct whose first member is its caller's size_t sz
+ * (libbpf's way for structs that grow): only the fields within the
+ * caller's sz, which stays as it was. false: sz too small to hold any.
+ */
+static inline bool api_copy_sized(void *to, const void *from, size_t full)
+{
+	size_t sz = *(const size_t *)to;
+
+	if (sz <= sizeof(size_t))
+		return false;
+	memcpy((char *)to + sizeof(size_t), (const char *)from + sizeof(size_t),
+	       (sz < full ? sz : full) - sizeof(size_t));
+	return true;
 }
 
 #endif

@@ -30,11 +30,11 @@ static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
 		return EINVAL; /* FLUSH needs a log */
 	err = stream__create(&s, pid, &a, fd);
 	if (err)
-		return API_ERR(err);
+		return api_err(err);
 	err = registry__add(TRACE_KIND_ACTIVE, s, fd >= 0, trid);
 	if (err) {
 		stream__destroy(s);
-		return API_ERR(err);
+		return api_err(err);
 	}
 	return 0;
 }
@@ -75,9 +75,8 @@ int posix_trace_shutdown(trace_id_t trid)
 	int err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
 
 	if (err)
-		return API_ERR(err);
-	stream__destroy(obj);
-	return 0;
+		return api_err(err);
+	return api_err(stream__destroy(obj));
 }
 
 #define WITH_STREAM(trid, s, body)                                                                 \
@@ -96,7 +95,7 @@ int posix_trace_start(trace_id_t trid)
 	int err = 0;
 
 	WITH_STREAM(trid, s, err = stream__start(s));
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_stop(trace_id_t trid)
@@ -104,7 +103,7 @@ int posix_trace_stop(trace_id_t trid)
 	int err = 0;
 
 	WITH_STREAM(trid, s, err = stream__stop(s));
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_clear(trace_id_t trid)
@@ -112,7 +111,7 @@ int posix_trace_clear(trace_id_t trid)
 	int err = 0;
 
 	WITH_STREAM(trid, s, err = stream__clear(s));
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_flush(trace_id_t trid)
@@ -124,7 +123,7 @@ int posix_trace_flush(trace_id_t trid)
 		return EINVAL;
 	err = r.has_log ? stream__flush(r.obj) : -EINVAL;
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_get_attr(trace_id_t trid, trace_attr_t *attr)
@@ -175,5 +174,5 @@ int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set, int ho
 		     how != POSIX_TRACE_SUB_EVENTSET))
 		return EINVAL;
 	WITH_STREAM(trid, s, err = stream__set_filter(s, set, how));
-	return API_ERR(err);
+	return api_err(err);
 }

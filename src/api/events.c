@@ -35,7 +35,7 @@ int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t id, char *nam
 	else
 		err = stream__eventid_name(r.obj, id, name);
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_trid_eventid_open(trace_id_t trid, const char *__restrict name,
@@ -53,7 +53,7 @@ int posix_trace_trid_eventid_open(trace_id_t trid, const char *__restrict name,
 	else
 		err = stream__eventid_open(r.obj, name, id);
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_eventtypelist_getnext_id(trace_id_t trid, trace_event_id_t *__restrict id,
@@ -69,7 +69,7 @@ int posix_trace_eventtypelist_getnext_id(trace_id_t trid, trace_event_id_t *__re
 	else
 		err = stream__typelist_next(r.obj, id, unavailable);
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_eventtypelist_rewind(trace_id_t trid)
@@ -111,7 +111,7 @@ static int getnext(trace_id_t trid, enum stream_wait how, const struct timespec 
 			err = -EINVAL;
 	}
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_getnext_event(trace_id_t trid, struct posix_trace_event_info *__restrict ev,

@@ -4,6 +4,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "api/api.h"
+#include "backend/features.h"
 #include "core/logtrace.h"
 #include "core/stream.h"
 
@@ -48,7 +49,7 @@ static int getnext_events(trace_id_t trid, enum stream_wait how, const struct ti
 	if (!err && bad_time && !*count)
 		err = -EINVAL;
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int ptbpf_trace_trygetnext_events(trace_id_t trid, struct ptbpf_event *evs, size_t max, void *buf,
@@ -65,15 +66,28 @@ int ptbpf_trace_timedgetnext_events(trace_id_t trid, struct ptbpf_event *evs, si
 
 int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c)
 {
+	struct ptbpf_counters all;
 	struct api_ref r;
 
-	if (!c || api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
+	if (!c || c->sz <= sizeof(c->sz) || api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
 		return EINVAL;
 	if (r.kind == TRACE_KIND_LOG)
-		logtrace__counters(r.obj, c);
+		logtrace__counters(r.obj, &all);
 	else
-		stream__counters(r.obj, c);
+		stream__counters(r.obj, &all);
 	api_put(&r);
+	api_copy_sized(c, &all, sizeof(all));
+	return 0;
+}
+
+int ptbpf_probe_features(struct ptbpf_features *f)
+{
+	struct ptbpf_features all;
+
+	if (!f || f->sz <= sizeof(f->sz))
+		return EINVAL;
+	features__probe(&all);
+	api_copy_sized(f, &all, sizeof(all));
 	return 0;
 }
 
@@ -88,5 +102,5 @@ int ptbpf_trace_add_pid(trace_id_t trid, pid_t pid)
 		return EINVAL;
 	err = stream__add_pid(r.obj, pid);
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }

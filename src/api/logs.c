@@ -17,11 +17,11 @@ int posix_trace_open(int fd, trace_id_t *trid)
 		return EBADF;
 	err = logtrace__open(&lt, fd);
 	if (err)
-		return API_ERR(err);
+		return api_err(err);
 	err = registry__add(TRACE_KIND_LOG, lt, 1, trid);
 	if (err) {
 		logtrace__close(lt);
-		return API_ERR(err);
+		return api_err(err);
 	}
 	return 0;
 }
@@ -35,7 +35,7 @@ int posix_trace_rewind(trace_id_t trid)
 		return EINVAL;
 	err = logtrace__rewind(r.obj);
 	api_put(&r);
-	return API_ERR(err);
+	return api_err(err);
 }
 
 int posix_trace_close(trace_id_t trid)

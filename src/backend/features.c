@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* ptbpf_probe_features(): what the running kernel and the caller offer. */
-#include <ptbpf/ptbpf.h>
+/* What the running kernel and the caller offer (ptbpf_probe_features()). */
+#include "backend/features.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -95,13 +95,12 @@ static int features__task_pt_regs(const struct ptbpf_features *f)
 	       libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_task_pt_regs, NULL) == 1;
 }
 
-__PTBPF_API int ptbpf_probe_features(struct ptbpf_features *f)
+void features__probe(struct ptbpf_features *f)
 {
 	struct utsname u;
 
-	if (!f)
-		return EINVAL;
 	memset(f, 0, sizeof(*f));
+	f->sz = sizeof(*f);
 	if (!uname(&u)) {
 		snprintf(f->kernel_release, sizeof(f->kernel_release), "%s", u.release);
 	}
@@ -113,5 +112,4 @@ __PTBPF_API int ptbpf_probe_features(struct ptbpf_features *f)
 	if (f->btf)
 		f->tp_btf = features__tp_btf();
 	f->task_pt_regs = features__task_pt_regs(f);
-	return 0;
 }

@@ -202,5 +202,6 @@ void logtrace__counters(struct pt_logtrace *lt, struct ptbpf_counters *c)
 		return;
 	c->recorded = ls.events_written;
 	c->lost = ls.events_lost;
-	c->log_bytes = 0;
+	c->log_events = ls.log_events;
+	c->log_dropped = ls.log_dropped;
 }

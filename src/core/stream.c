@@ -132,10 +132,11 @@ void stream__wake_all(struct pt_stream *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void stream__destroy(struct pt_stream *s)
+int stream__destroy(struct pt_stream *s)
 {
 	struct posix_trace_status_info st;
 	char c = 1;
+	int err = 0;
 
 	pthread_mutex_lock(&s->lock);
 	if (s->status == POSIX_TRACE_RUNNING)
@@ -159,13 +160,14 @@ void stream__destroy(struct pt_stream *s)
 		stream__log_handover(s);
 		pthread_mutex_unlock(&s->lock);
 		stream__get_status(s, &st);
-		stream_log__close(s->log, &(struct stream_log_final){ .q = &s->q,
-								      .types = &s->types,
-								      .status = &st,
-								      .cnt = &s->cnt });
+		err = stream_log__close(s->log, &(struct stream_log_final){ .q = &s->q,
+									    .types = &s->types,
+									    .status = &st,
+									    .cnt = &s->cnt });
 		s->log = NULL;
 	}
 	stream__free(s);
+	return err;
 }
 
 /* ------------------------------------------------------------------ */
@@ -372,7 +374,7 @@ void stream__counters(struct pt_stream *s, struct ptbpf_counters *c)
 	c->kernel_dropped = kc.dropped;
 	c->kernel_filtered = kc.filtered;
 	if (s->log)
-		c->log_bytes = stream_log__bytes(s->log);
+		stream_log__counters(s->log, c);
 	pthread_mutex_unlock(&s->lock);
 }
 

@@ -26,8 +26,11 @@ enum stream_wait {
 
 /* pid 0: the caller. log_fd -1: no log. */
 int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, int log_fd);
-/* Stop tracing, wake readers, flush the log, free everything. */
-void stream__destroy(struct pt_stream *s);
+/*
+ * Stop tracing, wake readers, flush the log, free everything. Returns the
+ * first error writing the log (-ENOSPC...), if any: freed all the same.
+ */
+int stream__destroy(struct pt_stream *s);
 
 int stream__start(struct pt_stream *s);
 int stream__stop(struct pt_stream *s);

@@ -60,6 +60,7 @@ struct stream_log {
 	bool done;	      /* a flush ended: FLUSH_STOP to record */
 	bool stop;
 	int flush_error; /* first error, reset when read */
+	int error;	 /* first error ever: what shutdown returns */
 	uint64_t dropped_seen;
 	bool log_overrun;
 	uint64_t last_flush_ns;
@@ -171,6 +172,8 @@ static void *flusher_main(void *arg)
 		}
 		if (err && !l->flush_error)
 			l->flush_error = -err;
+		if (err && !l->error)
+			l->error = -err;
 		if (log_writer__dropped(l->w) != l->dropped_seen) {
 			l->dropped_seen = log_writer__dropped(l->w);
 			l->log_overrun = true;
@@ -432,14 +435,14 @@ int stream_log__clear(struct stream_log *l)
 	return err;
 }
 
-uint64_t stream_log__bytes(struct stream_log *l)
+void stream_log__counters(struct stream_log *l, struct ptbpf_counters *c)
 {
-	uint64_t b;
-
 	pthread_mutex_lock(&l->m);
-	b = log_writer__bytes(l->w);
+	c->log_bytes = log_writer__bytes(l->w);
+	c->log_events = log_writer__file_events(l->w);
+	c->log_dropped = log_writer__dropped(l->w);
+	c->log_error = l->error;
 	pthread_mutex_unlock(&l->m);
-	return b;
 }
 
 int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
@@ -468,8 +471,8 @@ int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 		ls.events_written = f->cnt->recorded;
 		ls.events_lost = f->cnt->lost;
 	}
-	if (l->flush_error && !err)
-		err = -l->flush_error;
+	if (l->error && !err)
+		err = -l->error;
 	if (log_writer__close(l->w, f ? &ls : NULL) && !err)
 		err = -EIO;
 	queue__fini(&l->spare);

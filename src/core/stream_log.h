@@ -54,7 +54,8 @@ bool stream_log__full(struct stream_log *l);
 void stream_log__status(struct stream_log *l, struct posix_trace_status_info *st);
 /* posix_trace_clear(): start the log again, empty. */
 int stream_log__clear(struct stream_log *l);
-uint64_t stream_log__bytes(struct stream_log *l);
+/* The log's members of c: bytes, events written, dropped, first error. */
+void stream_log__counters(struct stream_log *l, struct ptbpf_counters *c);
 
 struct stream_log_final {
 	struct pt_queue *q;

@@ -92,6 +92,8 @@ struct log_writer {
 	uint64_t seq;
 	uint64_t bytes;
 	uint64_t events;
+	uint64_t buf_events;  /* events of the sealed records in buf */
+	uint64_t file_events; /* events of the records written to the file */
 	uint64_t dropped;
 	int full;
 	int wrapped;
@@ -369,6 +371,7 @@ static void blk_seal(struct log_writer *w)
 	w->seq++;
 	w->buf_len += rlen;
 	w->wpos += rlen;
+	w->buf_events += w->blk_count;
 	w->blk_open = false;
 	w->blk_fast = 0;
 }
@@ -404,10 +407,37 @@ static void prealloc_ahead(struct log_writer *w, uint64_t end)
 	w->prealloc_end = to;
 }
 
+/* Events of the whole records in the first len bytes of the buffer. */
+static uint64_t buf_events_in(const struct log_writer *w, size_t len)
+{
+	uint64_t n = 0;
+	size_t off = 0;
+
+	while (off + sizeof(struct log_rec_hdr) <= len) {
+		struct log_rec_hdr rh;
+		struct log_events_hdr eh;
+		uint32_t rlen;
+
+		memcpy(&rh, w->buf + off, sizeof(rh));
+		rlen = le32toh(rh.len);
+		if (!rlen || rlen > len - off)
+			break;
+		if (le16toh(rh.type) == LOG_REC_EVENT) {
+			n++;
+		} else if (le16toh(rh.type) == LOG_REC_EVENTS && rlen >= sizeof(rh) + sizeof(eh)) {
+			memcpy(&eh, w->buf + off + sizeof(rh), sizeof(eh));
+			n += le32toh(eh.count);
+		}
+		off += rlen;
+	}
+	return n;
+}
+
 /* Write the buffer; on error keep what was not written. */
 int log_writer__flush(struct log_writer *w)
 {
 	size_t done = 0;
+	uint64_t n;
 	int err;
 
 	if (!w)
@@ -417,6 +447,9 @@ int log_writer__flush(struct log_writer *w)
 		prealloc_ahead(w, w->buf_off + w->buf_len);
 		err = pwrite_all(w->fd, w->buf, w->buf_len, w->buf_off, &done);
 		/* only whole pwrite chunks count; a torn record is ignored by readers */
+		n = done == w->buf_len ? w->buf_events : buf_events_in(w, done);
+		w->buf_events -= n;
+		CNT_SET(w->file_events, w->file_events + n);
 		w->buf_off += done;
 		w->buf_len -= done;
 		writeback_start(w, done);
@@ -551,6 +584,7 @@ static int append_event_rec(struct log_writer *w, const struct pt_event_hdr *h, 
 	w->seq++;
 	w->buf_len += rlen;
 	w->wpos += rlen;
+	w->buf_events++;
 	CNT_SET(w->bytes, w->bytes + rlen);
 	return 0;
 }
@@ -761,6 +795,11 @@ uint64_t log_writer__bytes(const struct log_writer *w)
 uint64_t log_writer__events(const struct log_writer *w)
 {
 	return CNT_GET(w->events);
+}
+
+uint64_t log_writer__file_events(const struct log_writer *w)
+{
+	return CNT_GET(w->file_events);
 }
 
 uint64_t log_writer__dropped(const struct log_writer *w)

@@ -1038,7 +1038,7 @@ static uint64_t cap_eff(void)
 /* ptbpf_probe_features() on a machine where the backend works. */
 static void test_features(void **state)
 {
-	struct ptbpf_features f;
+	struct ptbpf_features f = { .sz = sizeof(f) };
 	struct utsname u;
 	int major = 0, minor = 0;
 	uint64_t eff;

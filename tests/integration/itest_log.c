@@ -122,7 +122,7 @@ static trace_id_t start_small_log(const char *name, int policy, size_t logsize, 
  */
 static void getppid_paced(trace_id_t t, int n)
 {
-	struct ptbpf_counters c;
+	struct ptbpf_counters c = { .sz = sizeof(c) };
 	int i;
 
 	for (i = 0; i < n; i++) {
@@ -203,7 +203,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(posix_trace_get_status(lt, &st), 0);
 	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
 	{
-		struct ptbpf_counters cn;
+		struct ptbpf_counters cn = { .sz = sizeof(cn) };
 
 		assert_int_equal(ptbpf_trace_get_counters(lt, &cn), 0);
 		assert_true(cn.recorded >= 200);
@@ -714,7 +714,7 @@ static void test_enospc(void **state)
  */
 static void test_flood_into_log(void **state)
 {
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_event_set_t set;
 	trace_event_id_t id;
 	trace_id_t t;

@@ -274,7 +274,7 @@ static void test_filter(void **state)
 {
 	struct child c;
 	trace_event_set_t set;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_id_t t;
 	trace_event_id_t enter, exitid;
 	int n, i;
@@ -360,7 +360,7 @@ static void test_policy_loop(void **state)
 {
 	struct child c;
 	struct posix_trace_status_info st;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_attr_t a;
 	trace_id_t t;
 	int n, i;
@@ -407,7 +407,7 @@ static void test_loop_holds(void **state)
 {
 	struct child c;
 	struct posix_trace_status_info st;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_attr_t a;
 	trace_id_t t;
 	int n, i, k = 300;
@@ -447,7 +447,7 @@ static void test_policy_until_full(void **state)
 {
 	struct child c;
 	struct posix_trace_status_info st;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_attr_t a;
 	trace_id_t t;
 	int n, i;
@@ -781,7 +781,7 @@ static void test_batch_read_live(void **state)
 {
 	static unsigned char buf[4096];
 	struct ptbpf_event b[7];
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	struct timespec until;
 	uint64_t prev = 0, nread = 0;
 	int go[2], st, exits = 0, err, i;

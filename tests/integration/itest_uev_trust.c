@@ -207,7 +207,7 @@ static void test_forged_lost(void **state)
 {
 	struct uev_ctl *ctl;
 	trace_event_id_t id;
-	struct ptbpf_counters c;
+	struct ptbpf_counters c = { .sz = sizeof(c) };
 	struct seen s;
 	trace_id_t trid;
 	int fd;

@@ -280,7 +280,7 @@ static void test_ring_drops(void **state)
 	struct app a;
 	trace_attr_t at;
 	trace_event_set_t set;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_id_t t;
 	int n, got, start_read, nev = 50000;
 
@@ -318,7 +318,7 @@ static void test_flood(void **state)
 	trace_attr_t at;
 	trace_event_set_t set;
 	struct posix_trace_status_info st;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_id_t t;
 	int n, got, i, nev = 200000, last = -1;
 
@@ -363,7 +363,7 @@ static void test_mixed_order(void **state)
 	struct app a;
 	trace_attr_t at;
 	struct posix_trace_status_info st;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_id_t t;
 	pthread_t tids[2] = { 0, 0 };
 	int n, i, k, nev = 10000, step[2] = { 0, 0 }, threads = 0;
@@ -429,7 +429,7 @@ static void test_late_source(void **state)
 	struct app a;
 	trace_attr_t at;
 	trace_event_set_t set;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_id_t t;
 	pthread_t tids[2] = { 0, 0 };
 	int n, i, k, nev = 100000, last[2] = { -1, -1 }, got = 0, threads = 0, start = 0;

@@ -771,7 +771,7 @@ static int convert_ctf(trace_id_t trid, const char *dir)
 	struct cli_ev ev;
 	char path[4096];
 	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	int unav = 0, err, ret = CLI_EXIT_OK;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {

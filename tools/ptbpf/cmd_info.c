@@ -25,7 +25,7 @@ static int line(const char *what, int ok, const char *fix)
 
 int cmd_info(int argc, char **argv)
 {
-	struct ptbpf_features f;
+	struct ptbpf_features f = { .sz = sizeof(f) };
 	int missing = 0, err;
 
 	argp_parse(&info_argp, argc, argv, 0, NULL, NULL);

@@ -590,7 +590,7 @@ struct rec {
 
 static void status_line(struct rec *r, int final)
 {
-	struct ptbpf_counters c;
+	struct ptbpf_counters c = { .sz = sizeof(c) };
 	double t = now_mono();
 
 	if (!r->status_tty)
@@ -783,7 +783,7 @@ static void record_log(struct rec *r)
 		if (record_tick(r, &end_at))
 			break;
 		if (end_at) {
-			struct ptbpf_counters c;
+			struct ptbpf_counters c = { .sz = sizeof(c) };
 
 			/* wait until the last events came in */
 			if (ptbpf_trace_get_counters(r->trid, &c) || c.recorded != last) {
@@ -859,7 +859,7 @@ int cmd_record(int argc, char **argv)
 				 .log_policy = POSIX_TRACE_APPEND,
 				 .nice = NICE_DEFAULT };
 	struct rec r;
-	struct ptbpf_counters cnt;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	trace_attr_t attr;
 	struct sigaction sa;
 	int logfd = -1, err, ret = CLI_EXIT_OK, i;
@@ -1006,6 +1006,7 @@ int cmd_record(int argc, char **argv)
 	if (!got_signal && r.have_child && !r.child_done && !targets_done(&r))
 		r.have_child = 0;
 	memset(&cnt, 0, sizeof(cnt));
+	cnt.sz = sizeof(cnt);
 	ptbpf_trace_get_counters(r.trid, &cnt);
 	err = posix_trace_shutdown(r.trid);
 	if (err)

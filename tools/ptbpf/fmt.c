@@ -729,7 +729,7 @@ void fmt_json_attr(FILE *out, trace_id_t trid)
 void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow)
 {
 	struct posix_trace_status_info st;
-	struct ptbpf_counters c;
+	struct ptbpf_counters c = { .sz = sizeof(c) };
 
 	fprintf(out, "{\"type\":\"status\",\"events\":%llu,\"overflows\":%llu",
 		(unsigned long long)nevents, (unsigned long long)noverflow);

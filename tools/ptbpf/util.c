@@ -310,7 +310,7 @@ void sb_hex(struct sbuf *b, const void *p, size_t n)
 
 int cli_trace_error(int err, const char *what, long pid)
 {
-	struct ptbpf_features f;
+	struct ptbpf_features f = { .sz = sizeof(f) };
 	int probed;
 
 	if (err == ESRCH) {
@@ -318,6 +318,7 @@ int cli_trace_error(int err, const char *what, long pid)
 		return CLI_EXIT_NOPID;
 	}
 	memset(&f, 0, sizeof(f));
+	f.sz = sizeof(f);
 	probed = !ptbpf_probe_features(&f);
 	if (probed && !f.btf && (err == ENOSYS || err == ENOTSUP || err == EOPNOTSUPP)) {
 		cli_err("%s: the kernel has no BTF (/sys/kernel/btf/vmlinux): use a kernel "

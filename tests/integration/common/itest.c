@@ -17,7 +17,7 @@ static bool in_ci(void)
 
 void itest_require_bpf(void)
 {
-	struct ptbpf_features f;
+	struct ptbpf_features f = { .sz = sizeof(f) };
 	const char *why = NULL;
 
 	if (ptbpf_probe_features(&f))

@@ -155,6 +155,7 @@ void stream__destroy(struct pt_stream *s)
 		stream_log__wait_idle(s->log);
 		pthread_mutex_lock(&s->lock);
 		stream__drain_locked(s);
+		stream__uev_names(s);
 		stream__log_handover(s);
 		pthread_mutex_unlock(&s->lock);
 		stream__get_status(s, &st);
@@ -382,6 +383,11 @@ int stream__eventid_name(struct pt_stream *s, trace_event_id_t id, char *name)
 
 	pthread_mutex_lock(&s->lock);
 	err = evtypes__name(&s->types, id, name);
+	if (err) {
+		/* a name a traced process mapped since the last look */
+		stream__uev_names(s);
+		err = evtypes__name(&s->types, id, name);
+	}
 	pthread_mutex_unlock(&s->lock);
 	return err;
 }
@@ -392,6 +398,7 @@ int stream__eventid_open(struct pt_stream *s, const char *name, trace_event_id_t
 	int err;
 
 	pthread_mutex_lock(&s->lock);
+	stream__uev_names(s); /* a name the traced process mapped keeps its id */
 	err = evtypes__lookup(&s->types, name, true, &v);
 	if (!err) {
 		*id = v;
@@ -407,6 +414,7 @@ int stream__typelist_next(struct pt_stream *s, trace_event_id_t *id, int *unavai
 	uint32_t v;
 
 	pthread_mutex_lock(&s->lock);
+	stream__uev_names(s); /* the list holds every name mapped until now */
 	*unavailable = evtypes__next(&s->types, &v) != 0;
 	if (!*unavailable)
 		*id = v;

@@ -226,6 +226,7 @@ static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 	memset(u->map, 0, sizeof(u->map));
 	u->retry_until = 0;
 	uev_consumer__set_enabled(u->c, s->status == POSIX_TRACE_RUNNING);
+	stream__uev_src_names(s, u);
 }
 
 uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now)

@@ -1,0 +1,509 @@
+/*
+ * Conformance tests: behaviours the standard's text (POSIX.1-2017, XSH
+ * 2.11 and the posix_trace_* pages) requires, each quoted above its test,
+ * checked through the public API with real BPF. Traced processes are
+ * tests/progs/conf_app.c, driven over pipes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <trace.h>
+#include <ptbpf/ptbpf.h>
+
+#include "itest.h"
+
+static char dir[] = "/tmp/ptbpf-itest-conf-XXXXXX";
+
+static const char *logpath(const char *name)
+{
+	static char p[256];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return p;
+}
+
+struct ev {
+	struct posix_trace_event_info info;
+	char name[TRACE_EVENT_NAME_MAX];
+	size_t len;
+	unsigned char data[256];
+};
+
+#define MAXEV 20000
+static struct ev evs[MAXEV];
+
+/* Read what the stream holds now (trygetnext: a stream without a log). */
+static int read_stream(trace_id_t t)
+{
+	int n = 0, un;
+
+	while (n < MAXEV) {
+		struct ev *e = &evs[n];
+
+		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
+							      &e->len, &un),
+				 0);
+		if (un)
+			break;
+		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name),
+				 0);
+		n++;
+	}
+	return n;
+}
+
+/* Read a whole log; the trid stays open in *lt when lt is given. */
+static int read_log(const char *path, trace_id_t *lt)
+{
+	int fd = open(path, O_RDONLY), n = 0, un;
+	trace_id_t t;
+
+	assert_true(fd >= 0);
+	assert_int_equal(posix_trace_open(fd, &t), 0);
+	while (n < MAXEV) {
+		struct ev *e = &evs[n];
+
+		assert_int_equal(posix_trace_getnext_event(t, &e->info, e->data, sizeof(e->data),
+							   &e->len, &un),
+				 0);
+		if (un)
+			break;
+		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name),
+				 0);
+		n++;
+	}
+	if (lt) {
+		*lt = t;
+	} else {
+		assert_int_equal(posix_trace_close(t), 0);
+		close(fd);
+	}
+	return n;
+}
+
+static int count(int n, const char *name)
+{
+	int i, c = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(evs[i].name, name))
+			c++;
+	return c;
+}
+
+static int newlog(const char *name)
+{
+	int fd = open(logpath(name), O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* ------------------------------------------------------------------ */
+/* The traced process                                                  */
+
+struct app {
+	pid_t pid;
+	int in;	 /* its stdin */
+	int out; /* its stdout */
+};
+
+static void app_reply(struct app *a, char *line, size_t max)
+{
+	size_t n = 0;
+	char ch;
+
+	for (;;) {
+		assert_int_equal(read(a->out, &ch, 1), 1);
+		if (ch == '\n')
+			break;
+		if (n < max - 1)
+			line[n++] = ch;
+	}
+	line[n] = 0;
+}
+
+/* Start conf_app mapping the names given (NULL-terminated), until ready. */
+static void app_spawn(struct app *a, const char *const *names)
+{
+	const char *argv[8] = { "conf_app" };
+	int in[2], out[2], i;
+	char line[64];
+
+	for (i = 0; names && names[i] && i < 6; i++)
+		argv[i + 1] = names[i];
+	assert_int_equal(pipe(in), 0);
+	assert_int_equal(pipe(out), 0);
+	a->pid = fork();
+	assert_true(a->pid >= 0);
+	if (a->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		execv(itest_prog("conf_app"), (char *const *)argv);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	a->in = in[1];
+	a->out = out[0];
+	app_reply(a, line, sizeof(line));
+	assert_string_equal(line, "ready");
+}
+
+/* Send one command, return its answer in line. */
+static void app_cmd(struct app *a, char *line, size_t max, const char *fmt, ...)
+{
+	char cmd[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd) - 1, fmt, ap);
+	va_end(ap);
+	cmd[n++] = '\n';
+	assert_int_equal(write(a->in, cmd, n), n);
+	app_reply(a, line, max);
+}
+
+static void app_exit(struct app *a)
+{
+	int st;
+
+	assert_int_equal(write(a->in, "exit\n", 5), 5);
+	close(a->in);
+	close(a->out);
+	assert_int_equal(waitpid(a->pid, &st, 0), a->pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* Filter out every system event but the POSIX ones: the traced
+ * process's own syscalls (its pipe reads and writes) do not count. */
+static void keep_posix_and_user(trace_id_t t)
+{
+	trace_event_set_t set;
+	trace_event_id_t id;
+
+	assert_int_equal(posix_trace_eventset_fill(&set, POSIX_TRACE_SYSTEM_EVENTS), 0);
+	for (id = POSIX_TRACE_ERROR; id <= POSIX_TRACE_FLUSH_STOP; id++)
+		assert_int_equal(posix_trace_eventset_del(id, &set), 0);
+	assert_int_equal(posix_trace_set_filter(t, &set, POSIX_TRACE_SET_EVENTSET), 0);
+}
+
+/* The event type list of t: ids into ids[], their names into names[]. */
+static int walk_types(trace_id_t t, trace_event_id_t *ids, char (*names)[TRACE_EVENT_NAME_MAX],
+		      int max)
+{
+	trace_event_id_t id;
+	int n = 0, un;
+
+	assert_int_equal(posix_trace_eventtypelist_rewind(t), 0);
+	for (;;) {
+		assert_int_equal(posix_trace_eventtypelist_getnext_id(t, &id, &un), 0);
+		if (un)
+			break;
+		assert_true(n < max);
+		ids[n] = id;
+		assert_int_equal(posix_trace_eventid_get_name(t, id, names[n]), 0);
+		n++;
+	}
+	return n;
+}
+
+/* How often name is in a type list, and its id there (0: absent). */
+static int listed(int n, const trace_event_id_t *ids, char (*names)[TRACE_EVENT_NAME_MAX],
+		  const char *name, trace_event_id_t *id)
+{
+	int i, c = 0;
+
+	*id = 0;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(names[i], name)) {
+			*id = ids[i];
+			c++;
+		}
+	}
+	return c;
+}
+
+#define MAXTYPES 4096
+static trace_event_id_t type_ids[MAXTYPES];
+static char type_names[MAXTYPES][TRACE_EVENT_NAME_MAX];
+
+/* ------------------------------------------------------------------ */
+/* 3. posix_trace_clear keeps the names                                 */
+
+/*
+ * posix_trace_clear: "The posix_trace_clear() function shall reinitialize
+ * the trace stream [...] as if it were returning from the
+ * posix_trace_create() function, except that [...] the mapping of trace
+ * event type identifiers to trace event names shall be unchanged".
+ * XSH 2.11: "Each active trace stream shall have a mapping that
+ * incorporates all the trace event type identifiers predefined by the
+ * trace system plus all the mappings of trace event names to trace event
+ * type identifiers of the processes that are being traced into that trace
+ * stream."
+ */
+static void test_clear_keeps_names(void **state)
+{
+	const char *names[] = { "conf.clear.early", NULL };
+	static const char *const mapped[] = { "conf.clear.early", "conf.clear.late",
+					      "conf.clear.ctl" };
+	trace_event_id_t before[3], id, ctl;
+	char name[TRACE_EVENT_NAME_MAX], line[64];
+	struct app app;
+	trace_id_t t;
+	int i, n;
+
+	(void)state;
+	app_spawn(&app, names);
+	assert_int_equal(posix_trace_create(app.pid, NULL, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_start(t), 0);
+	/* mapped by the traced process after the stream was created, no
+	 * event of it recorded; and by the controller */
+	app_cmd(&app, line, sizeof(line), "open conf.clear.late");
+	assert_int_equal(posix_trace_trid_eventid_open(t, "conf.clear.ctl", &ctl), 0);
+	n = walk_types(t, type_ids, type_names, MAXTYPES);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(listed(n, type_ids, type_names, mapped[i], &before[i]), 1);
+		assert_int_equal(posix_trace_eventid_get_name(t, before[i], name), 0);
+		assert_string_equal(name, mapped[i]);
+	}
+	assert_int_equal(before[2], ctl);
+	assert_int_equal(posix_trace_clear(t), 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(posix_trace_eventid_get_name(t, before[i], name), 0);
+		assert_string_equal(name, mapped[i]);
+		assert_int_equal(posix_trace_trid_eventid_open(t, mapped[i], &id), 0);
+		assert_int_equal(id, before[i]);
+	}
+	n = walk_types(t, type_ids, type_names, MAXTYPES);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(listed(n, type_ids, type_names, mapped[i], &id), 1);
+		assert_int_equal(id, before[i]);
+	}
+	/* events recorded after the clear carry the same identifiers */
+	app_cmd(&app, line, sizeof(line), "post conf.clear.early 1");
+	app_cmd(&app, line, sizeof(line), "post conf.clear.late 1");
+	assert_int_equal(posix_trace_stop(t), 0);
+	n = read_stream(t);
+	assert_int_equal(count(n, "conf.clear.early"), 1);
+	assert_int_equal(count(n, "conf.clear.late"), 1);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(evs[i].name, "conf.clear.early"))
+			assert_int_equal(evs[i].info.posix_event_id, before[0]);
+		if (!strcmp(evs[i].name, "conf.clear.late"))
+			assert_int_equal(evs[i].info.posix_event_id, before[1]);
+	}
+	app_exit(&app);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. The longest event name                                            */
+
+/*
+ * posix_trace_eventid_get_name: "The name of the trace event shall have a
+ * maximum of {TRACE_EVENT_NAME_MAX} characters"; posix_trace_eventid_open
+ * fails with ENAMETOOLONG only when "The size of the name pointed to by
+ * the event_name argument was longer than the implementation-defined value
+ * {TRACE_EVENT_NAME_MAX}". A name of TRACE_EVENT_NAME_MAX - 1 characters
+ * (the terminating NUL makes TRACE_EVENT_NAME_MAX bytes) is accepted, and
+ * comes back whole from the stream, from a traced process's event and
+ * from the log, with nothing written past TRACE_EVENT_NAME_MAX bytes.
+ */
+static void check_long_name(trace_id_t t, trace_event_id_t id, const char *want)
+{
+	char buf[TRACE_EVENT_NAME_MAX + 16];
+
+	memset(buf, 0x5a, sizeof(buf));
+	assert_int_equal(posix_trace_eventid_get_name(t, id, buf), 0);
+	assert_int_equal(strlen(buf), TRACE_EVENT_NAME_MAX - 1);
+	assert_memory_equal(buf, want, TRACE_EVENT_NAME_MAX);
+	for (size_t i = TRACE_EVENT_NAME_MAX; i < sizeof(buf); i++)
+		assert_int_equal((unsigned char)buf[i], 0x5a);
+}
+
+static void test_longest_name(void **state)
+{
+	char ctl_name[TRACE_EVENT_NAME_MAX], usr_name[TRACE_EVENT_NAME_MAX];
+	char too_long[TRACE_EVENT_NAME_MAX + 1];
+	const char *names[] = { NULL };
+	trace_event_id_t ctl, usr, id;
+	char line[64];
+	struct app app;
+	trace_attr_t a;
+	trace_id_t t, lt;
+	int fd, n, i, v = 7, seen = 0;
+
+	(void)state;
+	memset(ctl_name, 'c', sizeof(ctl_name) - 1);
+	ctl_name[sizeof(ctl_name) - 1] = 0;
+	memset(usr_name, 'u', sizeof(usr_name) - 1);
+	usr_name[sizeof(usr_name) - 1] = 0;
+	memset(too_long, 'x', sizeof(too_long) - 1);
+	too_long[sizeof(too_long) - 1] = 0;
+
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+	fd = newlog("longname.log");
+	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_eventid_open(too_long, &id), ENAMETOOLONG);
+	assert_int_equal(posix_trace_trid_eventid_open(t, too_long, &id), ENAMETOOLONG);
+	assert_int_equal(posix_trace_eventid_open(usr_name, &usr), 0);
+	assert_int_equal(posix_trace_trid_eventid_open(t, ctl_name, &ctl), 0);
+	check_long_name(t, ctl, ctl_name);
+	assert_int_equal(posix_trace_start(t), 0);
+	posix_trace_event(usr, &v, sizeof(v));
+	assert_int_equal(posix_trace_stop(t), 0);
+	/* the traced process's name, as the stream knows it */
+	assert_int_equal(posix_trace_trid_eventid_open(t, usr_name, &id), 0);
+	check_long_name(t, id, usr_name);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+
+	/* the log: the event of the traced process, and the type list */
+	n = read_log(logpath("longname.log"), &lt);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(evs[i].name, usr_name)) {
+			check_long_name(lt, evs[i].info.posix_event_id, usr_name);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 1);
+	assert_int_equal(posix_trace_trid_eventid_open(lt, ctl_name, &id), 0);
+	check_long_name(lt, id, ctl_name);
+	assert_int_equal(posix_trace_close(lt), 0);
+
+	/* a name mapped by another traced process, read with its event */
+	memset(usr_name, 'p', sizeof(usr_name) - 1);
+	app_spawn(&app, names);
+	assert_int_equal(posix_trace_create(app.pid, NULL, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_start(t), 0);
+	app_cmd(&app, line, sizeof(line), "post %s 1", usr_name);
+	assert_int_equal(posix_trace_stop(t), 0);
+	n = read_stream(t);
+	for (i = 0, seen = 0; i < n; i++) {
+		if (!strcmp(evs[i].name, usr_name)) {
+			check_long_name(t, evs[i].info.posix_event_id, usr_name);
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 1);
+	app_exit(&app);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* 5. The event type list holds late user types                         */
+
+/*
+ * posix_trace_eventtypelist_getnext_id returns "the next trace event type
+ * identifier in that same list", the "list of trace events of the trace
+ * stream"; XSH 2.11: "Each active trace stream shall have a mapping that
+ * incorporates all the trace event type identifiers predefined by the
+ * trace system plus all the mappings of trace event names to trace event
+ * type identifiers of the processes that are being traced into that trace
+ * stream. These mappings are defined from the instrumented application by
+ * calling the posix_trace_eventid_open() function and from the controller
+ * process by calling the posix_trace_trid_eventid_open() function."
+ */
+static void test_typelist_late_types(void **state)
+{
+	const char *names[] = { "conf.list.early", NULL };
+	static const char *const posix_names[] = {
+		"posix_trace_error",	   "posix_trace_start",	     "posix_trace_stop",
+		"posix_trace_filter",	   "posix_trace_overflow",   "posix_trace_resume",
+		"posix_trace_flush_start", "posix_trace_flush_stop",
+	};
+	trace_event_id_t id, back;
+	char line[64];
+	struct app app;
+	trace_id_t t;
+	int n, i;
+
+	(void)state;
+	app_spawn(&app, names);
+	assert_int_equal(posix_trace_create(app.pid, NULL, &t), 0);
+	/* after the stream was created, before the walk; no event posted */
+	app_cmd(&app, line, sizeof(line), "open conf.list.late");
+	assert_int_equal(posix_trace_trid_eventid_open(t, "conf.list.ctl", &id), 0);
+	n = walk_types(t, type_ids, type_names, MAXTYPES);
+	for (i = 0; i < (int)(sizeof(posix_names) / sizeof(posix_names[0])); i++) {
+		assert_int_equal(listed(n, type_ids, type_names, posix_names[i], &back), 1);
+		assert_int_equal(back, (trace_event_id_t)(POSIX_TRACE_ERROR + i));
+	}
+	assert_int_equal(listed(n, type_ids, type_names, "posix_trace_unnamed_userevent", &back),
+			 1);
+	assert_int_equal(back, POSIX_TRACE_UNNAMED_USEREVENT);
+	assert_int_equal(listed(n, type_ids, type_names, "conf.list.ctl", &back), 1);
+	assert_int_equal(back, id);
+	assert_int_equal(listed(n, type_ids, type_names, "conf.list.early", &back), 1);
+	assert_int_equal(posix_trace_trid_eventid_open(t, "conf.list.early", &id), 0);
+	assert_int_equal(id, back);
+	assert_int_equal(listed(n, type_ids, type_names, "conf.list.late", &back), 1);
+	assert_int_equal(posix_trace_trid_eventid_open(t, "conf.list.late", &id), 0);
+	assert_int_equal(id, back);
+	/* mapped between two walks: the second one has it */
+	app_cmd(&app, line, sizeof(line), "open conf.list.later");
+	n = walk_types(t, type_ids, type_names, MAXTYPES);
+	assert_int_equal(listed(n, type_ids, type_names, "conf.list.later", &back), 1);
+	/* an event of it carries the listed identifier */
+	assert_int_equal(posix_trace_start(t), 0);
+	app_cmd(&app, line, sizeof(line), "post conf.list.later 1");
+	assert_int_equal(posix_trace_stop(t), 0);
+	n = read_stream(t);
+	for (i = 0; i < n && strcmp(evs[i].name, "conf.list.later"); i++)
+		;
+	assert_true(i < n);
+	assert_int_equal(evs[i].info.posix_event_id, back);
+	app_exit(&app);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clear_keeps_names),
+		cmocka_unit_test(test_longest_name),
+		cmocka_unit_test(test_typelist_late_types),
+	};
+
+	itest_require_bpf();
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

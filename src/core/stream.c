@@ -273,8 +273,16 @@ void stream__get_attr(struct pt_stream *s, struct pt_attr *a)
 void stream__get_status(struct pt_stream *s, struct posix_trace_status_info *st)
 {
 	pthread_mutex_lock(&s->lock);
-	if (!s->shutting_down)
-		stream__drain_fit(s); /* the status of what happened until now */
+	/*
+	 * The status of every event generated until now: a LOOP stream
+	 * takes in what its sources hold, overwriting what it must, where
+	 * drain_fit would leave it there (the status would say no overrun
+	 * for events that can no longer all be read).
+	 */
+	if (!s->shutting_down && s->policy == POSIX_TRACE_LOOP)
+		stream__drain_locked(s);
+	else if (!s->shutting_down)
+		stream__drain_fit(s);
 	st->posix_stream_status = s->status;
 	st->posix_stream_full_status = s->full;
 	st->posix_stream_overrun_status = s->overrun;

@@ -248,6 +248,68 @@ static trace_event_id_t type_ids[MAXTYPES];
 static char type_names[MAXTYPES][TRACE_EVENT_NAME_MAX];
 
 /* ------------------------------------------------------------------ */
+/* 2. The overrun status of a LOOP stream                               */
+
+/*
+ * XSH 2.11.1: "An overrun occurs when: The policy is POSIX_TRACE_LOOP and a
+ * recorded trace event is overwritten." posix_trace_get_status "shall
+ * return [...] the current trace status for the trace stream". The
+ * traced process posts three times what the stream holds, nobody reads:
+ * by the time of the call, the oldest of them cannot be read any more.
+ * LOOP: "the trace stream will always contain the most recent trace
+ * events recorded."
+ */
+static void test_loop_overrun_status(void **state)
+{
+	struct posix_trace_status_info st;
+	const char *names[] = { "conf.loop", NULL };
+	trace_attr_t a;
+	trace_id_t t;
+	struct app app;
+	size_t ssz = 16384, evsz;
+	char line[64];
+	int n, i, first = -1, k, posted;
+
+	(void)state;
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamsize(&a, ssz);
+	posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_LOOP);
+	assert_int_equal(posix_trace_attr_getmaxusereventsize(&a, sizeof(int), &evsz), 0);
+	posted = 3 * (int)(ssz / evsz);
+	app_spawn(&app, names);
+	assert_int_equal(posix_trace_create(app.pid, &a, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_start(t), 0);
+	app_cmd(&app, line, sizeof(line), "post conf.loop %d", posted);
+	assert_string_equal(line, "posted");
+	usleep(50000); /* the drainer runs meanwhile */
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_status, POSIX_TRACE_RUNNING);
+	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_FULL);
+	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_OVERRUN);
+	/* "reset to zero after its value is read" */
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	/* the newest events, contiguous, the last one posted last */
+	n = read_stream(t);
+	assert_string_equal(evs[0].name, "posix_trace_overflow");
+	assert_string_equal(evs[1].name, "posix_trace_resume");
+	for (i = 2; i < n; i++) {
+		assert_string_equal(evs[i].name, "conf.loop");
+		memcpy(&k, evs[i].data, sizeof(k));
+		if (first < 0)
+			first = k;
+		assert_int_equal(k, first + i - 2);
+	}
+	assert_int_equal(k, posted - 1);
+	assert_true(first > 0);
+	print_message("LOOP of %zu bytes, %d events posted: the last %d read\n", ssz, posted,
+		      n - 2);
+	app_exit(&app);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
+/* ------------------------------------------------------------------ */
 /* 3. posix_trace_clear keeps the names                                 */
 
 /*
@@ -499,6 +561,7 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_loop_overrun_status),
 		cmocka_unit_test(test_clear_keeps_names),
 		cmocka_unit_test(test_longest_name),
 		cmocka_unit_test(test_typelist_late_types),

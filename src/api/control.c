@@ -74,10 +74,9 @@ int posix_trace_shutdown(trace_id_t trid)
 	void *obj;
 	int err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
 
-	if (err)
-		return API_ERR(err);
-	stream__destroy(obj);
-	return 0;
+	if (!err)
+		err = stream__destroy(obj);
+	return API_ERR(err);
 }
 
 #define WITH_STREAM(trid, s, body)                                                                 \

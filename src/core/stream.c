@@ -131,11 +131,13 @@ void stream__wake_all(struct pt_stream *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void stream__destroy(struct pt_stream *s)
+int stream__destroy(struct pt_stream *s)
 {
 	struct posix_trace_status_info st;
 	char c = 1;
+	int err = 0;
 
+	stream__stop(s); /* "as if posix_trace_stop() had been invoked" */
 	pthread_mutex_lock(&s->lock);
 	if (s->status == POSIX_TRACE_RUNNING)
 		stream__set_sources_enabled(s, false);
@@ -158,14 +160,20 @@ void stream__destroy(struct pt_stream *s)
 		stream__uev_names(s);
 		stream__log_handover(s);
 		pthread_mutex_unlock(&s->lock);
+		/* the log's status once all is written: this last flush may
+		 * fill the log, lose events or fail */
+		stream_log__wait_idle(s->log);
 		stream__get_status(s, &st);
-		stream_log__close(s->log, &(struct stream_log_final){ .q = &s->q,
-								      .types = &s->types,
-								      .status = &st,
-								      .cnt = &s->cnt });
+		err = stream_log__close(s->log, &(struct stream_log_final){ .q = &s->q,
+									    .types = &s->types,
+									    .status = &st,
+									    .cnt = &s->cnt });
+		if (!err)
+			err = -st.posix_stream_flush_error;
 		s->log = NULL;
 	}
 	stream__free(s);
+	return err;
 }
 
 /* ------------------------------------------------------------------ */

@@ -26,8 +26,9 @@ enum stream_wait {
 
 /* pid 0: the caller. log_fd -1: no log. */
 int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, int log_fd);
-/* Stop tracing, wake readers, flush the log, free everything. */
-void stream__destroy(struct pt_stream *s);
+/* Stop tracing, wake readers, flush the log, free everything; the first
+ * error of the log's last flush or close (everything is freed anyway). */
+int stream__destroy(struct pt_stream *s);
 
 int stream__start(struct pt_stream *s);
 int stream__stop(struct pt_stream *s);

@@ -445,7 +445,7 @@ uint64_t stream_log__bytes(struct stream_log *l)
 int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 {
 	struct log_status ls = { 0 };
-	int err = 0;
+	int err = 0, r;
 
 	if (f)
 		err = stream_log__flush_queue(l, f->q, NULL);
@@ -470,8 +470,9 @@ int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 	}
 	if (l->flush_error && !err)
 		err = -l->flush_error;
-	if (log_writer__close(l->w, f ? &ls : NULL) && !err)
-		err = -EIO;
+	r = log_writer__close(l->w, f ? &ls : NULL);
+	if (r && !err)
+		err = r; /* ENOSPC, EFBIG: what shutdown reports */
 	queue__fini(&l->spare);
 	batch__fini(&l->pending);
 	batch__fini(&l->writing);

@@ -248,6 +248,95 @@ static trace_event_id_t type_ids[MAXTYPES];
 static char type_names[MAXTYPES][TRACE_EVENT_NAME_MAX];
 
 /* ------------------------------------------------------------------ */
+/* 1. The log full status of an UNTIL_FULL log                          */
+
+/*
+ * A self-traced stream of ssz bytes with an UNTIL_FULL log of 8 KiB, given
+ * nev user events (about 25 bytes each in the log): far more than it
+ * holds.
+ */
+static trace_id_t overfill_until_full_log(const char *name, size_t ssz, int nev, int *fd)
+{
+	trace_event_id_t id;
+	trace_attr_t a;
+	trace_id_t t;
+	int i;
+
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamsize(&a, ssz);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_UNTIL_FULL);
+	posix_trace_attr_setlogsize(&a, 8192);
+	*fd = newlog(name);
+	assert_int_equal(posix_trace_create_withlog(0, &a, *fd, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_eventid_open("conf.fill", &id), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	for (i = 0; i < nev; i++)
+		posix_trace_event(id, &i, sizeof(i));
+	return t;
+}
+
+/* The log read back: full, its last event POSIX_TRACE_STOP. */
+static void check_full_log(const char *name)
+{
+	struct posix_trace_status_info st;
+	trace_id_t lt;
+	int n;
+
+	n = read_log(logpath(name), &lt);
+	assert_true(n > 10);
+	assert_true(count(n, "conf.fill") < 1000);
+	assert_int_equal(posix_trace_get_status(lt, &st), 0);
+	assert_int_equal(st.posix_log_full_status, POSIX_TRACE_FULL);
+	assert_string_equal(evs[n - 1].name, "posix_trace_stop");
+	assert_int_equal(posix_trace_close(lt), 0);
+}
+
+/*
+ * posix_trace_attr_getlogfullpolicy: "POSIX_TRACE_UNTIL_FULL The trace
+ * stream shall be flushed to the trace log until the trace log is full.
+ * This condition can be deduced from the posix_log_full_status member
+ * status [...]. The last recorded trace event shall be the
+ * POSIX_TRACE_STOP trace event." posix_trace_get_status: "If the Trace Log
+ * option is supported and the trid argument refers to a pre-recorded
+ * trace stream, the status shall be the status of the completed trace
+ * stream."
+ */
+static void test_until_full_log_status(void **state)
+{
+	struct posix_trace_status_info st;
+	trace_id_t t;
+	int fd, i;
+
+	(void)state;
+	/* the live stream, once a flush filled its log */
+	t = overfill_until_full_log("full_live.log", 16384, 3000, &fd);
+	assert_int_equal(posix_trace_flush(t), 0);
+	for (i = 0; i < 400; i++) {
+		assert_int_equal(posix_trace_get_status(t, &st), 0);
+		if (st.posix_stream_flush_status == POSIX_TRACE_NOT_FLUSHING)
+			break;
+		usleep(5000);
+	}
+	assert_int_equal(st.posix_stream_flush_status, POSIX_TRACE_NOT_FLUSHING);
+	assert_int_equal(st.posix_log_full_status, POSIX_TRACE_FULL);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+	check_full_log("full_live.log");
+
+	/*
+	 * A stream that holds every event (4 MiB: nothing is flushed before
+	 * it is half full or a second has passed), stopped, then shut down:
+	 * the flush of the shutdown fills the log, and takes a while.
+	 */
+	t = overfill_until_full_log("full_shut.log", 4 << 20, 20000, &fd);
+	assert_int_equal(posix_trace_stop(t), 0);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+	check_full_log("full_shut.log");
+}
+
+/* ------------------------------------------------------------------ */
 /* 2. The overrun status of a LOOP stream                               */
 
 /*
@@ -543,6 +632,106 @@ static void test_typelist_late_types(void **state)
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 
+/* ------------------------------------------------------------------ */
+/* Further departures found on the pages of clear and shutdown          */
+
+/*
+ * posix_trace_shutdown: "The posix_trace_shutdown() function shall stop
+ * the tracing of trace events in the trace stream identified by trid, as
+ * if posix_trace_stop() had been invoked." posix_trace_stop: "The effect
+ * of calling the posix_trace_stop() function shall be recorded in the
+ * trace stream as the POSIX_TRACE_STOP system trace event [...]. If the
+ * trace stream is suspended when this function is called, the
+ * POSIX_TRACE_STOP system trace event shall not be recorded". So the log
+ * of a running stream shut down ends with STOP (data 0: not automatic),
+ * that of a stopped one has its one STOP; an UNTIL_FULL log whose last
+ * flush is the shutdown's ends with it too ("The last recorded trace
+ * event shall be the POSIX_TRACE_STOP trace event").
+ */
+static void test_shutdown_stops(void **state)
+{
+	trace_event_id_t id;
+	trace_attr_t a;
+	trace_id_t t;
+	int fd, n, v = 5, pass;
+
+	(void)state;
+	for (pass = 0; pass < 2; pass++) {
+		posix_trace_attr_init(&a);
+		posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+		fd = newlog("stop.log");
+		assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
+		keep_posix_and_user(t);
+		assert_int_equal(posix_trace_eventid_open("conf.stop", &id), 0);
+		assert_int_equal(posix_trace_start(t), 0);
+		posix_trace_event(id, &v, sizeof(v));
+		if (pass)
+			assert_int_equal(posix_trace_stop(t), 0);
+		assert_int_equal(posix_trace_shutdown(t), 0);
+		close(fd);
+		n = read_log(logpath("stop.log"), NULL);
+		assert_int_equal(count(n, "conf.stop"), 1);
+		assert_int_equal(count(n, "posix_trace_stop"), 1);
+		assert_string_equal(evs[n - 1].name, "posix_trace_stop");
+		memcpy(&v, evs[n - 1].data, sizeof(v));
+		assert_int_equal(v, 0);
+	}
+
+	/* an UNTIL_FULL log that the shutdown's flush fills */
+	t = overfill_until_full_log("stop_full.log", 4 << 20, 20000, &fd);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+	check_full_log("stop_full.log");
+}
+
+/*
+ * posix_trace_shutdown: "The posix_trace_flush() and posix_trace_shutdown()
+ * functions shall fail if: [...] ENOSPC No space left on device." The
+ * events a shutdown flushes do not fit the device: it says so (and frees
+ * the stream all the same: "A call to this function shall unconditionally
+ * deallocate the resources").
+ */
+static void test_shutdown_enospc(void **state)
+{
+	char mnt[] = "/tmp/ptbpf-itest-conf-small-XXXXXX", path[128], blob[1000];
+	struct posix_trace_status_info st;
+	trace_event_id_t id;
+	trace_attr_t a;
+	trace_id_t t;
+	int fd, i;
+
+	(void)state;
+	assert_non_null(mkdtemp(mnt));
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=256k")) {
+		rmdir(mnt);
+		if (getenv("CI"))
+			fail_msg("cannot mount a small tmpfs in CI: %s", strerror(errno));
+		skip();
+	}
+	snprintf(path, sizeof(path), "%s/log", mnt);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+	/* a stream that holds them all: nothing is flushed before the
+	 * shutdown (a FLUSH stream flushes at half full, or after 1 s) */
+	posix_trace_attr_setstreamsize(&a, 4 << 20);
+	assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_eventid_open("conf.enospc", &id), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	memset(blob, 'b', sizeof(blob));
+	for (i = 0; i < 600; i++)
+		posix_trace_event(id, blob, sizeof(blob));
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_flush_error, 0);
+	assert_int_equal(posix_trace_shutdown(t), ENOSPC);
+	assert_int_equal(posix_trace_shutdown(t), EINVAL); /* freed all the same */
+	close(fd);
+	umount(mnt);
+	rmdir(mnt);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -561,10 +750,13 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_until_full_log_status),
 		cmocka_unit_test(test_loop_overrun_status),
 		cmocka_unit_test(test_clear_keeps_names),
 		cmocka_unit_test(test_longest_name),
 		cmocka_unit_test(test_typelist_late_types),
+		cmocka_unit_test(test_shutdown_stops),
+		cmocka_unit_test(test_shutdown_enospc),
 	};
 
 	itest_require_bpf();

@@ -39,4 +39,13 @@ static inline void api_put(struct api_ref *r)
 	registry__put(r->trid);
 }
 
+/*
+ * exit.c: the streams of a process that exits are shut down. watch: at
+ * each create (registers the handler once); hold and release: around each
+ * posix_trace_shutdown, which the handler waits for.
+ */
+void api_exit__watch(void);
+void api_exit__hold(void);
+void api_exit__release(void);
+
 #endif

@@ -28,6 +28,7 @@ static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
 	}
 	if (fd < 0 && a.stream_policy == POSIX_TRACE_FLUSH)
 		return EINVAL; /* FLUSH needs a log */
+	api_exit__watch();
 	err = stream__create(&s, pid, &a, fd);
 	if (err)
 		return API_ERR(err);
@@ -72,10 +73,13 @@ static void wake_stream(void *obj)
 int posix_trace_shutdown(trace_id_t trid)
 {
 	void *obj;
-	int err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
+	int err;
 
+	api_exit__hold();
+	err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
 	if (!err)
 		err = stream__destroy(obj);
+	api_exit__release();
 	return API_ERR(err);
 }
 

@@ -633,6 +633,100 @@ static void test_typelist_late_types(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* 6. A process that exits without posix_trace_shutdown                 */
+
+static trace_id_t exit_reader_trid;
+
+/* Blocked in posix_trace_getnext_event when the process exits. */
+static void *exit_reader(void *arg)
+{
+	struct posix_trace_event_info info;
+	char data[64];
+	size_t len;
+	int un;
+
+	(void)arg;
+	for (;;)
+		if (posix_trace_getnext_event(exit_reader_trid, &info, data, sizeof(data), &len,
+					      &un))
+			break;
+	return NULL;
+}
+
+/*
+ * The child of test_exit_shuts_down: a stream with a log for itself, a
+ * second stream without one that another thread reads (blocked), a
+ * forked child that calls exit() itself, a user event, then exit().
+ */
+static void exit_child(const char *log)
+{
+	trace_event_id_t id;
+	pthread_t th;
+	trace_attr_t a;
+	trace_id_t t;
+	int fd, v = 42, st;
+	pid_t gc;
+
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setlogfullpolicy(&a, POSIX_TRACE_APPEND);
+	fd = open(log, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || posix_trace_create_withlog(0, &a, fd, &t) ||
+	    posix_trace_eventid_open("conf.exit", &id) || posix_trace_start(t))
+		_exit(10);
+	if (posix_trace_create(0, NULL, &exit_reader_trid) ||
+	    pthread_create(&th, NULL, exit_reader, NULL))
+		_exit(11);
+	/* the streams are this process's, not its child's */
+	gc = fork();
+	if (gc == 0)
+		exit(0);
+	if (waitpid(gc, &st, 0) != gc || !WIFEXITED(st) || WEXITSTATUS(st))
+		_exit(12);
+	posix_trace_event(id, &v, sizeof(v));
+	exit(0);
+}
+
+/*
+ * posix_trace_create: "If the process exits, invokes a member of the exec
+ * family of functions, or is terminated, the trace streams that the
+ * process had created and that have not yet been shut down, shall be
+ * automatically shut down as if an explicit call were made to the
+ * posix_trace_shutdown() function." "For an active trace stream with log,
+ * when the posix_trace_shutdown() function is called, all trace events
+ * that have not yet been flushed to the trace log shall be flushed [...]
+ * and the trace log shall be closed. When a trace log is closed, all the
+ * information that may be retrieved later from the trace log through the
+ * trace interface shall have been written to the trace log."
+ */
+static void test_exit_shuts_down(void **state)
+{
+	struct ptbpf_counters cnt;
+	trace_id_t lt;
+	int st, n, i, v;
+	pid_t c;
+
+	(void)state;
+	c = fork();
+	assert_true(c >= 0);
+	if (c == 0)
+		exit_child(logpath("exit.log"));
+	assert_int_equal(waitpid(c, &st, 0), c);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	n = read_log(logpath("exit.log"), &lt);
+	assert_int_equal(count(n, "conf.exit"), 1);
+	for (i = 0; strcmp(evs[i].name, "conf.exit"); i++)
+		;
+	memcpy(&v, evs[i].data, sizeof(v));
+	assert_int_equal(v, 42);
+	assert_string_equal(evs[0].name, "posix_trace_start");
+	/* closed: the trailer with the counters of the stream is there */
+	assert_int_equal(ptbpf_trace_get_counters(lt, &cnt), 0);
+	assert_true(cnt.recorded >= 3);
+	assert_int_equal(posix_trace_close(lt), 0);
+}
+
+/* ------------------------------------------------------------------ */
 /* Further departures found on the pages of clear and shutdown          */
 
 /*
@@ -755,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_clear_keeps_names),
 		cmocka_unit_test(test_longest_name),
 		cmocka_unit_test(test_typelist_late_types),
+		cmocka_unit_test(test_exit_shuts_down),
 		cmocka_unit_test(test_shutdown_stops),
 		cmocka_unit_test(test_shutdown_enospc),
 	};

@@ -228,13 +228,11 @@ int stream__clear(struct pt_stream *s)
 	queue__clear(&s->q);
 	s->floor_ts = s->last_ts;
 	s->full = POSIX_TRACE_NOT_FULL;
+	s->overrun = POSIX_TRACE_NO_OVERRUN; /* as returned from create */
 	s->head_overflow = s->head_resume = s->resume_pending = false;
 	s->auto_stop_report = false;
-	if (s->auto_stopped) {
-		s->auto_stopped = false;
-		s->status = POSIX_TRACE_RUNNING;
-		stream__set_sources_enabled(s, true);
-	}
+	/* emptied: an UNTIL_FULL stream stopped when full runs again, START first */
+	stream__auto_restart(s);
 	if (s->log)
 		stream_log__clear(s->log);
 	pthread_mutex_unlock(&s->lock);

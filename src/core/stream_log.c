@@ -425,6 +425,9 @@ int stream_log__clear(struct stream_log *l)
 		log_writer__free(l->w);
 		l->w = nw;
 		l->dropped_seen = 0;
+		/* as returned from posix_trace_create_withlog() */
+		l->log_overrun = false;
+		l->flush_error = 0;
 		write_all_types(l, l->types);
 		err = log_writer__flush(l->w);
 	}

@@ -826,6 +826,101 @@ static void test_shutdown_enospc(void **state)
 	rmdir(mnt);
 }
 
+/*
+ * posix_trace_clear: "The posix_trace_clear() function shall reinitialize
+ * the trace stream identified by the argument trid as if it were returning
+ * from the posix_trace_create() function" and its log "as if it were
+ * returning from the posix_trace_create_withlog() function"; XSH 2.11.1:
+ * "When the corresponding trace stream is created, the
+ * posix_stream_overrun_status member shall be set to
+ * POSIX_TRACE_NO_OVERRUN", and likewise posix_log_overrun_status. An
+ * overrun before the clear, not yet read, is not reported after it.
+ */
+static void test_clear_resets_overrun(void **state)
+{
+	struct posix_trace_status_info st;
+	trace_event_id_t id;
+	trace_attr_t a;
+	trace_id_t t;
+	size_t evsz;
+	int fd, i, n;
+
+	(void)state;
+	/* a LOOP stream overwrote events */
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamsize(&a, 16384);
+	assert_int_equal(posix_trace_attr_getmaxusereventsize(&a, sizeof(int), &evsz), 0);
+	assert_int_equal(posix_trace_create(0, &a, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_eventid_open("conf.clear.loop", &id), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	n = 3 * (int)(16384 / evsz);
+	for (i = 0; i < n; i++)
+		posix_trace_event(id, &i, sizeof(i));
+	assert_int_equal(posix_trace_stop(t), 0); /* takes them in: overwrites */
+	assert_int_equal(posix_trace_clear(t), 0);
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_NOT_FULL);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+
+	/* an UNTIL_FULL log dropped events; clear waits for the flush */
+	t = overfill_until_full_log("clear_full.log", 16384, 3000, &fd);
+	assert_int_equal(posix_trace_flush(t), 0);
+	assert_int_equal(posix_trace_clear(t), 0);
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_log_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	assert_int_equal(st.posix_log_full_status, POSIX_TRACE_NOT_FULL);
+	assert_int_equal(st.posix_stream_overrun_status, POSIX_TRACE_NO_OVERRUN);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	close(fd);
+}
+
+/*
+ * posix_trace_attr_setstreamfullpolicy: "POSIX_TRACE_UNTIL_FULL [...] The
+ * trace system shall restart the trace stream when it is empty and may
+ * restart it sooner. A POSIX_TRACE_START trace event shall be reported
+ * before reporting the next recorded trace event." A clear empties a stream
+ * that UNTIL_FULL stopped; it runs again, START first.
+ */
+static void test_clear_restart_start(void **state)
+{
+	struct posix_trace_status_info st;
+	trace_event_id_t id;
+	trace_attr_t a;
+	trace_id_t t;
+	int i, n, v;
+
+	(void)state;
+	posix_trace_attr_init(&a);
+	posix_trace_attr_setstreamsize(&a, 16384);
+	posix_trace_attr_setstreamfullpolicy(&a, POSIX_TRACE_UNTIL_FULL);
+	assert_int_equal(posix_trace_create(0, &a, &t), 0);
+	keep_posix_and_user(t);
+	assert_int_equal(posix_trace_eventid_open("conf.clear.full", &id), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	for (i = 0; i < 2000; i++)
+		posix_trace_event(id, &i, sizeof(i));
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_status, POSIX_TRACE_SUSPENDED);
+	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_FULL);
+	assert_int_equal(posix_trace_clear(t), 0);
+	assert_int_equal(posix_trace_get_status(t, &st), 0);
+	assert_int_equal(st.posix_stream_status, POSIX_TRACE_RUNNING);
+	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_NOT_FULL);
+	v = 12345;
+	posix_trace_event(id, &v, sizeof(v));
+	assert_int_equal(posix_trace_stop(t), 0);
+	n = read_stream(t);
+	assert_int_equal(n, 3);
+	assert_string_equal(evs[0].name, "posix_trace_start");
+	assert_string_equal(evs[1].name, "conf.clear.full");
+	memcpy(&v, evs[1].data, sizeof(v));
+	assert_int_equal(v, 12345);
+	assert_string_equal(evs[2].name, "posix_trace_stop");
+	assert_int_equal(posix_trace_shutdown(t), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -852,6 +947,8 @@ int main(void)
 		cmocka_unit_test(test_exit_shuts_down),
 		cmocka_unit_test(test_shutdown_stops),
 		cmocka_unit_test(test_shutdown_enospc),
+		cmocka_unit_test(test_clear_resets_overrun),
+		cmocka_unit_test(test_clear_restart_start),
 	};
 
 	itest_require_bpf();

@@ -60,4 +60,13 @@ static inline bool api_copy_sized(void *to, const void *from, size_t full)
 	return true;
 }
 
+/*
+ * exit.c: the streams of a process that exits are shut down. watch: at
+ * each create (registers the handler once); hold and release: around each
+ * posix_trace_shutdown, which the handler waits for.
+ */
+void api_exit__watch(void);
+void api_exit__hold(void);
+void api_exit__release(void);
+
 #endif

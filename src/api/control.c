@@ -28,6 +28,7 @@ static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
 	}
 	if (fd < 0 && a.stream_policy == POSIX_TRACE_FLUSH)
 		return EINVAL; /* FLUSH needs a log */
+	api_exit__watch();
 	err = stream__create(&s, pid, &a, fd);
 	if (err)
 		return api_err(err);
@@ -72,11 +73,14 @@ static void wake_stream(void *obj)
 int posix_trace_shutdown(trace_id_t trid)
 {
 	void *obj;
-	int err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
+	int err;
 
-	if (err)
-		return api_err(err);
-	return api_err(stream__destroy(obj));
+	api_exit__hold();
+	err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
+	if (!err)
+		err = stream__destroy(obj);
+	api_exit__release();
+	return api_err(err);
 }
 
 #define WITH_STREAM(trid, s, body)                                                                 \

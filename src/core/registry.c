@@ -61,6 +61,7 @@ _Static_assert(TRACE_SYS_MAX <= (1 << SLOT_BITS), "slot bits");
  * in the child makes a new, empty table with a new salt.
  */
 static bool owned;
+static pid_t owner; /* the process whose table it is */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 static void registry__child(void)
@@ -151,6 +152,7 @@ static void registry__own(void)
 	salt |= 1; /* a trid is never 0 */
 	/* no slot is live here; registered per process (a child's is new) */
 	fast = reader_key_ok && membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+	owner = me;
 	owned = true;
 }
 
@@ -263,6 +265,25 @@ void registry__put(trace_id_t trid)
 
 	if (i < TRACE_SYS_MAX)
 		ref_drop(i);
+}
+
+int registry__list(int kinds, trace_id_t *trids, int max)
+{
+	int i, n = 0;
+
+	/* a forked child may have inherited reg_lock held: not taken there */
+	if (!__atomic_load_n(&owned, __ATOMIC_ACQUIRE))
+		return -ESRCH;
+	pthread_mutex_lock(&reg_lock);
+	if (owner != getpid()) {
+		pthread_mutex_unlock(&reg_lock);
+		return -ESRCH;
+	}
+	for (i = 0; i < TRACE_SYS_MAX && n < max; i++)
+		if (slots[i].live && (slots[i].kind & kinds))
+			trids[n++] = make_trid(i, slots[i].gen);
+	pthread_mutex_unlock(&reg_lock);
+	return n;
 }
 
 void registry__force_atomic(void)

@@ -27,6 +27,13 @@ void registry__put(trace_id_t trid);
  */
 int registry__remove(trace_id_t trid, int kinds, void (*wake)(void *obj), void **obj);
 
+/*
+ * The trids of the live slots of these kinds, at most max: their number,
+ * or -ESRCH when the table is not this process's (a forked child's copy,
+ * or a vfork child's view of its parent's).
+ */
+int registry__list(int kinds, trace_id_t *trids, int max);
+
 /* Tests: count references atomically in the slots, as without membarrier
  * (only while no slot is live). */
 void registry__force_atomic(void);

@@ -138,6 +138,7 @@ int stream__destroy(struct pt_stream *s)
 	char c = 1;
 	int err = 0;
 
+	stream__stop(s); /* "as if posix_trace_stop() had been invoked" */
 	pthread_mutex_lock(&s->lock);
 	if (s->status == POSIX_TRACE_RUNNING)
 		stream__set_sources_enabled(s, false);
@@ -157,8 +158,12 @@ int stream__destroy(struct pt_stream *s)
 		stream_log__wait_idle(s->log);
 		pthread_mutex_lock(&s->lock);
 		stream__drain_locked(s);
+		stream__uev_names(s);
 		stream__log_handover(s);
 		pthread_mutex_unlock(&s->lock);
+		/* the log's status once all is written: this last flush may
+		 * fill the log, lose events or fail */
+		stream_log__wait_idle(s->log);
 		stream__get_status(s, &st);
 		err = stream_log__close(s->log, &(struct stream_log_final){ .q = &s->q,
 									    .types = &s->types,
@@ -222,13 +227,11 @@ int stream__clear(struct pt_stream *s)
 	queue__clear(&s->q);
 	s->floor_ts = s->last_ts;
 	s->full = POSIX_TRACE_NOT_FULL;
+	s->overrun = POSIX_TRACE_NO_OVERRUN; /* as returned from create */
 	s->head_overflow = s->head_resume = s->resume_pending = false;
 	s->auto_stop_report = false;
-	if (s->auto_stopped) {
-		s->auto_stopped = false;
-		s->status = POSIX_TRACE_RUNNING;
-		stream__set_sources_enabled(s, true);
-	}
+	/* emptied: an UNTIL_FULL stream stopped when full runs again, START first */
+	stream__auto_restart(s);
 	if (s->log)
 		stream_log__clear(s->log);
 	pthread_mutex_unlock(&s->lock);
@@ -275,8 +278,16 @@ void stream__get_attr(struct pt_stream *s, struct pt_attr *a)
 void stream__get_status(struct pt_stream *s, struct posix_trace_status_info *st)
 {
 	pthread_mutex_lock(&s->lock);
-	if (!s->shutting_down)
-		stream__drain_fit(s); /* the status of what happened until now */
+	/*
+	 * The status of every event generated until now: a LOOP stream
+	 * takes in what its sources hold, overwriting what it must, where
+	 * drain_fit would leave it there (the status would say no overrun
+	 * for events that can no longer all be read).
+	 */
+	if (!s->shutting_down && s->policy == POSIX_TRACE_LOOP)
+		stream__drain_locked(s);
+	else if (!s->shutting_down)
+		stream__drain_fit(s);
 	st->posix_stream_status = s->status;
 	st->posix_stream_full_status = s->full;
 	st->posix_stream_overrun_status = s->overrun;
@@ -387,6 +398,11 @@ int stream__eventid_name(struct pt_stream *s, trace_event_id_t id, char *name)
 
 	pthread_mutex_lock(&s->lock);
 	err = evtypes__name(&s->types, id, name);
+	if (err) {
+		/* a name a traced process mapped since the last look */
+		stream__uev_names(s);
+		err = evtypes__name(&s->types, id, name);
+	}
 	pthread_mutex_unlock(&s->lock);
 	return err;
 }
@@ -397,6 +413,7 @@ int stream__eventid_open(struct pt_stream *s, const char *name, trace_event_id_t
 	int err;
 
 	pthread_mutex_lock(&s->lock);
+	stream__uev_names(s); /* a name the traced process mapped keeps its id */
 	err = evtypes__lookup(&s->types, name, true, &v);
 	if (!err) {
 		*id = v;
@@ -412,6 +429,7 @@ int stream__typelist_next(struct pt_stream *s, trace_event_id_t *id, int *unavai
 	uint32_t v;
 
 	pthread_mutex_lock(&s->lock);
+	stream__uev_names(s); /* the list holds every name mapped until now */
 	*unavailable = evtypes__next(&s->types, &v) != 0;
 	if (!*unavailable)
 		*id = v;

@@ -227,4 +227,9 @@ bool stream__to_reader(struct pt_stream *s, const struct pt_event_hdr *h, const 
 /* stream.c */
 int stream__apply_filter(struct pt_stream *s);
 
+/* stream_names.c: take in the names the traced process of u (of every
+ * source) mapped that the stream has not seen yet. */
+void stream__uev_src_names(struct pt_stream *s, struct uev_src *u);
+void stream__uev_names(struct pt_stream *s);
+
 #endif

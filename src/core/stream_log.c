@@ -428,6 +428,9 @@ int stream_log__clear(struct stream_log *l)
 		log_writer__free(l->w);
 		l->w = nw;
 		l->dropped_seen = 0;
+		/* as returned from posix_trace_create_withlog() */
+		l->log_overrun = false;
+		l->flush_error = 0;
 		write_all_types(l, l->types);
 		err = log_writer__flush(l->w);
 	}
@@ -448,7 +451,7 @@ void stream_log__counters(struct stream_log *l, struct ptbpf_counters *c)
 int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 {
 	struct log_status ls = { 0 };
-	int err = 0;
+	int err = 0, r;
 
 	if (f)
 		err = stream_log__flush_queue(l, f->q, NULL);
@@ -473,8 +476,9 @@ int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 	}
 	if (l->error && !err)
 		err = -l->error;
-	if (log_writer__close(l->w, f ? &ls : NULL) && !err)
-		err = -EIO;
+	r = log_writer__close(l->w, f ? &ls : NULL);
+	if (r && !err)
+		err = r; /* ENOSPC, EFBIG: what shutdown reports */
 	queue__fini(&l->spare);
 	batch__fini(&l->pending);
 	batch__fini(&l->writing);

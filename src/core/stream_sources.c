@@ -270,6 +270,7 @@ static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 	memset(u->map, 0, sizeof(u->map));
 	u->retry_until = 0;
 	uev_consumer__set_enabled(u->c, s->status == POSIX_TRACE_RUNNING);
+	stream__uev_src_names(s, u);
 }
 
 uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now)
@@ -500,8 +501,9 @@ static unsigned int stream__sources_fill(struct pt_stream *s)
  * Drain what the stream has room for (lock held); true when events were
  * left in the sources. A LOOP stream (no log) whose reader lags: storing
  * all the sources hold would overwrite unread events while the sources
- * still have room for them. So the drainer, readers and status calls take
- * only what fits, and leave the rest where it is until a source is
+ * still have room for them. So the drainer, readers and the counters take
+ * only what fits (posix_trace_get_status takes everything: its overrun
+ * status counts every event generated), and leave the rest until a source is
  * HOLD_FILL_MAX full: then everything comes in and the oldest are
  * overwritten, as LOOP says. A reader that stalls loses nothing for as
  * long as the stream plus half the rings last, not just the stream, with

@@ -707,6 +707,8 @@ static void op_rec(struct run *r)
 			    (kind == UEV_KIND_DATA ? dlen : (uint32_t)rlen) & UEV_LEN_MAX);
 	if (!sane && (b & 8))
 		commit ^= 1u << 28; /* the position tag of another place */
+	if (!sane && (kb & 0x80))
+		commit = (commit & ~UEV_LEN_MAX) | ((uint32_t)rd(r, 3) & UEV_LEN_MAX);
 	ring_put(r, k, off, &commit, sizeof(commit));
 	switch (sane ? 0 : (b >> 4) & 3) {
 	case 0:

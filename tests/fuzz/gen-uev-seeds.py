@@ -87,12 +87,18 @@ def punch(page, pages):
 
 
 def rec(sub, sane=True, kind=0, flags=REC_THREAD | REC_TSHI | REC_PROG, idx=1, ts_lo=1000,
-        dlen=16, extra=None, wrong_tag=False, advance=0, pad=False):
+        dlen=16, extra=None, wrong_tag=False, advance=0, pad=False, commit_len=None):
+    """kind (not sane): 0-2 DATA, 3 PAD, 4 RESV, 5 RESV_OWN, 6 zero, 7 kind 15;
+    commit_len: the commit word's length field, whatever the record holds."""
+    if commit_len is not None:
+        kind |= 0x80
     b = sub | (4 if sane else 0) | (8 if wrong_tag else 0) | advance << 4 | (0x40 if pad else 0)
     out = struct.pack("<BBBBHIH", REC, b, kind, flags, idx, ts_lo, dlen)
     n = sum(s for f, s in ((REC_THREAD, 16), (REC_LOST, 16), (REC_TSHI, 4), (REC_PROG, 8))
             if flags & f)
     out += (extra or bytes(range(1, n + 1)))[:n].ljust(n, b"\0")
+    if not sane and commit_len is not None:
+        out += commit_len.to_bytes(3, "little")
     if not sane and advance == 3:
         out += b"\x02"
     return out
@@ -123,6 +129,9 @@ SEEDS = {
     + rec(0) + rec(1, dlen=40) + rec(2, flags=REC_THREAD) + rec(3, flags=0, dlen=0)
     + consume() + rec(1, sane=False, wrong_tag=True) + consume()
     + rec(2, sane=False, kind=4, extra=struct.pack("<iiQ", 0x3ffffff0, 1, 0)) + consume()
+    + rec(1, flags=REC_THREAD, extra=struct.pack("<iiQ", 0x3ffffff1, 0x3ffffff1, 7))
+    + rec(1, sane=False, kind=5, flags=0) + consume()
+    + rec(2, sane=False, kind=4, flags=0, commit_len=13) + consume()
     + rec(3, sane=False, kind=3, dlen=100) + rec(0, dlen=200) + rec(0, dlen=200, pad=True)
     + consume() + ringb(0, 1, 0, b"\x41\x00\x00\x01") + subf(0, 0, 4, b"\x03")
     + consume() + write(2, 30) + consume(),
@@ -132,7 +141,8 @@ SEEDS = {
     + name_raw(7, b"A" * 64) + name_raw(8, b"ok", count=300) + query(70, 7)
     + subf(1, 1, 0, struct.pack("<Q", 5)) + consume()
     + punch(0, 1) + write(2, 64) + consume() + slotf(1) + consume()
-    + slotf(0, 12345) + consume() + query(10),
+    + slotf(0, 12345) + consume() + query(10)
+    + b"".join(slotf(1) + consume(run=True) for _ in range(16)) + write(1, 10) + consume(),
     # sub-ring 3 filled close to its end, then records that do not fit
     "hostile-end": header(0, 700, md_class=2) + attach()
     + b"".join(rec(3, dlen=200) + consume() for _ in range(15))

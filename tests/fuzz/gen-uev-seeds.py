@@ -23,7 +23,10 @@ REC_THREAD, REC_LOST, REC_TSHI, REC_PROG = 0x02, 0x04, 0x08, 0x10
 
 
 def header(ring_class=0, md=0, md_class=0, inherit=False, prov=None):
-    """prov: None, or (ring class, max_data) of a provisional slot."""
+    """ring_class: 0-5 4 KiB, up to 13 256 KiB (ring_shift[]), 14 max_data
+    md * 32 (up to 1 MiB: a ring of 8 MiB, slow), 15 raw (not here);
+    md_class: md masked with 0x1ff, 0x1ff, 0xfff, 0x3fff. prov: None, or
+    (ring class, max_data) of a provisional slot."""
     b0 = ring_class | (0x10 if inherit else 0) | (0x20 if prov else 0) | (md_class << 6)
     out = struct.pack("<BH", b0, md)
     if prov:
@@ -147,9 +150,6 @@ SEEDS = {
     "hostile-end": header(0, 700, md_class=2) + attach()
     + b"".join(rec(3, dlen=200) + consume() for _ in range(15))
     + rec(3, sane=False, dlen=600) + consume() + rec(3, dlen=600) + consume(),
-    # max_data 1 MiB (the ring grows to fit) and events at the limit
-    "big": header(0, 0x8000, md_class=3) + attach() + write(1, 0xc000 | 0xff) + write(2, 0xc000)
-    + write(3, 0x3000) + consume() + query(64),
 }
 
 

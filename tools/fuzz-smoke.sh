@@ -1,9 +1,11 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan + UBSan) in their own build
-# directory and run the log reader target on its seed corpus.
-#   tools/fuzz-smoke.sh [SECONDS]      (default 30; env BUILD_DIR, JOBS)
-# Exits non-zero when the build fails or the fuzzer finds a crash (the input
-# is saved as $BUILD_DIR/crash-*).
+# directory and run each on its seed corpus, splitting the time between
+# them: the log reader (tests/fuzz/corpus/log) and the user-event consumer
+# (tests/fuzz/corpus/uev).
+#   tools/fuzz-smoke.sh [SECONDS]      (default 30 in all; env BUILD_DIR, JOBS)
+# Exits non-zero when the build fails or a fuzzer finds a crash (the input
+# is saved as $BUILD_DIR/log-crash-* or $BUILD_DIR/uev-crash-*).
 set -eu
 secs=${1:-30}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,14 +14,25 @@ jobs=${JOBS:-$(nproc)}
 
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$jobs" --target fuzz_log_reader
+cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# new inputs go to a scratch dir: the committed corpus stays unchanged
-cp "$src"/tests/fuzz/corpus/log/* "$work"/ 2>/dev/null || true
-mkdir -p "$work/new"
-cd "$work"
-"$build/tests/fuzz/fuzz_log_reader" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-	-artifact_prefix="$build/" \
-	-max_len=65536 -print_final_stats=1 "$work/new" "$work"
+
+# fuzz TARGET CORPUS SECONDS MAX_LEN: new inputs go to a scratch dir, the
+# committed corpus stays unchanged
+fuzz() {
+	mkdir -p "$work/$2/new"
+	cp "$src/tests/fuzz/corpus/$2"/* "$work/$2"/ 2>/dev/null || true
+	(cd "$work/$2" && "$build/tests/fuzz/$1" -max_total_time="$3" -timeout=10 \
+		-rss_limit_mb=2048 -artifact_prefix="$build/$2-" -max_len="$4" \
+		-print_final_stats=1 "$work/$2/new" "$work/$2")
+}
+
+# -max_total_time=0 would mean no limit: one second each at least
+half=$((secs / 2))
+[ "$half" -ge 1 ] || half=1
+rest=$((secs - half))
+[ "$rest" -ge 1 ] || rest=1
+fuzz fuzz_log_reader log "$half" 65536
+fuzz fuzz_uev_consumer uev "$rest" 4096

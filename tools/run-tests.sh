@@ -2,7 +2,8 @@
 # The whole test suite (the README's test command, and what CI runs):
 #  1. a normal build and its tests (unit, integration with real BPF, script),
 #  2. an ASan+UBSan build and the same tests,
-#  3. the log reader's fuzz target for a short time (PTBPF_FUZZ_SECONDS, 30),
+#  3. the fuzz targets (log reader, user-event consumer) for a short time
+#     (PTBPF_FUZZ_SECONDS, 30, split between them),
 #  4. with --vm (or PTBPF_VMTEST=1), the integration tests under QEMU on the
 #     Debian kernels 5.10, 6.1 and 6.12 (tools/vmtest-suite).
 # Integration tests skip without BPF on a developer machine, but fail when

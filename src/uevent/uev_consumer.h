@@ -56,7 +56,8 @@ struct uev_cbs {
 	int (*event)(void *ctx, struct pt_event_hdr *hdr, const void *data); /* *hdr: may change */
 	/*
 	 * count events were dropped (ring full) before the next event
-	 * delivered; first_ts is the time of the first of them (0: unknown).
+	 * delivered; first_ts is the time of the first of them (0: unknown;
+	 * never in the future: clamped).
 	 * A writer that died holding a reservation is reported as 1 lost.
 	 * count is plausible: at most one event per ns per CPU since the last
 	 * report (a larger count makes the consume fail with -EBADMSG).

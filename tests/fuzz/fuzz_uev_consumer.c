@@ -107,8 +107,11 @@ static void check_model(struct run *r, const struct pt_event_hdr *h, const uint8
 	     "the timestamp written, or now when it was in the future");
 	if (!r->lost_blind) {
 		must(r->lost_total == e->drops_before, "drops reported before the next event");
-		must(!e->carried || (r->lost_fresh && r->last_lost == e->carried &&
-				     (r->last_lost_ts == e->carried_ts || !r->last_lost_ts)),
+		must(!e->carried ||
+			     (r->lost_fresh && r->last_lost == e->carried &&
+			      (r->last_lost_ts == e->carried_ts || !r->last_lost_ts ||
+			       (e->carried_ts > r->t_consume && r->last_lost_ts >= r->t_consume &&
+				r->last_lost_ts < e->carried_ts))),
 		     "the drops an event carries, just before it");
 	}
 	must(!memcmp(d, pat(e->seq), want), "the payload written");
@@ -152,6 +155,7 @@ static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
 
 	must(r->in_consume && !r->stopped, "lost() only within a drain");
 	must(count > 0, "lost() counts something");
+	must(first_ts <= now_ns(), "the first drop's time not in the future");
 	r->lost_total += count;
 	r->last_lost = count;
 	r->last_lost_ts = first_ts;

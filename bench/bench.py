@@ -375,7 +375,8 @@ class Bench:
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
                             cpu_ns=int(c.group(1)) if c else None)
         if key in ("ptbpf_live", "ptbpf_log"):
-            m = re.search(r"(\d+) events recorded, (\d+) lost, [\d.]+ s, CPU ([\d.]+) s", text)
+            m = re.search(r"(\d+) events (?:printed|written to .* bytes\)), (\d+) lost, "
+                          r"[\d.]+ s, CPU ([\d.]+) s", text)
             if m:
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
                             cpu_ns=float(m.group(3)) * 1e9)
@@ -722,7 +723,7 @@ class Bench:
             r, text, _, wall = self.workload(
                 [self.b("bench_syscalls"), "getppid2", str(m["flood_n"])],
                 lambda c: ([self.ptbpf, "record", "-o", f, "--"] + c, None, None))
-            mm = re.search(r"(\d+) events recorded, (\d+) lost, ([\d.]+) s", text)
+            mm = re.search(r"(\d+) events written to .* bytes\), (\d+) lost, ([\d.]+) s", text)
             size = os.path.getsize(f) if os.path.exists(f) else 0
             if not mm or not size:
                 raise NA("no log written: " + last_line(text, "ptbpf record"))

@@ -64,7 +64,7 @@ PY
 # Lost events become CTF discarded-event counts
 "$P" record -o "$T/lost.log" --buffer-size 64K --policy until-full -- \
 	dd if=/dev/zero of=/dev/null bs=1 count=20000 2>"$T/lost.err" || fail "record (lost)"
-lost=$(sed -n 's/.* events recorded, \([0-9]*\) lost.*/\1/p' "$T/lost.err")
+lost=$(sed -n 's/.* events written to .* bytes), \([0-9]*\) lost.*/\1/p' "$T/lost.err")
 [ "${lost:-0}" -gt 0 ] || { cat "$T/lost.err"; fail "no events lost with a 64K stream"; }
 "$P" convert "$T/lost.log" --to ctf -o "$T/lostctf" || fail "convert (lost)"
 babeltrace2 "$T/lostctf" >"$T/lost.txt" 2>&1 || fail "babeltrace2 (lost)"

@@ -90,6 +90,22 @@ struct ptbpf_counters {
 __PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c);
 
 /*
+ * The system event types (the POSIX events, the kernel's, one entry and
+ * one exit type per syscall of the running kernel) have the same ids in
+ * every trace: their names and ids without one, and without privileges
+ * (user event types are numbered per trace: see posix_trace_trid_eventid_open).
+ * name: TRACE_EVENT_NAME_MAX bytes. EINVAL: no such system event type (or
+ * NULL pointers).
+ */
+__PTBPF_API int ptbpf_system_eventid(const char *name, trace_event_id_t *id);
+__PTBPF_API int ptbpf_system_eventid_get_name(trace_event_id_t id, char *name);
+/*
+ * The system event type after id, in id order (id 0: the first): 0 and
+ * *next set, or ENOENT after the last.
+ */
+__PTBPF_API int ptbpf_system_eventid_next(trace_event_id_t id, trace_event_id_t *next);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */

@@ -29,14 +29,16 @@ static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
 	if (fd < 0 && a.stream_policy == POSIX_TRACE_FLUSH)
 		return EINVAL; /* FLUSH needs a log */
 	api_exit__watch();
-	err = stream__create(&s, pid, &a, fd);
+	/* a handle first: a create that fails leaves the log file untouched */
+	err = registry__reserve(TRACE_KIND_ACTIVE, fd >= 0, trid);
 	if (err)
 		return api_err(err);
-	err = registry__add(TRACE_KIND_ACTIVE, s, fd >= 0, trid);
+	err = stream__create(&s, pid, &a, fd);
 	if (err) {
-		stream__destroy(s);
+		registry__unreserve(*trid);
 		return api_err(err);
 	}
+	registry__publish(*trid, s);
 	return 0;
 }
 

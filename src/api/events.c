@@ -7,6 +7,7 @@
 #include <trace.h>
 
 #include "api/api.h"
+#include "core/evtypes.h"
 #include "core/logtrace.h"
 #include "core/stream.h"
 
@@ -134,4 +135,33 @@ int posix_trace_timedgetnext_event(trace_id_t trid, struct posix_trace_event_inf
 				   const struct timespec *__restrict abstime)
 {
 	return getnext(trid, STREAM_TIMED, abstime, ev, data, num_bytes, data_len, unavailable);
+}
+
+int ptbpf_system_eventid(const char *name, trace_event_id_t *id)
+{
+	uint32_t v;
+
+	if (!name || !id || evtypes__system_id(name, &v))
+		return EINVAL;
+	*id = v;
+	return 0;
+}
+
+int ptbpf_system_eventid_get_name(trace_event_id_t id, char *name)
+{
+	if (!name || id >= PTBPF_EV_USER_BASE || !evtypes__known(NULL, id))
+		return EINVAL;
+	return api_err(evtypes__name(NULL, id, name));
+}
+
+int ptbpf_system_eventid_next(trace_event_id_t id, trace_event_id_t *next)
+{
+	uint32_t v;
+
+	if (!next)
+		return EINVAL;
+	if (evtypes__system_next(id, &v))
+		return ENOENT;
+	*next = v;
+	return 0;
 }

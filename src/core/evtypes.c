@@ -91,7 +91,7 @@ bool evtypes__known(const struct evtypes *t, uint32_t id)
 	return id >= PTBPF_EV_USER_BASE && id - PTBPF_EV_USER_BASE < t->nuser;
 }
 
-static int lookup_system(const char *name, uint32_t *id)
+int evtypes__system_id(const char *name, uint32_t *id)
 {
 	uint32_t i;
 	int nr;
@@ -126,7 +126,7 @@ int evtypes__lookup(struct evtypes *t, const char *name, bool create, uint32_t *
 
 	if (strlen(name) >= TRACE_EVENT_NAME_MAX)
 		return -ENAMETOOLONG;
-	if (!lookup_system(name, id))
+	if (!evtypes__system_id(name, id))
 		return 0;
 	for (i = 0; i < t->nuser; i++) {
 		if (!strcmp(t->user[i], name)) {
@@ -161,4 +161,15 @@ int evtypes__next(struct evtypes *t, uint32_t *id)
 void evtypes__rewind(struct evtypes *t)
 {
 	t->iter = 0;
+}
+
+int evtypes__system_next(uint32_t id, uint32_t *next)
+{
+	for (uint32_t i = id + 1; i < PTBPF_EV_USER_BASE; i++) {
+		if (evtypes__known(NULL, i)) {
+			*next = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

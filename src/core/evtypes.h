@@ -27,6 +27,10 @@ int evtypes__name(const struct evtypes *t, uint32_t id, char *buf);
 int evtypes__lookup(struct evtypes *t, const char *name, bool create, uint32_t *id);
 /* True if id names an existing event type. */
 bool evtypes__known(const struct evtypes *t, uint32_t id);
+/* The system event types, the same for every stream: the id of a name
+ * (-ENOENT), and the type after id (0: the first; -ENOENT after the last). */
+int evtypes__system_id(const char *name, uint32_t *id);
+int evtypes__system_next(uint32_t id, uint32_t *next);
 /* Iterate over every id: 0 and *id set, or 1 at the end. */
 int evtypes__next(struct evtypes *t, uint32_t *id);
 void evtypes__rewind(struct evtypes *t);

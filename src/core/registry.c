@@ -17,6 +17,7 @@ struct slot {
 	unsigned gen;
 	int refs; /* references of the atomic mode */
 	bool live;
+	bool reserved; /* taken, not published yet */
 };
 
 /*
@@ -175,7 +176,7 @@ static struct slot *lookup(trace_id_t trid, int kinds)
 	return s;
 }
 
-int registry__add(enum trace_kind kind, void *obj, int has_log, trace_id_t *trid)
+int registry__reserve(enum trace_kind kind, int has_log, trace_id_t *trid)
 {
 	int i, err = -EAGAIN;
 
@@ -184,19 +185,64 @@ int registry__add(enum trace_kind kind, void *obj, int has_log, trace_id_t *trid
 	for (i = 0; i < TRACE_SYS_MAX; i++) {
 		struct slot *s = &slots[i];
 
-		if (__atomic_load_n(&s->live, __ATOMIC_ACQUIRE) || slot_held(i))
+		if (s->reserved || __atomic_load_n(&s->live, __ATOMIC_ACQUIRE) || slot_held(i))
 			continue;
-		s->obj = obj;
+		s->reserved = true;
+		s->obj = NULL;
 		s->kind = kind;
 		s->has_log = has_log;
 		__atomic_store_n(&s->gen, s->gen + 1, __ATOMIC_RELAXED);
-		/* published: a get that sees live sees the fields above */
-		__atomic_store_n(&s->live, true, __ATOMIC_RELEASE);
 		*trid = make_trid(i, s->gen);
 		err = 0;
 		break;
 	}
 	pthread_mutex_unlock(&reg_lock);
+	return err;
+}
+
+/* The reserved slot of trid (reg_lock held). */
+static struct slot *reserved_slot(trace_id_t trid)
+{
+	unsigned i = trid & ((1u << SLOT_BITS) - 1);
+
+	if (!owned || i >= TRACE_SYS_MAX || !slots[i].reserved ||
+	    make_trid((int)i, slots[i].gen) != trid)
+		return NULL;
+	return &slots[i];
+}
+
+void registry__publish(trace_id_t trid, void *obj)
+{
+	struct slot *s;
+
+	pthread_mutex_lock(&reg_lock);
+	s = reserved_slot(trid);
+	if (s) {
+		s->obj = obj;
+		s->reserved = false;
+		/* published: a get that sees live sees the fields above */
+		__atomic_store_n(&s->live, true, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+void registry__unreserve(trace_id_t trid)
+{
+	struct slot *s;
+
+	pthread_mutex_lock(&reg_lock);
+	s = reserved_slot(trid);
+	if (s)
+		s->reserved = false;
+	pthread_mutex_unlock(&reg_lock);
+}
+
+int registry__add(enum trace_kind kind, void *obj, int has_log, trace_id_t *trid)
+{
+	int err = registry__reserve(kind, has_log, trid);
+
+	if (!err)
+		registry__publish(*trid, obj);
 	return err;
 }
 

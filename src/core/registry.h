@@ -17,6 +17,14 @@ enum trace_kind {
 
 /* -EAGAIN when TRACE_SYS_MAX handles exist. */
 int registry__add(enum trace_kind kind, void *obj, int has_log, trace_id_t *trid);
+/*
+ * The same in two steps, so that a create that cannot get a handle fails
+ * before it has done anything: reserve a handle (-EAGAIN), then publish
+ * the object under it, or give it back.
+ */
+int registry__reserve(enum trace_kind kind, int has_log, trace_id_t *trid);
+void registry__publish(trace_id_t trid, void *obj);
+void registry__unreserve(trace_id_t trid);
 /* Take a reference on the object of trid if its kind is in kinds
  * (a mask); -EINVAL otherwise. Every successful get needs a put. */
 int registry__get(trace_id_t trid, int kinds, void **obj, int *kind, int *has_log);

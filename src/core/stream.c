@@ -90,11 +90,6 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	err = target__check(s->pid);
 	if (err)
 		goto fail;
-	if (log_fd >= 0) {
-		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q);
-		if (err)
-			goto fail;
-	}
 
 	/* room for a stream's worth of records while the drainer sleeps */
 	ko.ring_bytes = 2 * a->stream_size < KERN_RING_MIN ? KERN_RING_MIN : 2 * a->stream_size;
@@ -109,9 +104,21 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	err = stream__apply_filter(s); /* empty: record everything */
 	if (err)
 		goto fail;
+	/* no free slot in the process's user-event region: no more streams
+	 * can trace it now */
+	if (stream__uev_add(s, s->pid) == -EBUSY) {
+		err = -EAGAIN;
+		goto fail;
+	}
+	s->nrefused = 0;
+	/* the log last: a create that fails leaves its file as it was */
+	if (log_fd >= 0) {
+		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q);
+		if (err)
+			goto fail;
+	}
 	if (s->pid == s->controller)
 		internal__self_backend_add(s->kb);
-	stream__uev_add(s, s->pid);
 	err = stream__start_drainer(s);
 	if (err)
 		goto fail;
@@ -232,8 +239,13 @@ int stream__clear(struct pt_stream *s)
 	s->auto_stop_report = false;
 	/* emptied: an UNTIL_FULL stream stopped when full runs again, START first */
 	stream__auto_restart(s);
-	if (s->log)
+	if (s->log) {
 		stream_log__clear(s->log);
+		/* a flush of the old log ended with it: no FLUSH_STOP in the new */
+		(void)stream_log__take_done(s->log);
+		s->flushes_open = s->flushes_ended = 0;
+		s->flush_stop_ts = 0;
+	}
 	pthread_mutex_unlock(&s->lock);
 	return 0;
 }

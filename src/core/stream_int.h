@@ -130,7 +130,9 @@ struct pt_stream {
 	struct stream_out *out;	    /* a batch reader's drain: events go there first */
 	unsigned long batch_reads;  /* calls of batch readers (see stream__reader_drains) */
 	unsigned int batch_waiters; /* batch readers waiting for events */
-	uint64_t flush_stop_ts;	    /* a flush ended then: FLUSH_STOP, not stored yet */
+	uint64_t flush_stop_ts; /* a flush ended then: FLUSH_STOP, not stored yet */
+	unsigned int flushes_open;  /* FLUSH_STARTs without their FLUSH_STOP yet */
+	unsigned int flushes_ended; /* of them, those whose flush ended (flush_stop_ts) */
 	uint64_t drain_ts;	    /* when the last drain began (see stream__flush_locked) */
 	unsigned int uev_fill;	    /* fullest user-event sub-ring at the last drain */
 	int drain_ms;		    /* the drainer's period now */
@@ -148,6 +150,8 @@ struct pt_stream {
 	struct uev_src *uev_cur;	     /* the source being drained */
 	pid_t exec_pids[MAX_EXEC_PER_DRAIN]; /* exec'ed during this drain */
 	int nexec;
+	pid_t refused[MAX_UEV_SOURCES]; /* regions with no slot for us: to report */
+	int nrefused;
 
 	struct stream_log *log; /* NULL without a log */
 
@@ -217,7 +221,9 @@ int stream__flush_locked(struct pt_stream *s, uint64_t ts);
 /* stream_sources.c */
 void stream__drain_locked(struct pt_stream *s);
 bool stream__drain_fit(struct pt_stream *s);
-void stream__uev_add(struct pt_stream *s, pid_t pid);
+/* Look for pid's user-event region (again); 0, or what attaching gave
+ * (-EBUSY: no slot free in it). */
+int stream__uev_add(struct pt_stream *s, pid_t pid);
 /* Start the drainer thread (lock not held). */
 int stream__start_drainer(struct pt_stream *s);
 

@@ -83,9 +83,12 @@ int stream__flush_locked(struct pt_stream *s, uint64_t ts)
 		return err;
 	if (h.ts < s->last_ts)
 		h.ts = s->last_ts;
+	/* each flush ends, with its FLUSH_STOP, once the flusher has written
+	 * everything handed over (several may end at once) */
 	if (!queue__push(&s->q, &h, NULL)) {
 		s->last_ts = h.ts;
 		s->cnt.recorded++;
+		s->flushes_open++;
 	}
 	s->floor_ts = s->last_ts;
 	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
@@ -111,6 +114,7 @@ static bool stream__make_room(struct pt_stream *s, size_t data_len)
 			 * it marked is now part of the one at the head */
 			if (old->id != POSIX_TRACE_OVERFLOW && old->id != POSIX_TRACE_RESUME)
 				s->cnt.lost++;
+			s->cnt.recorded--; /* recorded + lost: every event that came */
 			queue__pop(&s->q);
 		}
 		s->full = POSIX_TRACE_FULL;

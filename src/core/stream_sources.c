@@ -59,7 +59,10 @@ static void stream__flush_stop(struct pt_stream *s)
 	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_STOP, .ts = s->flush_stop_ts };
 
 	s->flush_stop_ts = 0;
-	stream__add_marker(s, &h);
+	/* one for each FLUSH_START before the flusher went idle: the flushes
+	 * they began all ended */
+	for (; s->flushes_ended; s->flushes_ended--, s->flushes_open--)
+		stream__add_marker(s, &h);
 }
 
 /*
@@ -251,7 +254,13 @@ static bool stream__one_run(struct pt_stream *s)
 	return stream__runs(s, 2) <= 1;
 }
 
-static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
+/*
+ * Attach to u's region; 0, or the consumer's error: -EBUSY when the region
+ * has no free slot (a process traced by UEV_NSLOTS streams at once), which
+ * is not worth trying again: the drain says so with POSIX_TRACE_ERROR
+ * (EBUSY), since none of u's user events can reach the stream.
+ */
+static int stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 {
 	struct uev_opts o = {
 		/* like the kernel ring: twice the stream (the transport clamps it) */
@@ -265,12 +274,28 @@ static void stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 	err = uev_consumer__attach(&u->c, u->pid, &o);
 	if (err) {
 		u->c = NULL;
-		return;
+		if (err == -EBUSY) {
+			u->retry_until = 0;
+			if (s->nrefused < MAX_UEV_SOURCES)
+				s->refused[s->nrefused++] = u->pid;
+		}
+		return err;
 	}
 	memset(u->map, 0, sizeof(u->map));
 	u->retry_until = 0;
 	uev_consumer__set_enabled(u->c, s->status == POSIX_TRACE_RUNNING);
 	stream__uev_src_names(s, u);
+	return 0;
+}
+
+/* A POSIX_TRACE_ERROR of the stream about process pid, in the round's batch. */
+static void stream__uev_error(struct pt_stream *s, pid_t pid, int e)
+{
+	struct pt_event_hdr h = {
+		.id = POSIX_TRACE_ERROR, .pid = pid, .ts = now_stream(s), .data_len = sizeof(e)
+	};
+
+	batch__add(&s->batch, &h, &e);
 }
 
 uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now)
@@ -284,7 +309,7 @@ uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now)
 	return u->retry_gap;
 }
 
-void stream__uev_add(struct pt_stream *s, pid_t pid)
+int stream__uev_add(struct pt_stream *s, pid_t pid)
 {
 	struct uev_src *u = NULL;
 	int i;
@@ -301,7 +326,7 @@ void stream__uev_add(struct pt_stream *s, pid_t pid)
 			u = &s->uev[i];
 	if (!u) {
 		if (s->nuev == MAX_UEV_SOURCES)
-			return;
+			return 0;
 		u = &s->uev[s->nuev++];
 	}
 	if (u->pid != pid) {
@@ -315,7 +340,7 @@ void stream__uev_add(struct pt_stream *s, pid_t pid)
 	u->retry_until = now_mono() + UEV_RETRY_NS;
 	u->next_try = 0;
 	u->retry_gap = UEV_RETRY_EVERY_NS;
-	stream__uev_attach(s, u);
+	return stream__uev_attach(s, u);
 }
 
 /* Processes that exec'ed have a new user-event region (if they link us). */
@@ -433,18 +458,15 @@ static bool stream__drain_round(struct pt_stream *s)
 		s->uev_cur = NULL;
 		if (err == -EBADMSG) {
 			/* the traced process scribbled over its shared memory */
-			struct pt_event_hdr h = { .id = POSIX_TRACE_ERROR,
-						  .pid = u->pid,
-						  .ts = now_stream(s),
-						  .data_len = sizeof(int) };
-			int e = EBADMSG;
-
-			batch__add(&s->batch, &h, &e);
+			stream__uev_error(s, u->pid, EBADMSG);
 			uev_consumer__detach(u->c);
 			u->c = NULL;
 			u->retry_until = 0;
 		}
 	}
+	for (k = 0; k < s->nrefused; k++)
+		stream__uev_error(s, s->refused[k], EBUSY);
+	s->nrefused = 0;
 	s->direct = false; /* the round's own events go through the batch */
 	/*
 	 * A flush ended: FLUSH_STOP is stamped now, but the sources may still
@@ -453,8 +475,10 @@ static bool stream__drain_round(struct pt_stream *s)
 	 */
 	if (s->flush_stop_ts && !s->batch_full)
 		stream__flush_stop(s);
-	if (s->log && !s->flush_stop_ts && stream_log__take_done(s->log))
+	if (s->log && !s->flush_stop_ts && stream_log__take_done(s->log)) {
 		s->flush_stop_ts = now_stream(s);
+		s->flushes_ended = s->flushes_open;
+	}
 	stream__note_exec(s);
 	if (s->batch.n)
 		stream__merge_batch(s);

@@ -181,6 +181,42 @@ static void put_hdr(struct log_writer *w, const struct log_meta *m, unsigned cha
 	memcpy(out, &h, sizeof(h));
 }
 
+/*
+ * Can the device hold the log (what open allocates: its header and type
+ * area, and for UNTIL_FULL and LOOP the whole log)? Asked before the file
+ * is touched, so that an open that fails leaves it as it was: blocks
+ * allocated past its end change nothing it holds, and are given back.
+ */
+static int probe_range(int fd, uint64_t size, uint64_t from, uint64_t to)
+{
+	int err;
+
+	if (from < size)
+		from = size;
+	if (to <= from || !fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)from, (off_t)(to - from)))
+		return 0;
+	err = errno;
+	(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)from,
+			(off_t)(to - from));
+	if (err == EOPNOTSUPP || err == ENOSYS || err == EINVAL)
+		return 0; /* cannot tell: the writes will */
+	return err == EFBIG ? -ENOSPC : -err;
+}
+
+static int probe_space(const struct log_writer *w, int fd, uint64_t size)
+{
+	int err = probe_range(fd, size, 0, LOG_HDR_SIZE);
+
+	if (!err && w->policy != LOG_POLICY_APPEND && !(w->flags & LOG_WRITER_NO_PREALLOC) &&
+	    w->max_size <= RING_MAX)
+		err = probe_range(fd, size, w->data_off,
+				  w->data_off + w->max_size + LOG_STATUS_REC_LEN);
+	if (err)
+		(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)size,
+				(off_t)LOG_HDR_SIZE);
+	return err;
+}
+
 static uint32_t new_seed(void)
 {
 	uint32_t s;
@@ -266,6 +302,9 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 	w->buf_off = w->data_off;
 	w->wpos = w->layout == LOG_LAYOUT_RING ? 0 : w->data_off;
 
+	err = probe_space(w, fd, (uint64_t)st.st_size);
+	if (err)
+		goto fail;
 	if (ftruncate(fd, 0) < 0) {
 		err = -errno;
 		goto fail;

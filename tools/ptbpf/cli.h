@@ -30,6 +30,26 @@ int cmd_show(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 
+/* evsel.c: the -e language (see there) */
+struct evsel_op {
+	enum { EVSEL_RANGE, EVSEL_USER } kind;
+	int add;			 /* 0: excluded */
+	trace_event_id_t lo, hi;	 /* EVSEL_RANGE */
+	char user[TRACE_EVENT_NAME_MAX]; /* EVSEL_USER: a user event's name */
+};
+struct evsel {
+	struct evsel_op *ops;
+	size_t n, cap;
+	int from_all; /* starts with an exclusion: from every event */
+};
+/* Parse a -e spec (errors printed); 0 or -1. */
+int evsel_parse(struct evsel *s, const char *spec);
+/* The events s selects in trid (its user names registered there); 0 or -1. */
+int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel);
+/* The POSIX filter of trid that records what s selects; 0 or -1. */
+int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filter);
+void evsel_free(struct evsel *s);
+
 /* cmd_show.c: events of an open log as text or JSON Lines; an exit code */
 int show_log(trace_id_t trid, FILE *out, int json, int absolute);
 

@@ -238,125 +238,6 @@ static const struct argp record_argp = {
 };
 
 /* ---------------------------------------------------------------------------
- * Event selection (-e): builds the set of events to record, then the POSIX
- * filter (the set of events NOT recorded).
- */
-
-static void set_range(trace_event_set_t *s, trace_event_id_t lo, trace_event_id_t hi, int add)
-{
-	trace_event_id_t id;
-
-	for (id = lo; id <= hi; id++) {
-		if (add)
-			posix_trace_eventset_add(id, s);
-		else
-			posix_trace_eventset_del(id, s);
-	}
-}
-
-static int id_of(trace_id_t trid, const char *name, trace_event_id_t *id)
-{
-	trace_event_id_t i;
-	char n[TRACE_EVENT_NAME_MAX];
-	int unav = 0;
-
-	posix_trace_eventtypelist_rewind(trid);
-	while (!posix_trace_eventtypelist_getnext_id(trid, &i, &unav) && !unav) {
-		if (!posix_trace_eventid_get_name(trid, i, n) && !strcmp(n, name)) {
-			*id = i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int build_filter(trace_id_t trid, const char *spec, trace_event_set_t *filter)
-{
-	trace_event_set_t sel;
-	char *copy = strdup(spec), *tok, *save = NULL;
-	int first = 1, ret = 0;
-	trace_event_id_t id;
-
-	posix_trace_eventset_empty(&sel);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int add = 1;
-		char name[TRACE_EVENT_NAME_MAX + 16];
-
-		while (*tok == ' ')
-			tok++;
-		if (*tok == '!') {
-			add = 0;
-			tok++;
-		}
-		if (!*tok)
-			continue;
-		if (first && !add)
-			posix_trace_eventset_fill(&sel, POSIX_TRACE_ALL_EVENTS);
-		first = 0;
-		if (!strcmp(tok, "all")) {
-			set_range(&sel, 1, PTBPF_EV_ID_LIMIT - 1, add);
-		} else if (!strcmp(tok, "syscalls") || !strcmp(tok, "syscall")) {
-			set_range(&sel, PTBPF_EV_SYSCALL_BASE,
-				  PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX - 1, add);
-		} else if (!strcmp(tok, "proc") || !strcmp(tok, "process")) {
-			set_range(&sel, PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_EXIT, add);
-			set_range(&sel, PTBPF_EV_PROC_UNTRACED, PTBPF_EV_PROC_UNTRACED, add);
-		} else if (!strcmp(tok, "signals") || !strcmp(tok, "signal")) {
-			set_range(&sel, PTBPF_EV_SIGNAL_GENERATE, PTBPF_EV_SIGNAL_DELIVER, add);
-		} else if (!strcmp(tok, "sched")) {
-			set_range(&sel, PTBPF_EV_SCHED_SWITCH_OUT, PTBPF_EV_SCHED_WAKEUP, add);
-		} else if (!strcmp(tok, "user")) {
-			set_range(&sel, PTBPF_EV_USER_BASE, PTBPF_EV_ID_LIMIT - 1, add);
-		} else if (!strcmp(tok, "posix")) {
-			set_range(&sel, 1, PTBPF_EV_KERNEL_FIRST - 1, add);
-		} else if (!strncmp(tok, "user:", 5)) {
-			if (posix_trace_trid_eventid_open(trid, tok + 5, &id)) {
-				cli_err("-e: cannot register user event '%s'", tok + 5);
-				ret = -1;
-				break;
-			}
-			set_range(&sel, id, id, add);
-		} else if (!id_of(trid, tok, &id)) {
-			set_range(&sel, id, id, add);
-		} else {
-			trace_event_id_t id2;
-
-			snprintf(name, sizeof(name), "sys_enter_%s", tok);
-			if (id_of(trid, name, &id)) {
-				cli_err("-e: unknown event or group '%s' ('ptbpf list' shows the "
-					"events; user events are written user:NAME)",
-					tok);
-				ret = -1;
-				break;
-			}
-			snprintf(name, sizeof(name), "sys_exit_%s", tok);
-			if (!id_of(trid, name, &id2))
-				set_range(&sel, id2, id2, add);
-			set_range(&sel, id, id, add);
-		}
-	}
-	free(copy);
-	if (ret)
-		return ret;
-	/* the lost-events markers, and why a process is no longer traced,
-	 * are always kept */
-	posix_trace_eventset_add(PTBPF_EV_PROC_UNTRACED, &sel);
-	posix_trace_eventset_add(POSIX_TRACE_ERROR, &sel);
-	posix_trace_eventset_add(POSIX_TRACE_OVERFLOW, &sel);
-	posix_trace_eventset_add(POSIX_TRACE_RESUME, &sel);
-	/* filter = complement of the selection */
-	posix_trace_eventset_fill(filter, POSIX_TRACE_ALL_EVENTS);
-	for (id = 1; id < PTBPF_EV_ID_LIMIT; id++) {
-		int m = 0;
-
-		posix_trace_eventset_ismember(id, &sel, &m);
-		if (m)
-			posix_trace_eventset_del(id, filter);
-	}
-	return 0;
-}
-
-/* ---------------------------------------------------------------------------
  * Signals, time
  */
 
@@ -586,6 +467,8 @@ struct rec {
 	int status_tty;
 	uint64_t last_recorded;
 	double last_rate_t;
+	uint64_t printed; /* events printed live */
+	int log_error;	  /* writing the log failed (an errno value) */
 };
 
 static void status_line(struct rec *r, int final)
@@ -643,18 +526,56 @@ static int targets_done(struct rec *r)
 	return r->nalive == 0;
 }
 
-/* The counters are read before shutdown, the log size after (when flushed). */
+/*
+ * The events in the log at path, once it is closed: as its trailer says,
+ * or, for a log without one (its writing failed), counted.
+ */
+static uint64_t log_events_of(const char *path)
+{
+	struct ptbpf_counters c = { .sz = sizeof(c) };
+	struct posix_trace_event_info ev;
+	uint64_t n = 0;
+	trace_id_t t;
+	char data[64];
+	size_t len;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), un = 0;
+
+	if (fd < 0)
+		return 0;
+	if (posix_trace_open(fd, &t)) {
+		close(fd);
+		return 0;
+	}
+	if (!ptbpf_trace_get_counters(t, &c) && c.log_events) {
+		n = c.log_events;
+	} else {
+		while (!posix_trace_getnext_event(t, &ev, data, sizeof(data), &len, &un) && !un)
+			n++;
+	}
+	posix_trace_close(t);
+	close(fd);
+	return n;
+}
+
+/*
+ * The closing line: what was printed, or written to the log, and what was
+ * lost; the two add up to the events generated (see struct ptbpf_counters).
+ * c: the counters read once every event was in.
+ */
 static void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 {
 	struct stat st;
 
 	status_line(r, 1);
-	fprintf(stderr, "%s: %llu events recorded, %llu lost, %.3f s, CPU %.3f s", cli_prog,
-		(unsigned long long)c->recorded, (unsigned long long)c->lost, now_mono() - r->t0,
-		cpu_self() - r->cpu0);
-	if (r->a->output && !fstat(logfd, &st))
-		fprintf(stderr, ", log %s (%lld bytes)", r->a->output, (long long)st.st_size);
-	fprintf(stderr, "\n");
+	if (r->a->output)
+		fprintf(stderr, "%s: %llu events written to %s (%lld bytes), %llu lost", cli_prog,
+			(unsigned long long)log_events_of(r->a->output), r->a->output,
+			fstat(logfd, &st) ? 0LL : (long long)st.st_size,
+			(unsigned long long)(c->lost + c->log_dropped));
+	else
+		fprintf(stderr, "%s: %llu events printed, %llu lost", cli_prog,
+			(unsigned long long)r->printed, (unsigned long long)c->lost);
+	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
 }
 
 /*
@@ -768,6 +689,7 @@ static void record_live(struct rec *r)
 	fmt_flush(&f);
 	if (r->a->json)
 		fmt_json_status(stdout, r->trid, f.nevents, f.noverflow);
+	r->printed = f.nevents;
 	fmt_fini(&f);
 	fflush(stdout);
 }
@@ -779,14 +701,20 @@ static void record_log(struct rec *r)
 	uint64_t last = ~0ULL;
 
 	for (;;) {
+		struct ptbpf_counters c = { .sz = sizeof(c) };
+
 		usleep(50000);
 		if (record_tick(r, &end_at))
 			break;
+		/* the log cannot be written (a full disk...): stop now, the
+		 * events so far stay readable */
+		if (!ptbpf_trace_get_counters(r->trid, &c) && c.log_error) {
+			r->log_error = c.log_error;
+			break;
+		}
 		if (end_at) {
-			struct ptbpf_counters c = { .sz = sizeof(c) };
-
 			/* wait until the last events came in */
-			if (ptbpf_trace_get_counters(r->trid, &c) || c.recorded != last) {
+			if (c.recorded != last) {
 				last = c.recorded;
 				stable_since = now_mono();
 			} else if (now_mono() - stable_since >= 0.15) {
@@ -860,13 +788,17 @@ int cmd_record(int argc, char **argv)
 				 .nice = NICE_DEFAULT };
 	struct rec r;
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
+	struct evsel sel = { 0 };
 	trace_attr_t attr;
 	struct sigaction sa;
-	int logfd = -1, err, ret = CLI_EXIT_OK, i;
+	int logfd = -1, err, ret = CLI_EXIT_OK, i, created = 0;
 	char *path = NULL;
 	pid_t first_pid;
 
 	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
+		return CLI_EXIT_USAGE;
+	/* before anything is started or written: a bad -e changes nothing */
+	if (a.events && evsel_parse(&sel, a.events))
 		return CLI_EXIT_USAGE;
 	memset(&r, 0, sizeof(r));
 	r.a = &a;
@@ -896,7 +828,12 @@ int cmd_record(int argc, char **argv)
 	}
 
 	if (a.output) {
-		logfd = open(a.output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* not truncated here: the library does it once it can trace, and
+		 * a failed start leaves the file as it was (or gone, if new) */
+		logfd = open(a.output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		created = logfd >= 0;
+		if (logfd < 0 && errno == EEXIST)
+			logfd = open(a.output, O_WRONLY | O_CLOEXEC);
 		if (logfd < 0) {
 			cli_err("cannot create %s: %s", a.output, strerror(errno));
 			ret = CLI_EXIT_FAIL;
@@ -953,7 +890,7 @@ int cmd_record(int argc, char **argv)
 	if (a.events) {
 		trace_event_set_t filter;
 
-		if (build_filter(r.trid, a.events, &filter)) {
+		if (evsel_filter(&sel, r.trid, &filter)) {
 			ret = CLI_EXIT_USAGE;
 			goto shutdown;
 		}
@@ -1002,20 +939,28 @@ int cmd_record(int argc, char **argv)
 
 	if (got_signal && r.have_child && !r.child_done)
 		kill(r.child.pid, got_signal);
-	/* --duration ran out: the command goes on untraced; do not wait for it */
-	if (!got_signal && r.have_child && !r.child_done && !targets_done(&r))
+	/* --duration ran out, or the log cannot be written: the command goes
+	 * on untraced; do not wait for it */
+	if ((!got_signal || r.log_error) && r.have_child && !r.child_done && !targets_done(&r))
 		r.have_child = 0;
 	memset(&cnt, 0, sizeof(cnt));
 	cnt.sz = sizeof(cnt);
 	ptbpf_trace_get_counters(r.trid, &cnt);
 	err = posix_trace_shutdown(r.trid);
-	if (err)
+	if (!r.log_error && a.output)
+		r.log_error = err ? err : cnt.log_error;
+	if (r.log_error)
+		cli_err("writing %s: %s: the events before the error are in it", a.output,
+			strerror(r.log_error));
+	else if (err)
 		cli_err("closing the trace: %s", strerror(err));
 	print_summary(&r, &cnt, logfd);
-	if (a.output && close(logfd)) {
+	if (a.output && close(logfd) && !r.log_error) {
 		cli_err("writing %s: %s", a.output, strerror(errno));
 		ret = CLI_EXIT_FAIL;
 	}
+	if (r.log_error)
+		ret = CLI_EXIT_FAIL;
 	if (r.have_child) {
 		if (!r.child_done && waitpid(r.child.pid, &r.child_status, 0) == r.child.pid)
 			r.child_done = 1;
@@ -1036,6 +981,8 @@ abort_child:
 	}
 	if (logfd >= 0)
 		close(logfd);
+	if (created)
+		unlink(a.output);
 out_free:
 	for (i = 0; i < r.npids; i++)
 		if (r.pidfds[i] >= 0)
@@ -1043,5 +990,6 @@ out_free:
 	free(r.pids);
 	free(r.pidfds);
 	free(path);
+	evsel_free(&sel);
 	return ret;
 }

@@ -160,31 +160,28 @@ static const char *kind_of(trace_event_id_t id)
 	return "other";
 }
 
+static void list_one(trace_event_id_t id, const char *name, int json)
+{
+	if (json)
+		printf("{\"id\":%lu,\"name\":\"%s\",\"group\":\"%s\"}\n", (unsigned long)id, name,
+		       kind_of(id));
+	else
+		printf("%s\n", name);
+}
+
+/* The system event types are the same in every stream: no stream (no BPF,
+ * no privilege) is needed to list them. */
 int cmd_list(int argc, char **argv)
 {
-	trace_id_t trid;
-	trace_event_id_t id;
+	trace_event_id_t id = 0;
 	char name[TRACE_EVENT_NAME_MAX];
-	int json = 0, unav = 0, err;
+	int json = 0;
 
 	if (argp_parse(&list_argp, argc, argv, 0, NULL, &json))
 		return CLI_EXIT_USAGE;
-	err = posix_trace_create(0, NULL, &trid);
-	if (err)
-		return cli_trace_error(err, "cannot create a trace stream", (long)getpid());
-	while (!(err = posix_trace_eventtypelist_getnext_id(trid, &id, &unav)) && !unav) {
-		if (posix_trace_eventid_get_name(trid, id, name))
-			continue;
-		if (json)
-			printf("{\"id\":%lu,\"name\":\"%s\",\"group\":\"%s\"}\n", (unsigned long)id,
-			       name, kind_of(id));
-		else
-			printf("%s\n", name);
-	}
-	posix_trace_shutdown(trid);
-	if (err) {
-		cli_err("listing event types: %s", strerror(err));
-		return CLI_EXIT_FAIL;
-	}
+	while (!ptbpf_system_eventid_next(id, &id))
+		if (!ptbpf_system_eventid_get_name(id, name))
+			list_one(id, name, json);
+	list_one(POSIX_TRACE_UNNAMED_USEREVENT, "posix_trace_unnamed_userevent", json);
 	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

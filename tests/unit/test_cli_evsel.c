@@ -1,0 +1,124 @@
+/* The -e language of ptbpf record (tools/ptbpf/evsel.c), parsed without a stream. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include <ptbpf/ptbpf.h>
+
+#include "cli.h"
+
+const char *cli_prog = "test_cli_evsel";
+
+static trace_event_id_t sys_id(const char *name)
+{
+	trace_event_id_t id = 0;
+
+	assert_int_equal(ptbpf_system_eventid(name, &id), 0);
+	return id;
+}
+
+static void assert_range(const struct evsel_op *op, trace_event_id_t lo, trace_event_id_t hi,
+			 int add)
+{
+	assert_int_equal(op->kind, EVSEL_RANGE);
+	assert_int_equal(op->lo, lo);
+	assert_int_equal(op->hi, hi);
+	assert_int_equal(op->add, add);
+}
+
+/* A syscall's name selects its entry and its exit. */
+static void test_syscall_name(void **state)
+{
+	struct evsel s;
+
+	(void)state;
+	assert_int_equal(evsel_parse(&s, "openat"), 0);
+	assert_int_equal(s.n, 2);
+	assert_false(s.from_all);
+	assert_range(&s.ops[0], sys_id("sys_exit_openat"), sys_id("sys_exit_openat"), 1);
+	assert_range(&s.ops[1], sys_id("sys_enter_openat"), sys_id("sys_enter_openat"), 1);
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "sys_enter_close, proc_fork"), 0);
+	assert_int_equal(s.n, 2);
+	assert_range(&s.ops[0], sys_id("sys_enter_close"), sys_id("sys_enter_close"), 1);
+	assert_range(&s.ops[1], PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_FORK, 1);
+	evsel_free(&s);
+}
+
+/* Groups, in order, with ! excluding; a leading ! starts from everything. */
+static void test_groups_and_exclusion(void **state)
+{
+	struct evsel s;
+
+	(void)state;
+	assert_int_equal(evsel_parse(&s, "!read"), 0);
+	assert_true(s.from_all);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.ops[0].add, 0);
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "syscalls,!read,proc"), 0);
+	assert_false(s.from_all);
+	assert_int_equal(s.n, 5);
+	assert_range(&s.ops[0], PTBPF_EV_SYSCALL_BASE,
+		     PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX - 1, 1);
+	assert_int_equal(s.ops[1].add, 0);
+	assert_int_equal(s.ops[2].add, 0);
+	assert_range(&s.ops[3], PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_EXIT, 1);
+	assert_range(&s.ops[4], PTBPF_EV_PROC_UNTRACED, PTBPF_EV_PROC_UNTRACED, 1);
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "sched"), 0);
+	assert_range(&s.ops[0], PTBPF_EV_SCHED_SWITCH_OUT, PTBPF_EV_SCHED_WAKEUP, 1);
+	evsel_free(&s);
+}
+
+/* user:NAME is kept by name: its id is the stream's. */
+static void test_user_events(void **state)
+{
+	char longname[TRACE_EVENT_NAME_MAX + 8];
+	struct evsel s;
+
+	(void)state;
+	assert_int_equal(evsel_parse(&s, "user:my.event,!user:other"), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.ops[0].kind, EVSEL_USER);
+	assert_string_equal(s.ops[0].user, "my.event");
+	assert_int_equal(s.ops[1].add, 0);
+	assert_string_equal(s.ops[1].user, "other");
+	evsel_free(&s);
+	memset(longname, 'x', sizeof(longname));
+	memcpy(longname, "user:", 5);
+	longname[5 + TRACE_EVENT_NAME_MAX - 1] = 0; /* a name of 63 characters fits */
+	assert_int_equal(evsel_parse(&s, longname), 0);
+	evsel_free(&s);
+	longname[5 + TRACE_EVENT_NAME_MAX - 1] = 'x';
+	longname[5 + TRACE_EVENT_NAME_MAX] = 0; /* 64 do not */
+	assert_int_equal(evsel_parse(&s, longname), -1);
+}
+
+static void test_errors(void **state)
+{
+	struct evsel s;
+
+	(void)state;
+	assert_int_equal(evsel_parse(&s, "no_such_syscall"), -1);
+	assert_int_equal(evsel_parse(&s, "openat,bogus"), -1);
+	assert_int_equal(evsel_parse(&s, "user:"), -1);
+	assert_null(s.ops); /* nothing left to free */
+	assert_int_equal(evsel_parse(&s, ",, ,"), 0);
+	assert_int_equal(s.n, 0);
+	evsel_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_syscall_name),
+		cmocka_unit_test(test_groups_and_exclusion),
+		cmocka_unit_test(test_user_events),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf record -e: the event selection language. Comma-separated names
+ * (openat, sys_enter_openat, proc_fork, user:NAME) and groups, each with a
+ * leading ! to exclude, applied in order; a selection that starts with an
+ * exclusion starts from everything. Parsed before any stream exists (the
+ * system event ids are the same in every stream), so a bad -e stops ptbpf
+ * before it touches anything; user event names get their ids from the
+ * stream afterwards.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <ptbpf/ptbpf.h>
+
+#include "cli.h"
+
+struct evsel_group {
+	const char *name;
+	trace_event_id_t lo[2], hi[2]; /* up to two ranges; hi 0: none */
+};
+
+static const struct evsel_group groups[] = {
+	{ "all", { 1 }, { PTBPF_EV_ID_LIMIT - 1 } },
+	{ "syscalls",
+	  { PTBPF_EV_SYSCALL_BASE },
+	  { PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX - 1 } },
+	{ "syscall",
+	  { PTBPF_EV_SYSCALL_BASE },
+	  { PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX - 1 } },
+	{ "proc",
+	  { PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_UNTRACED },
+	  { PTBPF_EV_PROC_EXIT, PTBPF_EV_PROC_UNTRACED } },
+	{ "process",
+	  { PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_UNTRACED },
+	  { PTBPF_EV_PROC_EXIT, PTBPF_EV_PROC_UNTRACED } },
+	{ "signals", { PTBPF_EV_SIGNAL_GENERATE }, { PTBPF_EV_SIGNAL_DELIVER } },
+	{ "signal", { PTBPF_EV_SIGNAL_GENERATE }, { PTBPF_EV_SIGNAL_DELIVER } },
+	{ "sched", { PTBPF_EV_SCHED_SWITCH_OUT }, { PTBPF_EV_SCHED_WAKEUP } },
+	{ "user", { PTBPF_EV_USER_BASE }, { PTBPF_EV_ID_LIMIT - 1 } },
+	{ "posix", { 1 }, { PTBPF_EV_KERNEL_FIRST - 1 } },
+};
+
+/* The events every selection keeps: losses, errors, why a process is gone. */
+static const trace_event_id_t always[] = {
+	POSIX_TRACE_ERROR,
+	POSIX_TRACE_OVERFLOW,
+	POSIX_TRACE_RESUME,
+	PTBPF_EV_PROC_UNTRACED,
+};
+
+static int evsel_push(struct evsel *s, const struct evsel_op *op)
+{
+	struct evsel_op *n;
+
+	if (s->n == s->cap) {
+		n = realloc(s->ops, (s->cap ? 2 * s->cap : 16) * sizeof(*n));
+		if (!n) {
+			cli_err("out of memory");
+			return -1;
+		}
+		s->ops = n;
+		s->cap = s->cap ? 2 * s->cap : 16;
+	}
+	s->ops[s->n++] = *op;
+	return 0;
+}
+
+static int evsel_range(struct evsel *s, trace_event_id_t lo, trace_event_id_t hi, int add)
+{
+	struct evsel_op op = { .kind = EVSEL_RANGE, .add = add, .lo = lo, .hi = hi };
+
+	return evsel_push(s, &op);
+}
+
+/* One name or group of the selection. */
+static int evsel_token(struct evsel *s, const char *tok, int add)
+{
+	char name[TRACE_EVENT_NAME_MAX + 16];
+	trace_event_id_t id, id2;
+	size_t i;
+
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		const struct evsel_group *g = &groups[i];
+
+		if (strcmp(tok, g->name))
+			continue;
+		if (evsel_range(s, g->lo[0], g->hi[0], add) ||
+		    (g->hi[1] && evsel_range(s, g->lo[1], g->hi[1], add)))
+			return -1;
+		return 0;
+	}
+	if (!strncmp(tok, "user:", 5)) {
+		struct evsel_op op = { .kind = EVSEL_USER, .add = add };
+
+		if (!tok[5] || strlen(tok + 5) >= sizeof(op.user)) {
+			cli_err("-e: '%s': a user event name has 1 to %d characters", tok,
+				TRACE_EVENT_NAME_MAX - 1);
+			return -1;
+		}
+		strcpy(op.user, tok + 5);
+		return evsel_push(s, &op);
+	}
+	if (!ptbpf_system_eventid(tok, &id))
+		return evsel_range(s, id, id, add);
+	snprintf(name, sizeof(name), "sys_enter_%s", tok);
+	if (ptbpf_system_eventid(name, &id)) {
+		cli_err("-e: unknown event or group '%s' ('ptbpf list' shows the events; user "
+			"events are written user:NAME)",
+			tok);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "sys_exit_%s", tok);
+	if (!ptbpf_system_eventid(name, &id2) && evsel_range(s, id2, id2, add))
+		return -1;
+	return evsel_range(s, id, id, add);
+}
+
+int evsel_parse(struct evsel *s, const char *spec)
+{
+	char *copy = strdup(spec), *tok, *save = NULL;
+	int first = 1, ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!copy) {
+		cli_err("out of memory");
+		return -1;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save)) {
+		int add = 1;
+
+		while (*tok == ' ')
+			tok++;
+		if (*tok == '!') {
+			add = 0;
+			tok++;
+		}
+		if (!*tok)
+			continue;
+		if (first && !add)
+			s->from_all = 1;
+		first = 0;
+		ret = evsel_token(s, tok, add);
+	}
+	free(copy);
+	if (ret)
+		evsel_free(s);
+	return ret;
+}
+
+static void set_range(trace_event_set_t *set, trace_event_id_t lo, trace_event_id_t hi, int add)
+{
+	for (trace_event_id_t id = lo; id <= hi; id++) {
+		if (add)
+			posix_trace_eventset_add(id, set);
+		else
+			posix_trace_eventset_del(id, set);
+	}
+}
+
+int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
+{
+	trace_event_id_t id;
+	size_t i;
+	int err;
+
+	posix_trace_eventset_empty(sel);
+	if (s->from_all)
+		posix_trace_eventset_fill(sel, POSIX_TRACE_ALL_EVENTS);
+	for (i = 0; i < s->n; i++) {
+		const struct evsel_op *op = &s->ops[i];
+
+		if (op->kind == EVSEL_RANGE) {
+			set_range(sel, op->lo, op->hi, op->add);
+			continue;
+		}
+		err = posix_trace_trid_eventid_open(trid, op->user, &id);
+		if (err) {
+			cli_err("-e: cannot register user event '%s': %s", op->user, strerror(err));
+			return -1;
+		}
+		set_range(sel, id, id, op->add);
+	}
+	for (i = 0; i < sizeof(always) / sizeof(always[0]); i++)
+		posix_trace_eventset_add(always[i], sel);
+	return 0;
+}
+
+int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filter)
+{
+	trace_event_set_t sel;
+
+	if (evsel_select(s, trid, &sel))
+		return -1;
+	/* the filter is what is not selected */
+	posix_trace_eventset_fill(filter, POSIX_TRACE_ALL_EVENTS);
+	for (trace_event_id_t id = 1; id < PTBPF_EV_ID_LIMIT; id++) {
+		int m = 0;
+
+		posix_trace_eventset_ismember(id, &sel, &m);
+		if (m)
+			posix_trace_eventset_del(id, filter);
+	}
+	return 0;
+}
+
+void evsel_free(struct evsel *s)
+{
+	free(s->ops);
+	memset(s, 0, sizeof(*s));
+}

@@ -173,7 +173,7 @@ static struct ring_buffer *rings_open(struct bench_ref_bpf *skel, int nr)
 /*
  * Read a byte of every page of the rings' read-only mappings (libbpf 1.1
  * does not say where it mapped them: /proc/self/maps does), as ptbpf
- * does with its own (src/core/pages.h): on a virtual machine the first
+ * does with its own (src/common/pages.h): on a virtual machine the first
  * access to each page costs microseconds, which a floor must not pay
  * while the workload runs.
  */

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <trace.h>
 
+#include "common/event.h"
 #include "core/attr.h"
-#include "core/event.h"
 
 #define ATTR_GET(attr, a)                                                                          \
 	const struct pt_attr *a = attr__from_const(attr);                                          \

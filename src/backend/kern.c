@@ -17,6 +17,7 @@
 
 #include "backend/kring.h"
 #include "backend/syscalls.h"
+#include "common/clock.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
 #include "../../bpf/kern.h"
 #include "kern.skel.h"
@@ -321,13 +322,6 @@ int kern_backend__epoll_fd(struct kern_backend *kb)
 	return kb->epfd;
 }
 
-static uint64_t kern_backend__now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
 
 /* Report the drops up to the cumulative count `dropped`, if any are new. */
 static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
@@ -433,7 +427,7 @@ static void kern_backend__final_lost(struct kern_backend *kb)
 	if (first && (!kb->lost_ts || first < kb->lost_ts))
 		kb->lost_ts = first;
 	KERN_WR(kb->skel->bss->drop_first_ts, 0);
-	kern_backend__report_lost(kb, dropped, kern_backend__now());
+	kern_backend__report_lost(kb, dropped, clock__mono_ns());
 }
 
 /*
@@ -461,7 +455,7 @@ static bool kern_ring__peek(struct kern_ring *ring)
 			kring__advance(&ring->kr); /* cannot happen: the kernel side wrote it */
 		}
 	} while (ring->kr.cons < ring->limit &&
-		 kring__wait_busy(&ring->kr, ring->limit, kern_backend__now(), KERN_BUSY_WAIT_NS,
+		 kring__wait_busy(&ring->kr, ring->limit, clock__mono_ns(), KERN_BUSY_WAIT_NS,
 				  &deadline));
 	return false;
 }

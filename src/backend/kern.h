@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include "core/event.h"
+#include "common/event.h"
 
 struct kern_backend;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* One BPF ring buffer, consumed from user space: see kring.h. */
 #include "backend/kring.h"
-#include "core/pages.h"
+#include "common/pages.h"
 
 #include <errno.h>
 #include <sys/mman.h>
@@ -31,7 +31,7 @@ int kring__open(struct kring *r, int map_fd, size_t size)
 	}
 	r->producer = p;
 	r->data = (unsigned char *)p + page;
-	pages__touch_read(r->data, 2 * size); /* see core/pages.h */
+	pages__touch_read(r->data, 2 * size); /* see common/pages.h */
 	r->cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
 	r->published = r->cons;
 	r->publish_every = size / 16;

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <ptbpf/events.h>
 
-#include "core/event.h"
+#include "common/event.h"
 #include "core/queue.h"
 
 void attr__init(struct pt_attr *a)

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/event.h"
+#include "common/event.h"
 
 struct batch_ent {
 	uint64_t ts;

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/event.h"
+#include "common/clock.h"
+#include "common/event.h"
 #include "log/log.h"
 
-#define NSEC 1000000000ULL
 
 struct pt_logtrace {
 	struct log_reader *r;
@@ -67,8 +67,8 @@ int logtrace__getnext(struct pt_logtrace *lt, struct posix_trace_event_info *ev,
 	ev->posix_prog_address = (void *)(uintptr_t)h.prog_addr;
 	ev->posix_truncation_status =
 		h.trunc ? POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
-	ev->posix_timestamp.tv_sec = (time_t)(h.ts / NSEC);
-	ev->posix_timestamp.tv_nsec = (long)(h.ts % NSEC);
+	ev->posix_timestamp.tv_sec = (time_t)(h.ts / NSEC_PER_SEC);
+	ev->posix_timestamp.tv_nsec = (long)(h.ts % NSEC_PER_SEC);
 	ev->posix_thread_id = (pthread_t)h.thread;
 	n = h.data_len;
 	if (n > num_bytes) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "core/queue.h"
-#include "core/pages.h"
+#include "common/pages.h"
 
 #include <errno.h>
 #include <string.h>
@@ -28,7 +28,7 @@ int queue__init(struct pt_queue *q, size_t limit, size_t max_record)
 	q->cap = QALIGN(limit) + q->max_record + sizeof(struct qrec);
 	q->last = QUEUE_UNKNOWN;
 	/*
-	 * Populated and touched now (core/pages.h): the stream's memory does
+	 * Populated and touched now (common/pages.h): the stream's memory does
 	 * not grow while it records, and recording takes no page fault nor
 	 * first access to a page (microseconds each on a virtual machine).
 	 */

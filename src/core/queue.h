@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/event.h"
+#include "common/event.h"
 
 struct pt_queue {
 	uint8_t *buf;

@@ -18,15 +18,15 @@
 #include <ptbpf/events.h>
 
 #include "backend/kern.h"
+#include "common/clock.h"
+#include "common/event.h"
 #include "core/batch.h"
-#include "core/event.h"
 #include "core/evtypes.h"
 #include "core/queue.h"
 #include "core/stream.h"
 #include "core/stream_log.h"
 #include "uevent/uev_consumer.h"
 
-#define NSEC		1000000000ULL
 #define FILTER_WORDS	(PTBPF_EV_ID_LIMIT / 64)
 #define DRAIN_PERIOD_MS 10
 /*
@@ -62,7 +62,7 @@
 #define MAX_EXEC_PER_DRAIN 64
 /* A traced process that does not link libposixtrace yet (it may exec into
  * one that does) is looked at again for this long. */
-#define UEV_RETRY_NS (3 * NSEC)
+#define UEV_RETRY_NS (3 * NSEC_PER_SEC)
 /*
  * At most this often (a look is a scan of its /proc/PID/fd: readers drain
  * at every event they find missing, thousands of times a second) for the
@@ -71,9 +71,9 @@
  * to UEV_RETRY_GAP_MAX_NS: a program that does not link us would otherwise
  * cost 1500 scans in UEV_RETRY_NS.
  */
-#define UEV_RETRY_EVERY_NS   (2 * NSEC / 1000)
-#define UEV_RETRY_FAST_NS    (20 * NSEC / 1000)
-#define UEV_RETRY_GAP_MAX_NS (128 * NSEC / 1000)
+#define UEV_RETRY_EVERY_NS   (2 * NSEC_PER_SEC / 1000)
+#define UEV_RETRY_FAST_NS    (20 * NSEC_PER_SEC / 1000)
+#define UEV_RETRY_GAP_MAX_NS (128 * NSEC_PER_SEC / 1000)
 
 struct uev_src {
 	pid_t pid;
@@ -163,13 +163,6 @@ struct pt_stream {
 	struct ptbpf_counters cnt;
 };
 
-static inline uint64_t now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC + ts.tv_nsec;
-}
 
 static inline int64_t mono_to_real_offset(void)
 {
@@ -178,8 +171,8 @@ static inline int64_t mono_to_real_offset(void)
 	clock_gettime(CLOCK_MONOTONIC, &m1);
 	clock_gettime(CLOCK_REALTIME, &r);
 	clock_gettime(CLOCK_MONOTONIC, &m2);
-	return (int64_t)(r.tv_sec * NSEC + r.tv_nsec) -
-	       (int64_t)((m1.tv_sec * NSEC + m1.tv_nsec) / 2 + (m2.tv_sec * NSEC + m2.tv_nsec) / 2);
+	return (int64_t)(r.tv_sec * NSEC_PER_SEC + r.tv_nsec) -
+	       (int64_t)((m1.tv_sec * NSEC_PER_SEC + m1.tv_nsec) / 2 + (m2.tv_sec * NSEC_PER_SEC + m2.tv_nsec) / 2);
 }
 
 static inline bool filtered(const struct pt_stream *s, uint32_t id)
@@ -197,7 +190,7 @@ static inline bool stream__as_is(const struct pt_stream *s, const struct pt_even
 
 static inline uint64_t now_stream(struct pt_stream *s)
 {
-	return now_mono() + s->mono2real;
+	return clock__mono_ns() + s->mono2real;
 }
 
 /* stream_record.c */

@@ -9,15 +9,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "core/batch.h"
 #include "core/internal.h"
 #include "log/log.h"
 
-#define NSEC 1000000000ULL
+
 /* POSIX_TRACE_FLUSH policy: flush when the stream is this full, or when
  * events have waited this long. */
 #define FLUSH_FILL_PERCENT 50
-#define FLUSH_PERIOD_NS	   (1 * NSEC)
+#define FLUSH_PERIOD_NS	   (1 * NSEC_PER_SEC)
 /* Events handed over but not yet written, at most (then the stream is full). */
 #define PENDING_MAX_BYTES (256u << 20)
 /* Markers (OVERFLOW, RESUME, STOP, FLUSH_START) added to a handover. */
@@ -34,7 +35,7 @@
  */
 #define STALL_NS (10 * 1000000ULL)
 /* Buffers grown past that shrink back after this long without need. */
-#define TRIM_AFTER_NS (2 * NSEC)
+#define TRIM_AFTER_NS (2 * NSEC_PER_SEC)
 
 struct stream_log {
 	pthread_mutex_t m;
@@ -67,13 +68,6 @@ struct stream_log {
 	uint64_t big_ns; /* last handover larger than the buffers' size */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * NSEC + ts.tv_nsec;
-}
 
 static int log_policy(int posix)
 {
@@ -164,9 +158,9 @@ static void *flusher_main(void *arg)
 		 * no handover needed more for a while (not after each one:
 		 * during a flood it would be faulted in again every time) */
 		if (l->writing.len > l->writing.keep_bytes || l->writing.n > l->writing.keep_n)
-			l->big_ns = now_ns();
+			l->big_ns = clock__mono_ns();
 		batch__reset(&l->writing);
-		if (now_ns() - l->big_ns > TRIM_AFTER_NS) {
+		if (clock__mono_ns() - l->big_ns > TRIM_AFTER_NS) {
 			batch__trim(&l->writing);
 			batch__trim(&l->pending);
 		}
@@ -179,7 +173,7 @@ static void *flusher_main(void *arg)
 			l->log_overrun = true;
 		}
 		/* written: what was handed over since waits from now on */
-		l->write_since = l->pending.n || l->handed.buf ? now_ns() : 0;
+		l->write_since = l->pending.n || l->handed.buf ? clock__mono_ns() : 0;
 		if (!l->pending.n && !l->handed.buf) {
 			l->busy = false;
 			l->done = true;
@@ -249,7 +243,7 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	err = log_writer__flush(l->w);
 	if (err)
 		goto fail;
-	l->last_flush_ns = now_ns();
+	l->last_flush_ns = clock__mono_ns();
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	err = -pthread_create(&l->thr, NULL, flusher_main, l);
@@ -285,7 +279,7 @@ static void handed_over(struct stream_log *l)
 {
 	l->busy = true;
 	if (!l->write_since)
-		l->write_since = now_ns();
+		l->write_since = clock__mono_ns();
 	pthread_cond_broadcast(&l->c);
 }
 
@@ -324,7 +318,7 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 	}
 	if (l->pending.n || l->handed.buf)
 		handed_over(l);
-	l->last_flush_ns = now_ns();
+	l->last_flush_ns = clock__mono_ns();
 out:
 	pthread_mutex_unlock(&l->m);
 	return err;
@@ -337,7 +331,7 @@ size_t stream_log__room(struct stream_log *l, const struct pt_queue *q)
 	pthread_mutex_lock(&l->m);
 	if (l->spare.buf && !l->pending.n)
 		room = q->limit;
-	else if (l->write_since && now_ns() - l->write_since > STALL_NS)
+	else if (l->write_since && clock__mono_ns() - l->write_since > STALL_NS)
 		room = SIZE_MAX;
 	else
 		room = 0;
@@ -373,7 +367,7 @@ bool stream_log__due(struct stream_log *l, const struct pt_queue *q)
 		return false;
 	if (q->used * 100 >= q->limit * FLUSH_FILL_PERCENT)
 		return true;
-	return now_ns() - l->last_flush_ns >= FLUSH_PERIOD_NS;
+	return clock__mono_ns() - l->last_flush_ns >= FLUSH_PERIOD_NS;
 }
 
 bool stream_log__full(struct stream_log *l)

@@ -16,8 +16,8 @@ static void fill_info(struct posix_trace_event_info *ev, const struct pt_event_h
 	ev->posix_pid = h->pid;
 	ev->posix_prog_address = (void *)(uintptr_t)h->prog_addr;
 	ev->posix_truncation_status = h->trunc;
-	ev->posix_timestamp.tv_sec = (time_t)(h->ts / NSEC);
-	ev->posix_timestamp.tv_nsec = (long)(h->ts % NSEC);
+	ev->posix_timestamp.tv_sec = (time_t)(h->ts / NSEC_PER_SEC);
+	ev->posix_timestamp.tv_nsec = (long)(h->ts % NSEC_PER_SEC);
 	ev->posix_thread_id = (pthread_t)h->thread;
 }
 

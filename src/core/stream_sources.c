@@ -337,7 +337,7 @@ int stream__uev_add(struct pt_stream *s, pid_t pid)
 		uev_consumer__detach(u->c);
 		u->c = NULL;
 	}
-	u->retry_until = now_mono() + UEV_RETRY_NS;
+	u->retry_until = clock__mono_ns() + UEV_RETRY_NS;
 	u->next_try = 0;
 	u->retry_gap = UEV_RETRY_EVERY_NS;
 	return stream__uev_attach(s, u);
@@ -438,7 +438,7 @@ static bool stream__drain_round(struct pt_stream *s)
 			if (!u->retry_until)
 				continue;
 			if (!now)
-				now = now_mono();
+				now = clock__mono_ns();
 			if (now > u->retry_until) {
 				u->retry_until = 0;
 				continue;

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/event.h"
+#include "common/event.h"
 
 /* log_meta.log_full_policy */
 #define LOG_POLICY_APPEND     0 /* no limit */

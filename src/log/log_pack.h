@@ -29,7 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/event.h"
+#include "common/event.h"
 
 #define LOG_PACK_CTX 7
 #define LOG_PACK_NEW 0x100u /* slot flag of log_pack__encode(): a new context */

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/pages.h"
+#include "common/pages.h"
 #include "log/log.h"
 #include "log/log_format.h"
 #include "log/log_pack.h"
@@ -298,7 +298,7 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		err = -ENOMEM;
 		goto fail;
 	}
-	pages__touch_write(w->buf, w->buf_size); /* see core/pages.h */
+	pages__touch_write(w->buf, w->buf_size); /* see common/pages.h */
 	w->buf_off = w->data_off;
 	w->wpos = w->layout == LOG_LAYOUT_RING ? 0 : w->data_off;
 

@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/pages.h"
+#include "common/clock.h"
+#include "common/pages.h"
 #include "uevent/uev_producer.h"
 #include "uevent/uev_shm.h"
 
@@ -90,13 +91,6 @@ struct uev_consumer {
 	bool broken;
 };
 
-static uint64_t uev_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static bool uev_pid_dead(pid_t pid)
 {
@@ -419,7 +413,7 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	if (c->ncpus < 1 || c->ncpus > 4096)
 		c->ncpus = 4096;
 	for (unsigned int k = 0; k < UEV_NSUB; k++)
-		c->sub[k].lost_since = uev_now() - (c->adopted ? UEV_PROV_TTL_NS : 0);
+		c->sub[k].lost_since = clock__mono_ns() - (c->adopted ? UEV_PROV_TTL_NS : 0);
 	/* Allocate the (zeroed) pages now: the traced process then only maps
 	 * them on its first lap (uev_populate), it does not allocate them.
 	 * Pages already written (an adopted slot) are left as they are. */
@@ -704,7 +698,7 @@ static int uev_corrupt(struct uev_consumer *c, struct uev_csub *u)
  */
 static bool uev_lost_plausible(struct uev_consumer *c, struct uev_csub *u, uint64_t count)
 {
-	uint64_t most = (uev_now() - u->lost_since + 1) * c->ncpus;
+	uint64_t most = (clock__mono_ns() - u->lost_since + 1) * c->ncpus;
 
 	if (count > most || u->lost_total > most - count)
 		return false;
@@ -716,7 +710,7 @@ static bool uev_lost_plausible(struct uev_consumer *c, struct uev_csub *u, uint6
 static uint64_t uev_past(struct uev_consumer *c, uint64_t ts)
 {
 	if (ts > c->now) {
-		c->now = uev_now();
+		c->now = clock__mono_ns();
 		if (ts > c->now)
 			ts = c->now;
 	}
@@ -737,7 +731,7 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 			  uint64_t head, uint64_t off)
 {
 	struct uev_rec *rec = (struct uev_rec *)(u->ring + off);
-	uint64_t now = uev_now(), rlen = 0, avail = head - u->tail;
+	uint64_t now = clock__mono_ns(), rlen = 0, avail = head - u->tail;
 	uint32_t word = 0, kind;
 	pid_t pid = 0, tid = 0;
 	bool dead;
@@ -813,7 +807,7 @@ static int uev_take_context(struct uev_consumer *c, struct uev_csub *u, const st
 		memcpy(&u->ctx_ts_hi, *p, sizeof(u->ctx_ts_hi));
 		*p += sizeof(u->ctx_ts_hi);
 	} else if (!u->ctx_known) {
-		u->ctx_ts_hi = (uint32_t)(uev_now() >> 32);
+		u->ctx_ts_hi = (uint32_t)(clock__mono_ns() >> 32);
 	}
 	if (rec->flags & UEV_REC_PROG) {
 		memcpy(&u->ctx_prog, *p, sizeof(u->ctx_prog));

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "core/event.h"
+#include "common/event.h"
 
 #define UEV_CONSUMER_CORRUPT_MAX 16
 /* Largest max_data_size; larger requests are clamped. */

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
@@ -91,13 +93,6 @@ struct uev_evt {
 	uint16_t idx;
 };
 
-static inline uint64_t uev_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void uev_region_init(struct uev_ctl *ctl, pid_t creator)
 {
@@ -220,7 +215,7 @@ static void uev_producer_init_once(void)
 	prov = pending && pending[0] && strcmp(pending, "0");
 	/* before the slot is enabled: a writer must not see it expired */
 	if (prov)
-		uev_prov_deadline = uev_now() + UEV_PROV_TTL_NS;
+		uev_prov_deadline = clock__mono_ns() + UEV_PROV_TTL_NS;
 	if (uev_region_create(&fd, &ctl, prov)) {
 		/* No memfd: a private table so eventid_open still works. */
 		ctl = mmap(NULL, UEV_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
@@ -277,7 +272,7 @@ int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid)
 int uev_producer__prov_start(uint64_t ttl_ns)
 {
 	struct uev_ctl *ctl = uev_producer__hot.ctl;
-	uint64_t now = uev_now();
+	uint64_t now = clock__mono_ns();
 	int s;
 
 	if (!ctl || uev_fd < 0)
@@ -342,7 +337,7 @@ __attribute__((destructor)) static void uev_producer_fini(void)
 	if (!ctl || s < 0 || s >= (int)UEV_NSLOTS || uev_fd < 0 || uev_pid != getpid())
 		return;
 	sl = &ctl->slots[s];
-	now = uev_now();
+	now = clock__mono_ns();
 	end = now + UEV_PROV_EXIT_WAIT_NS;
 	if (end > uev_prov_deadline)
 		end = uev_prov_deadline;
@@ -353,7 +348,7 @@ __attribute__((destructor)) static void uev_producer_fini(void)
 		nanosleep(&ts, NULL);
 		if (nap < 16000000)
 			nap *= 2;
-		now = uev_now();
+		now = clock__mono_ns();
 	}
 }
 
@@ -542,7 +537,7 @@ void uev_producer__write_slot_at(struct uev_ctl *ctl, unsigned int s, uint32_t i
 void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
 			      size_t len, const void *prog)
 {
-	uev_producer__write_slot_at(ctl, s, idx, data, len, prog, uev_now());
+	uev_producer__write_slot_at(ctl, s, idx, data, len, prog, clock__mono_ns());
 }
 
 void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *prog)
@@ -579,7 +574,7 @@ void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *p
 		if (!have_evt) {
 			e.data = data;
 			e.len = len;
-			e.ts = uev_now();
+			e.ts = clock__mono_ns();
 			e.prog = (uint64_t)(uintptr_t)prog;
 			e.thread = (uint64_t)pthread_self();
 			e.pid = uev_pid;

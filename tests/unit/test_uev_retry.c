@@ -12,7 +12,7 @@
 
 #include "core/stream_int.h"
 
-#define MS (NSEC / 1000)
+#define MS (NSEC_PER_SEC / 1000)
 
 /* Looks from the exec at t0 until the window closes, as the drain does. */
 static unsigned int looks(uint64_t t0, uint64_t *gaps, unsigned int max)
@@ -34,7 +34,7 @@ static unsigned int looks(uint64_t t0, uint64_t *gaps, unsigned int max)
 
 static void test_schedule(void **state)
 {
-	uint64_t gaps[200], t0 = 5 * NSEC, waited = 0;
+	uint64_t gaps[200], t0 = 5 * NSEC_PER_SEC, waited = 0;
 	unsigned int n = looks(t0, gaps, 200), i;
 
 	(void)state;
@@ -61,7 +61,7 @@ static void test_schedule(void **state)
 static void test_restart(void **state)
 {
 	uint64_t a[200], b[200];
-	unsigned int na = looks(NSEC, a, 200), nb = looks(100 * NSEC, b, 200);
+	unsigned int na = looks(NSEC_PER_SEC, a, 200), nb = looks(100 * NSEC_PER_SEC, b, 200);
 
 	(void)state;
 	assert_int_equal(na, nb);

@@ -8,8 +8,8 @@
  * pages one at a time pays it thousands of times a run. Shared by the
  * stream core, the kernel backend and the log writer; plain C only.
  */
-#ifndef PTBPF_CORE_PAGES_H
-#define PTBPF_CORE_PAGES_H
+#ifndef PTBPF_COMMON_PAGES_H
+#define PTBPF_COMMON_PAGES_H
 
 #include <stddef.h>
 #include <unistd.h>

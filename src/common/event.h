@@ -4,8 +4,8 @@
  * core, the backends that produce events and the log writer and reader.
  * Plain fixed-size types only: nothing here depends on <trace.h>.
  */
-#ifndef PTBPF_CORE_EVENT_H
-#define PTBPF_CORE_EVENT_H
+#ifndef PTBPF_COMMON_EVENT_H
+#define PTBPF_COMMON_EVENT_H
 
 #include <stdint.h>
 

@@ -11,7 +11,6 @@
 #include "common/event.h"
 #include "log/log.h"
 
-
 struct pt_logtrace {
 	struct log_reader *r;
 	size_t type_iter;

@@ -14,7 +14,6 @@
 #include "core/internal.h"
 #include "log/log.h"
 
-
 /* POSIX_TRACE_FLUSH policy: flush when the stream is this full, or when
  * events have waited this long. */
 #define FLUSH_FILL_PERCENT 50
@@ -67,7 +66,6 @@ struct stream_log {
 	uint64_t last_flush_ns;
 	uint64_t big_ns; /* last handover larger than the buffers' size */
 };
-
 
 static int log_policy(int posix)
 {

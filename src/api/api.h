@@ -12,6 +12,7 @@
 #include <trace.h>
 
 #include "core/registry.h"
+#include "core/trace.h"
 
 /* The POSIX error number of a core's result (0, or a negative errno). */
 static inline int api_err(int x)
@@ -37,6 +38,12 @@ static inline int api_get(trace_id_t trid, int kinds, struct api_ref *r)
 static inline bool api_bad_abstime(const struct timespec *t)
 {
 	return !t || t->tv_nsec < 0 || t->tv_nsec >= 1000000000L;
+}
+
+/* The trace behind r, active or pre-recorded (see core/trace.h). */
+static inline struct pt_trace api_trace(const struct api_ref *r)
+{
+	return (struct pt_trace){ .kind = (enum trace_kind)r->kind, .obj = r->obj };
 }
 
 static inline void api_put(struct api_ref *r)

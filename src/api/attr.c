@@ -8,15 +8,20 @@
 #include "common/event.h"
 #include "core/attr.h"
 
-#define ATTR_GET(attr, a)                                                                          \
-	const struct pt_attr *a = attr__from_const(attr);                                          \
-	if (!(attr) || !attr__valid(a))                                                            \
-	return EINVAL
+/* The attributes object behind attr, or NULL when it is none (EINVAL). */
+static const struct pt_attr *attr_get(const trace_attr_t *attr)
+{
+	const struct pt_attr *a = attr ? attr__from_const(attr) : NULL;
 
-#define ATTR_SET(attr, a)                                                                          \
-	struct pt_attr *a = attr__from(attr);                                                      \
-	if (!(attr) || !attr__valid(a))                                                            \
-	return EINVAL
+	return a && attr__valid(a) ? a : NULL;
+}
+
+static struct pt_attr *attr_set(trace_attr_t *attr)
+{
+	struct pt_attr *a = attr ? attr__from(attr) : NULL;
+
+	return a && attr__valid(a) ? a : NULL;
+}
 
 int posix_trace_attr_init(trace_attr_t *attr)
 {
@@ -29,18 +34,20 @@ int posix_trace_attr_init(trace_attr_t *attr)
 
 int posix_trace_attr_destroy(trace_attr_t *attr)
 {
-	ATTR_SET(attr, a);
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a)
+		return EINVAL;
 	memset(a, 0, sizeof(*a));
 	return 0;
 }
 
 int posix_trace_attr_getclockres(const trace_attr_t *attr, struct timespec *res)
 {
-	ATTR_GET(attr, a);
+	const struct pt_attr *a = attr_get(attr);
 	long ns = attr__clockres_ns();
 
-	(void)a;
-	if (!res)
+	if (!a || !res)
 		return EINVAL;
 	res->tv_sec = ns / 1000000000L;
 	res->tv_nsec = ns % 1000000000L;
@@ -49,8 +56,9 @@ int posix_trace_attr_getclockres(const trace_attr_t *attr, struct timespec *res)
 
 int posix_trace_attr_getcreatetime(const trace_attr_t *attr, struct timespec *createtime)
 {
-	ATTR_GET(attr, a);
-	if (!createtime)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !createtime)
 		return EINVAL;
 	*createtime = a->create_time;
 	return 0;
@@ -58,9 +66,9 @@ int posix_trace_attr_getcreatetime(const trace_attr_t *attr, struct timespec *cr
 
 int posix_trace_attr_getgenversion(const trace_attr_t *attr, char *genversion)
 {
-	ATTR_GET(attr, a);
-	(void)a;
-	if (!genversion)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !genversion)
 		return EINVAL;
 	snprintf(genversion, TRACE_NAME_MAX, "%s", PT_GENVERSION);
 	return 0;
@@ -68,8 +76,9 @@ int posix_trace_attr_getgenversion(const trace_attr_t *attr, char *genversion)
 
 int posix_trace_attr_getname(const trace_attr_t *attr, char *tracename)
 {
-	ATTR_GET(attr, a);
-	if (!tracename)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !tracename)
 		return EINVAL;
 	memcpy(tracename, a->name, TRACE_NAME_MAX);
 	return 0;
@@ -77,8 +86,9 @@ int posix_trace_attr_getname(const trace_attr_t *attr, char *tracename)
 
 int posix_trace_attr_setname(trace_attr_t *attr, const char *tracename)
 {
-	ATTR_SET(attr, a);
-	if (!tracename)
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a || !tracename)
 		return EINVAL;
 	/* Longer names are truncated to TRACE_NAME_MAX - 1 bytes. */
 	snprintf(a->name, sizeof(a->name), "%s", tracename);
@@ -87,8 +97,9 @@ int posix_trace_attr_setname(trace_attr_t *attr, const char *tracename)
 
 int posix_trace_attr_getinherited(const trace_attr_t *__restrict attr, int *__restrict v)
 {
-	ATTR_GET(attr, a);
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	*v = a->inherit;
 	return 0;
@@ -96,7 +107,10 @@ int posix_trace_attr_getinherited(const trace_attr_t *__restrict attr, int *__re
 
 int posix_trace_attr_setinherited(trace_attr_t *attr, int v)
 {
-	ATTR_SET(attr, a);
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a)
+		return EINVAL;
 	if (v != POSIX_TRACE_INHERITED && v != POSIX_TRACE_CLOSE_FOR_CHILD)
 		return EINVAL;
 	a->inherit = v;
@@ -105,8 +119,9 @@ int posix_trace_attr_setinherited(trace_attr_t *attr, int v)
 
 int posix_trace_attr_getlogfullpolicy(const trace_attr_t *__restrict attr, int *__restrict v)
 {
-	ATTR_GET(attr, a);
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	*v = a->log_policy;
 	return 0;
@@ -114,7 +129,10 @@ int posix_trace_attr_getlogfullpolicy(const trace_attr_t *__restrict attr, int *
 
 int posix_trace_attr_setlogfullpolicy(trace_attr_t *attr, int v)
 {
-	ATTR_SET(attr, a);
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a)
+		return EINVAL;
 	if (v != POSIX_TRACE_LOOP && v != POSIX_TRACE_UNTIL_FULL && v != POSIX_TRACE_APPEND)
 		return EINVAL;
 	a->log_policy = v;
@@ -123,8 +141,9 @@ int posix_trace_attr_setlogfullpolicy(trace_attr_t *attr, int v)
 
 int posix_trace_attr_getstreamfullpolicy(const trace_attr_t *__restrict attr, int *__restrict v)
 {
-	ATTR_GET(attr, a);
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	/* Not yet tied to a stream: the default of a stream without log. */
 	*v = attr__stream_policy(a, false);
@@ -133,7 +152,10 @@ int posix_trace_attr_getstreamfullpolicy(const trace_attr_t *__restrict attr, in
 
 int posix_trace_attr_setstreamfullpolicy(trace_attr_t *attr, int v)
 {
-	ATTR_SET(attr, a);
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a)
+		return EINVAL;
 	if (v != POSIX_TRACE_LOOP && v != POSIX_TRACE_UNTIL_FULL && v != POSIX_TRACE_FLUSH)
 		return EINVAL;
 	a->stream_policy = v;
@@ -142,8 +164,9 @@ int posix_trace_attr_setstreamfullpolicy(trace_attr_t *attr, int v)
 
 int posix_trace_attr_getlogsize(const trace_attr_t *__restrict attr, size_t *__restrict v)
 {
-	ATTR_GET(attr, a);
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	*v = a->log_size;
 	return 0;
@@ -151,7 +174,10 @@ int posix_trace_attr_getlogsize(const trace_attr_t *__restrict attr, size_t *__r
 
 int posix_trace_attr_setlogsize(trace_attr_t *attr, size_t v)
 {
-	ATTR_SET(attr, a);
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a)
+		return EINVAL;
 	/* Below the smallest log that holds a largest event: the minimum. */
 	a->log_size = v < PT_MIN_LOG_SIZE ? PT_MIN_LOG_SIZE : v;
 	return 0;
@@ -159,8 +185,9 @@ int posix_trace_attr_setlogsize(trace_attr_t *attr, size_t v)
 
 int posix_trace_attr_getmaxdatasize(const trace_attr_t *__restrict attr, size_t *__restrict v)
 {
-	ATTR_GET(attr, a);
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	*v = a->max_data_size;
 	return 0;
@@ -168,7 +195,10 @@ int posix_trace_attr_getmaxdatasize(const trace_attr_t *__restrict attr, size_t 
 
 int posix_trace_attr_setmaxdatasize(trace_attr_t *attr, size_t v)
 {
-	ATTR_SET(attr, a);
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a)
+		return EINVAL;
 	/* Larger values are lowered to the implementation's maximum. */
 	a->max_data_size = v > PT_MAX_MAX_DATA_SIZE ? PT_MAX_MAX_DATA_SIZE : v;
 	return 0;
@@ -177,9 +207,9 @@ int posix_trace_attr_setmaxdatasize(trace_attr_t *attr, size_t v)
 int posix_trace_attr_getmaxsystemeventsize(const trace_attr_t *__restrict attr,
 					   size_t *__restrict v)
 {
-	ATTR_GET(attr, a);
-	(void)a;
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	*v = attr__event_cost(attr__max_system_data());
 	return 0;
@@ -188,8 +218,9 @@ int posix_trace_attr_getmaxsystemeventsize(const trace_attr_t *__restrict attr,
 int posix_trace_attr_getmaxusereventsize(const trace_attr_t *__restrict attr, size_t data_len,
 					 size_t *__restrict v)
 {
-	ATTR_GET(attr, a);
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	*v = attr__event_cost(data_len < a->max_data_size ? data_len : a->max_data_size);
 	return 0;
@@ -197,8 +228,9 @@ int posix_trace_attr_getmaxusereventsize(const trace_attr_t *__restrict attr, si
 
 int posix_trace_attr_getstreamsize(const trace_attr_t *__restrict attr, size_t *__restrict v)
 {
-	ATTR_GET(attr, a);
-	if (!v)
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !v)
 		return EINVAL;
 	*v = a->stream_size;
 	return 0;
@@ -206,7 +238,10 @@ int posix_trace_attr_getstreamsize(const trace_attr_t *__restrict attr, size_t *
 
 int posix_trace_attr_setstreamsize(trace_attr_t *attr, size_t v)
 {
-	ATTR_SET(attr, a);
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a)
+		return EINVAL;
 	/* Rounded up to the minimum, lowered to the maximum (README). */
 	if (v < PT_MIN_STREAM_SIZE)
 		v = PT_MIN_STREAM_SIZE;

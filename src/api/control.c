@@ -8,7 +8,6 @@
 
 #include "api/api.h"
 #include "core/attr.h"
-#include "core/logtrace.h"
 #include "core/stream.h"
 
 static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
@@ -85,39 +84,32 @@ int posix_trace_shutdown(trace_id_t trid)
 	return api_err(err);
 }
 
-#define WITH_STREAM(trid, s, body)                                                                 \
-	do {                                                                                       \
-		struct api_ref r_;                                                                 \
-		struct pt_stream *s;                                                               \
-		if (api_get(trid, TRACE_KIND_ACTIVE, &r_))                                         \
-			return EINVAL;                                                             \
-		s = r_.obj;                                                                        \
-		body;                                                                              \
-		api_put(&r_);                                                                      \
-	} while (0)
+/* Apply a control of the core to the active stream trid. */
+static int control(trace_id_t trid, int (*fn)(struct pt_stream *s))
+{
+	struct api_ref r;
+	int err;
+
+	if (api_get(trid, TRACE_KIND_ACTIVE, &r))
+		return EINVAL;
+	err = fn(r.obj);
+	api_put(&r);
+	return api_err(err);
+}
 
 int posix_trace_start(trace_id_t trid)
 {
-	int err = 0;
-
-	WITH_STREAM(trid, s, err = stream__start(s));
-	return api_err(err);
+	return control(trid, stream__start);
 }
 
 int posix_trace_stop(trace_id_t trid)
 {
-	int err = 0;
-
-	WITH_STREAM(trid, s, err = stream__stop(s));
-	return api_err(err);
+	return control(trid, stream__stop);
 }
 
 int posix_trace_clear(trace_id_t trid)
 {
-	int err = 0;
-
-	WITH_STREAM(trid, s, err = stream__clear(s));
-	return api_err(err);
+	return control(trid, stream__clear);
 }
 
 int posix_trace_flush(trace_id_t trid)
@@ -140,10 +132,7 @@ int posix_trace_get_attr(trace_id_t trid, trace_attr_t *attr)
 		return EINVAL;
 	if (api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
 		return EINVAL;
-	if (r.kind == TRACE_KIND_LOG)
-		logtrace__get_attr(r.obj, attr__from(attr));
-	else
-		stream__get_attr(r.obj, attr__from(attr));
+	trace__get_attr(api_trace(&r), attr__from(attr));
 	api_put(&r);
 	return 0;
 }
@@ -156,29 +145,33 @@ int posix_trace_get_status(trace_id_t trid, struct posix_trace_status_info *st)
 		return EINVAL;
 	if (api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
 		return EINVAL;
-	if (r.kind == TRACE_KIND_LOG)
-		logtrace__get_status(r.obj, st);
-	else
-		stream__get_status(r.obj, st);
+	trace__get_status(api_trace(&r), st);
 	api_put(&r);
 	return 0;
 }
 
 int posix_trace_get_filter(trace_id_t trid, trace_event_set_t *set)
 {
-	if (!set)
+	struct api_ref r;
+
+	if (!set || api_get(trid, TRACE_KIND_ACTIVE, &r))
 		return EINVAL;
-	WITH_STREAM(trid, s, stream__get_filter(s, set));
+	stream__get_filter(r.obj, set);
+	api_put(&r);
 	return 0;
 }
 
 int posix_trace_set_filter(trace_id_t trid, const trace_event_set_t *set, int how)
 {
-	int err = 0;
+	struct api_ref r;
+	int err;
 
 	if (!set || (how != POSIX_TRACE_SET_EVENTSET && how != POSIX_TRACE_ADD_EVENTSET &&
 		     how != POSIX_TRACE_SUB_EVENTSET))
 		return EINVAL;
-	WITH_STREAM(trid, s, err = stream__set_filter(s, set, how));
+	if (api_get(trid, TRACE_KIND_ACTIVE, &r))
+		return EINVAL;
+	err = stream__set_filter(r.obj, set, how);
+	api_put(&r);
 	return api_err(err);
 }

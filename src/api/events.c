@@ -8,7 +8,6 @@
 
 #include "api/api.h"
 #include "core/evtypes.h"
-#include "core/logtrace.h"
 #include "core/stream.h"
 
 #define ANY_KIND (TRACE_KIND_ACTIVE | TRACE_KIND_LOG)
@@ -31,10 +30,7 @@ int posix_trace_eventid_get_name(trace_id_t trid, trace_event_id_t id, char *nam
 
 	if (!name || api_get(trid, ANY_KIND, &r))
 		return EINVAL;
-	if (r.kind == TRACE_KIND_LOG)
-		err = logtrace__eventid_name(r.obj, id, name);
-	else
-		err = stream__eventid_name(r.obj, id, name);
+	err = trace__eventid_name(api_trace(&r), id, name);
 	api_put(&r);
 	return api_err(err);
 }
@@ -49,10 +45,8 @@ int posix_trace_trid_eventid_open(trace_id_t trid, const char *__restrict name,
 		return EINVAL;
 	if (strlen(name) >= TRACE_EVENT_NAME_MAX)
 		err = -ENAMETOOLONG;
-	else if (r.kind == TRACE_KIND_LOG)
-		err = logtrace__eventid_lookup(r.obj, name, id);
 	else
-		err = stream__eventid_open(r.obj, name, id);
+		err = trace__eventid_open(api_trace(&r), name, id);
 	api_put(&r);
 	return api_err(err);
 }
@@ -65,10 +59,7 @@ int posix_trace_eventtypelist_getnext_id(trace_id_t trid, trace_event_id_t *__re
 
 	if (!id || !unavailable || api_get(trid, ANY_KIND, &r))
 		return EINVAL;
-	if (r.kind == TRACE_KIND_LOG)
-		err = logtrace__typelist_next(r.obj, id, unavailable);
-	else
-		err = stream__typelist_next(r.obj, id, unavailable);
+	err = trace__typelist_next(api_trace(&r), id, unavailable);
 	api_put(&r);
 	return api_err(err);
 }
@@ -79,10 +70,7 @@ int posix_trace_eventtypelist_rewind(trace_id_t trid)
 
 	if (api_get(trid, ANY_KIND, &r))
 		return EINVAL;
-	if (r.kind == TRACE_KIND_LOG)
-		logtrace__typelist_rewind(r.obj);
-	else
-		stream__typelist_rewind(r.obj);
+	trace__typelist_rewind(api_trace(&r));
 	api_put(&r);
 	return 0;
 }
@@ -98,16 +86,14 @@ static int getnext(trace_id_t trid, enum stream_wait how, const struct timespec 
 		return EINVAL;
 	if (api_get(trid, how == STREAM_BLOCK ? ANY_KIND : TRACE_KIND_ACTIVE, &r))
 		return EINVAL;
-	if (r.kind == TRACE_KIND_LOG) {
-		err = logtrace__getnext(r.obj, ev, data, num_bytes, data_len, unavailable);
-	} else if (how != STREAM_BLOCK && r.has_log) {
+	if (r.kind == TRACE_KIND_ACTIVE && how != STREAM_BLOCK && r.has_log) {
 		err = -EINVAL; /* only getnext reads a stream with a log */
 	} else {
 		bool bad_time = how == STREAM_TIMED && api_bad_abstime(abstime);
 
 		/* abstime is checked only when the call would block */
-		err = stream__getnext(r.obj, bad_time ? STREAM_TRY : how, abstime, ev, data,
-				      num_bytes, data_len, unavailable);
+		err = trace__getnext(api_trace(&r), bad_time ? STREAM_TRY : how, abstime, ev, data,
+				     num_bytes, data_len, unavailable);
 		if (!err && bad_time && *unavailable)
 			err = -EINVAL;
 	}

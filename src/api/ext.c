@@ -5,7 +5,6 @@
 
 #include "api/api.h"
 #include "backend/features.h"
-#include "core/logtrace.h"
 #include "core/stream.h"
 
 const char *ptbpf_version(void)
@@ -19,7 +18,7 @@ int ptbpf_trace_last_tid(trace_id_t trid, pid_t *tid)
 
 	if (!tid || api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
 		return EINVAL;
-	*tid = r.kind == TRACE_KIND_LOG ? logtrace__last_tid(r.obj) : stream__last_tid(r.obj);
+	*tid = trace__last_tid(api_trace(&r));
 	api_put(&r);
 	return 0;
 }
@@ -71,10 +70,7 @@ int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c)
 
 	if (!c || c->sz <= sizeof(c->sz) || api_get(trid, TRACE_KIND_ACTIVE | TRACE_KIND_LOG, &r))
 		return EINVAL;
-	if (r.kind == TRACE_KIND_LOG)
-		logtrace__counters(r.obj, &all);
-	else
-		stream__counters(r.obj, &all);
+	trace__counters(api_trace(&r), &all);
 	api_put(&r);
 	api_copy_sized(c, &all, sizeof(all));
 	return 0;

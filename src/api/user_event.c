@@ -22,6 +22,28 @@
 __attribute__((visibility("default"),
 	       section(".probes"))) volatile unsigned short ptbpf_event_semaphore;
 
+static const uint64_t zero_word;
+/* The word the inline test of <trace.h>'s posix_trace_event macro reads:
+ * non-zero while some stream records this process's user events. */
+__attribute__((visibility("default"))) const volatile unsigned long long *ptbpf_uev_gate =
+	(const volatile unsigned long long *)&zero_word;
+
+static void user_events__init(void)
+{
+	const uint64_t *w = uev_producer__init();
+
+	if (w)
+		__atomic_store_n(&ptbpf_uev_gate, (const volatile unsigned long long *)w,
+				 __ATOMIC_RELEASE);
+}
+
+/* At load: a controller finds the region of a process that has not called
+ * posix_trace_event yet. */
+__attribute__((constructor)) static void user_events__load(void)
+{
+	user_events__init();
+}
+
 int posix_trace_eventid_open(const char *__restrict event_name,
 			     trace_event_id_t *__restrict event_id)
 {
@@ -30,6 +52,8 @@ int posix_trace_eventid_open(const char *__restrict event_name,
 
 	if (!event_name || !event_id)
 		return EINVAL;
+	/* from another constructor that ran before ours, perhaps */
+	user_events__init();
 	err = uev_producer__eventid_open(event_name, &id);
 	if (err)
 		return -err;

@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "common/event.h"
+#include "core/trace.h"
 #include "log/log.h"
 
 struct pt_logtrace {
@@ -60,15 +61,7 @@ int logtrace__getnext(struct pt_logtrace *lt, struct posix_trace_event_info *ev,
 			*data_len = 0;
 		return 0;
 	}
-	memset(ev, 0, sizeof(*ev));
-	ev->posix_event_id = h.id;
-	ev->posix_pid = h.pid;
-	ev->posix_prog_address = (void *)(uintptr_t)h.prog_addr;
-	ev->posix_truncation_status =
-		h.trunc ? POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
-	ev->posix_timestamp.tv_sec = (time_t)(h.ts / NSEC_PER_SEC);
-	ev->posix_timestamp.tv_nsec = (long)(h.ts % NSEC_PER_SEC);
-	ev->posix_thread_id = (pthread_t)h.thread;
+	trace__event_info(ev, &h);
 	n = h.data_len;
 	if (n > num_bytes) {
 		n = num_bytes;

@@ -130,7 +130,7 @@ struct pt_stream {
 	struct stream_out *out;	    /* a batch reader's drain: events go there first */
 	unsigned long batch_reads;  /* calls of batch readers (see stream__reader_drains) */
 	unsigned int batch_waiters; /* batch readers waiting for events */
-	uint64_t flush_stop_ts; /* a flush ended then: FLUSH_STOP, not stored yet */
+	uint64_t flush_stop_ts;	    /* a flush ended then: FLUSH_STOP, not stored yet */
 	unsigned int flushes_open;  /* FLUSH_STARTs without their FLUSH_STOP yet */
 	unsigned int flushes_ended; /* of them, those whose flush ended (flush_stop_ts) */
 	uint64_t drain_ts;	    /* when the last drain began (see stream__flush_locked) */
@@ -163,7 +163,6 @@ struct pt_stream {
 	struct ptbpf_counters cnt;
 };
 
-
 static inline int64_t mono_to_real_offset(void)
 {
 	struct timespec r, m1, m2;
@@ -172,7 +171,8 @@ static inline int64_t mono_to_real_offset(void)
 	clock_gettime(CLOCK_REALTIME, &r);
 	clock_gettime(CLOCK_MONOTONIC, &m2);
 	return (int64_t)(r.tv_sec * NSEC_PER_SEC + r.tv_nsec) -
-	       (int64_t)((m1.tv_sec * NSEC_PER_SEC + m1.tv_nsec) / 2 + (m2.tv_sec * NSEC_PER_SEC + m2.tv_nsec) / 2);
+	       (int64_t)((m1.tv_sec * NSEC_PER_SEC + m1.tv_nsec) / 2 +
+			 (m2.tv_sec * NSEC_PER_SEC + m2.tv_nsec) / 2);
 }
 
 static inline bool filtered(const struct pt_stream *s, uint32_t id)

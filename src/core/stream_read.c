@@ -5,28 +5,17 @@
 #include <string.h>
 
 #include "core/stream_int.h"
+#include "core/trace.h"
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                             */
-
-static void fill_info(struct posix_trace_event_info *ev, const struct pt_event_hdr *h)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->posix_event_id = h->id;
-	ev->posix_pid = h->pid;
-	ev->posix_prog_address = (void *)(uintptr_t)h->prog_addr;
-	ev->posix_truncation_status = h->trunc;
-	ev->posix_timestamp.tv_sec = (time_t)(h->ts / NSEC_PER_SEC);
-	ev->posix_timestamp.tv_nsec = (long)(h->ts % NSEC_PER_SEC);
-	ev->posix_thread_id = (pthread_t)h->thread;
-}
 
 static void copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
 		     const void *src, void *data, size_t num_bytes, size_t *data_len)
 {
 	size_t n = h->data_len;
 
-	fill_info(ev, h);
+	trace__event_info(ev, h);
 	if (n > num_bytes) {
 		n = num_bytes;
 		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;

@@ -29,9 +29,6 @@
 
 static const uint64_t uev_zero_word;
 struct uev_hot uev_producer__hot = { .active_word = &uev_zero_word, .fd = -1 };
-/* The same word for the inline test of <trace.h>'s posix_trace_event macro. */
-__attribute__((visibility("default"))) const volatile unsigned long long *ptbpf_uev_gate =
-	(const volatile unsigned long long *)&uev_zero_word;
 _Static_assert(sizeof(struct uev_hot) == 64, "uev_hot is one cache line");
 
 #define uev_fd		 (uev_producer__hot.fd)
@@ -92,7 +89,6 @@ struct uev_evt {
 	int32_t tid;
 	uint16_t idx;
 };
-
 
 static void uev_region_init(struct uev_ctl *ctl, pid_t creator)
 {
@@ -230,16 +226,13 @@ static void uev_producer_init_once(void)
 	uev_fd = fd;
 	uev_producer__hot.ctl = ctl;
 	__atomic_store_n(&uev_producer__hot.active_word, &ctl->active, __ATOMIC_RELEASE);
-	__atomic_store_n(&ptbpf_uev_gate, (const volatile unsigned long long *)&ctl->active,
-			 __ATOMIC_RELEASE);
 	pthread_atfork(NULL, NULL, uev_atfork_child);
 }
 
-/* In a constructor, so that a controller finds the region of a process
- * that has not called posix_trace_event yet (about 10 us at start). */
-__attribute__((constructor)) static void uev_producer_init(void)
+const uint64_t *uev_producer__init(void)
 {
 	pthread_once(&uev_once, uev_producer_init_once);
+	return __atomic_load_n(&uev_producer__hot.active_word, __ATOMIC_ACQUIRE);
 }
 
 int uev_producer__prov_init(struct uev_ctl *ctl, pid_t pid)
@@ -615,7 +608,7 @@ int uev_producer__eventid_open(const char *name, uint32_t *id)
 	*id = UEV_ID_BASE;
 	if (!ctl) {
 		/* called from another constructor that ran before ours */
-		uev_producer_init();
+		uev_producer__init();
 		ctl = uev_producer__hot.ctl;
 		if (!ctl)
 			return 0;

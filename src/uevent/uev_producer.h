@@ -47,6 +47,13 @@ struct uev_hot {
 
 extern struct uev_hot uev_producer__hot;
 
+/*
+ * Create this process's region (once; the library's constructor calls it,
+ * so that a controller finds the region of a process that has not called
+ * posix_trace_event yet). Returns the "any slot enabled" word.
+ */
+const uint64_t *uev_producer__init(void);
+
 /* True when some consumer slot of this process's region is enabled. */
 static inline int uev_producer__active(void)
 {

@@ -32,8 +32,8 @@ done
 
 # the decoder's syscall table is binary-searched: it must be sorted
 S=${2:-}
-if [ -n "$S" ] && [ -f "$S/tools/ptbpf/decode.c" ]; then
-	grep -o '^	{ "[a-z0-9_]*", [0-9]' "$S/tools/ptbpf/decode.c" | cut -d'"' -f2 >"$T/names"
+if [ -n "$S" ] && [ -f "$S/cli/decode.c" ]; then
+	grep -o '^	{ "[a-z0-9_]*", [0-9]' "$S/cli/decode.c" | cut -d'"' -f2 >"$T/names"
 	[ "$(wc -l <"$T/names")" -gt 100 ] || fail "decode.c: table not found"
 	LC_ALL=C sort -c "$T/names" || fail "decode.c: syscall table not sorted"
 fi

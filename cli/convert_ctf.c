@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf convert --to ctf: a CTF 1.8 trace directory (metadata and
+ * stream_0) for babeltrace2 and Trace Compass.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <ptbpf/ptbpf.h>
+
+#include "convert.h"
+
+static char databuf[65536];
+
+#define CTF_MAGIC      0xC1FC1FC1u
+#define CTF_PACKET_MAX (256 * 1024)
+
+enum ctf_layout {
+	L_GENERIC, /* uint32 len; uint8 data[len] */
+	L_SYS_ENTER,
+	L_SYS_EXIT,
+	L_FORK,
+	L_EXEC,
+	L_EXIT,
+	L_SIGNAL,
+	L_SWITCH,
+	L_WAKEUP,
+};
+
+static enum ctf_layout layout_of(trace_event_id_t id)
+{
+	if (PTBPF_EV_IS_SYSCALL(id))
+		return PTBPF_EV_SYSCALL_IS_EXIT(id) ? L_SYS_EXIT : L_SYS_ENTER;
+	switch (id) {
+	case PTBPF_EV_PROC_FORK:
+		return L_FORK;
+	case PTBPF_EV_PROC_EXEC:
+		return L_EXEC;
+	case PTBPF_EV_THREAD_EXIT:
+	case PTBPF_EV_PROC_EXIT:
+		return L_EXIT;
+	case PTBPF_EV_SIGNAL_GENERATE:
+	case PTBPF_EV_SIGNAL_DELIVER:
+		return L_SIGNAL;
+	case PTBPF_EV_SCHED_SWITCH_OUT:
+	case PTBPF_EV_SCHED_SWITCH_IN:
+		return L_SWITCH;
+	case PTBPF_EV_SCHED_WAKEUP:
+		return L_WAKEUP;
+	}
+	return L_GENERIC;
+}
+
+struct ctf {
+	FILE *stream;
+	unsigned char *pkt;
+	size_t len;
+	int64_t ts_begin, ts_end, last_ts;
+	uint64_t discarded;
+	uint64_t nevents, npackets;
+	/* the event types seen: bitmap and names */
+	unsigned char seen[PTBPF_EV_ID_LIMIT];
+	char (*names)[TRACE_EVENT_NAME_MAX];
+};
+
+static void put(struct ctf *c, const void *p, size_t n)
+{
+	if (c->len + n > CTF_PACKET_MAX + 65536 + 4096)
+		return; /* cannot happen: packets are closed before */
+	memcpy(c->pkt + c->len, p, n);
+	c->len += n;
+}
+
+static void put_u32(struct ctf *c, uint32_t v)
+{
+	put(c, &v, 4);
+}
+static void put_u64(struct ctf *c, uint64_t v)
+{
+	put(c, &v, 8);
+}
+static void put_s32(struct ctf *c, int32_t v)
+{
+	put(c, &v, 4);
+}
+static void put_s64(struct ctf *c, int64_t v)
+{
+	put(c, &v, 8);
+}
+
+static void put_str(struct ctf *c, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max);
+
+	put(c, s, n);
+	put(c, "", 1);
+}
+
+/* header (8) + context (40) */
+#define CTF_PKT_HDR 48
+
+static void ctf_packet_open(struct ctf *c)
+{
+	c->len = CTF_PKT_HDR;
+	c->ts_begin = -1;
+}
+
+static int ctf_packet_close(struct ctf *c)
+{
+	uint64_t bits = (uint64_t)c->len * 8;
+	unsigned char *p = c->pkt;
+	uint32_t u32;
+	uint64_t u64;
+
+	if (c->ts_begin < 0)
+		c->ts_begin = c->ts_end = c->last_ts;
+	u32 = CTF_MAGIC;
+	memcpy(p, &u32, 4);
+	u32 = 0;
+	memcpy(p + 4, &u32, 4);
+	u64 = c->ts_begin;
+	memcpy(p + 8, &u64, 8);
+	u64 = c->ts_end;
+	memcpy(p + 16, &u64, 8);
+	memcpy(p + 24, &bits, 8); /* content_size */
+	memcpy(p + 32, &bits, 8); /* packet_size */
+	memcpy(p + 40, &c->discarded, 8);
+	if (fwrite(p, 1, c->len, c->stream) != c->len)
+		return -1;
+	c->npackets++;
+	ctf_packet_open(c);
+	return 0;
+}
+
+static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+	const void *d = ev->data;
+	size_t len = ev->len;
+
+	if (id >= PTBPF_EV_ID_LIMIT)
+		return;
+	if (id == POSIX_TRACE_OVERFLOW) {
+		/* events were lost here: a new packet with a larger discarded count */
+		ctf_packet_close(c);
+		c->discarded += lost_here;
+	} else if (c->len >= CTF_PACKET_MAX) {
+		ctf_packet_close(c);
+	}
+	/* a CTF stream's clock never goes backwards */
+	if (ts < c->last_ts)
+		ts = c->last_ts;
+	c->last_ts = ts;
+	if (c->ts_begin < 0)
+		c->ts_begin = ts;
+	c->ts_end = ts;
+	if (!c->seen[id]) {
+		c->seen[id] = 1;
+		snprintf(c->names[id], TRACE_EVENT_NAME_MAX, "%s", ev->name);
+	}
+	put_u32(c, id);
+	put_u64(c, ts);
+	put_s32(c, ev->info.posix_pid);
+	put_s32(c, ev->tid);
+	switch (layout_of(id)) {
+	case L_SYS_ENTER: {
+		static const struct ptbpf_ev_sys_enter zero;
+		const struct ptbpf_ev_sys_enter *se =
+			len >= offsetof(struct ptbpf_ev_sys_enter, paths) ? d : &zero;
+		const char *paths[2] = { "", "" };
+		size_t plen[2] = { 0, 0 }, off = 0;
+		int i;
+
+		for (i = 0; se != &zero && i < 2; i++) {
+			size_t pl = se->path_len[i];
+
+			if (pl && offsetof(struct ptbpf_ev_sys_enter, paths) + off + pl <= len) {
+				paths[i] = se->paths + off;
+				plen[i] = pl;
+			}
+			off += pl;
+		}
+		put_s64(c, se->nr);
+		for (i = 0; i < 6; i++)
+			put_u64(c, se->args[i]);
+		put_s32(c, plen[0] ? se->path_arg[0] : -1);
+		put_str(c, paths[0], plen[0]);
+		put_s32(c, plen[1] ? se->path_arg[1] : -1);
+		put_str(c, paths[1], plen[1]);
+		put_u32(c, se->flags);
+		break;
+	}
+	case L_SYS_EXIT: {
+		struct ptbpf_ev_sys_exit x = { 0 };
+
+		if (len >= sizeof(x))
+			memcpy(&x, d, sizeof(x));
+		put_s64(c, x.nr);
+		put_s64(c, x.ret);
+		break;
+	}
+	case L_FORK: {
+		struct ptbpf_ev_fork f = { 0 };
+
+		memcpy(&f, d, len < sizeof(f) ? len : sizeof(f));
+		put_s32(c, f.parent_pid);
+		put_s32(c, f.parent_tid);
+		put_s32(c, f.child_pid);
+		put_s32(c, f.child_tid);
+		put_u32(c, f.is_thread);
+		put_str(c, f.comm, sizeof(f.comm));
+		break;
+	}
+	case L_EXEC: {
+		struct ptbpf_ev_exec e;
+
+		memset(&e, 0, sizeof(e));
+		memcpy(&e, d, len < sizeof(e) ? len : sizeof(e));
+		put_s32(c, e.pid);
+		put_s32(c, e.old_tid);
+		put_u32(c, e.truncated);
+		put_str(c, e.filename, sizeof(e.filename));
+		break;
+	}
+	case L_EXIT: {
+		struct ptbpf_ev_exit e = { 0 };
+
+		memcpy(&e, d, len < sizeof(e) ? len : sizeof(e));
+		put_s32(c, e.pid);
+		put_s32(c, e.tid);
+		put_s32(c, e.exit_code);
+		put_u32(c, e.group_dead);
+		break;
+	}
+	case L_SIGNAL: {
+		struct ptbpf_ev_signal s = { 0 };
+
+		memcpy(&s, d, len < sizeof(s) ? len : sizeof(s));
+		put_s32(c, s.signo);
+		put_s32(c, s.code);
+		put_s32(c, s.sender_pid);
+		put_s32(c, s.sender_uid);
+		put_s32(c, s.target_pid);
+		put_s32(c, s.target_tid);
+		put_s32(c, s.result);
+		put_u32(c, s.group);
+		break;
+	}
+	case L_SWITCH: {
+		struct ptbpf_ev_sched_switch s = { 0 };
+
+		memcpy(&s, d, len < sizeof(s) ? len : sizeof(s));
+		put_s32(c, s.prev_tid);
+		put_s32(c, s.next_tid);
+		put_s64(c, s.prev_state);
+		put_u32(c, s.cpu);
+		put_u32(c, s.preempt);
+		break;
+	}
+	case L_WAKEUP: {
+		struct ptbpf_ev_sched_wakeup w = { 0 };
+
+		memcpy(&w, d, len < sizeof(w) ? len : sizeof(w));
+		put_s32(c, w.pid);
+		put_s32(c, w.tid);
+		put_s32(c, w.waker_tid);
+		put_u32(c, w.target_cpu);
+		break;
+	}
+	case L_GENERIC:
+		if (len > 65536)
+			len = 65536;
+		put_u32(c, len);
+		put(c, d, len);
+		break;
+	}
+	c->nevents++;
+}
+
+static const char *ctf_fields(enum ctf_layout l)
+{
+	switch (l) {
+	case L_SYS_ENTER:
+		return "\t\tint64_t nr;\n\t\txuint64_t arg0;\n\t\txuint64_t arg1;\n"
+		       "\t\txuint64_t arg2;\n\t\txuint64_t arg3;\n\t\txuint64_t arg4;\n"
+		       "\t\txuint64_t arg5;\n\t\tint32_t path0_arg;\n\t\tstring path0;\n"
+		       "\t\tint32_t path1_arg;\n\t\tstring path1;\n\t\tuint32_t flags;\n";
+	case L_SYS_EXIT:
+		return "\t\tint64_t nr;\n\t\tint64_t ret;\n";
+	case L_FORK:
+		return "\t\tint32_t parent_pid;\n\t\tint32_t parent_tid;\n\t\tint32_t child_pid;\n"
+		       "\t\tint32_t child_tid;\n\t\tuint32_t is_thread;\n\t\tstring comm;\n";
+	case L_EXEC:
+		return "\t\tint32_t pid;\n\t\tint32_t old_tid;\n\t\tuint32_t truncated;\n"
+		       "\t\tstring filename;\n";
+	case L_EXIT:
+		return "\t\tint32_t pid;\n\t\tint32_t tid;\n\t\tint32_t exit_code;\n"
+		       "\t\tuint32_t group_dead;\n";
+	case L_SIGNAL:
+		return "\t\tint32_t signo;\n\t\tint32_t code;\n\t\tint32_t sender_pid;\n"
+		       "\t\tint32_t sender_uid;\n\t\tint32_t target_pid;\n\t\tint32_t target_tid;\n"
+		       "\t\tint32_t result;\n\t\tuint32_t group;\n";
+	case L_SWITCH:
+		return "\t\tint32_t prev_tid;\n\t\tint32_t next_tid;\n\t\tint64_t prev_state;\n"
+		       "\t\tuint32_t cpu;\n\t\tuint32_t preempt;\n";
+	case L_WAKEUP:
+		return "\t\tint32_t pid;\n\t\tint32_t tid;\n\t\tint32_t waker_tid;\n"
+		       "\t\tuint32_t target_cpu;\n";
+	case L_GENERIC:
+		break;
+	}
+	return "\t\tuint32_t len;\n\t\tuint8_t data[len];\n";
+}
+
+static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
+{
+	char path[4096], gen[TRACE_NAME_MAX + 1] = "", name[TRACE_NAME_MAX + 1] = "";
+	trace_attr_t a;
+	FILE *m;
+	int id;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	m = fopen(path, "w");
+	if (!m)
+		return -1;
+	if (!posix_trace_attr_init(&a)) {
+		if (!posix_trace_get_attr(trid, &a)) {
+			posix_trace_attr_getgenversion(&a, gen);
+			posix_trace_attr_getname(&a, name);
+		}
+		posix_trace_attr_destroy(&a);
+	}
+	fprintf(m,
+		"/* CTF 1.8 */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := "
+		"xuint64_t;\n"
+		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tbyte_order = %s;\n"
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint32_t "
+		"stream_id;\n\t};\n};\n\n",
+		__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "le" : "be");
+	fprintf(m,
+		"env {\n\tdomain = \"ptbpf\";\n\ttracer_name = \"ptbpf\";\n"
+		"\ttracer_major = %d;\n\ttracer_minor = %d;\n\ttracer_patch = %d;\n",
+		PTBPF_VERSION_MAJOR, PTBPF_VERSION_MINOR, PTBPF_VERSION_PATCH);
+	{
+		struct sbuf s = { 0 };
+
+		sb_reset(&s);
+		sb_quote(&s, gen, strlen(gen));
+		fprintf(m, "\tgenerator = %s;\n", s.s);
+		sb_reset(&s);
+		sb_quote(&s, name, strlen(name));
+		fprintf(m, "\ttrace_name = %s;\n};\n\n", s.s);
+		sb_free(&s);
+	}
+	fprintf(m,
+		"clock {\n\tname = realtime;\n\tdescription = \"CLOCK_REALTIME\";\n"
+		"\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n"
+		"\tabsolute = true;\n};\n\n"
+		"typealias integer { size = 64; align = 8; signed = false; "
+		"map = clock.realtime.value; } := ctf_clock_t;\n\n"
+		"stream {\n\tid = 0;\n"
+		"\tpacket.context := struct {\n\t\tctf_clock_t timestamp_begin;\n"
+		"\t\tctf_clock_t timestamp_end;\n\t\tuint64_t content_size;\n"
+		"\t\tuint64_t packet_size;\n\t\tuint64_t events_discarded;\n\t};\n"
+		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tctf_clock_t timestamp;\n\t};\n"
+		"\tevent.context := struct {\n\t\tint32_t pid;\n\t\tint32_t tid;\n\t};\n};\n");
+	for (id = 0; id < PTBPF_EV_ID_LIMIT; id++) {
+		struct sbuf s = { 0 };
+
+		if (!c->seen[id])
+			continue;
+		sb_reset(&s);
+		sb_quote(&s, c->names[id], strlen(c->names[id]));
+		fprintf(m,
+			"\nevent {\n\tname = %s;\n\tid = %d;\n\tstream_id = 0;\n"
+			"\tfields := struct {\n%s\t};\n};\n",
+			s.s, id, ctf_fields(layout_of(id)));
+		sb_free(&s);
+	}
+	return fclose(m) ? -1 : 0;
+}
+
+int convert_ctf(trace_id_t trid, const char *dir)
+{
+	struct ctf c;
+	struct cli_ev ev;
+	char path[4096];
+	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0;
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
+	int unav = 0, err, ret = CLI_EXIT_OK;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		cli_err("cannot create %s: %s", dir, strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	/* pass 1: how many overflow markers (lost events are spread over them) */
+	for (;;) {
+		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
+		if (err || unav)
+			break;
+		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW)
+			noverflow++;
+	}
+	if (err) {
+		cli_err("reading the log: %s", strerror(err));
+		return CLI_EXIT_BADLOG;
+	}
+	lost_total = noverflow;
+	if (!ptbpf_trace_get_counters(trid, &cnt) && cnt.lost > lost_total)
+		lost_total = cnt.lost;
+	err = posix_trace_rewind(trid);
+	if (err) {
+		cli_err("rewinding the log: %s", strerror(err));
+		return CLI_EXIT_BADLOG;
+	}
+
+	memset(&c, 0, sizeof(c));
+	c.pkt = malloc(CTF_PACKET_MAX + 65536 + 4096);
+	c.names = calloc(PTBPF_EV_ID_LIMIT, sizeof(*c.names));
+	snprintf(path, sizeof(path), "%s/stream_0", dir);
+	c.stream = fopen(path, "w");
+	if (!c.pkt || !c.names || !c.stream) {
+		cli_err("cannot create %s: %s", path, strerror(errno));
+		ret = CLI_EXIT_FAIL;
+		goto out;
+	}
+	ctf_packet_open(&c);
+	for (;;) {
+		uint64_t lost_here = 0;
+
+		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
+		if (err) {
+			cli_err("reading the log: %s", strerror(err));
+			ret = CLI_EXIT_BADLOG;
+			break;
+		}
+		if (unav)
+			break;
+		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
+			seen_overflow++;
+			/* 1 each, the rest of the counted losses on the last marker */
+			lost_here = seen_overflow < noverflow ? 1 : lost_total - (noverflow - 1);
+		}
+		ctf_event(&c, &ev, lost_here);
+	}
+	if (!ret) {
+		/*
+		 * Losses without overflow markers in the log (only the overrun
+		 * status says so): one empty packet at the end carries them, at
+		 * least 1 when the count is unknown.
+		 */
+		struct posix_trace_status_info st;
+		uint64_t unplaced = noverflow ? 0 : lost_total;
+
+		if (!unplaced && !noverflow && !posix_trace_get_status(trid, &st) &&
+		    (st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN ||
+		     st.posix_log_overrun_status == POSIX_TRACE_OVERRUN))
+			unplaced = 1;
+		if (unplaced) {
+			ctf_packet_close(&c);
+			c.discarded += unplaced;
+		}
+	}
+	if (ctf_packet_close(&c) || fflush(c.stream)) {
+		cli_err("writing %s: %s", path, strerror(errno));
+		ret = CLI_EXIT_FAIL;
+	}
+	if (!ret && ctf_metadata(&c, dir, trid)) {
+		cli_err("writing %s/metadata: %s", dir, strerror(errno));
+		ret = CLI_EXIT_FAIL;
+	}
+out:
+	if (c.stream && fclose(c.stream) && !ret) {
+		cli_err("writing %s: %s", path, strerror(errno));
+		ret = CLI_EXIT_FAIL;
+	}
+	free(c.pkt);
+	free(c.names);
+	return ret;
+}

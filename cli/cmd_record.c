@@ -249,13 +249,13 @@ int cmd_record(int argc, char **argv)
 
 	if (a.output)
 		record_log(&r);
-	else
-		record_live(&r);
+	else if (record_live(&r))
+		ret = CLI_EXIT_FAIL;
 
 	if (got_signal && r.have_child && !r.child_done)
 		kill(r.child.pid, got_signal);
-	/* --duration ran out, or the log cannot be written: the command goes
-	 * on untraced; do not wait for it */
+	/* --duration ran out, the log cannot be written or memory ran out:
+	 * the command goes on untraced; do not wait for it */
 	if ((!got_signal || r.log_error) && r.have_child && !r.child_done && !targets_done(&r))
 		r.have_child = 0;
 	memset(&cnt, 0, sizeof(cnt));

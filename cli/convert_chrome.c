@@ -110,9 +110,11 @@ static void chrome_begin(struct chrome *c)
 	c->first = 0;
 }
 
+/* Writes the record made since chrome_begin; once c->b failed, none. */
 static void chrome_end(struct chrome *c)
 {
-	fwrite(c->b.s, 1, c->b.len, c->out);
+	if (!c->b.failed)
+		fwrite(c->b.s, 1, c->b.len, c->out);
 }
 
 static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cli_ev *exit_ev)
@@ -138,6 +140,8 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 	sb_puts(&c->b, ",\"ret\":");
 	sb_json_str(&c->b, r.len > 3 ? r.s + 3 : "?", r.len > 3 ? r.len - 3 : 1);
 	sb_puts(&c->b, "}}");
+	if (r.failed)
+		sb_fail(&c->b);
 	chrome_end(c);
 	sb_free(&r);
 	oc->id = 0;
@@ -166,7 +170,7 @@ static void chrome_instant(struct chrome *c, const struct cli_ev *ev, const char
 	}
 	sb_reset(&f);
 	fmt_json_fields(&f, ev);
-	sb_puts(&c->b, f.s);
+	sb_cat(&c->b, &f);
 	sb_puts(&c->b, "}}");
 	chrome_end(c);
 	sb_free(&f);
@@ -203,6 +207,8 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 			oc->id = id;
 			sb_reset(&oc->text);
 			decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
+			if (oc->text.failed)
+				sb_fail(&c->b); /* c->b says it for the whole output */
 			if (sys_noreturn(ev->desc)) {
 				chrome_instant(c, ev, sys, oc->text.s, oc->text.len);
 				oc->id = 0;
@@ -266,6 +272,8 @@ int convert_chrome(trace_id_t trid, FILE *out)
 		if (unav)
 			break;
 		chrome_event(&c, &ev);
+		if (c.b.failed)
+			break;
 	}
 	/* calls still open at the end: instants */
 	for (i = 0; i < c.ncalls; i++) {
@@ -311,6 +319,11 @@ int convert_chrome(trace_id_t trid, FILE *out)
 	sb_json_str(&c.b, gen, strlen(gen));
 	sb_puts(&c.b, "}}\n");
 	chrome_end(&c);
+	if (c.b.failed) {
+		cli_err("out of memory");
+		if (!ret)
+			ret = CLI_EXIT_FAIL;
+	}
 	free(c.calls);
 	free(c.names);
 	sb_free(&c.b);

@@ -314,17 +314,27 @@ static const char *ctf_fields(enum ctf_layout l)
 	return "\t\tuint32_t len;\n\t\tuint8_t data[len];\n";
 }
 
+/* s as a CTF string literal, in q (failed: "", and q says so). */
+static const char *ctf_quoted(struct sbuf *q, const char *s)
+{
+	sb_reset(q);
+	sb_quote(q, s, strlen(s));
+	return q->failed ? "" : q->s;
+}
+
+/* Writes dir/metadata; 0 or a negative errno (-ENOMEM: out of memory). */
 static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 {
 	char path[4096], gen[TRACE_NAME_MAX + 1] = "", name[TRACE_NAME_MAX + 1] = "";
+	struct sbuf q = { 0 };
 	trace_attr_t a;
 	FILE *m;
-	int id;
+	int id, err;
 
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	m = fopen(path, "w");
 	if (!m)
-		return -1;
+		return -errno;
 	if (!posix_trace_attr_init(&a)) {
 		if (!posix_trace_get_attr(trid, &a)) {
 			posix_trace_attr_getgenversion(&a, gen);
@@ -349,17 +359,8 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 		"env {\n\tdomain = \"ptbpf\";\n\ttracer_name = \"ptbpf\";\n"
 		"\ttracer_major = %d;\n\ttracer_minor = %d;\n\ttracer_patch = %d;\n",
 		PTBPF_VERSION_MAJOR, PTBPF_VERSION_MINOR, PTBPF_VERSION_PATCH);
-	{
-		struct sbuf s = { 0 };
-
-		sb_reset(&s);
-		sb_quote(&s, gen, strlen(gen));
-		fprintf(m, "\tgenerator = %s;\n", s.s);
-		sb_reset(&s);
-		sb_quote(&s, name, strlen(name));
-		fprintf(m, "\ttrace_name = %s;\n};\n\n", s.s);
-		sb_free(&s);
-	}
+	fprintf(m, "\tgenerator = %s;\n", ctf_quoted(&q, gen));
+	fprintf(m, "\ttrace_name = %s;\n};\n\n", ctf_quoted(&q, name));
 	fprintf(m,
 		"clock {\n\tname = realtime;\n\tdescription = \"CLOCK_REALTIME\";\n"
 		"\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n"
@@ -373,19 +374,18 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tctf_clock_t timestamp;\n\t};\n"
 		"\tevent.context := struct {\n\t\tint32_t pid;\n\t\tint32_t tid;\n\t};\n};\n");
 	for (id = 0; id < PTBPF_EV_ID_LIMIT; id++) {
-		struct sbuf s = { 0 };
-
 		if (!c->seen[id])
 			continue;
-		sb_reset(&s);
-		sb_quote(&s, c->names[id], strlen(c->names[id]));
 		fprintf(m,
 			"\nevent {\n\tname = %s;\n\tid = %d;\n\tstream_id = 0;\n"
 			"\tfields := struct {\n%s\t};\n};\n",
-			s.s, id, ctf_fields(layout_of(id)));
-		sb_free(&s);
+			ctf_quoted(&q, c->names[id]), id, ctf_fields(layout_of(id)));
 	}
-	return fclose(m) ? -1 : 0;
+	err = q.failed ? -ENOMEM : 0;
+	sb_free(&q);
+	if (fclose(m) && !err)
+		err = -errno;
+	return err;
 }
 
 int convert_ctf(trace_id_t trid, const char *dir)
@@ -473,10 +473,13 @@ int convert_ctf(trace_id_t trid, const char *dir)
 		cli_err("writing %s: %s", path, strerror(errno));
 		ret = CLI_EXIT_FAIL;
 	}
-	if (!ret && ctf_metadata(&c, dir, trid)) {
-		cli_err("writing %s/metadata: %s", dir, strerror(errno));
+	err = ret ? 0 : ctf_metadata(&c, dir, trid);
+	if (err == -ENOMEM)
+		cli_err("out of memory");
+	else if (err)
+		cli_err("writing %s/metadata: %s", dir, strerror(-err));
+	if (err)
 		ret = CLI_EXIT_FAIL;
-	}
 out:
 	if (c.stream && fclose(c.stream) && !ret) {
 		cli_err("writing %s: %s", path, strerror(errno));

@@ -112,8 +112,11 @@ bool record_tick(struct rec *r, double *end_at);
  */
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd);
 
-/* record_live.c: read and print until the targets exit or we are told to stop */
-void record_live(struct rec *r);
+/*
+ * record_live.c: read and print until the targets exit or we are told to
+ * stop; 0, or -1 when out of memory (said)
+ */
+int record_live(struct rec *r);
 /* record_log.c: with a log the library flushes the stream to it; just wait */
 void record_log(struct rec *r);
 

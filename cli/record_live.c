@@ -35,18 +35,19 @@ static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz,
 	return *err ? 0 : got;
 }
 
-void record_live(struct rec *r)
+int record_live(struct rec *r)
 {
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
 	double end_at = 0, idle_since = 0, next_tick = 0, next_out = now_mono() + LIVE_OUT_S, t;
-	int err;
+	int err, ret = 0;
 	size_t got;
 
 	fmt_init(&f, stdout, r->a->json, r->a->absolute);
-	if (r->a->json)
-		fmt_json_attr(stdout, r->trid);
-	for (;;) {
+	/* out of memory: nothing more is printed, the loops below stop */
+	if (r->a->json && fmt_json_attr(stdout, r->trid))
+		sb_fail(&f.line);
+	while (!fmt_failed(&f)) {
 		struct timespec ab;
 
 		/* what is there first, without a deadline to compute */
@@ -102,12 +103,17 @@ void record_live(struct rec *r)
 			break;
 	}
 	posix_trace_stop(r->trid);
-	while (print_batch(r, &f, buf, sizeof(buf), NULL, &err))
+	while (!fmt_failed(&f) && print_batch(r, &f, buf, sizeof(buf), NULL, &err))
 		;
 	fmt_flush(&f);
-	if (r->a->json)
+	if (fmt_failed(&f)) {
+		cli_err("out of memory");
+		ret = -1;
+	} else if (r->a->json) {
 		fmt_json_status(stdout, r->trid, f.nevents, f.noverflow);
+	}
 	r->printed = f.nevents;
 	fmt_fini(&f);
 	fflush(stdout);
+	return ret;
 }

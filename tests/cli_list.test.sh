@@ -30,6 +30,11 @@ done
 "$P" --usage | grep -q -i usage || fail "--usage"
 "$P" show --usage | grep -q "LOG" || fail "show --usage"
 
+# the command needs the library only (libbpf's messages: ptbpf_set_print)
+readelf -d "$P" >"$T/dyn" || fail "readelf -d $P failed"
+grep -q 'NEEDED.*libposixtrace' "$T/dyn" || fail "ptbpf does not link libposixtrace"
+if grep -q 'NEEDED.*libbpf' "$T/dyn"; then fail "ptbpf links libbpf itself"; fi
+
 # the decoder's syscall table is binary-searched: it must be sorted
 S=${2:-}
 if [ -n "$S" ] && [ -f "$S/cli/decode.c" ]; then

@@ -7,6 +7,7 @@
 #define PTBPF_PTBPF_H
 
 #include <trace.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <ptbpf/events.h>
 
@@ -132,6 +133,23 @@ struct ptbpf_features {
 	char kernel_release[65];
 };
 __PTBPF_API int ptbpf_probe_features(struct ptbpf_features *f);
+
+/*
+ * Where the library's messages go: libbpf's (verifier logs, why a BPF
+ * program did not load or attach), handed to fn with their level and a
+ * printf format. Every failure is reported by a return value as well; the
+ * messages only say more. Returns the previous fn. fn NULL, the default:
+ * the messages go nowhere.
+ *
+ * libbpf has one print function for the whole process: until the first
+ * call of ptbpf_set_print() the library never calls libbpf_set_print(),
+ * and libbpf's messages go where the application had them go (libbpf's
+ * own default prints its warnings to stderr). From the first call on,
+ * libbpf's messages are the library's, sent to fn.
+ */
+enum ptbpf_print_level { PTBPF_WARN, PTBPF_INFO, PTBPF_DEBUG };
+typedef int (*ptbpf_print_fn_t)(enum ptbpf_print_level level, const char *fmt, va_list ap);
+__PTBPF_API ptbpf_print_fn_t ptbpf_set_print(ptbpf_print_fn_t fn);
 
 #ifdef __cplusplus
 }

@@ -68,6 +68,7 @@ static fnptr const functions[] = {
 	F(ptbpf_probe_features),
 	F(ptbpf_trace_trygetnext_events),
 	F(ptbpf_trace_timedgetnext_events),
+	F(ptbpf_set_print),
 };
 
 static const long constants[] = {
@@ -112,6 +113,9 @@ static const long constants[] = {
 	_POSIX_TRACE_NAME_MAX,
 	_POSIX_TRACE_SYS_MAX,
 	_POSIX_TRACE_USER_EVENT_MAX,
+	PTBPF_WARN,
+	PTBPF_INFO,
+	PTBPF_DEBUG,
 };
 
 int main(void)

@@ -1,4 +1,4 @@
-/* The -e language of ptbpf record (tools/ptbpf/evsel.c), parsed without a stream. */
+/* The -e language of ptbpf record (cli/evsel.c), parsed without a stream. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,17 +1,37 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* The ptbpf command's text buffer: integers formatted without printf. */
+/*
+ * The ptbpf command's text buffer: integers formatted without printf, and
+ * a failed allocation recorded (not fatal) with every later append a no-op.
+ */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "cli.h"
 
 const char *cli_prog = "test_cli_sbuf";
+
+/* realloc as the command calls it (linked with --wrap): fails when told. */
+static int fail_realloc;
+static unsigned int realloc_calls;
+
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	realloc_calls++;
+	if (fail_realloc)
+		return NULL;
+	return __real_realloc(p, n);
+}
 
 /* What printf makes of the same values. */
 static void test_dec_like_printf(void **state)
@@ -189,12 +209,169 @@ static void test_quote(void **state)
 	sb_free(&b);
 }
 
+/* Every kind of append on b (a failed b: none may change it or crash). */
+static void append_all(struct sbuf *b)
+{
+	struct line_prefix p;
+	static char big[4096];
+
+	memset(&p, 0, sizeof(p));
+	memset(big, 'x', sizeof(big));
+	sb_putc(b, 'c');
+	sb_putn(b, big, sizeof(big));
+	sb_puts(b, "text");
+	sb_printf(b, "%s%d", "printf", 42);
+	sb_printf(b, "%.*s", (int)sizeof(big), big);
+	sb_udec(b, 12345, 8);
+	sb_dec(b, -12345);
+	sb_xhex(b, 0xdeadbeef);
+	sb_quote(b, big, sizeof(big));
+	sb_json_str(b, "\"\n\x01", 3);
+	sb_hex(b, big, sizeof(big));
+	sb_line_prefix(b, &p, 1234567890, 1, 2);
+}
+
+/* A growth that fails: what the buffer held stays, later appends do
+ * nothing, a reset empties it and it stays failed until sb_free. */
+static void test_realloc_fails(void **state)
+{
+	struct sbuf b = { 0 }, to = { 0 };
+	char big[1024];
+
+	memset(big, 'y', sizeof(big));
+	sb_puts(&b, "kept");
+	assert_false(b.failed);
+	fail_realloc = 1;
+	/* past the room it has: fails, and what is left fits, but is refused */
+	sb_putn(&b, big, sizeof(big));
+	assert_true(b.failed);
+	append_all(&b);
+	assert_int_equal(b.len, 4);
+	assert_string_equal(b.s, "kept");
+	/* realloc would work again: still no append */
+	fail_realloc = 0;
+	sb_reset(&b);
+	assert_int_equal(b.len, 0);
+	assert_string_equal(b.s, "");
+	append_all(&b);
+	assert_true(b.failed);
+	assert_int_equal(b.len, 0);
+	assert_int_not_equal(sb_grow(&b, 0), 0);
+	/* what it goes into fails too */
+	sb_puts(&to, "to");
+	sb_cat(&to, &b);
+	assert_true(to.failed);
+	assert_string_equal(to.s, "to");
+	sb_free(&to);
+	sb_free(&b);
+	assert_false(b.failed);
+	sb_puts(&b, "again");
+	assert_string_equal(b.s, "again");
+	sb_free(&b);
+}
+
+/* The first allocation fails: no text at all (s NULL), nothing crashes. */
+static void test_first_alloc_fails(void **state)
+{
+	struct sbuf b = { 0 }, to = { 0 };
+
+	fail_realloc = 1;
+	sb_reset(&b);
+	assert_true(b.failed);
+	assert_null(b.s);
+	append_all(&b);
+	sb_truncate(&b, 0);
+	assert_null(b.s);
+	assert_int_equal(b.len, 0);
+	fail_realloc = 0;
+	sb_cat(&to, &b);
+	assert_true(to.failed);
+	sb_free(&to);
+	sb_free(&b);
+}
+
+/* A size past what doubling can reach fails without asking realloc. */
+static void test_huge_append(void **state)
+{
+	struct sbuf b = { 0 };
+	unsigned int calls;
+
+	sb_puts(&b, "kept");
+	calls = realloc_calls;
+	assert_int_not_equal(sb_grow(&b, SIZE_MAX / 2), 0);
+	assert_int_equal(realloc_calls, calls);
+	assert_true(b.failed);
+	sb_putn(&b, "x", 1);
+	assert_string_equal(b.s, "kept");
+	sb_free(&b);
+}
+
+/* The formatter over buffers that fail, from the start and midway, in
+ * both output formats: it says so, and ends without a crash. */
+static void test_fmt_fails(void **state)
+{
+	for (int json = 0; json < 2; json++) {
+		for (int after = 0; after < 3; after++) {
+			struct ptbpf_ev_sys_enter se;
+			struct ptbpf_ev_sys_exit x = { .nr = 0, .ret = 3 };
+			struct ptbpf_ev_signal sig = { .signo = 10 };
+			struct cli_ev ev;
+			struct fmt f;
+			char *s = NULL;
+			size_t len = 0;
+			FILE *out = open_memstream(&s, &len);
+
+			assert_non_null(out);
+			fmt_init(&f, out, json, 0);
+			memset(&se, 0, sizeof(se));
+			for (int i = 0; i < 4; i++) {
+				fail_realloc = i >= after;
+				memset(&ev, 0, sizeof(ev));
+				ev.info.posix_pid = ev.tid = 100;
+				ev.info.posix_event_id = PTBPF_EV_SYS_ENTER(0);
+				ev.name = "sys_enter_read";
+				ev.sys_off = (uint8_t)sys_name_offset(ev.name);
+				ev.desc = sys_desc(ev.name + ev.sys_off);
+				ev.data = &se;
+				ev.len = sizeof(se);
+				fmt_event(&f, &ev);
+				ev.info.posix_event_id = PTBPF_EV_SIGNAL_GENERATE;
+				ev.name = "signal_generate";
+				ev.sys_off = 0;
+				ev.desc = NULL;
+				ev.data = &sig;
+				ev.len = sizeof(sig);
+				fmt_event(&f, &ev);
+				ev.info.posix_event_id = PTBPF_EV_SYS_EXIT(0);
+				ev.name = "sys_exit_read";
+				ev.sys_off = (uint8_t)sys_name_offset(ev.name);
+				ev.desc = sys_desc(ev.name + ev.sys_off);
+				ev.data = &x;
+				ev.len = sizeof(x);
+				fmt_event(&f, &ev);
+			}
+			fmt_flush(&f);
+			assert_true(fmt_failed(&f));
+			fmt_fini(&f);
+			fail_realloc = 0;
+			fclose(out);
+			free(s);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dec_like_printf), cmocka_unit_test(test_xhex_like_printf),
-		cmocka_unit_test(test_append),		cmocka_unit_test(test_line_prefix),
+		cmocka_unit_test(test_dec_like_printf),
+		cmocka_unit_test(test_xhex_like_printf),
+		cmocka_unit_test(test_append),
+		cmocka_unit_test(test_line_prefix),
 		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_realloc_fails),
+		cmocka_unit_test(test_first_alloc_fails),
+		cmocka_unit_test(test_huge_append),
+		cmocka_unit_test(test_fmt_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

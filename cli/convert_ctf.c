@@ -1,394 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ptbpf convert: a trace log to Chrome trace-event JSON, CTF 1.8 or JSON Lines. */
-#include <argp.h>
+/*
+ * ptbpf convert --to ctf: a CTF 1.8 trace directory (metadata and
+ * stream_0) for babeltrace2 and Trace Compass.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
-#include "cli.h"
-
-enum { TO_NONE, TO_CHROME, TO_CTF, TO_JSONL };
-
-struct convert_args {
-	const char *log;
-	const char *out;
-	int to;
-};
-
-static const struct argp_option convert_opts[] = {
-	{ "to", 'T', "FORMAT", 0, "Output format: chrome, ctf or jsonl", 0 },
-	{ "output", 'o', "OUT", 0, "Output file (chrome, jsonl; - for stdout) or directory (ctf)",
-	  0 },
-	{ 0 }
-};
-
-static error_t convert_parse(int key, char *arg, struct argp_state *state)
-{
-	struct convert_args *a = state->input;
-
-	switch (key) {
-	case 'T':
-		if (!strcmp(arg, "chrome") || !strcmp(arg, "perfetto"))
-			a->to = TO_CHROME;
-		else if (!strcmp(arg, "ctf"))
-			a->to = TO_CTF;
-		else if (!strcmp(arg, "jsonl") || !strcmp(arg, "json"))
-			a->to = TO_JSONL;
-		else
-			argp_error(state, "unknown format '%s' (chrome, ctf or jsonl)", arg);
-		break;
-	case 'o':
-		a->out = arg;
-		break;
-	case ARGP_KEY_ARG:
-		if (a->log)
-			argp_error(state, "only one log file");
-		a->log = arg;
-		break;
-	case ARGP_KEY_END:
-		if (!a->log)
-			argp_error(state, "give the log file to convert");
-		if (a->to == TO_NONE)
-			argp_error(state, "give the output format with --to");
-		if (!a->out)
-			argp_error(state, "give the output with -o");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp convert_argp = {
-	.options = convert_opts,
-	.parser = convert_parse,
-	.args_doc = "LOG",
-	.doc = "Convert a POSIX trace log (LOG: a file, a pipe, or - for standard input).\v"
-	       "chrome: Chrome trace-event JSON for the Perfetto UI and chrome://tracing; "
-	       "syscalls are complete slices per thread, other events instants.\n"
-	       "ctf: a CTF 1.8 trace directory (metadata + stream_0) that babeltrace2 and "
-	       "Trace Compass read; lost events become discarded-event counts.\n"
-	       "jsonl: JSON Lines, as 'ptbpf show --json'.",
-};
+#include "convert.h"
 
 static char databuf[65536];
-
-/* ---------------------------------------------------------------------------
- * Chrome trace-event JSON
- */
-
-struct open_call {
-	pid_t tid, pid;
-	int64_t ts;
-	trace_event_id_t id;
-	struct sbuf text;
-};
-
-struct name_ent {
-	pid_t id; /* pid or tid */
-	int is_thread;
-	pid_t pid;
-	char name[PTBPF_PATH_MAX];
-};
-
-struct chrome {
-	FILE *out;
-	int64_t origin;
-	int have_origin, first;
-	struct open_call *calls;
-	size_t ncalls, capcalls;
-	struct name_ent *names;
-	size_t nnames, capnames;
-	struct sbuf b;
-};
-
-static struct open_call *call_of(struct chrome *c, pid_t tid, int create)
-{
-	size_t i;
-
-	for (i = 0; i < c->ncalls; i++)
-		if (c->calls[i].tid == tid)
-			return &c->calls[i];
-	if (!create)
-		return NULL;
-	if (c->ncalls == c->capcalls) {
-		size_t cap = c->capcalls ? 2 * c->capcalls : 64;
-		struct open_call *p = realloc(c->calls, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		memset(p + c->capcalls, 0, (cap - c->capcalls) * sizeof(*p));
-		c->calls = p;
-		c->capcalls = cap;
-	}
-	c->calls[c->ncalls].tid = tid;
-	c->calls[c->ncalls].id = 0;
-	return &c->calls[c->ncalls++];
-}
-
-static void set_name(struct chrome *c, pid_t id, int is_thread, pid_t pid, const char *name,
-		     size_t n)
-{
-	size_t i;
-	const char *slash;
-
-	for (i = 0; i < c->nnames; i++)
-		if (c->names[i].id == id && c->names[i].is_thread == is_thread)
-			break;
-	if (i == c->nnames) {
-		if (c->nnames == c->capnames) {
-			size_t cap = c->capnames ? 2 * c->capnames : 64;
-			struct name_ent *p = realloc(c->names, cap * sizeof(*p));
-
-			if (!p)
-				return;
-			c->names = p;
-			c->capnames = cap;
-		}
-		c->nnames++;
-	}
-	n = strnlen(name, n);
-	slash = memrchr(name, '/', n);
-	if (slash) {
-		n -= slash + 1 - name;
-		name = slash + 1;
-	}
-	if (n >= sizeof(c->names[i].name))
-		n = sizeof(c->names[i].name) - 1;
-	c->names[i].id = id;
-	c->names[i].is_thread = is_thread;
-	c->names[i].pid = pid;
-	memcpy(c->names[i].name, name, n);
-	c->names[i].name[n] = '\0';
-}
-
-static void chrome_ts(struct sbuf *b, int64_t ns)
-{
-	if (ns < 0)
-		ns = 0;
-	sb_printf(b, "%lld.%03lld", (long long)(ns / 1000), (long long)(ns % 1000));
-}
-
-static void chrome_begin(struct chrome *c)
-{
-	sb_reset(&c->b);
-	sb_puts(&c->b, c->first ? "\n" : ",\n");
-	c->first = 0;
-}
-
-static void chrome_end(struct chrome *c)
-{
-	fwrite(c->b.s, 1, c->b.len, c->out);
-}
-
-static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cli_ev *exit_ev)
-{
-	const char *sys = sys_name_of(exit_ev);
-	int64_t end = ts_ns(&exit_ev->info.posix_timestamp);
-	struct sbuf r = { 0 };
-
-	sb_reset(&r);
-	if (exit_ev->len >= sizeof(struct ptbpf_ev_sys_exit))
-		decode_sys_ret(&r, exit_ev->desc,
-			       ((const struct ptbpf_ev_sys_exit *)exit_ev->data)->ret);
-	chrome_begin(c);
-	sb_printf(&c->b,
-		  "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
-		  "\"ts\":",
-		  sys, (int)oc->pid, (int)oc->tid);
-	chrome_ts(&c->b, oc->ts - c->origin);
-	sb_puts(&c->b, ",\"dur\":");
-	chrome_ts(&c->b, end - oc->ts);
-	sb_puts(&c->b, ",\"args\":{\"call\":");
-	sb_json_str(&c->b, oc->text.s, oc->text.len);
-	sb_puts(&c->b, ",\"ret\":");
-	sb_json_str(&c->b, r.len > 3 ? r.s + 3 : "?", r.len > 3 ? r.len - 3 : 1);
-	sb_puts(&c->b, "}}");
-	chrome_end(c);
-	sb_free(&r);
-	oc->id = 0;
-}
-
-static void chrome_instant(struct chrome *c, const struct cli_ev *ev, const char *name,
-			   const char *text, size_t tlen)
-{
-	struct sbuf f = { 0 };
-	pid_t pid = ev->info.posix_pid, tid = ev->tid;
-
-	chrome_begin(c);
-	sb_puts(&c->b, "{\"name\":");
-	sb_json_str(&c->b, name, strlen(name));
-	sb_printf(&c->b, ",\"cat\":\"%s\",\"ph\":\"i\",\"s\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":",
-		  ev->info.posix_event_id < PTBPF_EV_KERNEL_FIRST ? "posix"
-		  : ev->info.posix_event_id >= PTBPF_EV_USER_BASE ? "user"
-								  : "kernel",
-		  pid ? "t" : "g", (int)pid, (int)(tid ? tid : pid));
-	chrome_ts(&c->b, ts_ns(&ev->info.posix_timestamp) - c->origin);
-	sb_puts(&c->b, ",\"args\":{\"id\":");
-	sb_printf(&c->b, "%lu", (unsigned long)ev->info.posix_event_id);
-	if (text) {
-		sb_puts(&c->b, ",\"text\":");
-		sb_json_str(&c->b, text, tlen);
-	}
-	sb_reset(&f);
-	fmt_json_fields(&f, ev);
-	sb_puts(&c->b, f.s);
-	sb_puts(&c->b, "}}");
-	chrome_end(c);
-	sb_free(&f);
-}
-
-static void chrome_event(struct chrome *c, const struct cli_ev *ev)
-{
-	trace_event_id_t id = ev->info.posix_event_id;
-	const char *sys = sys_name_of(ev);
-	struct open_call *oc;
-
-	if (!c->have_origin) {
-		c->origin = ts_ns(&ev->info.posix_timestamp);
-		c->have_origin = 1;
-	}
-	if (sys && PTBPF_EV_IS_SYSCALL(id)) {
-		if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
-			oc = call_of(c, ev->tid, 1);
-			if (!oc)
-				return;
-			if (oc->id) {
-				/* the previous call never returned: an instant */
-				struct cli_ev e = *ev;
-
-				e.info.posix_event_id = oc->id;
-				e.info.posix_timestamp.tv_sec = oc->ts / 1000000000LL;
-				e.info.posix_timestamp.tv_nsec = oc->ts % 1000000000LL;
-				e.len = 0;
-				chrome_instant(c, &e, "unfinished syscall", oc->text.s,
-					       oc->text.len);
-			}
-			oc->pid = ev->info.posix_pid;
-			oc->ts = ts_ns(&ev->info.posix_timestamp);
-			oc->id = id;
-			sb_reset(&oc->text);
-			decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
-			if (sys_noreturn(ev->desc)) {
-				chrome_instant(c, ev, sys, oc->text.s, oc->text.len);
-				oc->id = 0;
-			}
-			return;
-		}
-		oc = call_of(c, ev->tid, 0);
-		if (oc && oc->id + 1 == id) {
-			chrome_slice(c, oc, ev);
-			return;
-		}
-		chrome_instant(c, ev, ev->name, NULL, 0);
-		return;
-	}
-	if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(struct ptbpf_ev_fork)) {
-		const struct ptbpf_ev_fork *f = ev->data;
-
-		if (!f->is_thread)
-			set_name(c, f->child_pid, 0, f->child_pid, f->comm, sizeof(f->comm));
-		set_name(c, f->child_tid, 1, f->child_pid, f->comm, sizeof(f->comm));
-	} else if (id == PTBPF_EV_PROC_EXEC && ev->len > offsetof(struct ptbpf_ev_exec, filename)) {
-		const struct ptbpf_ev_exec *e = ev->data;
-		size_t n = ev->len - offsetof(struct ptbpf_ev_exec, filename);
-
-		set_name(c, e->pid, 0, e->pid, e->filename, n);
-		set_name(c, e->pid, 1, e->pid, e->filename, n);
-	} else if (ev->info.posix_pid) {
-		/* make sure every process and thread gets a name */
-		char n[32];
-
-		snprintf(n, sizeof(n), "%d", (int)ev->info.posix_pid);
-		size_t i;
-		int found = 0;
-
-		for (i = 0; i < c->nnames; i++)
-			if (c->names[i].id == ev->info.posix_pid && !c->names[i].is_thread)
-				found = 1;
-		if (!found)
-			set_name(c, ev->info.posix_pid, 0, ev->info.posix_pid, n, strlen(n));
-	}
-	chrome_instant(c, ev, ev->name, NULL, 0);
-}
-
-static int convert_chrome(trace_id_t trid, FILE *out)
-{
-	struct chrome c = { .out = out, .first = 1 };
-	struct cli_ev ev;
-	int unav = 0, err, ret = CLI_EXIT_OK;
-	size_t i;
-	char gen[TRACE_NAME_MAX + 1] = "";
-	trace_attr_t a;
-
-	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
-	for (;;) {
-		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
-		if (err) {
-			cli_err("reading the log: %s", strerror(err));
-			ret = CLI_EXIT_BADLOG;
-			break;
-		}
-		if (unav)
-			break;
-		chrome_event(&c, &ev);
-	}
-	/* calls still open at the end: instants */
-	for (i = 0; i < c.ncalls; i++) {
-		struct open_call *oc = &c.calls[i];
-
-		if (oc->id) {
-			chrome_begin(&c);
-			sb_printf(&c.b,
-				  "{\"name\":\"unfinished syscall\",\"cat\":\"syscall\","
-				  "\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":",
-				  (int)oc->pid, (int)oc->tid);
-			chrome_ts(&c.b, oc->ts - c.origin);
-			sb_puts(&c.b, ",\"args\":{\"call\":");
-			sb_json_str(&c.b, oc->text.s, oc->text.len);
-			sb_puts(&c.b, "}}");
-			chrome_end(&c);
-		}
-		sb_free(&oc->text);
-	}
-	for (i = 0; i < c.nnames; i++) {
-		struct name_ent *n = &c.names[i];
-
-		chrome_begin(&c);
-		sb_printf(&c.b,
-			  "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,"
-			  "\"args\":{\"name\":",
-			  n->is_thread ? "thread_name" : "process_name", (int)n->pid, (int)n->id);
-		sb_json_str(&c.b, n->name, strlen(n->name));
-		sb_puts(&c.b, "}}");
-		chrome_end(&c);
-	}
-	chrome_begin(&c);
-	sb_puts(&c.b, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"tid\":0,"
-		      "\"args\":{\"name\":\"ptbpf (trace stream)\"}}");
-	chrome_end(&c);
-	if (!posix_trace_attr_init(&a)) {
-		if (!posix_trace_get_attr(trid, &a))
-			posix_trace_attr_getgenversion(&a, gen);
-		posix_trace_attr_destroy(&a);
-	}
-	sb_reset(&c.b);
-	sb_puts(&c.b, "\n],\"otherData\":{\"generator\":");
-	sb_json_str(&c.b, gen, strlen(gen));
-	sb_puts(&c.b, "}}\n");
-	chrome_end(&c);
-	free(c.calls);
-	free(c.names);
-	sb_free(&c.b);
-	return ret;
-}
-
-/* ---------------------------------------------------------------------------
- * CTF 1.8
- */
 
 #define CTF_MAGIC      0xC1FC1FC1u
 #define CTF_PACKET_MAX (256 * 1024)
@@ -691,17 +314,27 @@ static const char *ctf_fields(enum ctf_layout l)
 	return "\t\tuint32_t len;\n\t\tuint8_t data[len];\n";
 }
 
+/* s as a CTF string literal, in q (failed: "", and q says so). */
+static const char *ctf_quoted(struct sbuf *q, const char *s)
+{
+	sb_reset(q);
+	sb_quote(q, s, strlen(s));
+	return q->failed ? "" : q->s;
+}
+
+/* Writes dir/metadata; 0 or a negative errno (-ENOMEM: out of memory). */
 static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 {
 	char path[4096], gen[TRACE_NAME_MAX + 1] = "", name[TRACE_NAME_MAX + 1] = "";
+	struct sbuf q = { 0 };
 	trace_attr_t a;
 	FILE *m;
-	int id;
+	int id, err;
 
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	m = fopen(path, "w");
 	if (!m)
-		return -1;
+		return -errno;
 	if (!posix_trace_attr_init(&a)) {
 		if (!posix_trace_get_attr(trid, &a)) {
 			posix_trace_attr_getgenversion(&a, gen);
@@ -726,17 +359,8 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 		"env {\n\tdomain = \"ptbpf\";\n\ttracer_name = \"ptbpf\";\n"
 		"\ttracer_major = %d;\n\ttracer_minor = %d;\n\ttracer_patch = %d;\n",
 		PTBPF_VERSION_MAJOR, PTBPF_VERSION_MINOR, PTBPF_VERSION_PATCH);
-	{
-		struct sbuf s = { 0 };
-
-		sb_reset(&s);
-		sb_quote(&s, gen, strlen(gen));
-		fprintf(m, "\tgenerator = %s;\n", s.s);
-		sb_reset(&s);
-		sb_quote(&s, name, strlen(name));
-		fprintf(m, "\ttrace_name = %s;\n};\n\n", s.s);
-		sb_free(&s);
-	}
+	fprintf(m, "\tgenerator = %s;\n", ctf_quoted(&q, gen));
+	fprintf(m, "\ttrace_name = %s;\n};\n\n", ctf_quoted(&q, name));
 	fprintf(m,
 		"clock {\n\tname = realtime;\n\tdescription = \"CLOCK_REALTIME\";\n"
 		"\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n"
@@ -750,22 +374,21 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 		"\tevent.header := struct {\n\t\tuint32_t id;\n\t\tctf_clock_t timestamp;\n\t};\n"
 		"\tevent.context := struct {\n\t\tint32_t pid;\n\t\tint32_t tid;\n\t};\n};\n");
 	for (id = 0; id < PTBPF_EV_ID_LIMIT; id++) {
-		struct sbuf s = { 0 };
-
 		if (!c->seen[id])
 			continue;
-		sb_reset(&s);
-		sb_quote(&s, c->names[id], strlen(c->names[id]));
 		fprintf(m,
 			"\nevent {\n\tname = %s;\n\tid = %d;\n\tstream_id = 0;\n"
 			"\tfields := struct {\n%s\t};\n};\n",
-			s.s, id, ctf_fields(layout_of(id)));
-		sb_free(&s);
+			ctf_quoted(&q, c->names[id]), id, ctf_fields(layout_of(id)));
 	}
-	return fclose(m) ? -1 : 0;
+	err = q.failed ? -ENOMEM : 0;
+	sb_free(&q);
+	if (fclose(m) && !err)
+		err = -errno;
+	return err;
 }
 
-static int convert_ctf(trace_id_t trid, const char *dir)
+int convert_ctf(trace_id_t trid, const char *dir)
 {
 	struct ctf c;
 	struct cli_ev ev;
@@ -850,10 +473,13 @@ static int convert_ctf(trace_id_t trid, const char *dir)
 		cli_err("writing %s: %s", path, strerror(errno));
 		ret = CLI_EXIT_FAIL;
 	}
-	if (!ret && ctf_metadata(&c, dir, trid)) {
-		cli_err("writing %s/metadata: %s", dir, strerror(errno));
+	err = ret ? 0 : ctf_metadata(&c, dir, trid);
+	if (err == -ENOMEM)
+		cli_err("out of memory");
+	else if (err)
+		cli_err("writing %s/metadata: %s", dir, strerror(-err));
+	if (err)
 		ret = CLI_EXIT_FAIL;
-	}
 out:
 	if (c.stream && fclose(c.stream) && !ret) {
 		cli_err("writing %s: %s", path, strerror(errno));
@@ -861,43 +487,5 @@ out:
 	}
 	free(c.pkt);
 	free(c.names);
-	return ret;
-}
-
-int cmd_convert(int argc, char **argv)
-{
-	struct convert_args a = { 0 };
-	trace_id_t trid;
-	FILE *out = stdout;
-	int ret;
-
-	if (argp_parse(&convert_argp, argc, argv, 0, NULL, &a))
-		return CLI_EXIT_USAGE;
-	ret = cli_open_log(a.log, &trid);
-	if (ret)
-		return ret;
-	if (a.to == TO_CTF) {
-		ret = convert_ctf(trid, a.out);
-		posix_trace_close(trid);
-		return ret;
-	}
-	if (strcmp(a.out, "-")) {
-		out = fopen(a.out, "w");
-		if (!out) {
-			cli_err("cannot create %s: %s", a.out, strerror(errno));
-			posix_trace_close(trid);
-			return CLI_EXIT_FAIL;
-		}
-	}
-	cli_big_buffer(out);
-	if (a.to == TO_CHROME)
-		ret = convert_chrome(trid, out);
-	else
-		ret = show_log(trid, out, 1, 0);
-	posix_trace_close(trid);
-	if ((out == stdout ? fflush(out) : fclose(out)) && !ret) {
-		cli_err("writing %s: %s", a.out, strerror(errno));
-		ret = CLI_EXIT_FAIL;
-	}
 	return ret;
 }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/libbpf.h>
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
@@ -41,14 +40,15 @@ static void usage(FILE *f)
 }
 
 /*
- * libbpf's own messages (verifier logs, probe failures) go to stderr only
- * with PTBPF_VERBOSE set: ptbpf reports every failure in one line itself.
+ * The library's messages (libbpf's verifier logs, probe failures) go to
+ * stderr only with PTBPF_VERBOSE set, its debug messages with
+ * PTBPF_VERBOSE=2: ptbpf reports every failure in one line itself.
  */
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+static int lib_print(enum ptbpf_print_level level, const char *fmt, va_list ap)
 {
 	const char *v = getenv("PTBPF_VERBOSE");
 
-	if (!v || !*v || (level == LIBBPF_DEBUG && strcmp(v, "2")))
+	if (!v || !*v || (level == PTBPF_DEBUG && strcmp(v, "2")))
 		return 0;
 	return vfprintf(stderr, fmt, ap);
 }
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
-	libbpf_set_print(libbpf_print);
+	ptbpf_set_print(lib_print);
 
 	if (argc < 2) {
 		usage(stderr);

@@ -56,31 +56,43 @@ int show_log(trace_id_t trid, FILE *out, int json, int absolute);
 /* util.c: messages, strings, errors */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* A growable string. */
+/*
+ * A growable string. An allocation that fails leaves it failed: it keeps
+ * what it held, later appends change nothing, and its user checks failed
+ * where it writes the text out (ptbpf then says "out of memory" and exits
+ * with 1).
+ */
 struct sbuf {
 	char *s;
-	size_t len, cap;
+	size_t len, cap; /* cap 0 once failed: every append asks sb_grow_slow */
+	int failed;
 };
-/* Room for need more bytes and the NUL (out of line: the rare growth). */
-void sb_grow_slow(struct sbuf *b, size_t need);
+/* Room for need more bytes and the NUL (out of line: the rare growth);
+ * 0, or -1 when b has failed, now or before. */
+int sb_grow_slow(struct sbuf *b, size_t need);
 /* The live printer writes millions of lines a second: the usual case
  * (room enough) inline. */
-static inline void sb_grow(struct sbuf *b, size_t need)
+static inline int sb_grow(struct sbuf *b, size_t need)
 {
 	if (b->len + need + 1 > b->cap)
-		sb_grow_slow(b, need);
+		return sb_grow_slow(b, need);
+	return 0;
 }
+/* Marks b failed, as a failed allocation does. */
+void sb_fail(struct sbuf *b);
 
 static inline void sb_putc(struct sbuf *b, char c)
 {
-	sb_grow(b, 1);
+	if (sb_grow(b, 1))
+		return;
 	b->s[b->len++] = c;
 	b->s[b->len] = '\0';
 }
 
 static inline void sb_putn(struct sbuf *b, const char *s, size_t n)
 {
-	sb_grow(b, n);
+	if (sb_grow(b, n))
+		return;
 	memcpy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
@@ -91,13 +103,31 @@ static inline void sb_puts(struct sbuf *b, const char *s)
 	sb_putn(b, s, strlen(s));
 }
 
+/* Appends the text of from; a failed from fails b. */
+static inline void sb_cat(struct sbuf *b, const struct sbuf *from)
+{
+	if (from->failed)
+		sb_fail(b);
+	else if (from->len)
+		sb_putn(b, from->s, from->len);
+}
+
+/* Keeps the first len bytes (at most b->len). */
+static inline void sb_truncate(struct sbuf *b, size_t len)
+{
+	b->len = len;
+	if (b->s) /* NULL only before the first allocation */
+		b->s[len] = '\0';
+}
+
 static inline void sb_reset(struct sbuf *b)
 {
 	b->len = 0;
 	sb_grow(b, 0);
-	b->s[0] = '\0';
+	sb_truncate(b, 0);
 }
 
+/* Frees the text; b is empty (and not failed) again. */
 void sb_free(struct sbuf *b);
 void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_udec(struct sbuf *b, uint64_t v, int width); /* zero-padded to width (at most 20) */
@@ -223,13 +253,16 @@ struct fmt {
 };
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute);
 void fmt_event(struct fmt *f, const struct cli_ev *ev);
+/* Nonzero once a buffer of f failed: its output is incomplete. */
+int fmt_failed(const struct fmt *f);
 /* Prints a held entry as <unfinished ...>, then writes out (fmt_out). */
 void fmt_flush(struct fmt *f);
 /* Writes the lines made so far to the FILE (without fflush). */
 void fmt_out(struct fmt *f);
 void fmt_fini(struct fmt *f);
-/* JSON records of the stream's attributes and its final status. */
-void fmt_json_attr(FILE *out, trace_id_t trid);
+/* JSON records of the stream's attributes (-1: out of memory, nothing
+ * written) and its final status. */
+int fmt_json_attr(FILE *out, trace_id_t trid);
 void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow);
 /* Appends the JSON object members (no braces) describing ev. */
 void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev);

@@ -70,8 +70,11 @@ int show_log(trace_id_t trid, FILE *out, int json, int absolute)
 	int unav = 0, err, ret = CLI_EXIT_OK;
 
 	fmt_init(&f, out, json, absolute);
-	if (json)
-		fmt_json_attr(out, trid);
+	if (json && fmt_json_attr(out, trid)) {
+		cli_err("out of memory");
+		fmt_fini(&f);
+		return CLI_EXIT_FAIL;
+	}
 	for (;;) {
 		err = cli_ev_next(trid, &ev, buf, sizeof(buf), &unav);
 		if (err) {
@@ -82,10 +85,17 @@ int show_log(trace_id_t trid, FILE *out, int json, int absolute)
 		if (unav)
 			break;
 		fmt_event(&f, &ev);
+		if (fmt_failed(&f))
+			break;
 	}
 	fmt_flush(&f);
-	if (json)
+	if (fmt_failed(&f)) {
+		cli_err("out of memory");
+		if (!ret)
+			ret = CLI_EXIT_FAIL;
+	} else if (json) {
 		fmt_json_status(out, trid, f.nevents, f.noverflow);
+	}
 	fmt_fini(&f);
 	return ret;
 }

@@ -33,6 +33,11 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->tmp);
 }
 
+int fmt_failed(const struct fmt *f)
+{
+	return f->line.failed || f->held_text.failed || f->deferred.failed || f->tmp.failed;
+}
+
 /*
  * f->line holds the lines made since the last write to f->out, the
  * current one from f->line_at: they go out by the 64 KiB (a line each on
@@ -122,7 +127,7 @@ static void emit_deferred(struct fmt *f)
 {
 	if (!f->ndeferred)
 		return;
-	sb_putn(&f->line, f->deferred.s, f->deferred.len);
+	sb_cat(&f->line, &f->deferred);
 	lines_done(f);
 	sb_reset(&f->deferred);
 	f->ndeferred = 0;
@@ -134,7 +139,7 @@ static void held_unfinished(struct fmt *f)
 		return;
 	f->have_held = 0;
 	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
-	sb_putn(&f->line, f->held_text.s, f->held_text.len);
+	sb_cat(&f->line, &f->held_text);
 	sb_puts(&f->line, " <unfinished ...>");
 	emit(f);
 	unfinished_add(f, f->held.tid, sys_name_of(&f->held));
@@ -404,7 +409,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 			decode_sys_args(&f->held_text, sys, ev->desc, ev->data, ev->len);
 			if (sys_noreturn(ev->desc)) {
 				line_start(f, ts, ev->info.posix_pid, ev->tid);
-				sb_putn(&f->line, f->held_text.s, f->held_text.len);
+				sb_cat(&f->line, &f->held_text);
 				sb_puts(&f->line, " = ?");
 				emit(f);
 				return;
@@ -424,7 +429,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 
 			f->have_held = 0;
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
-			sb_putn(&f->line, f->held_text.s, f->held_text.len);
+			sb_cat(&f->line, &f->held_text);
 			if (ev->len >= sizeof(*x))
 				decode_sys_ret(&f->line, ev->desc, x->ret);
 			else
@@ -457,11 +462,13 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 		/* printed after the held syscall's line, strace-like */
 		if (!f->ndeferred)
 			sb_reset(&f->deferred);
-		sb_putn(&f->deferred, f->line.s + f->line_at, f->line.len - f->line_at);
+		if (f->line.failed)
+			sb_fail(&f->deferred);
+		else
+			sb_putn(&f->deferred, f->line.s + f->line_at, f->line.len - f->line_at);
 		sb_putc(&f->deferred, '\n');
 		f->ndeferred++;
-		f->line.len = f->line_at; /* not emitted: taken back */
-		f->line.s[f->line.len] = '\0';
+		sb_truncate(&f->line, f->line_at); /* not emitted: taken back */
 		return;
 	}
 	emit(f);
@@ -488,7 +495,8 @@ static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *
 			continue;
 		if (offsetof(struct ptbpf_ev_sys_enter, paths) + off + pl > ev->len)
 			break;
-		sb_printf(b, "%s{\"arg\":%d,\"path\":", b->s[b->len - 1] == '[' ? "" : ",",
+		sb_printf(b,
+			  "%s{\"arg\":%d,\"path\":", b->len && b->s[b->len - 1] == '[' ? "" : ",",
 			  se->path_arg[i]);
 		if (fault)
 			sb_puts(b, "null");
@@ -503,7 +511,10 @@ static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *
 
 		sb_reset(&t);
 		decode_sys_args(&t, sys, ev->desc, ev->data, ev->len);
-		sb_json_str(b, t.s, t.len);
+		if (t.failed)
+			sb_fail(b);
+		else
+			sb_json_str(b, t.s, t.len);
 		sb_free(&t);
 	}
 }
@@ -586,12 +597,14 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 
 			sb_reset(&s);
 			decode_signal(&s, e->signo);
+			if (s.failed)
+				sb_fail(b); /* and the append below does nothing */
 			sb_printf(b,
 				  ",\"signo\":%d,\"signal\":\"%s\",\"code\":%d,\"sender_pid\":%d,"
 				  "\"sender_uid\":%d,\"target_pid\":%d,\"target_tid\":%d,"
 				  "\"result\":%d,\"group\":%u",
-				  e->signo, s.s, e->code, e->sender_pid, e->sender_uid,
-				  e->target_pid, e->target_tid, e->result, e->group);
+				  e->signo, s.failed ? "" : s.s, e->code, e->sender_pid,
+				  e->sender_uid, e->target_pid, e->target_tid, e->result, e->group);
 			sb_free(&s);
 		}
 		return;
@@ -681,7 +694,7 @@ static const char *policy_name(int p)
 	return "?";
 }
 
-void fmt_json_attr(FILE *out, trace_id_t trid)
+int fmt_json_attr(FILE *out, trace_id_t trid)
 {
 	trace_attr_t a;
 	struct sbuf b = { 0 };
@@ -692,10 +705,10 @@ void fmt_json_attr(FILE *out, trace_id_t trid)
 	int inh = 0, sfp = 0, lfp = 0;
 
 	if (posix_trace_attr_init(&a))
-		return;
+		return 0;
 	if (posix_trace_get_attr(trid, &a)) {
 		posix_trace_attr_destroy(&a);
-		return;
+		return 0;
 	}
 	posix_trace_attr_getname(&a, name);
 	posix_trace_attr_getgenversion(&a, gen);
@@ -722,8 +735,13 @@ void fmt_json_attr(FILE *out, trace_id_t trid)
 		  (long long)ct.tv_sec, ct.tv_nsec, (long long)ts_ns(&res), ssz, lsz, mds, sys,
 		  inh == POSIX_TRACE_INHERITED ? "true" : "false", policy_name(sfp),
 		  policy_name(lfp));
+	if (b.failed) {
+		sb_free(&b);
+		return -1;
+	}
 	fwrite(b.s, 1, b.len, out);
 	sb_free(&b);
+	return 0;
 }
 
 void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,21 +26,35 @@ void cli_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-void sb_grow_slow(struct sbuf *b, size_t need)
+int sb_grow_slow(struct sbuf *b, size_t need)
 {
 	size_t cap;
 	char *s;
 
+	if (b->failed)
+		return -1;
+	/* past this, doubling cap would overflow */
+	if (need > SIZE_MAX / 2 - b->len) {
+		sb_fail(b);
+		return -1;
+	}
 	cap = b->cap ? b->cap : 256;
 	while (cap < b->len + need + 1)
 		cap *= 2;
 	s = realloc(b->s, cap);
 	if (!s) {
-		cli_err("out of memory");
-		exit(CLI_EXIT_FAIL);
+		sb_fail(b);
+		return -1;
 	}
 	b->s = s;
 	b->cap = cap;
+	return 0;
+}
+
+void sb_fail(struct sbuf *b)
+{
+	b->failed = 1;
+	b->cap = 0;
 }
 
 void sb_free(struct sbuf *b)
@@ -47,6 +62,7 @@ void sb_free(struct sbuf *b)
 	free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
+	b->failed = 0;
 }
 
 void sb_printf(struct sbuf *b, const char *fmt, ...)
@@ -54,14 +70,19 @@ void sb_printf(struct sbuf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	sb_grow(b, 64);
+	if (sb_grow(b, 64))
+		return;
 	va_start(ap, fmt);
 	n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
 	if ((size_t)n >= b->cap - b->len) {
-		sb_grow(b, n);
+		if (sb_grow(b, n)) {
+			/* the cut text vsnprintf left is not kept */
+			b->s[b->len] = '\0';
+			return;
+		}
 		va_start(ap, fmt);
 		vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
 		va_end(ap);
@@ -166,7 +187,8 @@ void sb_line_prefix(struct sbuf *b, struct line_prefix *p, int64_t t_ns, pid_t p
 	}
 	/* whole arrays copied: fixed sizes are a few vector moves, where the
 	 * lengths would be a call of memcpy */
-	sb_grow(b, 1 + sizeof(p->sec_s) + 6 + sizeof(p->ids[i].s));
+	if (sb_grow(b, 1 + sizeof(p->sec_s) + 6 + sizeof(p->ids[i].s)))
+		return;
 	o = b->s + b->len;
 	if (t_ns < 0)
 		*o++ = '-';
@@ -203,7 +225,8 @@ void sb_xhex(struct sbuf *b, uint64_t v)
 		return;
 	}
 	n = (size_t)(67 - __builtin_clzll(v)) / 4; /* hex digits */
-	sb_grow(b, n + 2);
+	if (sb_grow(b, n + 2))
+		return;
 	o = b->s + b->len;
 	o[0] = '0';
 	o[1] = 'x';
@@ -227,7 +250,8 @@ void sb_quote(struct sbuf *b, const char *s, size_t n)
 	char *o;
 	size_t i;
 
-	sb_grow(b, 4 * n + 2);
+	if (sb_grow(b, 4 * n + 2))
+		return;
 	o = b->s + b->len;
 	*o++ = '"';
 	for (i = 0; i < n; i++) {

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf record without -o: the events printed live as they come. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <ptbpf/ptbpf.h>
+
+#include "record.h"
+
+/* Live output reads this many events (and bytes of their data) per call. */
+#define LIVE_BATCH 1024
+/* Live output to a pipe or a file: written out at least this often (s). */
+#define LIVE_OUT_S	 0.2
+#define LIVE_BATCH_BYTES (1u << 20)
+
+/* Print a batch of what the stream holds, or of what comes until *until
+ * (NULL: no wait); the events printed. */
+static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz,
+			  const struct timespec *until, int *err)
+{
+	static struct ptbpf_event batch[LIVE_BATCH];
+	struct cli_ev ev;
+	size_t got = 0, i;
+
+	if (until)
+		*err = ptbpf_trace_timedgetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got,
+						       until);
+	else
+		*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got);
+	for (i = 0; !*err && i < got; i++) {
+		cli_ev_from(r->trid, &ev, &batch[i]);
+		fmt_event(f, &ev);
+	}
+	return *err ? 0 : got;
+}
+
+int record_live(struct rec *r)
+{
+	static char buf[LIVE_BATCH_BYTES];
+	struct fmt f;
+	double end_at = 0, idle_since = 0, next_tick = 0, next_out = now_mono() + LIVE_OUT_S, t;
+	int err, ret = 0;
+	size_t got;
+
+	fmt_init(&f, stdout, r->a->json, r->a->absolute);
+	/* out of memory: nothing more is printed, the loops below stop */
+	if (r->a->json && fmt_json_attr(stdout, r->trid))
+		sb_fail(&f.line);
+	while (!fmt_failed(&f)) {
+		struct timespec ab;
+
+		/* what is there first, without a deadline to compute */
+		got = print_batch(r, &f, buf, sizeof(buf), NULL, &err);
+		if (!err && !got) {
+			clock_gettime(CLOCK_REALTIME, &ab);
+			ab.tv_nsec += 50 * 1000000L;
+			if (ab.tv_nsec >= 1000000000L) {
+				ab.tv_sec++;
+				ab.tv_nsec -= 1000000000L;
+			}
+			got = print_batch(r, &f, buf, sizeof(buf), &ab, &err);
+		}
+		if (got) {
+			idle_since = 0;
+			/* the exit and status checks (a wait4 each) every 10 ms
+			 * while events flow, not every 1024 events */
+			t = now_mono();
+			if (t < next_tick)
+				continue;
+			next_tick = t + 0.01;
+			/* a pipe or a file gets its lines within LIVE_OUT_S
+			 * while events keep coming: a steady trickle never
+			 * pauses the 50 ms that flush them below */
+			if (!f.tty && t >= next_out) {
+				fmt_out(&f);
+				fflush(stdout);
+				next_out = t + LIVE_OUT_S;
+			}
+		} else if (err && err != ETIMEDOUT && err != EINTR) {
+			cli_err("reading events: %s", strerror(err));
+			break;
+		} else {
+			/*
+			 * Nothing for 50 ms: on a terminal, show a blocked call
+			 * now (<unfinished ...>); in a pipe or file keep the
+			 * lines as 'ptbpf show' prints them, just flush.
+			 */
+			if (f.tty) {
+				fmt_flush(&f);
+			} else {
+				fmt_out(&f);
+				fflush(stdout);
+			}
+			if (!idle_since)
+				idle_since = now_mono();
+		}
+		if (record_tick(r, &end_at))
+			break;
+		/* after the exit: read what is still in flight, until idle */
+		if (end_at &&
+		    ((idle_since && now_mono() - idle_since >= 0.15) || now_mono() >= end_at))
+			break;
+	}
+	posix_trace_stop(r->trid);
+	while (!fmt_failed(&f) && print_batch(r, &f, buf, sizeof(buf), NULL, &err))
+		;
+	fmt_flush(&f);
+	if (fmt_failed(&f)) {
+		cli_err("out of memory");
+		ret = -1;
+	} else if (r->a->json) {
+		fmt_json_status(stdout, r->trid, f.nevents, f.noverflow);
+	}
+	r->printed = f.nevents;
+	fmt_fini(&f);
+	fflush(stdout);
+	return ret;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf record: its options (the argp table) and their parser. */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ptbpf/ptbpf.h>
+
+#include "record.h"
+
+enum {
+	OPT_BUFSIZE = 0x100,
+	OPT_POLICY,
+	OPT_DURATION,
+	OPT_NAME,
+	OPT_JSON,
+	OPT_LOGPOLICY,
+	OPT_LOGSIZE,
+	OPT_NICE,
+};
+
+static const struct argp_option record_opts[] = {
+	{ "output", 'o', "FILE", 0, "Write a POSIX trace log to FILE instead of printing events",
+	  0 },
+	{ "events", 'e', "EVENTS", 0,
+	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
+	  "proc_fork, user:NAME) and groups (syscalls, proc, signals, sched, user, posix, all); "
+	  "a leading ! excludes",
+	  0 },
+	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
+	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
+	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0, "Stream buffer size (suffixes K, M, G)", 0 },
+	{ "policy", OPT_POLICY, "POLICY", 0,
+	  "What to do when the stream is full: loop, until-full, flush", 0 },
+	{ "log-policy", OPT_LOGPOLICY, "POLICY", 0,
+	  "With -o, when the log is full: append (default: the log grows as needed), "
+	  "loop (keep the last --log-size bytes), until-full",
+	  0 },
+	{ "log-size", OPT_LOGSIZE, "BYTES", 0, "Log size limit for loop and until-full", 0 },
+	{ "duration", OPT_DURATION, "SECONDS", 0, "Stop recording after SECONDS", 0 },
+	{ "name", OPT_NAME, "NAME", 0, "Name of the trace stream", 0 },
+	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "Print events live as JSON Lines (as 'ptbpf show --json')",
+	  0 },
+	{ "nice", OPT_NICE, "N", 0,
+	  "Nice value of ptbpf's own threads (default: 5 below the caller's, so that it keeps "
+	  "up with a program that keeps every CPU busy; the command runs at the caller's)",
+	  0 },
+	{ 0 }
+};
+
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || !v)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+struct policy_name {
+	const char *name;
+	int value;
+};
+
+static const struct policy_name stream_policies[] = {
+	{ "loop", POSIX_TRACE_LOOP },
+	{ "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "flush", POSIX_TRACE_FLUSH },
+	{ NULL, 0 },
+};
+
+static const struct policy_name log_policies[] = {
+	{ "loop", POSIX_TRACE_LOOP },
+	{ "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "append", POSIX_TRACE_APPEND },
+	{ NULL, 0 },
+};
+
+/* The value of a --policy or --log-policy name, -1 if unknown. */
+static int policy_value(const char *arg, const struct policy_name *t)
+{
+	for (; t->name; t++)
+		if (!strcmp(arg, t->name))
+			return t->value;
+	return -1;
+}
+
+static error_t record_parse(int key, char *arg, struct argp_state *state)
+{
+	struct record_args *a = state->input;
+	char *end;
+
+	switch (key) {
+	case 'o':
+		a->output = arg;
+		break;
+	case 'e':
+		a->events = arg;
+		break;
+	case 'p':
+		a->pids = arg;
+		break;
+	case 'f':
+		a->follow = 1;
+		break;
+	case 't':
+		a->absolute = 1;
+		break;
+	case OPT_JSON:
+		a->json = 1;
+		break;
+	case OPT_NAME:
+		a->name = arg;
+		break;
+	case OPT_NICE:
+		a->nice = (int)strtol(arg, &end, 10);
+		if (*end || end == arg || a->nice < -20 || a->nice > 19)
+			argp_error(state, "invalid nice value '%s' (-20 to 19)", arg);
+		break;
+	case OPT_BUFSIZE:
+		if (parse_size(arg, &a->bufsize))
+			argp_error(state, "invalid buffer size '%s'", arg);
+		break;
+	case OPT_POLICY:
+		a->policy = policy_value(arg, stream_policies);
+		if (a->policy < 0)
+			argp_error(state, "invalid policy '%s' (loop, until-full or flush)", arg);
+		break;
+	case OPT_LOGPOLICY:
+		a->log_policy = policy_value(arg, log_policies);
+		if (a->log_policy < 0)
+			argp_error(state, "invalid log policy '%s' (append, loop or until-full)",
+				   arg);
+		break;
+	case OPT_LOGSIZE:
+		if (parse_size(arg, &a->log_size))
+			argp_error(state, "invalid log size '%s'", arg);
+		break;
+	case OPT_DURATION:
+		a->duration = strtod(arg, &end);
+		if (*end || end == arg || a->duration <= 0)
+			argp_error(state, "invalid duration '%s'", arg);
+		break;
+	case ARGP_KEY_ARG:
+		/* the command and its arguments: stop parsing options here */
+		a->cmd = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->cmd && !a->pids)
+			argp_error(state, "give a command to run (after --) or -p PID");
+		if (a->cmd && a->pids)
+			argp_error(state, "give either a command or -p PID, not both");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp record_argp = {
+	.options = record_opts,
+	.parser = record_parse,
+	.args_doc = "[-p PID[,PID...]] | [--] COMMAND [ARG...]",
+	.doc = "Trace a command (started held until tracing is set up, so its first syscall "
+	       "is recorded) or running processes. Without -o, events are printed live, one "
+	       "line each, strace-like for syscalls; with -o, a POSIX trace log is written "
+	       "(read it with 'ptbpf show'). A summary goes to stderr at the end.\v"
+	       "Exit status: the command's own (128+N if killed by signal N); "
+	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found.",
+};

@@ -322,7 +322,6 @@ int kern_backend__epoll_fd(struct kern_backend *kb)
 	return kb->epfd;
 }
 
-
 /* Report the drops up to the cumulative count `dropped`, if any are new. */
 static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
 				      uint64_t fallback_ts)

@@ -136,8 +136,8 @@ int log_writer__close(struct log_writer *w, const struct log_status *final);
 /* Free without writing anything more (what is in the file stays a valid log). */
 void log_writer__free(struct log_writer *w);
 
-uint64_t log_writer__bytes(const struct log_writer *w);	  /* event record bytes written */
-uint64_t log_writer__events(const struct log_writer *w);  /* events accepted */
+uint64_t log_writer__bytes(const struct log_writer *w);	 /* event record bytes written */
+uint64_t log_writer__events(const struct log_writer *w); /* events accepted */
 /* events of the records written to the file (LOOP: some overwritten since) */
 uint64_t log_writer__file_events(const struct log_writer *w);
 uint64_t log_writer__dropped(const struct log_writer *w); /* events refused (return 1) */

@@ -91,7 +91,6 @@ struct uev_consumer {
 	bool broken;
 };
 
-
 static bool uev_pid_dead(pid_t pid)
 {
 	return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;

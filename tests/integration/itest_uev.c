@@ -463,7 +463,7 @@ static void test_fork(void **state)
 	assert_int_equal(sscanf(child_line(&ch, line, sizeof(line)), "child %d %u %u", &grandchild,
 				&id2, &idn),
 			 3);
-	assert_int_equal(id2, id); /* the child keeps the parent's id map */
+	assert_int_equal(id2, id);	    /* the child keeps the parent's id map */
 	ri.sharer = rn.sharer = grandchild; /* forked from the traced process */
 	assert_true(idn > id);
 	/* a new controller attaching to the forked child */

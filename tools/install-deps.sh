@@ -6,7 +6,7 @@
 set -eu
 pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
-libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd"
+libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi

@@ -1,6 +1,8 @@
 #!/bin/bash
 # The whole test suite (the README's test command, and what CI runs):
 #  1. a normal build and its tests (unit, integration with real BPF, script),
+#     and the rules the tree keeps (tools/check-tree.sh: formatting, exported
+#     symbols, public headers),
 #  2. an ASan+UBSan build and the same tests,
 #  3. the fuzz targets (log reader, user-event consumer) for a short time
 #     (PTBPF_FUZZ_SECONDS, 30, split between them),
@@ -32,6 +34,8 @@ build() {
 
 step "normal build"
 build "$out/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+step "tree checks"
+"$top/tools/check-tree.sh" "$out/build"
 step "ASan+UBSan build"
 build "$out/build-asan" -DCMAKE_BUILD_TYPE=Debug -DPTBPF_SANITIZE=ON -DPTBPF_BENCH=OFF
 

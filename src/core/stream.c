@@ -63,7 +63,6 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	s->full = POSIX_TRACE_NOT_FULL;
 	s->overrun = POSIX_TRACE_NO_OVERRUN;
 	s->mono2real = mono_to_real_offset();
-	s->budget = SIZE_MAX;
 
 	max_rec = queue__record_size(attr__max_system_data());
 	if (queue__record_size(a->max_data_size) > max_rec)
@@ -299,7 +298,7 @@ void stream__get_status(struct pt_stream *s, struct posix_trace_status_info *st)
 	if (!s->shutting_down && s->policy == POSIX_TRACE_LOOP)
 		stream__drain_locked(s);
 	else if (!s->shutting_down)
-		stream__drain_fit(s);
+		stream__drain_fit(s, NULL);
 	st->posix_stream_status = s->status;
 	st->posix_stream_full_status = s->full;
 	st->posix_stream_overrun_status = s->overrun;
@@ -389,7 +388,7 @@ void stream__counters(struct pt_stream *s, struct ptbpf_counters *c)
 
 	pthread_mutex_lock(&s->lock);
 	if (!s->shutting_down)
-		stream__drain_fit(s);
+		stream__drain_fit(s, NULL);
 	*c = s->cnt;
 	if (s->kb)
 		kern_backend__counters(s->kb, &kc);

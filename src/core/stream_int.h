@@ -3,7 +3,8 @@
  * The inside of an active trace stream, shared by its files:
  *   stream.c          life cycle, control, filters, event types
  *   stream_record.c   storing events: full policies, markers, flushes to the log
- *   stream_sources.c  draining the kernel and user-event sources, the drainer
+ *   stream_drain.c    a drain of the sources, where each event goes
+ *   stream_sources.c  the user-event sources, how much to drain, the drainer
  *   stream_read.c     the readers
  * One mutex (lock) guards everything; functions named *_locked, and those
  * below unless said otherwise, are called with it held.
@@ -90,7 +91,7 @@ uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now);
 
 /*
  * A batch reader's arrays, filled straight from the sources while the
- * stream holds nothing to read before (see stream__to_reader).
+ * stream holds nothing to read before (see stream_drain.c).
  */
 struct stream_out {
 	struct ptbpf_event *evs;
@@ -123,11 +124,6 @@ struct pt_stream {
 	struct pt_queue q;
 	struct evtypes types;
 	struct batch batch;
-	bool batch_full;	    /* a source stopped: the batch is full */
-	bool direct;		    /* this round stores events as they come */
-	size_t direct_bytes;	    /* of events stored so in this round */
-	size_t budget;		    /* bytes this drain may still store (SIZE_MAX: any) */
-	struct stream_out *out;	    /* a batch reader's drain: events go there first */
 	unsigned long batch_reads;  /* calls of batch readers (see stream__reader_drains) */
 	unsigned int batch_waiters; /* batch readers waiting for events */
 	uint64_t flush_stop_ts;	    /* a flush ended then: FLUSH_STOP, not stored yet */
@@ -147,9 +143,6 @@ struct pt_stream {
 	struct kern_backend *kb;
 	struct uev_src uev[MAX_UEV_SOURCES];
 	int nuev;
-	struct uev_src *uev_cur;	     /* the source being drained */
-	pid_t exec_pids[MAX_EXEC_PER_DRAIN]; /* exec'ed during this drain */
-	int nexec;
 	pid_t refused[MAX_UEV_SOURCES]; /* regions with no slot for us: to report */
 	int nrefused;
 
@@ -211,17 +204,39 @@ int stream__log_handover(struct pt_stream *s);
  */
 int stream__flush_locked(struct pt_stream *s, uint64_t ts);
 
-/* stream_sources.c */
+/* stream_drain.c */
+/*
+ * Take what the sources hold, a batch at a time (events of a later round
+ * older than stored ones are merged back in order), up to budget bytes of
+ * stored events (SIZE_MAX: everything); with out, a batch reader's arrays
+ * get the events first (see stream__getnext_batch). Returns the budget
+ * left.
+ */
+size_t stream__drain(struct pt_stream *s, struct stream_out *out, size_t budget);
+/* stream__drain(s, NULL, SIZE_MAX): everything. */
 void stream__drain_locked(struct pt_stream *s);
-bool stream__drain_fit(struct pt_stream *s);
+/* The runs (each kernel ring merged, each busy user-event sub-ring) the
+ * sources hold now, counted up to most at least. */
+unsigned int stream__runs(struct pt_stream *s, unsigned int most);
+
+/* stream_sources.c */
+/* Drain what the stream has room for; true when events were left in the
+ * sources (see there). out: as for stream__drain(). */
+bool stream__drain_fit(struct pt_stream *s, struct stream_out *out);
 /* Look for pid's user-event region (again); 0, or what attaching gave
  * (-EBUSY: no slot free in it). */
 int stream__uev_add(struct pt_stream *s, pid_t pid);
+/* Attach to u's region (see there). */
+int stream__uev_attach(struct pt_stream *s, struct uev_src *u);
+/* pid exec'ed what the tracer may not see: do not look for its region. */
+void stream__uev_untraced(struct pt_stream *s, pid_t pid);
 /* Start the drainer thread (lock not held). */
 int stream__start_drainer(struct pt_stream *s);
 
 /* stream_read.c */
-bool stream__to_reader(struct pt_stream *s, const struct pt_event_hdr *h, const void *data);
+/* An event out to a reader: its info, data cut to num_bytes. */
+void stream__copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
+		      const void *src, void *data, size_t num_bytes, size_t *data_len);
 
 /* stream.c */
 int stream__apply_filter(struct pt_stream *s);

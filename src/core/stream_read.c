@@ -10,8 +10,8 @@
 /* ------------------------------------------------------------------ */
 /* Reading                                                             */
 
-static void copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
-		     const void *src, void *data, size_t num_bytes, size_t *data_len)
+void stream__copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
+		      const void *src, void *data, size_t num_bytes, size_t *data_len)
 {
 	size_t n = h->data_len;
 
@@ -31,7 +31,7 @@ static void stream__take_stored(struct pt_stream *s, const struct pt_event_hdr *
 				struct posix_trace_event_info *ev, void *data, size_t num_bytes,
 				size_t *data_len)
 {
-	copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
+	stream__copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
 	s->floor_ts = h->ts;
 	s->last_tid = h->tid;
 	queue__pop(&s->q);
@@ -53,7 +53,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		m.ts = s->head_overflow_ts;
 		s->head_overflow = false;
 		s->head_resume = true;
-		copy_out(ev, &m, NULL, data, num_bytes, data_len);
+		stream__copy_out(ev, &m, NULL, data, num_bytes, data_len);
 		s->last_tid = 0;
 		return true;
 	}
@@ -61,7 +61,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		m.id = POSIX_TRACE_RESUME;
 		m.ts = h->ts;
 		s->head_resume = false;
-		copy_out(ev, &m, NULL, data, num_bytes, data_len);
+		stream__copy_out(ev, &m, NULL, data, num_bytes, data_len);
 		s->last_tid = 0;
 		return true;
 	}
@@ -76,7 +76,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		m.ts = s->last_ts;
 		m.data_len = sizeof(one);
 		s->auto_stop_report = false;
-		copy_out(ev, &m, &one, data, num_bytes, data_len);
+		stream__copy_out(ev, &m, &one, data, num_bytes, data_len);
 		s->last_tid = 0;
 		stream__auto_restart(s);
 		return true;
@@ -97,7 +97,7 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 			break;
 		}
 		if (queue__empty(&s->q))
-			stream__drain_fit(s);
+			stream__drain_fit(s, NULL);
 		if (stream__take(s, ev, data, num_bytes, data_len)) {
 			*unavailable = 0;
 			break;
@@ -129,36 +129,6 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 	return err == EINVAL ? -EINVAL : err;
 }
 
-/*
- * An event of a direct round straight to the batch reader draining (s->out):
- * what storing it and taking it out again would do, without the queue's two
- * copies. Only while the stream holds nothing (that would be read first),
- * for an event stream__record() would store as it is, that fits the
- * reader's arrays whole; false: it is stored as usual.
- */
-bool stream__to_reader(struct pt_stream *s, const struct pt_event_hdr *h, const void *data)
-{
-	struct stream_out *o = s->out;
-	struct ptbpf_event *e = &o->evs[o->n];
-	char *at = o->buf ? o->buf + o->off : NULL;
-
-	if (o->n == o->max || h->data_len > o->bufsz - o->off || !queue__empty(&s->q) ||
-	    !stream__as_is(s, h) || s->head_overflow || s->head_resume || s->auto_stop_report)
-		return false;
-	copy_out(&e->info, h, data, at, h->data_len, &e->data_len);
-	e->data = at;
-	e->tid = h->tid;
-	o->off += (h->data_len + 7) & ~(size_t)7;
-	if (o->off > o->bufsz)
-		o->off = o->bufsz;
-	o->n++;
-	s->last_ts = h->ts;
-	s->floor_ts = h->ts;
-	s->last_tid = h->tid;
-	s->cnt.recorded++;
-	return true;
-}
-
 /* Bytes of data of what stream__take() returns next; -1: nothing (lock held). */
 static long stream__next_len(struct pt_stream *s)
 {
@@ -183,9 +153,7 @@ static size_t stream__fill_batch(struct pt_stream *s, struct ptbpf_event *evs, s
 			.evs = evs, .max = max, .buf = buf, .bufsz = buf ? bufsz : 0
 		};
 
-		s->out = s->log ? NULL : &out;
-		stream__drain_fit(s);
-		s->out = NULL;
+		stream__drain_fit(s, s->log ? NULL : &out);
 		n = out.n;
 		off = out.off;
 	}

@@ -7,7 +7,7 @@
  * A ring and counters per CPU, as ptbpf has: with one ring and one
  * counter shared by all CPUs, threads on two CPUs contend for the ring's
  * lock and the counter's cache line, and the floor is no floor (its
- * overhead on the 2-thread loop moved between 0.8 and 1.7 us by run).
+ * overhead on the 2-thread loop varies by run).
  * With wakeup_bytes set it wakes its reader like ptbpf does instead, to
  * measure what the wakeups cost. With path_arg set, it also copies the
  * path argument of the syscalls that have one, as ptbpf does, in the

@@ -43,8 +43,9 @@ __u64 drop_first_ts; /* first drop of the current loss episode, 0: none */
 
 /*
  * A ring buffer per CPU: the producers of two CPUs never take the same
- * ring's lock (with one shared ring, two threads looping on syscalls spent
- * 16% of their time in bpf_ringbuf_reserve). User space creates the rings
+ * ring's lock (with one shared ring, two threads looping on syscalls spend
+ * much of their time waiting for it in bpf_ringbuf_reserve). User space
+ * creates the rings
  * (all of one size) and merges them by timestamp.
  */
 struct {

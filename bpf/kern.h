@@ -13,8 +13,7 @@
  * One record: this header, then data_len bytes of the payload of event id
  * (a struct of include/ptbpf/events.h, or its compact form: below). 40
  * bytes: every byte a record takes is a store into a cache line of the
- * ring that the syscall pays for (on the VM of 2026-12-01, 96 bytes more
- * per record cost the reference tracer 50 ns per syscall).
+ * ring that the syscall pays for.
  */
 struct kern_rec {
 	__u64 ts;	 /* bpf_ktime_get_ns(): CLOCK_MONOTONIC (first: the merge's key) */

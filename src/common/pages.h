@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Touching a buffer's pages when it is set up, not while events flow: on a
- * virtual machine the first access of a process to a page costs a few
- * microseconds even when the page is mapped (the hypervisor fills its
- * shadow or nested page table entry then; 5.7 us a page here, against
- * 0.05 us for the next access), and a drainer that meets its buffers'
- * pages one at a time pays it thousands of times a run. Shared by the
+ * virtual machine the first access of a process to a page costs about a
+ * hundred times the next one even when the page is mapped (the hypervisor
+ * fills its shadow or nested page table entry then), and a drainer that
+ * meets its buffers' pages one at a time pays it thousands of times a run. Shared by the
  * stream core, the kernel backend and the log writer; plain C only.
  */
 #ifndef PTBPF_COMMON_PAGES_H

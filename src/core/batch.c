@@ -15,8 +15,8 @@
  * maps those pages at once. On a virtual machine both matter when a flood
  * outruns a stalled disk and the log's handover buffers grow by megabytes
  * (stream_log.c): a page moved by mremap costs a fault again at its next
- * access, and a page met for the first time one at a time costs twice
- * what it does when mapped with the others (14.5 us against 1 + 7.6 here).
+ * access, and a page met for the first time one at a time costs about
+ * twice what it does when mapped with the others.
  * Trimming gives the pages above the kept size back and keeps the range.
  */
 #define BATCH_RESERVE (64u << 20)

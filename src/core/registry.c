@@ -22,8 +22,8 @@ struct slot {
 
 /*
  * Every API call takes a reference on its trid and puts it back: two
- * locked read-modify-writes on a shared counter cost 11 ns a call on the
- * development VM, a third of what `ptbpf show` spends per event. So each
+ * locked read-modify-writes on a shared counter would be a large share of
+ * what `ptbpf show` spends per event. So each
  * thread counts its references in its own record, with plain stores; a
  * remove, which is rare, unpublishes the slot, makes every thread of the
  * process pass a memory barrier (membarrier(2), private expedited), then

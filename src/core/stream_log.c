@@ -27,10 +27,9 @@
 /*
  * A handover waiting to be written for longer than this: the disk (or a
  * flusher that does not get a CPU) holds the log up; the stream copies
- * aside again rather than let the rings fill. A flood's handover of 2 MiB
- * takes 4-8 ms here; a thread's user-event sub-ring of 4 MiB (a 4 MiB
- * stream) fills in about 25 ms at 2 M events/s of 80 bytes, after the
- * stream itself.
+ * aside again rather than let the rings fill: longer than a flood's
+ * handover takes to write, shorter than a thread's user-event sub-ring
+ * takes to fill once the stream is full (docs/benchmarks.md).
  */
 #define STALL_NS (10 * 1000000ULL)
 /* Buffers grown past that shrink back after this long without need. */

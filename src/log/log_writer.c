@@ -34,9 +34,9 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
  * An APPEND log's blocks are allocated ahead of its writes (fallocate,
  * KEEP_SIZE), up to this much past them once less than half of it is left. A
  * write into a hole of an ext4 file takes the inode's block map lock,
- * which writeback holds while it allocates: single pwrites of the log
- * were seen waiting 48-187 ms at 2M events/s, and the events behind them
- * overflowed their rings. Into allocated blocks, ext4 finds the mapping in
+ * which writeback holds while it allocates: a pwrite of the log then
+ * waits long enough for the events behind it to overflow their rings (see
+ * docs/benchmarks.md). Into allocated blocks, ext4 finds the mapping in
  * its extent cache. What is left past the end is freed at close (the
  * final ftruncate).
  */

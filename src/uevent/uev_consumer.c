@@ -215,8 +215,8 @@ static int uev_open_pid(pid_t pid, int *fdp)
 
 /*
  * shmem zeroes a fallocate()d page at its first fault, not in fallocate():
- * left alone, that happens in the traced process's first lap, about 2 us
- * a page on a VM (it was half a 20k-event burst's time). A read fault
+ * left alone, that happens in the traced process's first lap, and on a VM
+ * a page's first fault costs as much as many events. A read fault
  * does it as well as a write and changes no byte, so a slot adopted with
  * its events in it is safe: take those faults here, once, in the
  * controller, a chunk at a time, and unmap each chunk again (the pages

@@ -55,10 +55,9 @@ static __thread pid_t uev_tid __attribute__((tls_model("initial-exec")));
  * the pages fault in one by one as they did). A read fault maps up to 16
  * pages that are in the page cache at once (fault-around), writable since
  * the shared mapping of a memfd needs no write notification; the
- * controller made them uptodate when it attached. A write fault maps one:
- * MADV_POPULATE_WRITE took 3 times as long (43-46 us against 15-17 per
- * 128 KiB here), and the writes after either take no fault. Per (slot,
- * sub-ring): slot gen << 32 | number of chunks mapped.
+ * controller made them uptodate when it attached. A write fault maps one,
+ * so MADV_POPULATE_WRITE is slower, and the writes after either take no
+ * fault. Per (slot, sub-ring): slot gen << 32 | number of chunks mapped.
  */
 #define UEV_POP_CHUNK (128u * 1024)
 static uint64_t uev_pop[UEV_NSLOTS][UEV_NSUB];

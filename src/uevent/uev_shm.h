@@ -124,9 +124,9 @@
 /*
  * The adopted ring keeps this size for the stream's life: the largest a
  * sub-ring gets (a thread has UEV_SUB_MAX bytes, as in a claimed slot of a
- * stream of 2 MiB or more). It was 256 KiB: `ptbpf record` then lost 90 %
- * of a 20k-event burst that a stream of its own size kept whole. Sparse:
- * only the pages written cost memory until a controller adopts it.
+ * stream of 2 MiB or more): smaller, `ptbpf record` lost most of a burst
+ * that a stream of its own size kept whole. Sparse: only the pages written
+ * cost memory until a controller adopts it.
  */
 #define UEV_PROV_RING	  UEV_SUB_MAX
 #define UEV_PROV_MAX_DATA (UEV_PROV_RING / 4 - 64u) /* 4 * UEV_REC_MAX() == the ring */

@@ -41,5 +41,40 @@ uint32_t sysclass_of(int nr);
 /* The class of a name of strace's ("%file", "%net"...); 0, or -1: none. */
 int sysclass_lookup(const char *name, uint32_t *cls);
 
+/* summary.c: the strace -c table */
+enum {
+	SUM_COL_NONE,
+	SUM_COL_TIME_100S,
+	SUM_COL_TIME_TOTAL,
+	SUM_COL_TIME_MIN,
+	SUM_COL_TIME_MAX,
+	SUM_COL_TIME_AVG,
+	SUM_COL_CALLS,
+	SUM_COL_ERRORS,
+	SUM_COL_NAME,
+	SUM_COL_MAX,
+};
+#define SUM_NAME_MAX 32
+struct sum_count {
+	uint64_t calls, errors, time_ns, min_ns, max_ns;
+};
+struct summary {
+	struct sum_count c[PTBPF_SYSCALL_NR_MAX];
+	char name[PTBPF_SYSCALL_NR_MAX][SUM_NAME_MAX];
+};
+/* strace's columns: % time, seconds, usecs/call, calls, errors, syscall */
+extern const uint8_t summary_default_columns[SUM_COL_MAX];
+void summary_init(struct summary *s);
+/* One call of syscall nr that took ns (< 0: not known) and failed or not. */
+void summary_add(struct summary *s, int nr, const char *name, int64_t ns, int error);
+int summary_empty(const struct summary *s);
+/* The SUM_COL_* of one of strace's column names (-S), -1 if none. */
+int summary_sortby(const char *name);
+/* -U: the columns (SUM_COL_MAX bytes, 0-ended); 0, or -1 with why in msg. */
+int summary_columns(uint8_t *cols, const char *spec, char *msg, size_t msgsz);
+/* The table, sorted by column sortby (SUM_COL_NONE: syscall numbers);
+ * nothing when no call was counted, as strace. */
+void summary_print(const struct summary *s, const uint8_t *cols, int sortby, FILE *out);
+
 
 #endif

@@ -257,6 +257,18 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 	return 0;
 }
 
+void evsel_complement(const trace_event_set_t *sel, trace_event_set_t *filter)
+{
+	posix_trace_eventset_fill(filter, POSIX_TRACE_ALL_EVENTS);
+	for (trace_event_id_t id = 1; id < PTBPF_EV_ID_LIMIT; id++) {
+		int m = 0;
+
+		posix_trace_eventset_ismember(id, sel, &m);
+		if (m)
+			posix_trace_eventset_del(id, filter);
+	}
+}
+
 int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filter)
 {
 	trace_event_set_t sel;
@@ -264,14 +276,7 @@ int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filt
 	if (evsel_select(s, trid, &sel))
 		return -1;
 	/* the filter is what is not selected */
-	posix_trace_eventset_fill(filter, POSIX_TRACE_ALL_EVENTS);
-	for (trace_event_id_t id = 1; id < PTBPF_EV_ID_LIMIT; id++) {
-		int m = 0;
-
-		posix_trace_eventset_ismember(id, &sel, &m);
-		if (m)
-			posix_trace_eventset_del(id, filter);
-	}
+	evsel_complement(&sel, filter);
 	return 0;
 }
 

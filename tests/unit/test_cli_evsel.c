@@ -202,12 +202,47 @@ static void test_regex_and_optional(void **state)
 	assert_int_equal(evsel_parse(&s, "/("), -1);
 }
 
+/* strace's -e QUALIFIER=: trace= and status= taken, others refused. */
+static void test_qualifiers(void **state)
+{
+	struct view_opts o;
+	const char *ev = NULL;
+	char msg[160];
+
+	(void)state;
+	view_opts_init(&o);
+	assert_int_equal(view_qualifier("trace=%file,read", &ev, &o, msg, sizeof(msg)), 0);
+	assert_string_equal(ev, "%file,read");
+	assert_int_equal(view_qualifier("t=open", &ev, &o, msg, sizeof(msg)), 0);
+	assert_string_equal(ev, "open");
+	assert_int_equal(view_qualifier("openat,close", &ev, &o, msg, sizeof(msg)), 0);
+	assert_string_equal(ev, "openat,close");
+	assert_int_equal(view_qualifier("status=failed", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, VIEW_ST_FAILED);
+	assert_int_equal(view_qualifier("status=successful,unfinished", &ev, &o, msg, sizeof(msg)),
+			 0);
+	assert_int_equal(o.status, VIEW_ST_SUCCESSFUL | VIEW_ST_UNFINISHED);
+	assert_int_equal(view_qualifier("status=!successful", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, VIEW_ST_ALL & ~VIEW_ST_SUCCESSFUL);
+	assert_int_equal(view_qualifier("status=none", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, 0);
+	assert_int_equal(view_qualifier("status=all", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, VIEW_ST_ALL);
+	assert_int_equal(view_qualifier("status=bogus", &ev, &o, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "invalid status 'bogus'"));
+	assert_int_equal(view_qualifier("abbrev=none", &ev, &o, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "-e abbrev=: not supported"));
+	assert_int_equal(view_qualifier("inject=open:error=ENOENT", &ev, &o, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "-e inject=: not supported"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syscall_name),	cmocka_unit_test(test_groups_and_exclusion),
 		cmocka_unit_test(test_user_events),	cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_syscall_classes), cmocka_unit_test(test_regex_and_optional),
+		cmocka_unit_test(test_qualifiers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

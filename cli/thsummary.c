@@ -84,7 +84,8 @@ static struct th *th_get(struct thsum *t, pid_t pid, pid_t tid)
 {
 	struct th *h = pidmap_get(&t->threads, tid);
 
-	if (h || tid <= 0)
+	/* no thread (pid 0: an event of the stream's own, or a damaged log) */
+	if (h || tid <= 0 || pid <= 0)
 		return h;
 	h = calloc(1, sizeof(*h));
 	if (!h || pidmap_put(&t->threads, tid, h)) {
@@ -124,14 +125,14 @@ void thsum_event(struct thsum *t, const struct cli_ev *ev)
 	switch (id) {
 	case PTBPF_EV_SCHED_SWITCH_IN:
 		t->sched = 1;
-		if (h->off_since)
+		if (h->off_since && ts > h->off_since)
 			h->wait_ns += (uint64_t)(ts - h->off_since);
 		h->on_since = ts;
 		h->off_since = 0;
 		break;
 	case PTBPF_EV_SCHED_SWITCH_OUT:
 		t->sched = 1;
-		if (h->on_since)
+		if (h->on_since && ts > h->on_since)
 			h->cpu_ns += (uint64_t)(ts - h->on_since);
 		h->on_since = 0;
 		h->off_since = ts;
@@ -355,7 +356,8 @@ int thsum_print(struct thsum *t, FILE *out)
 	if (!ret) {
 		char unnamed[24];
 
-		qsort(rows, nrows, sizeof(rows[0]), row_cmp);
+		if (nrows)
+			qsort(rows, nrows, sizeof(rows[0]), row_cmp);
 		fputs("\n Summary of events:\n\n", out);
 		for (i = 0; i < nrows; i++) {
 			/* perf's name of a thread whose name it never saw */

@@ -218,8 +218,12 @@ static void view_enter(struct view *v, const struct cli_ev *ev)
 	trace_event_id_t id = ev->info.posix_event_id;
 	struct view_tid *t = tid_get(v, ev->tid);
 
-	if (!t)
+	if (!t) {
+		/* no thread (a damaged log) or no memory: shown as it is */
+		if (v->print && !v->status_filter && !v->pt && is_shown(v, id))
+			fmt_event(v->f, ev);
 		return;
+	}
 	tid_end(v, t, ev->tid, VIEW_ST_UNFINISHED, 1);
 	t->nr = (int)PTBPF_EV_SYSCALL_NR(id);
 	t->pid = ev->info.posix_pid;

@@ -458,12 +458,50 @@ static void test_thread_summary(void **state)
 	out_close(&o);
 }
 
+/*
+ * What a damaged log may hold: a syscall of thread 0 is printed as it is,
+ * a summary of events without a process (pid 0), or of none, is made
+ * without error, and a switch in before the switch out adds no time.
+ */
+static void test_damaged(void **state)
+{
+	struct out o;
+	char *got = NULL;
+	size_t gl = 0;
+	FILE *g;
+
+	(void)state;
+	out_open(&o, NULL);
+	enter(&o, "getppid", NR_GETPPID, 0, 100, 0, NULL, 0, NULL);
+	leave(&o, "getppid", NR_GETPPID, 1, 100, 0, 99);
+	assert_string_equal(out_text(&o), "0.000000 100/0 getppid() = 99\n");
+	out_close(&o);
+
+	out_open(&o, opt_processes);
+	g = open_memstream(&got, &gl);
+	assert_int_equal(view_report(o.v, g), 0);
+	fclose(g);
+	assert_string_equal(got, "\n Summary of events:\n\n");
+	free(got);
+	other(&o, PTBPF_EV_SCHED_SWITCH_IN, "sched_switch_in", 10, 0, 5, NULL, 0);
+	other(&o, PTBPF_EV_SCHED_SWITCH_OUT, "sched_switch_out", 20, 7, 7, NULL, 0);
+	other(&o, PTBPF_EV_SCHED_SWITCH_IN, "sched_switch_in", 10, 7, 7, NULL, 0);
+	got = NULL;
+	g = open_memstream(&got, &gl);
+	assert_int_equal(view_report(o.v, g), 0);
+	fclose(g);
+	assert_non_null(strstr(got, " :7 (7), 2 events, 66.7%, 0.000 msec, 0.000 msec wait\n"));
+	free(got);
+	out_close(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_times),	       cmocka_unit_test(test_failed_only),
 		cmocka_unit_test(test_unfinished),     cmocka_unit_test(test_pathtrace),
 		cmocka_unit_test(test_summary_counts), cmocka_unit_test(test_thread_summary),
+		cmocka_unit_test(test_damaged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -140,16 +140,21 @@ grep -q " events written to $T/c.log" "$T/co.err" || fail "-c -o: closing line"
 sort -n -r -s "$T/calls" | cmp -s - "$T/calls" || fail "-S calls: not sorted by calls"
 
 # --summary=thread: perf trace -s's table per thread, the same calls and
-# errors (within 2%) as perf counts for the same program (where perf
-# trace runs)
+# errors as perf counts for the same program (where perf trace runs). perf
+# trace drops a few syscalls of a run (here 1302 to 1305 of the 1305 statx
+# of ls -la /usr/bin): its counts are the most of three runs, and may be 1
+# or 2% below ptbpf's.
 "$P" record -o "$T/t.log" -- ls -la /usr/bin >/dev/null 2>&1 || fail "record ls"
 "$P" show --summary=thread "$T/t.log" >"$T/th.txt" || fail "show --summary=thread"
 grep -q '^ Summary of events:$' "$T/th.txt" || fail "--summary=thread: title"
 grep -E -q '^ ls \([0-9]+\), [0-9]+ events, 100\.0%' "$T/th.txt" || fail "--summary=thread: thread line"
 grep -q '^   syscall            calls  errors  total       min       avg       max       stddev$' \
 	"$T/th.txt" || fail "--summary=thread: header"
-if perf trace -s -- ls -la /usr/bin >/dev/null 2>"$T/perf.txt" && grep -q 'Summary of events' "$T/perf.txt"; then
-	python3 - "$T/perf.txt" "$T/th.txt" <<'PY' || exit 1
+if perf trace -s -- true >/dev/null 2>"$T/perf0.txt" && grep -q 'Summary of events' "$T/perf0.txt"; then
+	for i in 1 2 3; do
+		perf trace -s -- ls -la /usr/bin >/dev/null 2>"$T/perf$i.txt" || fail "perf trace -s"
+	done
+	python3 - "$T/th.txt" "$T/perf1.txt" "$T/perf2.txt" "$T/perf3.txt" <<'PY' || exit 1
 import re, sys
 
 def rows(path):
@@ -165,13 +170,16 @@ def rows(path):
     return out
 
 def close_enough(a, b):
-    # perf trace itself may lose a few events on a busy machine
-    return a and b and all(abs(x - y) <= 0.02 * max(x, y) for x, y in zip(a, b))
+    return a and b and all(abs(x - y) <= max(1, 0.02 * max(x, y)) for x, y in zip(a, b))
 
-perf, ours = rows(sys.argv[1]), rows(sys.argv[2])
+ours = rows(sys.argv[1])
+perf = {}
+for path in sys.argv[2:]:
+    for n, v in rows(path).items():
+        perf[n] = tuple(max(x, y) for x, y in zip(perf.get(n, v), v))
 bad = [n for n in set(perf) | set(ours) if not close_enough(perf.get(n), ours.get(n))]
 for n in sorted(set(perf) | set(ours)):
-    print("thread ls: %-16s perf %-10s ptbpf %s" % (n, perf.get(n), ours.get(n)))
+    print("thread ls: %-16s perf %-12s ptbpf %s" % (n, perf.get(n), ours.get(n)))
 if bad:
     print("FAIL: --summary=thread differs from perf trace -s:", sorted(bad))
     sys.exit(1)

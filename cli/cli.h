@@ -48,6 +48,8 @@ int evsel_parse(struct evsel *s, const char *spec);
 int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel);
 /* The POSIX filter of trid that records what s selects; 0 or -1. */
 int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filter);
+/* The filter that records the events of sel. */
+void evsel_complement(const trace_event_set_t *sel, trace_event_set_t *filter);
 void evsel_free(struct evsel *s);
 
 /* cmd_show.c: events of an open log as text or JSON Lines; an exit code */
@@ -236,7 +238,8 @@ struct fmt {
 	int absolute;
 	int have_origin;
 	int64_t origin;
-	int tty; /* flush each line */
+	int tty;   /* flush each line */
+	int times; /* -T: digits of the syscall times printed, -1: none */
 	/* strace-style merging of a syscall entry with its exit */
 	int have_held;
 	struct cli_ev held;

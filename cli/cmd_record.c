@@ -110,6 +110,7 @@ int cmd_record(int argc, char **argv)
 	char *path = NULL;
 	pid_t first_pid;
 
+	view_opts_init(&a.view);
 	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return CLI_EXIT_USAGE;
 	/* before anything is started or written: a bad -e changes nothing */
@@ -118,6 +119,10 @@ int cmd_record(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.a = &a;
 	r.status_tty = isatty(STDERR_FILENO);
+	if (view_new(&r.view, &a.view, NULL, 1)) {
+		ret = CLI_EXIT_USAGE;
+		goto out_free;
+	}
 
 	if (a.pids) {
 		ret = parse_pids(&r, a.pids);
@@ -141,6 +146,11 @@ int cmd_record(int argc, char **argv)
 		r.have_child = 1;
 		first_pid = r.child.pid;
 	}
+	/* -P: the fds the processes have open already (the command's, from us) */
+	for (i = 0; i < r.npids; i++)
+		view_scan_pid(r.view, r.pids[i]);
+	if (r.have_child)
+		view_scan_pid(r.view, r.child.pid);
 
 	if (a.output) {
 		/* not truncated here: the library does it once it can trace, and
@@ -203,12 +213,17 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (a.events) {
-		trace_event_set_t filter;
+		trace_event_set_t filter, shown;
 
-		if (evsel_filter(&sel, r.trid, &filter)) {
+		if (evsel_select(&sel, r.trid, &shown)) {
 			ret = CLI_EXIT_USAGE;
 			goto shutdown;
 		}
+		/* what -e selects is shown; recorded, that and what -P needs */
+		if (view_opts_active(&a.view))
+			view_set_shown(r.view, &shown);
+		view_need(r.view, &shown);
+		evsel_complement(&shown, &filter);
 		err = posix_trace_set_filter(r.trid, &filter, POSIX_TRACE_SET_EVENTSET);
 		if (err) {
 			cli_err("cannot set the event filter: %s", strerror(err));
@@ -269,6 +284,14 @@ int cmd_record(int argc, char **argv)
 			strerror(r.log_error));
 	else if (err)
 		cli_err("closing the trace: %s", strerror(err));
+	if (a.output && !r.log_error && (a.view.cflag || a.view.threads) &&
+	    (err = record_log_view(&r)))
+		ret = err;
+	/* as strace -c: the table on stderr, after the events */
+	if (view_report(r.view, stderr)) {
+		cli_err("out of memory");
+		ret = CLI_EXIT_FAIL;
+	}
 	print_summary(&r, &cnt, logfd);
 	if (a.output && close(logfd) && !r.log_error) {
 		cli_err("writing %s: %s", a.output, strerror(errno));
@@ -306,5 +329,6 @@ out_free:
 	free(r.pidfds);
 	free(path);
 	evsel_free(&sel);
+	view_free(r.view);
 	return ret;
 }

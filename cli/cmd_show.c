@@ -8,11 +8,13 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "view.h"
 
 struct show_args {
 	const char *log;
 	int json;
 	int absolute;
+	struct view_opts view;
 };
 
 enum { OPT_JSON = 0x100 };
@@ -31,6 +33,9 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 	struct show_args *a = state->input;
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->view;
+		break;
 	case OPT_JSON:
 		a->json = 1;
 		break;
@@ -52,26 +57,47 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child show_children[] = {
+	{ &view_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
 static const struct argp show_argp = {
 	.options = show_opts,
 	.parser = show_parse,
+	.children = show_children,
 	.args_doc = "LOG",
 	.doc = "Print the events of a POSIX trace log (from 'ptbpf record -o' or any program "
 	       "using posix_trace_create_withlog) in the same format as 'ptbpf record'. LOG "
-	       "may be a pipe, or - for standard input.",
+	       "may be a pipe, or - for standard input. -c prints strace -c's table of the "
+	       "log's syscalls instead, --summary=thread perf trace --summary's.",
 };
 
-/* Writes the events of an open log as text or JSON Lines; returns an exit code. */
-int show_log(trace_id_t trid, FILE *out, int json, int absolute)
+/*
+ * Writes the events of an open log as text or JSON Lines, as the view
+ * options vo say (NULL: all of them), and the summaries they ask for;
+ * returns an exit code.
+ */
+static int show_log_view(trace_id_t trid, FILE *out, int json, int absolute,
+			 const struct view_opts *vo)
 {
 	static char buf[65536];
+	struct view_opts plain;
+	struct view *v;
 	struct fmt f;
 	struct cli_ev ev;
-	int unav = 0, err, ret = CLI_EXIT_OK;
+	int unav = 0, err, ret = CLI_EXIT_OK, prints;
 
+	if (!vo) {
+		view_opts_init(&plain);
+		vo = &plain;
+	}
+	prints = view_opts_prints(vo);
 	fmt_init(&f, out, json, absolute);
-	if (json && fmt_json_attr(out, trid)) {
-		cli_err("out of memory");
+	if (view_new(&v, vo, &f, 0) || (prints && json && fmt_json_attr(out, trid))) {
+		if (v)
+			cli_err("out of memory");
+		view_free(v);
 		fmt_fini(&f);
 		return CLI_EXIT_FAIL;
 	}
@@ -84,20 +110,27 @@ int show_log(trace_id_t trid, FILE *out, int json, int absolute)
 		}
 		if (unav)
 			break;
-		fmt_event(&f, &ev);
-		if (fmt_failed(&f))
+		view_event(v, &ev);
+		if (fmt_failed(&f) || view_failed(v))
 			break;
 	}
+	view_end(v, 0);
 	fmt_flush(&f);
-	if (fmt_failed(&f)) {
+	if (fmt_failed(&f) || view_failed(v) || view_report(v, out)) {
 		cli_err("out of memory");
 		if (!ret)
 			ret = CLI_EXIT_FAIL;
-	} else if (json) {
+	} else if (json && prints) {
 		fmt_json_status(out, trid, f.nevents, f.noverflow);
 	}
+	view_free(v);
 	fmt_fini(&f);
 	return ret;
+}
+
+int show_log(trace_id_t trid, FILE *out, int json, int absolute)
+{
+	return show_log_view(trid, out, json, absolute, NULL);
 }
 
 int cmd_show(int argc, char **argv)
@@ -106,6 +139,7 @@ int cmd_show(int argc, char **argv)
 	trace_id_t trid;
 	int ret;
 
+	view_opts_init(&a.view);
 	if (argp_parse(&show_argp, argc, argv, 0, NULL, &a))
 		return CLI_EXIT_USAGE;
 	ret = cli_open_log(a.log, &trid);
@@ -113,7 +147,7 @@ int cmd_show(int argc, char **argv)
 		return ret;
 	if (!isatty(STDOUT_FILENO))
 		cli_big_buffer(stdout);
-	ret = show_log(trid, stdout, a.json, a.absolute);
+	ret = show_log_view(trid, stdout, a.json, a.absolute, &a.view);
 	posix_trace_close(trid);
 	if (fflush(stdout) && !ret) {
 		cli_err("writing the output: %s", strerror(errno));

@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ptbpf record -e: the event selection language. Comma-separated names
- * (openat, sys_enter_openat, proc_fork, user:NAME) and groups, each with a
- * leading ! to exclude, applied in order; a selection that starts with an
- * exclusion starts from everything. Parsed before any stream exists (the
+ * (openat, sys_enter_openat, proc_fork, user:NAME), groups, strace's
+ * syscall classes (%file...) and regular expressions on syscall names
+ * (/REGEX), each with a leading ! to exclude, applied in order; a leading
+ * ? makes one that matches nothing no error, as in strace; a selection
+ * that starts with an exclusion starts from everything. Parsed before any stream exists (the
  * system event ids are the same in every stream), so a bad -e stops ptbpf
  * before it touches anything; user event names get their ids from the
  * stream afterwards.
  */
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "view.h"
 
 struct evsel_group {
 	const char *name;
@@ -72,13 +76,79 @@ static int evsel_range(struct evsel *s, trace_event_id_t lo, trace_event_id_t hi
 	return evsel_push(s, &op);
 }
 
+/* The syscalls of the running kernel whose name (class) matches: entry
+ * and exit each; the number of syscalls, or -1 when out of memory. */
+static int evsel_syscalls(struct evsel *s, int add, uint32_t cls, const regex_t *re)
+{
+	char name[TRACE_EVENT_NAME_MAX];
+	int n = 0;
+
+	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
+		if (ptbpf_system_eventid_get_name(PTBPF_EV_SYS_ENTER(nr), name))
+			continue;
+		if (cls ? !(sysclass_of(nr) & cls)
+			: regexec(re, name + sys_name_offset(name), 0, NULL, 0))
+			continue;
+		if (evsel_range(s, PTBPF_EV_SYS_ENTER(nr), PTBPF_EV_SYS_EXIT(nr), add))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+/* %CLASS or /REGEX; -1: an error (said), else the syscalls matched (an
+ * unknown class matches none when optional) */
+static int evsel_pattern(struct evsel *s, const char *tok, int add, int optional)
+{
+	uint32_t cls = 0;
+	regex_t re;
+	int n, rc;
+
+	if (tok[0] == '%') {
+		if (sysclass_lookup(tok, &cls)) {
+			if (optional)
+				return 0;
+			cli_err("-e: unknown syscall class '%s' (%%file, %%desc, %%network, "
+				"%%process, "
+				"%%signal, %%ipc, %%memory, %%creds, %%clock, %%stat, %%lstat, "
+				"%%fstat, %%%%stat, %%statfs, %%fstatfs, %%%%statfs, %%pure)",
+				tok);
+			return -1;
+		}
+		return evsel_syscalls(s, add, cls, NULL);
+	}
+	rc = regcomp(&re, tok + 1, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[128];
+
+		regerror(rc, &re, msg, sizeof(msg));
+		cli_err("-e: '%s': %s", tok, msg);
+		return -1;
+	}
+	n = evsel_syscalls(s, add, 0, &re);
+	regfree(&re);
+	return n;
+}
+
 /* One name or group of the selection. */
 static int evsel_token(struct evsel *s, const char *tok, int add)
 {
 	char name[TRACE_EVENT_NAME_MAX + 16];
 	trace_event_id_t id, id2;
+	int optional = 0, n;
 	size_t i;
 
+	while (*tok == '?') {
+		optional = 1;
+		tok++;
+	}
+	if (tok[0] == '%' || tok[0] == '/') {
+		n = evsel_pattern(s, tok, add, optional);
+		if (n || optional)
+			return n < 0 ? -1 : 0;
+		cli_err("-e: '%s' matches no syscall of this kernel", tok);
+		return -1;
+	}
 	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		const struct evsel_group *g = &groups[i];
 
@@ -104,6 +174,8 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 		return evsel_range(s, id, id, add);
 	snprintf(name, sizeof(name), "sys_enter_%s", tok);
 	if (ptbpf_system_eventid(name, &id)) {
+		if (optional)
+			return 0;
 		cli_err("-e: unknown event or group '%s' ('ptbpf list' shows the events; user "
 			"events are written user:NAME)",
 			tok);
@@ -185,6 +257,18 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 	return 0;
 }
 
+void evsel_complement(const trace_event_set_t *sel, trace_event_set_t *filter)
+{
+	posix_trace_eventset_fill(filter, POSIX_TRACE_ALL_EVENTS);
+	for (trace_event_id_t id = 1; id < PTBPF_EV_ID_LIMIT; id++) {
+		int m = 0;
+
+		posix_trace_eventset_ismember(id, sel, &m);
+		if (m)
+			posix_trace_eventset_del(id, filter);
+	}
+}
+
 int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filter)
 {
 	trace_event_set_t sel;
@@ -192,14 +276,7 @@ int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filt
 	if (evsel_select(s, trid, &sel))
 		return -1;
 	/* the filter is what is not selected */
-	posix_trace_eventset_fill(filter, POSIX_TRACE_ALL_EVENTS);
-	for (trace_event_id_t id = 1; id < PTBPF_EV_ID_LIMIT; id++) {
-		int m = 0;
-
-		posix_trace_eventset_ismember(id, &sel, &m);
-		if (m)
-			posix_trace_eventset_del(id, filter);
-	}
+	evsel_complement(&sel, filter);
 	return 0;
 }
 

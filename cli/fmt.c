@@ -11,6 +11,7 @@
 
 struct fmt_pending {
 	pid_t tid;
+	int64_t ts; /* of its entry: -T */
 	char name[TRACE_EVENT_NAME_MAX];
 };
 
@@ -21,6 +22,7 @@ void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
 	f->json = json;
 	f->absolute = absolute;
 	f->tty = isatty(fileno(out));
+	f->times = -1;
 }
 
 void fmt_fini(struct fmt *f)
@@ -84,7 +86,7 @@ static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
 }
 
-static void unfinished_add(struct fmt *f, pid_t tid, const char *name)
+static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t ts)
 {
 	size_t i, n;
 
@@ -104,6 +106,7 @@ static void unfinished_add(struct fmt *f, pid_t tid, const char *name)
 		f->nunfinished++;
 	}
 	f->unfinished[i].tid = tid;
+	f->unfinished[i].ts = ts;
 	/* not snprintf: two threads' syscalls interleave, so this runs for
 	 * about every other syscall of a multithreaded process */
 	n = strnlen(name, sizeof(f->unfinished[i].name) - 1);
@@ -111,16 +114,39 @@ static void unfinished_add(struct fmt *f, pid_t tid, const char *name)
 	f->unfinished[i].name[n] = '\0';
 }
 
-static void unfinished_del(struct fmt *f, pid_t tid)
+/* Forgets tid's entry printed unfinished; its time, or -1 if none. */
+static int64_t unfinished_del(struct fmt *f, pid_t tid)
 {
 	size_t i;
+	int64_t ts;
 
 	for (i = 0; i < f->nunfinished; i++) {
 		if (f->unfinished[i].tid == tid) {
+			ts = f->unfinished[i].ts;
 			f->unfinished[i] = f->unfinished[--f->nunfinished];
-			return;
+			return ts;
 		}
 	}
+	return -1;
+}
+
+/* -T: " <S.UUUUUU>", the time from entry to exit, as strace prints it. */
+static void syscall_time(struct fmt *f, int64_t entry_ts, int64_t exit_ts)
+{
+	/* nanoseconds per last digit, by the digits printed */
+	static const int64_t scale[] = { 1000000000, 100000000, 10000000, 1000000, 100000,
+					 10000,	     1000,	100,	  10,	   1 };
+	int64_t d = exit_ts - entry_ts;
+
+	if (f->times < 0 || f->times > 9 || entry_ts < 0 || d < 0)
+		return;
+	sb_puts(&f->line, " <");
+	sb_dec(&f->line, d / 1000000000);
+	if (f->times) {
+		sb_putc(&f->line, '.');
+		sb_udec(&f->line, (uint64_t)(d % 1000000000) / (uint64_t)scale[f->times], f->times);
+	}
+	sb_putc(&f->line, '>');
 }
 
 static void emit_deferred(struct fmt *f)
@@ -142,7 +168,7 @@ static void held_unfinished(struct fmt *f)
 	sb_cat(&f->line, &f->held_text);
 	sb_puts(&f->line, " <unfinished ...>");
 	emit(f);
-	unfinished_add(f, f->held.tid, sys_name_of(&f->held));
+	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts);
 	emit_deferred(f);
 }
 
@@ -400,7 +426,7 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 {
 	const char *sys = sys_name_of(ev);
-	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+	int64_t ts = ts_ns(&ev->info.posix_timestamp), entry_ts;
 
 	if (sys && PTBPF_EV_IS_SYSCALL(ev->info.posix_event_id)) {
 		if (!PTBPF_EV_SYSCALL_IS_EXIT(ev->info.posix_event_id)) {
@@ -434,12 +460,13 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				decode_sys_ret(&f->line, ev->desc, x->ret);
 			else
 				sb_puts(&f->line, " = ?");
+			syscall_time(f, f->held_ts, ts);
 			emit(f);
 			emit_deferred(f);
 			return;
 		}
 		held_unfinished(f);
-		unfinished_del(f, ev->tid);
+		entry_ts = unfinished_del(f, ev->tid);
 		line_start(f, ts, ev->info.posix_pid, ev->tid);
 		sb_puts(&f->line, "<... ");
 		sb_puts(&f->line, sys);
@@ -449,6 +476,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				       ((const struct ptbpf_ev_sys_exit *)ev->data)->ret);
 		else
 			sb_puts(&f->line, " = ?");
+		syscall_time(f, entry_ts, ts);
 		emit(f);
 		return;
 	}

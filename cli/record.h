@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "view.h"
 
 /* ptbpf's own threads run this much below the caller's nice value. */
 #define DEFAULT_NICE_BOOST 5
@@ -32,6 +33,7 @@ struct record_args {
 	int json;
 	int nice; /* NICE_DEFAULT: the caller's - DEFAULT_NICE_BOOST */
 	char **cmd;
+	struct view_opts view; /* strace's -c, -T, -z, -P... */
 };
 
 /* record_opts.c: the options and their parser (fills a struct record_args) */
@@ -70,6 +72,7 @@ struct rec {
 	double last_rate_t;
 	uint64_t printed; /* events printed live */
 	int log_error;	  /* writing the log failed (an errno value) */
+	struct view *view;
 };
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */
@@ -119,5 +122,7 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd);
 int record_live(struct rec *r);
 /* record_log.c: with a log the library flushes the stream to it; just wait */
 void record_log(struct rec *r);
+/* The log written, read back into the view (-c with -o); 0 or an exit code. */
+int record_log_view(struct rec *r);
 
 #endif

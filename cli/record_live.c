@@ -15,9 +15,9 @@
 #define LIVE_BATCH_BYTES (1u << 20)
 
 /* Print a batch of what the stream holds, or of what comes until *until
- * (NULL: no wait); the events printed. */
-static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz,
-			  const struct timespec *until, int *err)
+ * (NULL: no wait); the events read. */
+static size_t print_batch(struct rec *r, void *buf, size_t bufsz, const struct timespec *until,
+			  int *err)
 {
 	static struct ptbpf_event batch[LIVE_BATCH];
 	struct cli_ev ev;
@@ -30,7 +30,7 @@ static size_t print_batch(struct rec *r, struct fmt *f, void *buf, size_t bufsz,
 		*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got);
 	for (i = 0; !*err && i < got; i++) {
 		cli_ev_from(r->trid, &ev, &batch[i]);
-		fmt_event(f, &ev);
+		view_event(r->view, &ev);
 	}
 	return *err ? 0 : got;
 }
@@ -44,14 +44,15 @@ int record_live(struct rec *r)
 	size_t got;
 
 	fmt_init(&f, stdout, r->a->json, r->a->absolute);
+	view_attach(r->view, &f);
 	/* out of memory: nothing more is printed, the loops below stop */
-	if (r->a->json && fmt_json_attr(stdout, r->trid))
+	if (r->a->json && view_opts_prints(&r->a->view) && fmt_json_attr(stdout, r->trid))
 		sb_fail(&f.line);
-	while (!fmt_failed(&f)) {
+	while (!fmt_failed(&f) && !view_failed(r->view)) {
 		struct timespec ab;
 
 		/* what is there first, without a deadline to compute */
-		got = print_batch(r, &f, buf, sizeof(buf), NULL, &err);
+		got = print_batch(r, buf, sizeof(buf), NULL, &err);
 		if (!err && !got) {
 			clock_gettime(CLOCK_REALTIME, &ab);
 			ab.tv_nsec += 50 * 1000000L;
@@ -59,7 +60,7 @@ int record_live(struct rec *r)
 				ab.tv_sec++;
 				ab.tv_nsec -= 1000000000L;
 			}
-			got = print_batch(r, &f, buf, sizeof(buf), &ab, &err);
+			got = print_batch(r, buf, sizeof(buf), &ab, &err);
 		}
 		if (got) {
 			idle_since = 0;
@@ -103,16 +104,21 @@ int record_live(struct rec *r)
 			break;
 	}
 	posix_trace_stop(r->trid);
-	while (!fmt_failed(&f) && print_batch(r, &f, buf, sizeof(buf), NULL, &err))
+	while (!fmt_failed(&f) && !view_failed(r->view) &&
+	       print_batch(r, buf, sizeof(buf), NULL, &err))
 		;
+	/* the syscalls still in progress: the command's if it ended, else
+	 * of processes that go on untraced */
+	view_end(r->view, !targets_done(r));
 	fmt_flush(&f);
-	if (fmt_failed(&f)) {
+	if (fmt_failed(&f) || view_failed(r->view)) {
 		cli_err("out of memory");
 		ret = -1;
-	} else if (r->a->json) {
+	} else if (r->a->json && view_opts_prints(&r->a->view)) {
 		fmt_json_status(stdout, r->trid, f.nevents, f.noverflow);
 	}
-	r->printed = f.nevents;
+	r->printed = view_opts_prints(&r->a->view) ? f.nevents : view_nevents(r->view);
+	view_attach(r->view, NULL);
 	fmt_fini(&f);
 	fflush(stdout);
 	return ret;

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ptbpf record -o: the library writes the log; this waits for the end. */
+/*
+ * ptbpf record -o: the library writes the log; this waits for the end,
+ * and reads the log back for a summary (-c).
+ */
+#include <string.h>
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
@@ -35,4 +39,36 @@ void record_log(struct rec *r)
 		}
 	}
 	posix_trace_stop(r->trid);
+}
+
+/*
+ * A stream with a log is read through its log only (the library's drainer
+ * takes its events): the summary of -c -o comes from the log once written,
+ * as 'ptbpf show -c' makes it.
+ */
+int record_log_view(struct rec *r)
+{
+	static char buf[65536];
+	struct cli_ev ev;
+	trace_id_t t;
+	int unav = 0, err, ret;
+
+	/* "-" is a file here (cli_open_log would read standard input) */
+	ret = cli_open_log(strcmp(r->a->output, "-") ? r->a->output : "./-", &t);
+	if (ret)
+		return ret;
+	while (!(err = cli_ev_next(t, &ev, buf, sizeof(buf), &unav)) && !unav &&
+	       !view_failed(r->view))
+		view_event(r->view, &ev);
+	view_end(r->view, !targets_done(r));
+	if (err) {
+		cli_err("reading %s: %s", r->a->output, strerror(err));
+		ret = CLI_EXIT_BADLOG;
+	} else if (view_failed(r->view)) {
+		cli_err("out of memory");
+		ret = CLI_EXIT_FAIL;
+	}
+	r->printed = view_nevents(r->view);
+	posix_trace_close(t);
+	return ret;
 }

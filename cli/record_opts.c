@@ -24,8 +24,10 @@ static const struct argp_option record_opts[] = {
 	  0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
-	  "proc_fork, user:NAME) and groups (syscalls, proc, signals, sched, user, posix, all); "
-	  "a leading ! excludes",
+	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
+	  "strace's syscall classes (%file, %desc, %network, %process, %signal, %ipc, %memory, "
+	  "%creds, %clock, %stat, %lstat, %fstat, %statfs...) and /REGEX of syscall names; a "
+	  "leading ! excludes. strace's trace=EVENTS and status=SET are taken too",
 	  0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
@@ -114,14 +116,18 @@ static int policy_value(const char *arg, const struct policy_name *t)
 static error_t record_parse(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
-	char *end;
+	char *end, msg[160];
 
 	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->view;
+		break;
 	case 'o':
 		a->output = arg;
 		break;
 	case 'e':
-		a->events = arg;
+		if (view_qualifier(arg, &a->events, &a->view, msg, sizeof(msg)))
+			argp_failure(state, CLI_EXIT_USAGE, 0, "%s", msg);
 		break;
 	case 'p':
 		a->pids = arg;
@@ -177,6 +183,11 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "give a command to run (after --) or -p PID");
 		if (a->cmd && a->pids)
 			argp_error(state, "give either a command or -p PID, not both");
+		/* a log holds the events: -T, -z, -Z, -P shape printed ones */
+		if (a->output && !a->view.cflag && !a->view.threads &&
+		    (a->view.times >= 0 || a->view.status != VIEW_ST_ALL || a->view.npaths))
+			argp_error(state, "with -o no event is printed: give -T, -z, -Z, --status "
+					  "and -P to 'ptbpf show' (or to -c here)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -184,14 +195,21 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child record_children[] = {
+	{ &view_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
 const struct argp record_argp = {
 	.options = record_opts,
 	.parser = record_parse,
+	.children = record_children,
 	.args_doc = "[-p PID[,PID...]] | [--] COMMAND [ARG...]",
 	.doc = "Trace a command (started held until tracing is set up, so its first syscall "
 	       "is recorded) or running processes. Without -o, events are printed live, one "
 	       "line each, strace-like for syscalls; with -o, a POSIX trace log is written "
-	       "(read it with 'ptbpf show'). A summary goes to stderr at the end.\v"
+	       "(read it with 'ptbpf show'). A summary goes to stderr at the end; -c prints "
+	       "strace -c's table there instead of the events.\v"
 	       "Exit status: the command's own (128+N if killed by signal N); "
 	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found.",
 };

@@ -109,8 +109,10 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 			fstat(logfd, &st) ? 0LL : (long long)st.st_size,
 			(unsigned long long)(c->lost + c->log_dropped));
 	else
-		fprintf(stderr, "%s: %llu events printed, %llu lost", cli_prog,
-			(unsigned long long)r->printed, (unsigned long long)c->lost);
+		fprintf(stderr, "%s: %llu events %s, %llu lost", cli_prog,
+			(unsigned long long)r->printed,
+			view_opts_prints(&r->a->view) ? "printed" : "summarized",
+			(unsigned long long)c->lost);
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
 }
 

@@ -8,6 +8,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "view.h"
 
 const char *cli_prog = "test_cli_evsel";
 
@@ -111,13 +112,137 @@ static void test_errors(void **state)
 	evsel_free(&s);
 }
 
+/* Is syscall nr's entry (and exit) in what s selects? */
+static int sel_has(const struct evsel *s, int nr)
+{
+	trace_event_set_t set;
+	int in = 0, out = 0;
+
+	assert_int_equal(evsel_select(s, 0, &set), 0);
+	posix_trace_eventset_ismember(PTBPF_EV_SYS_ENTER(nr), &set, &in);
+	posix_trace_eventset_ismember(PTBPF_EV_SYS_EXIT(nr), &set, &out);
+	assert_int_equal(in, out);
+	return in;
+}
+
+/* strace's classes, as strace's tables have them (x86_64 numbers). */
+static void test_syscall_classes(void **state)
+{
+	struct evsel s;
+
+	(void)state;
+	assert_int_equal(evsel_parse(&s, "%file"), 0);
+	assert_true(sel_has(&s, 257)); /* openat */
+	assert_true(sel_has(&s, 59));  /* execve */
+	assert_true(sel_has(&s, 4));   /* stat */
+	assert_false(sel_has(&s, 0));  /* read */
+	assert_false(sel_has(&s, 3));  /* close */
+	evsel_free(&s);
+	/* combined with names and !, in order */
+	assert_int_equal(evsel_parse(&s, "%desc,!read,getpid"), 0);
+	assert_true(sel_has(&s, 3));
+	assert_false(sel_has(&s, 0));
+	assert_true(sel_has(&s, 39));
+	assert_false(sel_has(&s, 9 + 1)); /* mprotect: %memory only */
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "!%memory"), 0);
+	assert_true(s.from_all);
+	assert_false(sel_has(&s, 9)); /* mmap */
+	assert_true(sel_has(&s, 0));
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "%net"), 0);
+	assert_true(sel_has(&s, 41)); /* socket */
+	assert_false(sel_has(&s, 2)); /* open */
+	evsel_free(&s);
+	/* %stat is stat only; %fstat the fstat-likes; %%stat all of them */
+	assert_int_equal(evsel_parse(&s, "%stat"), 0);
+	assert_true(sel_has(&s, 4));
+	assert_false(sel_has(&s, 5));
+	assert_false(sel_has(&s, 262));
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "%fstat"), 0);
+	assert_true(sel_has(&s, 5));
+	assert_true(sel_has(&s, 262)); /* newfstatat */
+	assert_true(sel_has(&s, 332)); /* statx */
+	assert_false(sel_has(&s, 6));
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "%%stat,%lstat,%statfs,%creds,%clock"), 0);
+	assert_true(sel_has(&s, 4) && sel_has(&s, 5) && sel_has(&s, 6) && sel_has(&s, 332));
+	assert_true(sel_has(&s, 137));	/* statfs */
+	assert_false(sel_has(&s, 138)); /* fstatfs: %fstatfs */
+	assert_true(sel_has(&s, 102));	/* getuid */
+	assert_true(sel_has(&s, 228));	/* clock_gettime */
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "%process,%signal,%ipc"), 0);
+	assert_true(sel_has(&s, 56) && sel_has(&s, 61)); /* clone, wait4 */
+	assert_true(sel_has(&s, 13));			 /* rt_sigaction */
+	assert_true(sel_has(&s, 29));			 /* shmget */
+	evsel_free(&s);
+	/* strace takes the names in any case */
+	assert_int_equal(evsel_parse(&s, "%FILE"), 0);
+	assert_true(sel_has(&s, 257));
+	evsel_free(&s);
+}
+
+/* /REGEX on the syscall names; ? makes a token that matches none no error. */
+static void test_regex_and_optional(void **state)
+{
+	struct evsel s;
+
+	(void)state;
+	assert_int_equal(evsel_parse(&s, "/^sched_get"), 0);
+	assert_true(sel_has(&s, 204)); /* sched_getaffinity */
+	assert_false(sel_has(&s, 24)); /* sched_yield */
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "?nosuchsyscall,?%nosuchclass,?/^zzz,read"), 0);
+	assert_true(sel_has(&s, 0));
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "%nosuchclass"), -1);
+	assert_int_equal(evsel_parse(&s, "/^zzz"), -1);
+	assert_int_equal(evsel_parse(&s, "/("), -1);
+}
+
+/* strace's -e QUALIFIER=: trace= and status= taken, others refused. */
+static void test_qualifiers(void **state)
+{
+	struct view_opts o;
+	const char *ev = NULL;
+	char msg[160];
+
+	(void)state;
+	view_opts_init(&o);
+	assert_int_equal(view_qualifier("trace=%file,read", &ev, &o, msg, sizeof(msg)), 0);
+	assert_string_equal(ev, "%file,read");
+	assert_int_equal(view_qualifier("t=open", &ev, &o, msg, sizeof(msg)), 0);
+	assert_string_equal(ev, "open");
+	assert_int_equal(view_qualifier("openat,close", &ev, &o, msg, sizeof(msg)), 0);
+	assert_string_equal(ev, "openat,close");
+	assert_int_equal(view_qualifier("status=failed", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, VIEW_ST_FAILED);
+	assert_int_equal(view_qualifier("status=successful,unfinished", &ev, &o, msg, sizeof(msg)),
+			 0);
+	assert_int_equal(o.status, VIEW_ST_SUCCESSFUL | VIEW_ST_UNFINISHED);
+	assert_int_equal(view_qualifier("status=!successful", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, VIEW_ST_ALL & ~VIEW_ST_SUCCESSFUL);
+	assert_int_equal(view_qualifier("status=none", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, 0);
+	assert_int_equal(view_qualifier("status=all", &ev, &o, msg, sizeof(msg)), 0);
+	assert_int_equal(o.status, VIEW_ST_ALL);
+	assert_int_equal(view_qualifier("status=bogus", &ev, &o, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "invalid status 'bogus'"));
+	assert_int_equal(view_qualifier("abbrev=none", &ev, &o, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "-e abbrev=: not supported"));
+	assert_int_equal(view_qualifier("inject=open:error=ENOENT", &ev, &o, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "-e inject=: not supported"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_syscall_name),
-		cmocka_unit_test(test_groups_and_exclusion),
-		cmocka_unit_test(test_user_events),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_syscall_name),	cmocka_unit_test(test_groups_and_exclusion),
+		cmocka_unit_test(test_user_events),	cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_syscall_classes), cmocka_unit_test(test_regex_and_optional),
+		cmocka_unit_test(test_qualifiers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What shapes the events ptbpf record and ptbpf show print, with strace's
+ * and perf trace's options: the strace -c table (-c, -C, -S, -U, -w), the
+ * time of each call (-T), the status filter (-z, -Z, -e status=), the path
+ * filter (-P), the syscall classes of -e (%file...), and perf trace's
+ * per-thread summary (--summary=thread|process).
+ */
+#ifndef PTBPF_CLI_VIEW_H
+#define PTBPF_CLI_VIEW_H
+
+#include <argp.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "cli.h"
+
+/* sysclass.c: strace's classes of each syscall (cli/syscall_classes.h) */
+enum {
+	SC_DESC = 1u << 0,
+	SC_FILE = 1u << 1,
+	SC_IPC = 1u << 2,
+	SC_NETWORK = 1u << 3,
+	SC_PROCESS = 1u << 4,
+	SC_SIGNAL = 1u << 5,
+	SC_MEMORY = 1u << 6,
+	SC_STAT = 1u << 7,
+	SC_LSTAT = 1u << 8,
+	SC_FSTAT = 1u << 9,
+	SC_STAT_LIKE = 1u << 10,
+	SC_STATFS = 1u << 11,
+	SC_FSTATFS = 1u << 12,
+	SC_STATFS_LIKE = 1u << 13,
+	SC_PURE = 1u << 14,
+	SC_CREDS = 1u << 15,
+	SC_CLOCK = 1u << 16,
+	SC_NEVER_FAILS = 1u << 17, /* not a class: strace never counts it failed */
+};
+/* The SC_* of syscall number nr (x86_64), 0: none. */
+uint32_t sysclass_of(int nr);
+/* The class of a name of strace's ("%file", "%net"...); 0, or -1: none. */
+int sysclass_lookup(const char *name, uint32_t *cls);
+
+/* pidmap.c: a map from a process or thread id (> 0) to a pointer */
+struct pidmap {
+	struct pidmap_ent {
+		pid_t key; /* 0: free */
+		void *val;
+	} * e;
+	size_t cap, n;
+};
+void *pidmap_get(const struct pidmap *m, pid_t key);
+int pidmap_put(struct pidmap *m, pid_t key, void *val); /* 0, or -1: no memory */
+void *pidmap_del(struct pidmap *m, pid_t key);		/* the value removed, or NULL */
+void pidmap_free(struct pidmap *m, void (*free_val)(void *));
+
+/* summary.c: the strace -c table */
+enum {
+	SUM_COL_NONE,
+	SUM_COL_TIME_100S,
+	SUM_COL_TIME_TOTAL,
+	SUM_COL_TIME_MIN,
+	SUM_COL_TIME_MAX,
+	SUM_COL_TIME_AVG,
+	SUM_COL_CALLS,
+	SUM_COL_ERRORS,
+	SUM_COL_NAME,
+	SUM_COL_MAX,
+};
+#define SUM_NAME_MAX 32
+struct sum_count {
+	uint64_t calls, errors, time_ns, min_ns, max_ns;
+};
+struct summary {
+	struct sum_count c[PTBPF_SYSCALL_NR_MAX];
+	char name[PTBPF_SYSCALL_NR_MAX][SUM_NAME_MAX];
+};
+/* strace's columns: % time, seconds, usecs/call, calls, errors, syscall */
+extern const uint8_t summary_default_columns[SUM_COL_MAX];
+void summary_init(struct summary *s);
+/* One call of syscall nr that took ns (< 0: not known) and failed or not. */
+void summary_add(struct summary *s, int nr, const char *name, int64_t ns, int error);
+int summary_empty(const struct summary *s);
+/* The SUM_COL_* of one of strace's column names (-S), -1 if none. */
+int summary_sortby(const char *name);
+/* -U: the columns (SUM_COL_MAX bytes, 0-ended); 0, or -1 with why in msg. */
+int summary_columns(uint8_t *cols, const char *spec, char *msg, size_t msgsz);
+/* The table, sorted by column sortby (SUM_COL_NONE: syscall numbers);
+ * nothing when no call was counted, as strace. */
+void summary_print(const struct summary *s, const uint8_t *cols, int sortby, FILE *out);
+
+/* thsummary.c: perf trace --summary, per thread or per process */
+struct thsum;
+/* live: the threads run now (their names are read from /proc) */
+struct thsum *thsum_new(int by_process, int live);
+void thsum_event(struct thsum *t, const struct cli_ev *ev);
+void thsum_syscall(struct thsum *t, pid_t pid, pid_t tid, int nr, const char *name, int64_t ns,
+		   int error);
+int thsum_print(struct thsum *t, FILE *out); /* -1: out of memory */
+void thsum_free(struct thsum *t);
+
+/* pathtrace.c: -P */
+struct pathtrace;
+struct pathtrace *pathtrace_new(void);
+/* path, and what realpath makes of it (said, as strace says it); 0 or -1 */
+int pathtrace_add(struct pathtrace *p, const char *path);
+/* Does the syscall entry ev touch a path of the set? *by_path: through a
+ * path argument (not only an fd). */
+int pathtrace_entry(const struct pathtrace *p, const struct cli_ev *ev, int *by_path);
+/* Its exit (ret; args: the entry's): the fds that now refer to the set. */
+void pathtrace_exit(struct pathtrace *p, pid_t pid, int nr, const uint64_t *args, int by_path,
+		    int64_t ret);
+void pathtrace_fork(struct pathtrace *p, pid_t parent, pid_t child);
+void pathtrace_exec(struct pathtrace *p, pid_t pid);
+void pathtrace_gone(struct pathtrace *p, pid_t pid);
+/* The fds of running process pid that refer to the set now (/proc). */
+void pathtrace_scan(struct pathtrace *p, pid_t pid);
+/* Adds to set the events following fds needs. */
+void pathtrace_need(const struct pathtrace *p, trace_event_set_t *set);
+int pathtrace_failed(const struct pathtrace *p);
+void pathtrace_free(struct pathtrace *p);
+
+/* view_opts.c: the options (an argp child of record's and show's) */
+enum { VIEW_C_NONE, VIEW_C_ONLY /* -c */, VIEW_C_BOTH /* -C */ };
+enum { VIEW_TH_NONE, VIEW_TH_THREAD, VIEW_TH_PROCESS };
+/* strace's statuses of a syscall (-e status=) */
+enum {
+	VIEW_ST_SUCCESSFUL = 1u << 0,
+	VIEW_ST_FAILED = 1u << 1,
+	VIEW_ST_UNFINISHED = 1u << 2,
+	VIEW_ST_UNAVAILABLE = 1u << 3,
+	VIEW_ST_DETACHED = 1u << 4,
+	VIEW_ST_ALL = (1u << 5) - 1,
+};
+#define VIEW_MAX_PATHS 256
+struct view_opts {
+	int cflag;   /* VIEW_C_* */
+	int threads; /* VIEW_TH_* */
+	int sortby;  /* SUM_COL_*: strace's default, time */
+	int sortby_set, columns_set, wall;
+	uint8_t columns[SUM_COL_MAX];
+	int times;	     /* -T: digits of the fraction of a second, -1: off */
+	unsigned int status; /* VIEW_ST_* printed */
+	const char *paths[VIEW_MAX_PATHS];
+	size_t npaths;
+};
+void view_opts_init(struct view_opts *o);
+/* The options: its input a struct view_opts (view_opts_init'ed). */
+extern const struct argp view_argp;
+/*
+ * An -e of strace's, QUALIFIER=VALUE or a list of events: *events for
+ * trace= (or no qualifier), status= into o. 0, or -1 with why in msg (an
+ * invalid status, a qualifier ptbpf does not take).
+ */
+int view_qualifier(const char *arg, const char **events, struct view_opts *o, char *msg,
+		   size_t msgsz);
+/* Are events printed (not only a summary)? */
+int view_opts_prints(const struct view_opts *o);
+/* Does anything of the view act on the events? */
+int view_opts_active(const struct view_opts *o);
+
+/* view.c: the events between their reader and the printer */
+struct view;
+/*
+ * f: where the events shown are printed (NULL: nowhere); live: the traced
+ * processes run now. 0, or -1 (said).
+ */
+int view_new(struct view **v, const struct view_opts *o, struct fmt *f, int live);
+/* The events shown go to f from now on (NULL: nowhere). */
+void view_attach(struct view *v, struct fmt *f);
+/* Adds to set the events the view needs recorded besides those shown. */
+void view_need(const struct view *v, trace_event_set_t *set);
+/* Only these events are shown (the -e selection): the others only serve
+ * the view (-P's fds). All are, until this is called. */
+void view_set_shown(struct view *v, const trace_event_set_t *shown);
+/* pid runs now: what it has open already (-P). */
+void view_scan_pid(struct view *v, pid_t pid);
+void view_event(struct view *v, const struct cli_ev *ev);
+/* No more events: the syscalls still in progress end (detached: the trace
+ * stopped; else it was read to its end). */
+void view_end(struct view *v, int detached);
+/* The summaries asked for; 0, or -1: out of memory. */
+int view_report(struct view *v, FILE *out);
+int view_failed(const struct view *v);
+uint64_t view_nevents(const struct view *v); /* the events shown or summarized */
+void view_free(struct view *v);
+
+#endif

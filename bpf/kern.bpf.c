@@ -27,6 +27,12 @@ const volatile __u64 wakeup_bytes = 4096;
 const volatile __u32 follow_secure_exec = 0;
 /* rings[] entries: one per possible CPU, or 1 (every CPU shares ring 0) */
 const volatile __u32 nr_rings = 1;
+/*
+ * KERN_SYS_*: only the syscalls with these results are written, each
+ * entry held in `held` until its result is known; 0: every syscall, its
+ * entry written when it is made.
+ */
+const volatile __u32 syscall_status = 0;
 
 /* Written by user space through the mmap'ed .bss at any time. */
 __u32 enabled;
@@ -109,6 +115,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scratch);
 } scratch_map SEC(".maps");
+
+/* With syscall_status: the entry of each thread's syscall in progress. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1); /* set before load */
+	__type(key, __u32);
+	__type(value, struct scratch);
+} held SEC(".maps");
 
 /* task_struct.state before 5.14 */
 struct task_struct___old {
@@ -416,7 +430,7 @@ static __always_inline __u32 read_path(char *dst, __u64 uptr, __u16 *flags, __u1
 }
 
 static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, __u64 ip,
-					   const __u64 *args, __u32 nr, __u8 pa)
+					   const __u64 *args, __u32 nr, __u8 pa, bool hold)
 {
 	struct scratch *s;
 	__u32 zero = 0, len0 = 0, len1 = 0, size, idx;
@@ -454,6 +468,12 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	size += sizeof(s->rec);
 	if (size > sizeof(*s))
 		return 0;
+	if (hold) {
+		/* LRU: a thread that died in a syscall leaves no entry behind for long */
+		if (bpf_map_update_elem(&held, &tid, s, BPF_ANY))
+			count_drop();
+		return 0;
+	}
 	ring = cpu_ring(&idx);
 	if (ring)
 		emit_drops(ring);
@@ -506,11 +526,11 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	if (current_compat_thread(&thread))
 		return 0;
 	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
-	if (pa) {
+	if (pa || syscall_status) {
 		__u64 a[6];
 
 		syscall_args(regs, a);
-		return sys_enter_paths(tgid, tid, thread, regs->ip, a, nr, pa);
+		return sys_enter_paths(tgid, tid, thread, regs->ip, a, nr, pa, syscall_status != 0);
 	}
 
 	/* the common case: the compact form */
@@ -532,6 +552,69 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	}
 }
 
+/* With syscall_status: is a call that returned ret written? */
+static __always_inline bool status_wanted(long ret)
+{
+	return syscall_status & (ret < 0 && ret >= -4095 ? KERN_SYS_FAILED : KERN_SYS_SUCCESSFUL);
+}
+
+/*
+ * With syscall_status: tid's held entry of syscall nr, written now if
+ * wanted and forgotten. Returns its timestamp, 0 if none was written.
+ */
+static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
+{
+	struct scratch *s = bpf_map_lookup_elem(&held, &tid);
+	__u64 ts = 0;
+	__u32 size, idx;
+	void *ring;
+
+	if (!s)
+		return 0;
+	size = sizeof(s->rec) + s->rec.data_len;
+	if (wanted && s->ent.nr == nr && size <= sizeof(*s)) {
+		ring = cpu_ring(&idx);
+		if (ring)
+			emit_drops(ring);
+		if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
+			count_drop();
+		} else {
+			count_emitted(idx);
+			ts = s->rec.ts;
+		}
+	} else if (!wanted) {
+		__sync_fetch_and_add(&cnt_filtered, 1);
+	}
+	bpf_map_delete_elem(&held, &tid);
+	return ts;
+}
+
+/* The exit of a syscall with syscall_status: its result and its entry's time. */
+static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret, __u32 tgid,
+					 __u32 tid, __u64 thread)
+{
+	bool wanted = status_wanted(ret);
+	__u64 enter_ts = release_enter(tid, nr, wanted);
+	struct ring_ref rr;
+	struct kern_rec *r;
+	__u64 *d;
+
+	if (!wanted) {
+		__sync_fetch_and_add(&cnt_filtered, 1);
+		return 0;
+	}
+	r = rec_reserve(&rr, 2 * sizeof(__u64));
+	if (!r)
+		return 0;
+	rec_fill_ids(r, PTBPF_EV_SYS_EXIT(nr), 2 * sizeof(__u64), tgid, tid, thread, regs->ip);
+	r->flags = KERN_REC_COMPACT;
+	d = (void *)(r + 1);
+	d[0] = ret;
+	d[1] = enter_ts;
+	rec_submit(&rr, r);
+	return 0;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -547,6 +630,8 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (current_compat_thread(&thread))
 		return 0;
+	if (syscall_status)
+		return sys_exit_held(regs, nr, ret, tgid, tid, thread);
 	/* the compact form: the return value */
 	r = rec_reserve(&rr, sizeof(__s64));
 	if (!r)
@@ -743,6 +828,13 @@ int BPF_PROG(ptbpf_exit, struct task_struct *p)
 	if (!pid_traced(tgid))
 		return 0;
 	dead = BPF_CORE_READ(p, signal, live.counter) == 0;
+	if (syscall_status) {
+		/* its exit or exit_group, which never returns */
+		__u32 tid = BPF_CORE_READ(p, pid);
+
+		if (!bpf_map_delete_elem(&held, &tid))
+			__sync_fetch_and_add(&cnt_filtered, 1);
+	}
 	emit_exit(p, PTBPF_EV_THREAD_EXIT, code, dead);
 	if (!dead)
 		return 0;

@@ -54,6 +54,10 @@ struct kern_drops {
  * nibble is 1 + the argument index of the first path (0: none), the high
  * nibble that of the second.
  */
+/* syscall_status: the results of the syscalls a stream records */
+#define KERN_SYS_SUCCESSFUL 0x1u
+#define KERN_SYS_FAILED	    0x2u
+
 #define KERN_PATH_ARG(a0, a1) ((__u8)(((a0) + 1) | (((a1) + 1) << 4)))
 #define KERN_PATH_ARG0(v)     ((int)((v)&0xf) - 1)
 #define KERN_PATH_ARG1(v)     ((int)(((v) >> 4) & 0xf) - 1)

@@ -211,6 +211,20 @@ static inline int64_t ts_ns(const struct timespec *t)
 	return ns < 0 ? 0 : ns;
 }
 
+/*
+ * The entry time of the syscall whose exit is ev: the exit's own record of
+ * it where it has one (a stream that records syscalls by their result,
+ * whose entry events may be stamped later), else entry_ts.
+ */
+static inline int64_t exit_entry_ts(const struct cli_ev *ev, int64_t entry_ts)
+{
+	const struct ptbpf_ev_sys_exit_held *x = ev->data;
+
+	if (ev->len < sizeof(*x) || !x->enter_ts || x->enter_ts > INT64_MAX)
+		return entry_ts;
+	return (int64_t)x->enter_ts;
+}
+
 /* "openat" for a syscall's entry or exit event, else NULL */
 static inline const char *sys_name_of(const struct cli_ev *ev)
 {

@@ -194,6 +194,8 @@ int cmd_record(int argc, char **argv)
 		ret = CLI_EXIT_USAGE;
 		goto abort_child;
 	}
+	/* -z, -Z: the other calls dropped in the kernel, where it can */
+	ptbpf_trace_attr_setsyscallstatus(&attr, view_opts_kernel_status(&a.view));
 
 	set_nice(a.nice);
 	if (a.output)

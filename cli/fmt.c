@@ -454,6 +454,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 			const struct ptbpf_ev_sys_exit *x = ev->data;
 
 			f->have_held = 0;
+			f->held_ts = exit_entry_ts(ev, f->held_ts);
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
 			sb_cat(&f->line, &f->held_text);
 			if (ev->len >= sizeof(*x))
@@ -476,7 +477,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				       ((const struct ptbpf_ev_sys_exit *)ev->data)->ret);
 		else
 			sb_puts(&f->line, " = ?");
-		syscall_time(f, entry_ts, ts);
+		syscall_time(f, exit_entry_ts(ev, entry_ts), ts);
 		emit(f);
 		return;
 	}

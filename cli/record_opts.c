@@ -183,11 +183,13 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "give a command to run (after --) or -p PID");
 		if (a->cmd && a->pids)
 			argp_error(state, "give either a command or -p PID, not both");
-		/* a log holds the events: -T, -z, -Z, -P shape printed ones */
+		/* a log holds the events: -T and -P shape printed ones; -z and
+		 * -Z select the calls the kernel writes, to the log too */
 		if (a->output && !a->view.cflag && !a->view.threads &&
-		    (a->view.times >= 0 || a->view.status != VIEW_ST_ALL || a->view.npaths))
-			argp_error(state, "with -o no event is printed: give -T, -z, -Z, --status "
-					  "and -P to 'ptbpf show' (or to -c here)");
+		    (a->view.times >= 0 || a->view.npaths ||
+		     (a->view.status != VIEW_ST_ALL && !view_opts_kernel_status(&a->view))))
+			argp_error(state, "with -o no event is printed: give -T, -P and statuses "
+					  "other than -z or -Z to 'ptbpf show' (or to -c here)");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -282,7 +282,7 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 			pathtrace_exit(v->pt, t->pid, nr, t->args, t->by_path, have_ret ? ret : -1);
 		shown = t->shown;
 		held = t->held;
-		ns = ts_ns(&ev->info.posix_timestamp) - t->enter_ts;
+		ns = ts_ns(&ev->info.posix_timestamp) - exit_entry_ts(ev, t->enter_ts);
 		t->nr = -1;
 		t->held = 0;
 	} else {

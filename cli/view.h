@@ -156,6 +156,13 @@ int view_qualifier(const char *arg, const char **events, struct view_opts *o, ch
 		   size_t msgsz);
 /* Are events printed (not only a summary)? */
 int view_opts_prints(const struct view_opts *o);
+/*
+ * The PTBPF_SYSCALL_* statuses the kernel may select the syscalls by (0:
+ * all): not for a summary, which counts every call, nor for -P, which
+ * follows the fds of every open, nor for statuses only user space sees
+ * (unfinished, unavailable, detached).
+ */
+unsigned int view_opts_kernel_status(const struct view_opts *o);
 /* Does anything of the view act on the events? */
 int view_opts_active(const struct view_opts *o);
 

@@ -377,3 +377,14 @@ const struct argp view_argp = {
 	.options = view_options,
 	.parser = view_parse,
 };
+
+unsigned int view_opts_kernel_status(const struct view_opts *o)
+{
+	if (o->cflag != VIEW_C_NONE || o->threads != VIEW_TH_NONE || o->npaths)
+		return 0;
+	if (o->status == VIEW_ST_SUCCESSFUL)
+		return PTBPF_SYSCALL_SUCCESSFUL;
+	if (o->status == VIEW_ST_FAILED)
+		return PTBPF_SYSCALL_FAILED;
+	return 0;
+}

@@ -91,7 +91,16 @@ for st in -Z -z "-e status=failed" "-e status=successful,failed" "--failed-only"
 	fi
 	cmp -s "$T/s.c2" "$T/p.c2" || { diff "$T/s.c2" "$T/p.c2" | head -20; fail "$st: not strace's calls"; }
 	echo "$st: $(grep -c . "$T/s.c2") calls as strace's"
+	[ "$st" = -Z ] && cp "$T/s.c2" "$T/s-Z.calls"
 done
+# -Z -o: the kernel drops the successful calls, so the log holds only the
+# failed ones, strace's
+# shellcheck disable=SC2086
+"$P" record -f -e syscalls -Z -o "$T/z.log" -- $SC "$D" >/dev/null 2>&1 || fail "record -Z -o"
+"$P" show "$T/z.log" >"$T/z.txt" || fail "show of a -Z log"
+calls ptbpf "$T/z.txt" >"$T/z.calls"
+cmp -s "$T/s-Z.calls" "$T/z.calls" ||
+	{ diff "$T/s-Z.calls" "$T/z.calls" | head -20; fail "-Z -o: the log holds other calls"; }
 grep -q ' ok$' "$T/p.calls" && fail "--failed-only: a call that succeeded"
 
 # -P: the open of the file, then every call on the fds that refer to it

@@ -82,6 +82,19 @@ struct ptbpf_ev_sys_exit {
 	__s64 ret;
 };
 
+/*
+ * "sys_exit_NAME" of a stream that records syscalls by their result
+ * (ptbpf_trace_attr_setsyscallstatus): a payload of this size. The entry
+ * event comes when the call has returned and may carry a later timestamp
+ * than the call's start (events are read in timestamp order); enter_ts is
+ * the entry's own, 0 if the entry was not recorded.
+ */
+struct ptbpf_ev_sys_exit_held {
+	__s64 nr;
+	__s64 ret;
+	__u64 enter_ts; /* CLOCK_MONOTONIC nanoseconds */
+};
+
 /* "proc_fork": a new process or thread (clone, fork, vfork, clone3). */
 struct ptbpf_ev_fork {
 	__s32 parent_pid;

@@ -107,6 +107,22 @@ __PTBPF_API int ptbpf_system_eventid_get_name(trace_event_id_t id, char *name);
 __PTBPF_API int ptbpf_system_eventid_next(trace_event_id_t id, trace_event_id_t *next);
 
 /*
+ * Syscalls by their result: a stream created with these attributes
+ * records a syscall's entry and exit events only if its result is in
+ * statuses: PTBPF_SYSCALL_SUCCESSFUL (no error), PTBPF_SYSCALL_FAILED (an
+ * error: -4095..-1 in the kernel), or both, the default (0 means both
+ * too). The other calls are dropped in the kernel, which holds each entry
+ * until the call returns: an entry event comes with its exit (struct
+ * ptbpf_ev_sys_exit_held in <ptbpf/events.h> has its time), and a call
+ * that does not return (exit_group, one in progress at the stop) is not
+ * recorded. EINVAL: other bits, or no attributes object.
+ */
+#define PTBPF_SYSCALL_SUCCESSFUL 0x1u
+#define PTBPF_SYSCALL_FAILED	 0x2u
+__PTBPF_API int ptbpf_trace_attr_setsyscallstatus(trace_attr_t *attr, unsigned int statuses);
+__PTBPF_API int ptbpf_trace_attr_getsyscallstatus(const trace_attr_t *attr, unsigned int *statuses);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */

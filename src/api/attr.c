@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <ptbpf/ptbpf.h>
 #include <trace.h>
 
 #include "common/event.h"
@@ -248,5 +249,27 @@ int posix_trace_attr_setstreamsize(trace_attr_t *attr, size_t v)
 	if (v > PT_MAX_STREAM_SIZE)
 		v = PT_MAX_STREAM_SIZE;
 	a->stream_size = v;
+	return 0;
+}
+
+int ptbpf_trace_attr_setsyscallstatus(trace_attr_t *attr, unsigned int statuses)
+{
+	const unsigned int all = PTBPF_SYSCALL_SUCCESSFUL | PTBPF_SYSCALL_FAILED;
+	struct pt_attr *a = attr_set(attr);
+
+	if (!a || (statuses & ~all))
+		return EINVAL;
+	a->syscall_status = statuses == all ? 0 : statuses;
+	return 0;
+}
+
+int ptbpf_trace_attr_getsyscallstatus(const trace_attr_t *attr, unsigned int *statuses)
+{
+	const struct pt_attr *a = attr_get(attr);
+
+	if (!a || !statuses)
+		return EINVAL;
+	*statuses = a->syscall_status ? a->syscall_status
+				      : PTBPF_SYSCALL_SUCCESSFUL | PTBPF_SYSCALL_FAILED;
 	return 0;
 }

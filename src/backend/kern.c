@@ -7,6 +7,7 @@
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <ptbpf/ptbpf.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -27,6 +28,20 @@
 /* A CPU's ring: the asked size split between the CPUs, but not below
  * this (or the asked size if smaller): a thread may stay on one CPU. */
 #define KERN_RING_CPU_FLOOR ((size_t)1 << 20)
+
+/* Threads in a syscall at once whose entries a status filter holds */
+#define KERN_HELD_MAX 4096u
+
+/* The kernel side's syscall_status for the options' PTBPF_SYSCALL_* */
+static __u32 kern_syscall_status(const struct kern_opts *o)
+{
+	unsigned int st = o ? o->syscall_status : 0;
+
+	if ((st & PTBPF_SYSCALL_SUCCESSFUL) && (st & PTBPF_SYSCALL_FAILED))
+		return 0;
+	return (st & PTBPF_SYSCALL_SUCCESSFUL ? KERN_SYS_SUCCESSFUL : 0) |
+	       (st & PTBPF_SYSCALL_FAILED ? KERN_SYS_FAILED : 0);
+}
 
 /* One CPU's ring, and its head record during a drain. */
 struct kern_ring {
@@ -186,6 +201,13 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	kern_backend__set_nargs_table(skel);
 	skel->bss->inherit = o && o->inherit;
 	skel->rodata->follow_secure_exec = o && o->follow_secure_exec;
+	skel->rodata->syscall_status = kern_syscall_status(o);
+	/* a syscall in progress per thread: room for many blocked threads */
+	if (skel->rodata->syscall_status) {
+		err = bpf_map__set_max_entries(skel->maps.held, KERN_HELD_MAX);
+		if (err)
+			return kern_backend__load_err(err);
+	}
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	err = kern_bpf__load(skel);
 	close(tmpl);
@@ -353,6 +375,7 @@ static void kern_backend__drops(struct kern_backend *kb, const struct kern_rec *
 union kern_full {
 	struct ptbpf_ev_sys_enter ent;
 	struct ptbpf_ev_sys_exit ext;
+	struct ptbpf_ev_sys_exit_held held;
 };
 
 /*
@@ -364,6 +387,14 @@ static uint32_t kern_expand(const struct kern_rec *r, union kern_full *f)
 	if (!PTBPF_EV_IS_SYSCALL(r->id))
 		return 0;
 	if (PTBPF_EV_SYSCALL_IS_EXIT(r->id)) {
+		/* the return value, and with a syscall status filter the entry's time */
+		if (r->data_len == sizeof(f->held.ret) + sizeof(f->held.enter_ts)) {
+			f->held.nr = PTBPF_EV_SYSCALL_NR(r->id);
+			memcpy(&f->held.ret, r + 1, sizeof(f->held.ret));
+			memcpy(&f->held.enter_ts, (const char *)(r + 1) + sizeof(f->held.ret),
+			       sizeof(f->held.enter_ts));
+			return sizeof(f->held);
+		}
 		if (r->data_len != sizeof(f->ext.ret))
 			return 0;
 		f->ext.nr = PTBPF_EV_SYSCALL_NR(r->id);

@@ -25,6 +25,10 @@ struct kern_opts {
 	 * traced (the tracer has CAP_SYS_PTRACE); else it leaves the traced
 	 * set at that exec, with a PTBPF_EV_PROC_UNTRACED event */
 	bool follow_secure_exec;
+	/* PTBPF_SYSCALL_*: only the syscalls with these results are
+	 * written, each entry held in the kernel until the call returns; 0:
+	 * all, each entry written at once */
+	unsigned int syscall_status;
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -34,6 +34,8 @@ struct pt_attr {
 	size_t stream_size;
 	size_t max_data_size;
 	size_t log_size;
+	/* PTBPF_SYSCALL_* of the syscalls recorded, 0: all */
+	unsigned int syscall_status;
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

@@ -94,6 +94,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	ko.ring_bytes = 2 * a->stream_size < KERN_RING_MIN ? KERN_RING_MIN : 2 * a->stream_size;
 	ko.inherit = a->inherit == POSIX_TRACE_INHERITED;
 	ko.follow_secure_exec = target__may_trace_secure_exec();
+	ko.syscall_status = a->syscall_status;
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;

@@ -25,6 +25,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "itest.h"
+#include "itest_read.h"
 
 static char dir[] = "/tmp/ptbpf-itest-conf-XXXXXX";
 
@@ -49,49 +50,25 @@ static struct ev evs[MAXEV];
 /* Read what the stream holds now (trygetnext: a stream without a log). */
 static int read_stream(trace_id_t t)
 {
-	int n = 0, un;
+	int n = 0;
 
-	while (n < MAXEV) {
-		struct ev *e = &evs[n];
-
-		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
-							      &e->len, &un),
-				 0);
-		if (un)
-			break;
-		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name),
-				 0);
+	while (n < MAXEV && itest_next_event(t, false, ITEST_EV_REF(&evs[n])))
 		n++;
-	}
 	return n;
 }
 
 /* Read a whole log; the trid stays open in *lt when lt is given. */
 static int read_log(const char *path, trace_id_t *lt)
 {
-	int fd = open(path, O_RDONLY), n = 0, un;
-	trace_id_t t;
+	int fd, n = 0;
+	trace_id_t t = itest_open_log(path, &fd);
 
-	assert_true(fd >= 0);
-	assert_int_equal(posix_trace_open(fd, &t), 0);
-	while (n < MAXEV) {
-		struct ev *e = &evs[n];
-
-		assert_int_equal(posix_trace_getnext_event(t, &e->info, e->data, sizeof(e->data),
-							   &e->len, &un),
-				 0);
-		if (un)
-			break;
-		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name),
-				 0);
+	while (n < MAXEV && itest_next_event(t, true, ITEST_EV_REF(&evs[n])))
 		n++;
-	}
-	if (lt) {
+	if (lt)
 		*lt = t;
-	} else {
-		assert_int_equal(posix_trace_close(t), 0);
-		close(fd);
-	}
+	else
+		itest_close_log(t, fd);
 	return n;
 }
 

@@ -25,6 +25,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "itest.h"
+#include "itest_read.h"
 
 static char dir[] = "/tmp/ptbpf-itest-log-XXXXXX";
 
@@ -48,29 +49,15 @@ static struct rec recs[MAXREC];
 
 static int read_log(const char *path, trace_id_t *out)
 {
-	int fd = open(path, O_RDONLY), n = 0, un;
-	trace_id_t t;
+	int fd, n = 0;
+	trace_id_t t = itest_open_log(path, &fd);
 
-	assert_true(fd >= 0);
-	assert_int_equal(posix_trace_open(fd, &t), 0);
-	while (n < MAXREC) {
-		struct rec *r = &recs[n];
-
-		assert_int_equal(posix_trace_getnext_event(t, &r->info, r->data, sizeof(r->data),
-							   &r->len, &un),
-				 0);
-		if (un)
-			break;
-		assert_int_equal(posix_trace_eventid_get_name(t, r->info.posix_event_id, r->name),
-				 0);
+	while (n < MAXREC && itest_next_event(t, true, ITEST_EV_REF(&recs[n])))
 		n++;
-	}
-	if (out) {
+	if (out)
 		*out = t;
-	} else {
-		assert_int_equal(posix_trace_close(t), 0);
-		close(fd);
-	}
+	else
+		itest_close_log(t, fd);
 	return n;
 }
 

@@ -20,6 +20,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "itest.h"
+#include "itest_read.h"
 
 struct ev {
 	struct posix_trace_event_info info;
@@ -81,20 +82,10 @@ static uint64_t timespec_ns(const struct timespec *ts)
 
 static int read_all(trace_id_t t)
 {
-	int n = 0, un;
+	int n = 0;
 
-	while (n < MAXEV) {
-		struct ev *e = &evs[n];
-
-		assert_int_equal(posix_trace_trygetnext_event(t, &e->info, e->data, sizeof(e->data),
-							      &e->len, &un),
-				 0);
-		if (un)
-			break;
-		assert_int_equal(posix_trace_eventid_get_name(t, e->info.posix_event_id, e->name),
-				 0);
+	while (n < MAXEV && itest_next_event(t, false, ITEST_EV_REF(&evs[n])))
 		n++;
-	}
 	return n;
 }
 

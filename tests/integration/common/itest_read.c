@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "itest_read.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+bool itest_next_event(trace_id_t t, bool log, struct itest_ev_ref r)
+{
+	int un = 0;
+
+	if (log)
+		assert_int_equal(posix_trace_getnext_event(t, r.info, r.data, r.datasz, r.len, &un),
+				 0);
+	else
+		assert_int_equal(
+			posix_trace_trygetnext_event(t, r.info, r.data, r.datasz, r.len, &un), 0);
+	if (un)
+		return false;
+	assert_int_equal(posix_trace_eventid_get_name(t, r.info->posix_event_id, r.name), 0);
+	return true;
+}
+
+trace_id_t itest_open_log(const char *path, int *fd)
+{
+	trace_id_t t;
+
+	*fd = open(path, O_RDONLY);
+	assert_true(*fd >= 0);
+	assert_int_equal(posix_trace_open(*fd, &t), 0);
+	return t;
+}
+
+void itest_close_log(trace_id_t t, int fd)
+{
+	assert_int_equal(posix_trace_close(t), 0);
+	close(fd);
+}

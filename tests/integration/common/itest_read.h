@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Reading events in the integration tests: any error fails the test. */
+#ifndef PTBPF_ITEST_READ_H
+#define PTBPF_ITEST_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <trace.h>
+
+/* Where one event read goes (each test has its own event struct). */
+struct itest_ev_ref {
+	struct posix_trace_event_info *info;
+	char *name; /* TRACE_EVENT_NAME_MAX bytes */
+	void *data;
+	size_t datasz;
+	size_t *len;
+};
+
+/* Fills the fields of an event struct e (info, name, data, len). */
+#define ITEST_EV_REF(e)                                                                            \
+	((struct itest_ev_ref){ &(e)->info, (e)->name, (e)->data, sizeof((e)->data), &(e)->len })
+
+/*
+ * The next event of t, with its type's name: true, or false when there is
+ * none (now, for an active stream; any more, for a log: log true).
+ */
+bool itest_next_event(trace_id_t t, bool log, struct itest_ev_ref r);
+
+/* A log opened for reading (its fd in *fd), and closed again. */
+trace_id_t itest_open_log(const char *path, int *fd);
+void itest_close_log(trace_id_t t, int fd);
+
+#endif

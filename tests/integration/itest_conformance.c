@@ -37,57 +37,27 @@ static const char *logpath(const char *name)
 	return p;
 }
 
-struct ev {
-	struct posix_trace_event_info info;
-	char name[TRACE_EVENT_NAME_MAX];
-	size_t len;
-	unsigned char data[256];
-};
-
 #define MAXEV 20000
-static struct ev evs[MAXEV];
+static struct itest_ev evs[MAXEV];
 
-/* Read what the stream holds now (trygetnext: a stream without a log). */
 static int read_stream(trace_id_t t)
 {
-	int n = 0;
-
-	while (n < MAXEV && itest_next_event(t, false, ITEST_EV_REF(&evs[n])))
-		n++;
-	return n;
+	return itest_read_stream(t, evs, MAXEV);
 }
 
-/* Read a whole log; the trid stays open in *lt when lt is given. */
 static int read_log(const char *path, trace_id_t *lt)
 {
-	int fd, n = 0;
-	trace_id_t t = itest_open_log(path, &fd);
-
-	while (n < MAXEV && itest_next_event(t, true, ITEST_EV_REF(&evs[n])))
-		n++;
-	if (lt)
-		*lt = t;
-	else
-		itest_close_log(t, fd);
-	return n;
+	return itest_read_log(path, lt, evs, MAXEV);
 }
 
 static int count(int n, const char *name)
 {
-	int i, c = 0;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(evs[i].name, name))
-			c++;
-	return c;
+	return itest_count(evs, n, name);
 }
 
 static int newlog(const char *name)
 {
-	int fd = open(logpath(name), O_RDWR | O_CREAT | O_TRUNC, 0600);
-
-	assert_true(fd >= 0);
-	return fd;
+	return itest_newlog(logpath(name));
 }
 
 /* ------------------------------------------------------------------ */

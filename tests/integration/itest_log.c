@@ -37,46 +37,22 @@ static const char *logpath(const char *name)
 	return p;
 }
 
-struct rec {
-	struct posix_trace_event_info info;
-	char name[TRACE_EVENT_NAME_MAX];
-	size_t len;
-	unsigned char data[1100];
-};
-
 #define MAXREC 50000
-static struct rec recs[MAXREC];
+static struct itest_ev recs[MAXREC];
 
 static int read_log(const char *path, trace_id_t *out)
 {
-	int fd, n = 0;
-	trace_id_t t = itest_open_log(path, &fd);
-
-	while (n < MAXREC && itest_next_event(t, true, ITEST_EV_REF(&recs[n])))
-		n++;
-	if (out)
-		*out = t;
-	else
-		itest_close_log(t, fd);
-	return n;
+	return itest_read_log(path, out, recs, MAXREC);
 }
 
 static int count(int n, const char *name)
 {
-	int i, c = 0;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(recs[i].name, name))
-			c++;
-	return c;
+	return itest_count(recs, n, name);
 }
 
 static int newlog(const char *name)
 {
-	int fd = open(logpath(name), O_RDWR | O_CREAT | O_TRUNC, 0600);
-
-	assert_true(fd >= 0);
-	return fd;
+	return itest_newlog(logpath(name));
 }
 
 /*

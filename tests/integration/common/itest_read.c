@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <fcntl.h>
+#include <string.h>
 #include <unistd.h>
 
 bool itest_next_event(trace_id_t t, bool log, struct itest_ev_ref r)
@@ -38,4 +39,45 @@ void itest_close_log(trace_id_t t, int fd)
 {
 	assert_int_equal(posix_trace_close(t), 0);
 	close(fd);
+}
+
+int itest_read_stream(trace_id_t t, struct itest_ev *evs, int max)
+{
+	int n = 0;
+
+	while (n < max && itest_next_event(t, false, ITEST_EV_REF(&evs[n])))
+		n++;
+	return n;
+}
+
+int itest_read_log(const char *path, trace_id_t *lt, struct itest_ev *evs, int max)
+{
+	int fd, n = 0;
+	trace_id_t t = itest_open_log(path, &fd);
+
+	while (n < max && itest_next_event(t, true, ITEST_EV_REF(&evs[n])))
+		n++;
+	if (lt)
+		*lt = t;
+	else
+		itest_close_log(t, fd);
+	return n;
+}
+
+int itest_count(const struct itest_ev *evs, int n, const char *name)
+{
+	int c = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!strcmp(evs[i].name, name))
+			c++;
+	return c;
+}
+
+int itest_newlog(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	return fd;
 }

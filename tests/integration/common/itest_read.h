@@ -26,6 +26,23 @@ struct itest_ev_ref {
  */
 bool itest_next_event(trace_id_t t, bool log, struct itest_ev_ref r);
 
+/* An event read, for tests that keep many. */
+struct itest_ev {
+	struct posix_trace_event_info info;
+	char name[TRACE_EVENT_NAME_MAX];
+	size_t len;
+	unsigned char data[1100];
+};
+
+/* Reads what stream t holds now into evs (max at most): how many. */
+int itest_read_stream(trace_id_t t, struct itest_ev *evs, int max);
+/* Reads a whole log; its trid stays open in *lt when lt is given. */
+int itest_read_log(const char *path, trace_id_t *lt, struct itest_ev *evs, int max);
+/* How many of the n events are of the type named name. */
+int itest_count(const struct itest_ev *evs, int n, const char *name);
+/* A new empty log file at path, open for reading and writing. */
+int itest_newlog(const char *path);
+
 /* A log opened for reading (its fd in *fd), and closed again. */
 trace_id_t itest_open_log(const char *path, int *fd);
 void itest_close_log(trace_id_t t, int fd);

@@ -40,8 +40,11 @@ struct evsel_op {
 struct evsel {
 	struct evsel_op *ops;
 	size_t n, cap;
-	int from_all; /* starts with an exclusion: from every event */
+	int from_all; /* starts with an exclusion: from the default selection */
 };
+/* What record selects without -e: what strace shows (no sched events). */
+#define EVSEL_DEFAULT "!sched"
+
 /* Parse a -e spec (errors printed); 0 or -1. */
 int evsel_parse(struct evsel *s, const char *spec);
 /* The events s selects in trid (its user names registered there); 0 or -1. */

@@ -105,6 +105,7 @@ int cmd_record(int argc, char **argv)
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	struct evsel sel = { 0 };
 	trace_attr_t attr;
+	trace_event_set_t filter;
 	struct sigaction sa;
 	int logfd = -1, err, ret = CLI_EXIT_OK, i, created = 0;
 	char *path = NULL;
@@ -113,7 +114,7 @@ int cmd_record(int argc, char **argv)
 	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return CLI_EXIT_USAGE;
 	/* before anything is started or written: a bad -e changes nothing */
-	if (a.events && evsel_parse(&sel, a.events))
+	if (evsel_parse(&sel, a.events ? a.events : EVSEL_DEFAULT))
 		return CLI_EXIT_USAGE;
 	memset(&r, 0, sizeof(r));
 	r.a = &a;
@@ -202,19 +203,15 @@ int cmd_record(int argc, char **argv)
 			goto shutdown;
 		}
 	}
-	if (a.events) {
-		trace_event_set_t filter;
-
-		if (evsel_filter(&sel, r.trid, &filter)) {
-			ret = CLI_EXIT_USAGE;
-			goto shutdown;
-		}
-		err = posix_trace_set_filter(r.trid, &filter, POSIX_TRACE_SET_EVENTSET);
-		if (err) {
-			cli_err("cannot set the event filter: %s", strerror(err));
-			ret = CLI_EXIT_FAIL;
-			goto shutdown;
-		}
+	if (evsel_filter(&sel, r.trid, &filter)) {
+		ret = CLI_EXIT_USAGE;
+		goto shutdown;
+	}
+	err = posix_trace_set_filter(r.trid, &filter, POSIX_TRACE_SET_EVENTSET);
+	if (err) {
+		cli_err("cannot set the event filter: %s", strerror(err));
+		ret = CLI_EXIT_FAIL;
+		goto shutdown;
 	}
 
 	memset(&sa, 0, sizeof(sa));

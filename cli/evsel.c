@@ -3,10 +3,10 @@
  * ptbpf record -e: the event selection language. Comma-separated names
  * (openat, sys_enter_openat, proc_fork, user:NAME) and groups, each with a
  * leading ! to exclude, applied in order; a selection that starts with an
- * exclusion starts from everything. Parsed before any stream exists (the
- * system event ids are the same in every stream), so a bad -e stops ptbpf
- * before it touches anything; user event names get their ids from the
- * stream afterwards.
+ * exclusion starts from the default one (EVSEL_DEFAULT: all but sched).
+ * Parsed before any stream exists (the system event ids are the same in
+ * every stream), so a bad -e stops ptbpf before it touches anything; user
+ * event names get their ids from the stream afterwards.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +40,13 @@ static const struct evsel_group groups[] = {
 	{ "posix", { 1 }, { PTBPF_EV_KERNEL_FIRST - 1 } },
 };
 
+/*
+ * What ptbpf record leaves out unless asked (-e all, -e sched): strace
+ * shows no scheduler events, and on a busy or threaded program they
+ * outnumber the lines a user reads.
+ */
+static const char *const default_off[] = { "sched" };
+
 /* The events every selection keeps: losses, errors, why a process is gone. */
 static const trace_event_id_t always[] = {
 	POSIX_TRACE_ERROR,
@@ -72,18 +79,24 @@ static int evsel_range(struct evsel *s, trace_event_id_t lo, trace_event_id_t hi
 	return evsel_push(s, &op);
 }
 
+static const struct evsel_group *group_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (!strcmp(name, groups[i].name))
+			return &groups[i];
+	return NULL;
+}
+
 /* One name or group of the selection. */
 static int evsel_token(struct evsel *s, const char *tok, int add)
 {
+	const struct evsel_group *g = group_of(tok);
 	char name[TRACE_EVENT_NAME_MAX + 16];
 	trace_event_id_t id, id2;
-	size_t i;
 
-	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		const struct evsel_group *g = &groups[i];
-
-		if (strcmp(tok, g->name))
-			continue;
+	if (g) {
 		if (evsel_range(s, g->lo[0], g->hi[0], add) ||
 		    (g->hi[1] && evsel_range(s, g->lo[1], g->hi[1], add)))
 			return -1;
@@ -164,8 +177,16 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 	int err;
 
 	posix_trace_eventset_empty(sel);
-	if (s->from_all)
+	if (s->from_all) {
 		posix_trace_eventset_fill(sel, POSIX_TRACE_ALL_EVENTS);
+		for (i = 0; i < sizeof(default_off) / sizeof(default_off[0]); i++) {
+			const struct evsel_group *g = group_of(default_off[i]);
+
+			set_range(sel, g->lo[0], g->hi[0], 0);
+			if (g->hi[1])
+				set_range(sel, g->lo[1], g->hi[1], 0);
+		}
+	}
 	for (i = 0; i < s->n; i++) {
 		const struct evsel_op *op = &s->ops[i];
 

@@ -157,6 +157,17 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 
+	if (!a.output) {
+		r.live = live_out_open(a.text_out);
+		if (!r.live) {
+			ret = CLI_EXIT_FAIL;
+			goto abort_child;
+		}
+		/* the status line would break the lines printed on the terminal */
+		if (isatty(fileno(r.live)))
+			r.status_tty = 0;
+	}
+
 	posix_trace_attr_init(&attr);
 	if (a.name && (err = posix_trace_attr_setname(&attr, a.name))) {
 		cli_err("--name: %s", strerror(err));
@@ -220,9 +231,6 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (!a.output && !isatty(STDOUT_FILENO))
-		cli_big_buffer(stdout);
-
 	if (r.have_child)
 		child_ready(&r.child);
 	err = posix_trace_start(r.trid);
@@ -279,8 +287,15 @@ int cmd_record(int argc, char **argv)
 		if (r.child_done && ret == CLI_EXIT_OK)
 			ret = exit_code_of(r.child_status);
 	}
-	if (fflush(stdout) && ret == CLI_EXIT_OK)
-		ret = CLI_EXIT_FAIL;
+	if (r.live) {
+		err = live_out_close(r.live);
+		r.live = NULL;
+		if (err) {
+			cli_err("writing the events: %s", strerror(err));
+			if (ret == CLI_EXIT_OK)
+				ret = CLI_EXIT_FAIL;
+		}
+	}
 	goto out_free;
 
 shutdown:
@@ -296,6 +311,8 @@ abort_child:
 	if (created)
 		unlink(a.output);
 out_free:
+	if (r.live)
+		live_out_close(r.live);
 	for (i = 0; i < r.npids; i++)
 		if (r.pidfds[i] >= 0)
 			close(r.pidfds[i]);

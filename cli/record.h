@@ -19,6 +19,7 @@
 
 struct record_args {
 	const char *output;
+	const char *text_out; /* --output-text: NULL stderr, - stdout, or a file */
 	const char *events;
 	const char *pids;
 	int follow;
@@ -70,6 +71,7 @@ struct rec {
 	double last_rate_t;
 	uint64_t printed; /* events printed live */
 	int log_error;	  /* writing the log failed (an errno value) */
+	FILE *live;	  /* without -o: where the events are printed */
 };
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */
@@ -111,6 +113,14 @@ bool record_tick(struct rec *r, double *end_at);
  * c: the counters read once every event was in.
  */
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd);
+
+/*
+ * record_out.c: the live output, from --output-text (NULL: standard error);
+ * NULL when it cannot be opened (said)
+ */
+FILE *live_out_open(const char *path);
+/* Writes out and closes what live_out_open() gave; 0 or an errno value. */
+int live_out_close(FILE *f);
 
 /*
  * record_live.c: read and print until the targets exit or we are told to

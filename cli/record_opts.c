@@ -17,11 +17,14 @@ enum {
 	OPT_LOGPOLICY,
 	OPT_LOGSIZE,
 	OPT_NICE,
+	OPT_TEXTOUT,
 };
 
 static const struct argp_option record_opts[] = {
 	{ "output", 'o', "FILE", 0, "Write a POSIX trace log to FILE instead of printing events",
 	  0 },
+	{ "output-text", OPT_TEXTOUT, "FILE", 0,
+	  "Print the events to FILE (- for standard output) instead of standard error", 0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME) and groups (syscalls, proc, signals, sched, user, posix, all); "
@@ -120,6 +123,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case 'o':
 		a->output = arg;
 		break;
+	case OPT_TEXTOUT:
+		a->text_out = arg;
+		break;
 	case 'e':
 		a->events = arg;
 		break;
@@ -177,6 +183,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "give a command to run (after --) or -p PID");
 		if (a->cmd && a->pids)
 			argp_error(state, "give either a command or -p PID, not both");
+		if (a->output && a->text_out)
+			argp_error(state, "-o writes a log, --output-text prints: give one");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -189,8 +197,9 @@ const struct argp record_argp = {
 	.parser = record_parse,
 	.args_doc = "[-p PID[,PID...]] | [--] COMMAND [ARG...]",
 	.doc = "Trace a command (started held until tracing is set up, so its first syscall "
-	       "is recorded) or running processes. Without -o, events are printed live, one "
-	       "line each, strace-like for syscalls; with -o, a POSIX trace log is written "
+	       "is recorded) or running processes. Without -o, events are printed live on "
+	       "standard error (as strace does; --output-text for a file), one line each, "
+	       "strace-like for syscalls; with -o, a POSIX trace log is written "
 	       "(read it with 'ptbpf show'). A summary goes to stderr at the end.\v"
 	       "Exit status: the command's own (128+N if killed by signal N); "
 	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found.",

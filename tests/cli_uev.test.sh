@@ -12,7 +12,7 @@ trap cleanup EXIT
 # The process registers its event, then waits 3 s: attach with -p meanwhile.
 "$PROGS/cli_uev" 3 3000 & U=$!
 sleep 0.3
-timeout 20 "$P" record -e user -p $U >"$T/live.txt" 2>"$T/live.err" ||
+timeout 20 "$P" record -e user -p $U --output-text "$T/live.txt" 2>"$T/live.err" ||
 	{ cat "$T/live.err"; fail "record -e user -p"; }
 U=
 for i in 0 1 2; do
@@ -39,7 +39,7 @@ PY
 # A command started by ptbpf: its user events once the library attached to
 # it after its exec (it waits 0.5 s), with -e user alone (proc_exec is kept
 # for the library but not printed)
-"$P" record -e user -- "$PROGS/cli_uev" 2 500 >"$T/cmd.txt" 2>"$T/cmd.err" ||
+"$P" record -e user --output-text "$T/cmd.txt" -- "$PROGS/cli_uev" 2 500 2>"$T/cmd.err" ||
 	{ cat "$T/cmd.err"; fail "record -e user -- cli_uev"; }
 [ "$(grep -c ' user cli_hello len=7 ' "$T/cmd.txt")" = 2 ] ||
 	{ cat "$T/cmd.txt"; fail "user events of a started command missing"; }
@@ -48,11 +48,11 @@ grep -q proc_exec "$T/cmd.txt" && fail "proc_exec printed with -e user"
 # A child forked before the tracer attached to the program's user events
 # (in its first milliseconds): with -f, its events are recorded under its
 # own pid, as the parent's are.
-for out in "-o $T/fork.log" ""; do
+for out in "-o $T/fork.log" "--output-text $T/fork.txt"; do
 	# shellcheck disable=SC2086
-	"$P" record -f -e user $out -- "$PROGS/fork_uev" 100 >"$T/fork.txt" 2>"$T/fork.err" ||
+	"$P" record -f -e user $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
 		{ cat "$T/fork.err"; fail "record -f -- fork_uev"; }
-	[ -n "$out" ] && { "$P" show "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
+	[ "$out" = "-o $T/fork.log" ] && { "$P" show "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
 	python3 - "$T/fork.txt" <<'PY' || exit 1
 import re, sys
 seen = {}

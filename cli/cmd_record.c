@@ -133,6 +133,7 @@ int cmd_record(int argc, char **argv)
 			ret = CLI_EXIT_NOCMD;
 			goto out_free;
 		}
+		r.child.early_uev = a.early_uev;
 		err = start_child(&r.child, path, a.cmd);
 		if (err) {
 			cli_err("cannot start %s: %s", a.cmd[0], strerror(-err));

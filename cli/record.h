@@ -31,7 +31,8 @@ struct record_args {
 	const char *name;
 	int absolute;
 	int json;
-	int nice; /* NICE_DEFAULT: the caller's - DEFAULT_NICE_BOOST */
+	int nice;      /* NICE_DEFAULT: the caller's - DEFAULT_NICE_BOOST */
+	int early_uev; /* --early-user-events */
 	char **cmd;
 };
 
@@ -44,6 +45,7 @@ struct child {
 	int go_fd;	      /* write end: releases the child's read() */
 	int err_fd;	      /* read end: errno of a failed exec */
 	volatile int *shared; /* [0]: child ready, [1]: 1 go, 2 abort */
+	int early_uev;	      /* give it PTBPF_UEV_PENDING=1 */
 };
 /* The path execve will get, searched in PATH like execvp (NULL: *err). */
 char *resolve_cmd(const char *cmd, int *err);

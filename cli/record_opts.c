@@ -18,6 +18,7 @@ enum {
 	OPT_LOGSIZE,
 	OPT_NICE,
 	OPT_TEXTOUT,
+	OPT_EARLY_UEV,
 };
 
 static const struct argp_option record_opts[] = {
@@ -44,6 +45,10 @@ static const struct argp_option record_opts[] = {
 	{ "name", OPT_NAME, "NAME", 0, "Name of the trace stream", 0 },
 	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "Print events live as JSON Lines (as 'ptbpf show --json')",
+	  0 },
+	{ "early-user-events", OPT_EARLY_UEV, NULL, 0,
+	  "Keep the user events the command writes in its first milliseconds, before tracing "
+	  "attaches to it (sets PTBPF_UEV_PENDING=1 in its environment)",
 	  0 },
 	{ "nice", OPT_NICE, "N", 0,
 	  "Nice value of ptbpf's own threads (default: 5 below the caller's, so that it keeps "
@@ -141,6 +146,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case OPT_JSON:
 		a->json = 1;
 		break;
+	case OPT_EARLY_UEV:
+		a->early_uev = 1;
+		break;
 	case OPT_NAME:
 		a->name = arg;
 		break;
@@ -183,6 +191,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "give a command to run (after --) or -p PID");
 		if (a->cmd && a->pids)
 			argp_error(state, "give either a command or -p PID, not both");
+		if (a->early_uev && a->pids)
+			argp_error(state,
+				   "--early-user-events is for a command ptbpf starts, not -p");
 		if (a->output && a->text_out)
 			argp_error(state, "-o writes a log, --output-text prints: give one");
 		break;

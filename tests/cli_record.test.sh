@@ -17,9 +17,7 @@ grep -q "events \(printed\|written to\)" "$T/ptbpf.err" || fail "no summary on s
 grep -q "unique-$$.tmp" "$T/ptbpf.txt" || fail "path not in the output"
 
 # 2. the same with strace
-# ptbpf record gives the command PTBPF_UEV_PENDING=1 (early user events):
-# the same environment for strace, so the program does the same thing
-PTBPF_UEV_PENDING=1 strace -f -qq -o "$T/strace.txt" "$PROGS/cli_target" "$T/unique-$$.tmp" 5
+strace -f -qq -o "$T/strace.txt" "$PROGS/cli_target" "$T/unique-$$.tmp" 5
 [ $? = 5 ] || fail "strace run: unexpected exit status"
 
 # 3. same syscalls, same order per thread, same results. Before the program's

@@ -75,4 +75,17 @@ assert any(r.get("syscall") == "exit_group" for r in recs)' || fail "--json: not
 grep -q "cannot create" "$T/nd.err" || fail "--output-text: no message"
 "$P" record -o "$T/x.log" --output-text "$T/x.txt" -- true 2>/dev/null
 [ $? = 2 ] || fail "-o with --output-text accepted"
+# 5. the command's environment is the caller's, as under strace (no
+# variable of ptbpf's own); --early-user-events adds PTBPF_UEV_PENDING=1
+env | sort >"$T/env.plain"
+strace -f -o /dev/null env | sort >"$T/env.strace"
+"$P" record -- env 2>/dev/null | sort >"$T/env.ptbpf"
+cmp -s "$T/env.plain" "$T/env.strace" || fail "strace changed the environment (test broken)"
+cmp -s "$T/env.plain" "$T/env.ptbpf" ||
+	{ diff "$T/env.plain" "$T/env.ptbpf"; fail "the command's environment is not the caller's"; }
+"$P" record --early-user-events -- env 2>/dev/null | sort >"$T/env.early"
+[ "$(comm -13 "$T/env.plain" "$T/env.early")" = PTBPF_UEV_PENDING=1 ] ||
+	fail "--early-user-events: not PTBPF_UEV_PENDING=1 alone added"
+"$P" record --early-user-events -p $$ 2>/dev/null
+[ $? = 2 ] || fail "--early-user-events with -p accepted"
 echo PASS

@@ -46,11 +46,11 @@ PY
 grep -q proc_exec "$T/cmd.txt" && fail "proc_exec printed with -e user"
 
 # A child forked before the tracer attached to the program's user events
-# (in its first milliseconds): with -f, its events are recorded under its
-# own pid, as the parent's are.
+# (in its first milliseconds): with -f and --early-user-events, its events
+# are recorded under its own pid, as the parent's are.
 for out in "-o $T/fork.log" "--output-text $T/fork.txt"; do
 	# shellcheck disable=SC2086
-	"$P" record -f -e user $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
+	"$P" record -f -e user --early-user-events $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
 		{ cat "$T/fork.err"; fail "record -f -- fork_uev"; }
 	[ "$out" = "-o $T/fork.log" ] && { "$P" show "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
 	python3 - "$T/fork.txt" <<'PY' || exit 1

@@ -212,6 +212,15 @@ static inline int64_t ts_ns(const struct timespec *t)
 	return ns < 0 ? 0 : ns;
 }
 
+/* The events lost in the gap of a POSIX_TRACE_OVERFLOW (its 8 bytes of data). */
+static inline uint64_t overflow_count(const void *data)
+{
+	uint64_t n;
+
+	memcpy(&n, data, sizeof(n));
+	return n;
+}
+
 /* "openat" for a syscall's entry or exit event, else NULL */
 static inline const char *sys_name_of(const struct cli_ev *ev)
 {

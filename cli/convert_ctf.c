@@ -436,27 +436,38 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 	struct ctf c;
 	struct cli_ev ev;
 	char path[4096];
-	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0;
+	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0, uncounted = 0, counted = 0;
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	int unav = 0, err, ret = CLI_EXIT_OK;
 
 	if (ctf_output_dir(dir, force))
 		return CLI_EXIT_FAIL;
-	/* pass 1: how many overflow markers (lost events are spread over them) */
+	/*
+	 * pass 1: how many overflow markers; a marker carries the count of its
+	 * gap, and the losses of a log written without counts are spread
+	 * over the markers that have none
+	 */
 	for (;;) {
 		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
 		if (err || unav)
 			break;
-		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW)
-			noverflow++;
+		if (ev.info.posix_event_id != POSIX_TRACE_OVERFLOW)
+			continue;
+		noverflow++;
+		if (ev.len < sizeof(uint64_t))
+			uncounted++;
+		else
+			counted += overflow_count(ev.data);
 	}
 	if (err) {
 		cli_err("reading the log: %s", strerror(err));
 		return CLI_EXIT_BADLOG;
 	}
-	lost_total = noverflow;
-	if (!ptbpf_trace_get_counters(trid, &cnt) && cnt.lost > lost_total)
-		lost_total = cnt.lost;
+	/* what the markers without a count share */
+	lost_total = uncounted;
+	if (!ptbpf_trace_get_counters(trid, &cnt) && cnt.lost > counted &&
+	    cnt.lost - counted > lost_total)
+		lost_total = cnt.lost - counted;
 	err = posix_trace_rewind(trid);
 	if (err) {
 		cli_err("rewinding the log: %s", strerror(err));
@@ -485,10 +496,12 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 		}
 		if (unav)
 			break;
-		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
+		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW && ev.len >= sizeof(uint64_t)) {
+			lost_here = overflow_count(ev.data);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
 			seen_overflow++;
 			/* 1 each, the rest of the counted losses on the last marker */
-			lost_here = seen_overflow < noverflow ? 1 : lost_total - (noverflow - 1);
+			lost_here = seen_overflow < uncounted ? 1 : lost_total - (uncounted - 1);
 		}
 		ctf_event(&c, &ev, lost_here);
 	}

@@ -142,6 +142,7 @@ int cmd_record(int argc, char **argv)
 		}
 		r.have_child = 1;
 		first_pid = r.child.pid;
+		early_uev_attach(&r.early, r.child.pid, path);
 	}
 
 	if (a.output) {
@@ -312,6 +313,7 @@ abort_child:
 	if (created)
 		unlink(a.output);
 out_free:
+	early_uev_detach(&r.early);
 	if (r.live)
 		live_out_close(r.live);
 	for (i = 0; i < r.npids; i++)

@@ -56,12 +56,28 @@ void child_ready(struct child *c);
 /* Releases the child to exec (ok) or to exit; the exec errno (0: exec succeeded). */
 int child_go(struct child *c, int ok);
 
+/* record_early.c: the user events of the command's first milliseconds */
+#define EARLY_MAX_FILES 16
+struct early {
+	int type; /* the uprobe PMU's, -1: none */
+	int n;
+	int fds[EARLY_MAX_FILES]; /* a uprobe per libposixtrace file the command may load */
+};
+/*
+ * Before the held command (pid, executable cmd) execs: raise the semaphore
+ * that asks its libposixtrace for a provisional slot, in the command alone;
+ * a file it cannot be raised in is passed over.
+ */
+void early_uev_attach(struct early *e, pid_t pid, const char *cmd);
+void early_uev_detach(struct early *e);
+
 /* One recording: its options, stream and targets. */
 struct rec {
 	struct record_args *a;
 	trace_id_t trid;
 	int have_child;
 	struct child child;
+	struct early early;
 	int child_done, child_status;
 	pid_t *pids;
 	int *pidfds;

@@ -45,12 +45,20 @@ PY
 	{ cat "$T/cmd.txt"; fail "user events of a started command missing"; }
 grep -q proc_exec "$T/cmd.txt" && fail "proc_exec printed with -e user"
 
+# A command that writes its events in its first milliseconds, before the
+# tracer attached, and exits: kept (ptbpf raises the library's ptbpf:early
+# semaphore in it), its environment left as it is
+"$P" record -e user --output-text "$T/early.txt" -- "$PROGS/cli_uev" 3 0 2>"$T/early.err" ||
+	{ cat "$T/early.err"; fail "record -- cli_uev 3 0"; }
+[ "$(grep -c ' user cli_hello len=7 ' "$T/early.txt")" = 3 ] ||
+	{ cat "$T/early.txt"; fail "the events of the command's first milliseconds lost"; }
+
 # A child forked before the tracer attached to the program's user events
-# (in its first milliseconds): with -f and --early-user-events, its events
-# are recorded under its own pid, as the parent's are.
-for out in "-o $T/fork.log" "--output-text $T/fork.txt"; do
+# (in its first milliseconds): with -f, its events are recorded under its
+# own pid, as the parent's are; the same with --early-user-events.
+for out in "-o $T/fork.log" "--output-text $T/fork.txt" "--early-user-events --output-text $T/fork.txt"; do
 	# shellcheck disable=SC2086
-	"$P" record -f -e user --early-user-events $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
+	"$P" record -f -e user $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
 		{ cat "$T/fork.err"; fail "record -f -- fork_uev"; }
 	[ "$out" = "-o $T/fork.log" ] && { "$P" show "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
 	python3 - "$T/fork.txt" <<'PY' || exit 1
@@ -69,6 +77,13 @@ for pid, seq in seen.items():
 print("ok: a child forked at once: 100 events of each process")
 PY
 done
+
+# A program exec'd by the command (not the command itself) gets its early
+# events kept with --early-user-events (PTBPF_UEV_PENDING=1, inherited)
+"$P" record -f -e user --early-user-events --output-text "$T/sh.txt" -- \
+	sh -c "\"$PROGS/cli_uev\" 3 0; true" 2>"$T/sh.err" || { cat "$T/sh.err"; fail "record -- sh -c cli_uev"; }
+[ "$(grep -c ' user cli_hello len=7 ' "$T/sh.txt")" = 3 ] ||
+	{ cat "$T/sh.txt"; fail "--early-user-events: the early events of an exec'd child lost"; }
 
 if command -v babeltrace2 >/dev/null; then
 	"$P" convert "$T/u.log" --to ctf -o "$T/ctf" || fail "convert --to ctf"

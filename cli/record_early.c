@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf record: keep the user events a command writes in its first
+ * milliseconds, before tracing attaches to it, without a change it can see.
+ *
+ * libposixtrace's constructor has a USDT probe, ptbpf:early, whose
+ * semaphore asks it for a provisional slot (as PTBPF_UEV_PENDING=1 does).
+ * Before the held command execs, a uprobe with that semaphore as its
+ * reference counter is opened for the command's pid on every file the
+ * command may load as libposixtrace: the kernel raises the counter in the
+ * command alone, when it maps the file. The candidates are the files the
+ * dynamic loader would find (the command's DT_RPATH and DT_RUNPATH,
+ * LD_LIBRARY_PATH, the ld.so cache, the default directories) and the one
+ * ptbpf itself runs with; a file without the probe (an older library) is
+ * passed over. The uprobe is hit once, in the constructor.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "record.h"
+
+/* The library's names: its soname, and the development link dlopen may use. */
+static const char *const lib_names[] = { "libposixtrace.so.0", "libposixtrace.so" };
+
+/* Where the loader looks last (Debian's multiarch directories first). */
+static const char *const default_dirs[] = {
+	"/lib/x86_64-linux-gnu",
+	"/usr/lib/x86_64-linux-gnu",
+	"/lib/aarch64-linux-gnu",
+	"/usr/lib/aarch64-linux-gnu",
+	"/lib64",
+	"/usr/lib64",
+	"/lib",
+	"/usr/lib",
+	"/usr/local/lib",
+};
+
+/* A file mapped read-only, bounds-checked by every reader below. */
+struct elf_file {
+	const unsigned char *p;
+	size_t len;
+};
+
+static int elf_map(struct elf_file *f, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	f->p = MAP_FAILED;
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= (off_t)sizeof(Elf64_Ehdr))
+		f->p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f->p == MAP_FAILED)
+		return -1;
+	f->len = st.st_size;
+	return 0;
+}
+
+static void elf_unmap(struct elf_file *f)
+{
+	if (f->p != MAP_FAILED)
+		munmap((void *)f->p, f->len);
+}
+
+/* The n bytes at off, or NULL if the file is shorter. */
+static const void *elf_at(const struct elf_file *f, uint64_t off, uint64_t n)
+{
+	if (off > f->len || n > f->len - off)
+		return NULL;
+	return f->p + off;
+}
+
+/* The ELF header of a 64-bit little-endian file, else NULL. */
+static const Elf64_Ehdr *elf_hdr(const struct elf_file *f)
+{
+	const Elf64_Ehdr *h = elf_at(f, 0, sizeof(*h));
+
+	if (!h || memcmp(h->e_ident, ELFMAG, SELFMAG) || h->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    h->e_ident[EI_DATA] != ELFDATA2LSB)
+		return NULL;
+	return h;
+}
+
+static const Elf64_Phdr *elf_phdr(const struct elf_file *f, const Elf64_Ehdr *h, unsigned int i)
+{
+	if (h->e_phentsize != sizeof(Elf64_Phdr))
+		return NULL;
+	return elf_at(f, h->e_phoff + (uint64_t)i * sizeof(Elf64_Phdr), sizeof(Elf64_Phdr));
+}
+
+/* The file offset of the virtual address va (in a PT_LOAD, of n bytes in
+ * the file), or -1. */
+static int64_t elf_offset_of(const struct elf_file *f, const Elf64_Ehdr *h, uint64_t va, uint64_t n)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->e_phnum; i++) {
+		const Elf64_Phdr *ph = elf_phdr(f, h, i);
+
+		if (ph && ph->p_type == PT_LOAD && va >= ph->p_vaddr &&
+		    va - ph->p_vaddr < ph->p_filesz && n <= ph->p_filesz - (va - ph->p_vaddr) &&
+		    elf_at(f, ph->p_offset + (va - ph->p_vaddr), n))
+			return (int64_t)(va - ph->p_vaddr + ph->p_offset);
+	}
+	return -1;
+}
+
+/* The section named name, or NULL. */
+static const Elf64_Shdr *elf_section(const struct elf_file *f, const Elf64_Ehdr *h,
+				     const char *name)
+{
+	const Elf64_Shdr *strs;
+	unsigned int i;
+
+	if (h->e_shentsize != sizeof(Elf64_Shdr) || h->e_shstrndx >= h->e_shnum)
+		return NULL;
+	strs = elf_at(f, h->e_shoff + (uint64_t)h->e_shstrndx * sizeof(Elf64_Shdr),
+		      sizeof(Elf64_Shdr));
+	if (!strs)
+		return NULL;
+	for (i = 0; i < h->e_shnum; i++) {
+		const Elf64_Shdr *s = elf_at(f, h->e_shoff + (uint64_t)i * sizeof(Elf64_Shdr),
+					     sizeof(Elf64_Shdr));
+		const char *n =
+			s ? elf_at(f, strs->sh_offset + (uint64_t)s->sh_name, strlen(name) + 1)
+			  : NULL;
+
+		if (n && s->sh_name < strs->sh_size && !memcmp(n, name, strlen(name) + 1))
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * The file offsets of the probe ptbpf:early and of its semaphore, from the
+ * file's .note.stapsdt (addresses adjusted as the note's base says); 0 or -1.
+ */
+static int early_probe_of(const struct elf_file *f, uint64_t *pc_off, uint64_t *sem_off)
+{
+	const Elf64_Ehdr *h = elf_hdr(f);
+	const Elf64_Shdr *notes = h ? elf_section(f, h, ".note.stapsdt") : NULL;
+	const Elf64_Shdr *base = h ? elf_section(f, h, ".stapsdt.base") : NULL;
+	uint64_t off, end;
+
+	if (!notes || !elf_at(f, notes->sh_offset, notes->sh_size))
+		return -1;
+	end = notes->sh_offset + notes->sh_size;
+	for (off = notes->sh_offset; off + sizeof(Elf64_Nhdr) <= end;) {
+		const Elf64_Nhdr *n = elf_at(f, off, sizeof(*n));
+		uint64_t name_at = off + sizeof(*n), desc_at;
+		const char *desc, *owner;
+		uint64_t a[3];
+		int64_t pc, sem;
+
+		if (!n)
+			return -1;
+		desc_at = name_at + (((uint64_t)n->n_namesz + 3) & ~3ull);
+		desc = elf_at(f, desc_at, n->n_descsz);
+		owner = elf_at(f, name_at, n->n_namesz);
+		off = desc_at + (((uint64_t)n->n_descsz + 3) & ~3ull);
+		if (!desc || !owner || desc_at + n->n_descsz > end || n->n_type != 3 ||
+		    n->n_namesz != sizeof("stapsdt") ||
+		    memcmp(owner, "stapsdt", sizeof("stapsdt")) ||
+		    n->n_descsz < sizeof(a) + sizeof("ptbpf") + sizeof("early"))
+			continue;
+		/* pc, base, semaphore, then "provider\0name\0args\0" */
+		memcpy(a, desc, sizeof(a));
+		if (memcmp(desc + sizeof(a), "ptbpf\0early", sizeof("ptbpf\0early")) || !a[2])
+			continue;
+		if (base && base->sh_addr != a[1]) {
+			a[0] += base->sh_addr - a[1];
+			a[2] += base->sh_addr - a[1];
+		}
+		pc = elf_offset_of(f, h, a[0], 1);
+		sem = elf_offset_of(f, h, a[2], sizeof(unsigned short));
+		if (pc < 0 || sem < 0)
+			return -1;
+		*pc_off = (uint64_t)pc;
+		*sem_off = (uint64_t)sem;
+		return 0;
+	}
+	return -1;
+}
+
+/* The files already tried, by inode: a file is attached once. */
+struct seen {
+	dev_t dev[EARLY_MAX_FILES];
+	ino_t ino[EARLY_MAX_FILES];
+	int n;
+};
+
+static int uprobe_type(void)
+{
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "re");
+	int t = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &t) != 1)
+			t = -1;
+		fclose(f);
+	}
+	return t;
+}
+
+/* One candidate file: the uprobe for pid, if the file has the probe. */
+static void early_try(struct early *e, struct seen *s, pid_t pid, const char *path)
+{
+	struct perf_event_attr attr;
+	struct elf_file f;
+	struct stat st;
+	uint64_t pc, sem;
+	int i, fd;
+
+	if (e->type < 0 || e->n == EARLY_MAX_FILES || s->n == EARLY_MAX_FILES || stat(path, &st))
+		return;
+	for (i = 0; i < s->n; i++)
+		if (s->dev[i] == st.st_dev && s->ino[i] == st.st_ino)
+			return;
+	s->dev[s->n] = st.st_dev;
+	s->ino[s->n++] = st.st_ino;
+	if (elf_map(&f, path))
+		return;
+	i = early_probe_of(&f, &pc, &sem);
+	elf_unmap(&f);
+	if (i)
+		return;
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = e->type;
+	attr.config = sem << 32; /* the reference counter's offset (config:32-63) */
+	attr.config1 = (uint64_t)(uintptr_t)path;
+	attr.config2 = pc;
+	fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0)
+		e->fds[e->n++] = fd;
+}
+
+/* The library's names in dir (a colon-separated list, $ORIGIN as origin). */
+static void early_try_dirs(struct early *e, struct seen *s, pid_t pid, const char *dirs,
+			   const char *origin)
+{
+	const char *origin_dir;
+	char path[4096];
+	size_t i;
+
+	while (dirs && *dirs) {
+		const char *end = strchrnul(dirs, ':');
+		int n = (int)(end - dirs), o = 0;
+
+		if (origin && n >= 7 && !strncmp(dirs, "$ORIGIN", 7)) {
+			origin_dir = origin;
+			o = 7;
+		} else {
+			origin_dir = "";
+		}
+		for (i = 0; n && i < sizeof(lib_names) / sizeof(lib_names[0]); i++)
+			if (snprintf(path, sizeof(path), "%s%.*s/%s", origin_dir, n - o, dirs + o,
+				     lib_names[i]) < (int)sizeof(path))
+				early_try(e, s, pid, path);
+		dirs = *end ? end + 1 : end;
+	}
+}
+
+/* The command's DT_RPATH and DT_RUNPATH, $ORIGIN its directory. */
+static void early_try_runpath(struct early *e, struct seen *s, pid_t pid, const char *cmd)
+{
+	char *real = realpath(cmd, NULL), *slash;
+	const Elf64_Ehdr *h;
+	struct elf_file f;
+	uint64_t strtab = 0, strsz = 0, paths[2] = { 0 }, i, k;
+	int npaths = 0;
+
+	if (!real || elf_map(&f, real)) {
+		free(real);
+		return;
+	}
+	slash = strrchr(real, '/');
+	if (slash)
+		*slash = '\0';
+	h = elf_hdr(&f);
+	for (i = 0; h && i < h->e_phnum; i++) {
+		const Elf64_Phdr *ph = elf_phdr(&f, h, i);
+
+		if (!ph || ph->p_type != PT_DYNAMIC)
+			continue;
+		for (k = 0; k < ph->p_filesz / sizeof(Elf64_Dyn); k++) {
+			const Elf64_Dyn *d = elf_at(&f, ph->p_offset + k * sizeof(*d), sizeof(*d));
+
+			if (!d || d->d_tag == DT_NULL)
+				break;
+			if (d->d_tag == DT_STRTAB)
+				strtab = d->d_un.d_ptr;
+			else if (d->d_tag == DT_STRSZ)
+				strsz = d->d_un.d_val;
+			else if ((d->d_tag == DT_RPATH || d->d_tag == DT_RUNPATH) && npaths < 2)
+				paths[npaths++] = d->d_un.d_val;
+		}
+	}
+	if (npaths && strtab) {
+		int64_t at = elf_offset_of(&f, h, strtab, 1);
+
+		for (k = 0; at >= 0 && k < (uint64_t)npaths; k++) {
+			const char *str = paths[k] < strsz ? elf_at(&f, at + paths[k], 1) : NULL;
+
+			if (str && memchr(str, '\0', f.len - (at + paths[k])))
+				early_try_dirs(e, s, pid, str, real);
+		}
+	}
+	elf_unmap(&f);
+	free(real);
+}
+
+/* ld.so.cache (glibc's format since 2.32): the paths it has for the library. */
+static void early_try_cache(struct early *e, struct seen *s, pid_t pid)
+{
+	static const char magic[] = "glibc-ld.so.cache1.1";
+	struct elf_file f;
+	uint32_t nlibs, i;
+	const unsigned char *hdr;
+
+	if (elf_map(&f, "/etc/ld.so.cache"))
+		return;
+	hdr = elf_at(&f, 0, 48);
+	if (hdr && !memcmp(hdr, magic, sizeof(magic) - 1)) {
+		memcpy(&nlibs, hdr + 20, sizeof(nlibs));
+		for (i = 0; i < nlibs; i++) {
+			const unsigned char *ent = elf_at(&f, 48 + (uint64_t)i * 24, 24);
+			uint32_t key, value;
+			const char *k, *v;
+
+			if (!ent)
+				break;
+			memcpy(&key, ent + 4, sizeof(key));
+			memcpy(&value, ent + 8, sizeof(value));
+			k = elf_at(&f, key, sizeof("libposixtrace.so"));
+			v = elf_at(&f, value, 1);
+			if (k && v && memchr(v, '\0', f.len - value) &&
+			    !strncmp(k, "libposixtrace.so", strlen("libposixtrace.so")))
+				early_try(e, s, pid, v);
+		}
+	}
+	elf_unmap(&f);
+}
+
+static int own_lib(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const char **found = arg;
+
+	(void)size;
+	if (info->dlpi_name && strstr(info->dlpi_name, "/libposixtrace.so"))
+		*found = info->dlpi_name;
+	return *found != NULL;
+}
+
+void early_uev_attach(struct early *e, pid_t pid, const char *cmd)
+{
+	const char *own = NULL;
+	struct seen s = { .n = 0 };
+
+	memset(e, 0, sizeof(*e));
+	e->type = uprobe_type();
+	if (e->type < 0)
+		return;
+	/* the loader's order; each file once */
+	early_try_runpath(e, &s, pid, cmd);
+	early_try_dirs(e, &s, pid, getenv("LD_LIBRARY_PATH"), NULL);
+	early_try_cache(e, &s, pid);
+	for (size_t i = 0; i < sizeof(default_dirs) / sizeof(default_dirs[0]); i++)
+		early_try_dirs(e, &s, pid, default_dirs[i], NULL);
+	dl_iterate_phdr(own_lib, &own);
+	if (own)
+		early_try(e, &s, pid, own);
+}
+
+void early_uev_detach(struct early *e)
+{
+	int i;
+
+	for (i = 0; i < e->n; i++)
+		close(e->fds[i]);
+	e->n = 0;
+}

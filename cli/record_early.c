@@ -82,65 +82,75 @@ static const void *elf_at(const struct elf_file *f, uint64_t off, uint64_t n)
 	return f->p + off;
 }
 
-/* The ELF header of a 64-bit little-endian file, else NULL. */
-static const Elf64_Ehdr *elf_hdr(const struct elf_file *f)
+/* Copies the n bytes at off (a header may be anywhere: not aligned); 0 or -1. */
+static int elf_get(const struct elf_file *f, uint64_t off, void *to, size_t n)
 {
-	const Elf64_Ehdr *h = elf_at(f, 0, sizeof(*h));
+	const void *at = elf_at(f, off, n);
 
-	if (!h || memcmp(h->e_ident, ELFMAG, SELFMAG) || h->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    h->e_ident[EI_DATA] != ELFDATA2LSB)
-		return NULL;
-	return h;
+	if (!at)
+		return -1;
+	memcpy(to, at, n);
+	return 0;
 }
 
-static const Elf64_Phdr *elf_phdr(const struct elf_file *f, const Elf64_Ehdr *h, unsigned int i)
+/* The ELF header of a 64-bit little-endian file; 0 or -1. */
+static int elf_hdr(const struct elf_file *f, Elf64_Ehdr *h)
 {
-	if (h->e_phentsize != sizeof(Elf64_Phdr))
-		return NULL;
-	return elf_at(f, h->e_phoff + (uint64_t)i * sizeof(Elf64_Phdr), sizeof(Elf64_Phdr));
+	if (elf_get(f, 0, h, sizeof(*h)) || memcmp(h->e_ident, ELFMAG, SELFMAG) ||
+	    h->e_ident[EI_CLASS] != ELFCLASS64 || h->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    (h->e_phnum && h->e_phentsize != sizeof(Elf64_Phdr)) ||
+	    (h->e_shnum && h->e_shentsize != sizeof(Elf64_Shdr)))
+		return -1;
+	return 0;
+}
+
+static int elf_phdr(const struct elf_file *f, const Elf64_Ehdr *h, unsigned int i, Elf64_Phdr *ph)
+{
+	return elf_get(f, h->e_phoff + (uint64_t)i * sizeof(*ph), ph, sizeof(*ph));
+}
+
+static int elf_shdr(const struct elf_file *f, const Elf64_Ehdr *h, unsigned int i, Elf64_Shdr *sh)
+{
+	return elf_get(f, h->e_shoff + (uint64_t)i * sizeof(*sh), sh, sizeof(*sh));
 }
 
 /* The file offset of the virtual address va (in a PT_LOAD, of n bytes in
  * the file), or -1. */
 static int64_t elf_offset_of(const struct elf_file *f, const Elf64_Ehdr *h, uint64_t va, uint64_t n)
 {
+	Elf64_Phdr ph;
 	unsigned int i;
 
 	for (i = 0; i < h->e_phnum; i++) {
-		const Elf64_Phdr *ph = elf_phdr(f, h, i);
-
-		if (ph && ph->p_type == PT_LOAD && va >= ph->p_vaddr &&
-		    va - ph->p_vaddr < ph->p_filesz && n <= ph->p_filesz - (va - ph->p_vaddr) &&
-		    elf_at(f, ph->p_offset + (va - ph->p_vaddr), n))
-			return (int64_t)(va - ph->p_vaddr + ph->p_offset);
+		if (elf_phdr(f, h, i, &ph) || ph.p_type != PT_LOAD || va < ph.p_vaddr ||
+		    va - ph.p_vaddr >= ph.p_filesz || n > ph.p_filesz - (va - ph.p_vaddr) ||
+		    !elf_at(f, ph.p_offset + (va - ph.p_vaddr), n))
+			continue;
+		return (int64_t)(va - ph.p_vaddr + ph.p_offset);
 	}
 	return -1;
 }
 
-/* The section named name, or NULL. */
-static const Elf64_Shdr *elf_section(const struct elf_file *f, const Elf64_Ehdr *h,
-				     const char *name)
+/* The section named name; 0 or -1. */
+static int elf_section(const struct elf_file *f, const Elf64_Ehdr *h, const char *name,
+		       Elf64_Shdr *out)
 {
-	const Elf64_Shdr *strs;
+	size_t len = strlen(name) + 1;
+	Elf64_Shdr strs;
 	unsigned int i;
 
-	if (h->e_shentsize != sizeof(Elf64_Shdr) || h->e_shstrndx >= h->e_shnum)
-		return NULL;
-	strs = elf_at(f, h->e_shoff + (uint64_t)h->e_shstrndx * sizeof(Elf64_Shdr),
-		      sizeof(Elf64_Shdr));
-	if (!strs)
-		return NULL;
+	if (h->e_shstrndx >= h->e_shnum || elf_shdr(f, h, h->e_shstrndx, &strs))
+		return -1;
 	for (i = 0; i < h->e_shnum; i++) {
-		const Elf64_Shdr *s = elf_at(f, h->e_shoff + (uint64_t)i * sizeof(Elf64_Shdr),
-					     sizeof(Elf64_Shdr));
-		const char *n =
-			s ? elf_at(f, strs->sh_offset + (uint64_t)s->sh_name, strlen(name) + 1)
-			  : NULL;
+		const char *n;
 
-		if (n && s->sh_name < strs->sh_size && !memcmp(n, name, strlen(name) + 1))
-			return s;
+		if (elf_shdr(f, h, i, out) || out->sh_name >= strs.sh_size)
+			continue;
+		n = elf_at(f, strs.sh_offset + (uint64_t)out->sh_name, len);
+		if (n && !memcmp(n, name, len))
+			return 0;
 	}
-	return NULL;
+	return -1;
 }
 
 /*
@@ -149,42 +159,44 @@ static const Elf64_Shdr *elf_section(const struct elf_file *f, const Elf64_Ehdr 
  */
 static int early_probe_of(const struct elf_file *f, uint64_t *pc_off, uint64_t *sem_off)
 {
-	const Elf64_Ehdr *h = elf_hdr(f);
-	const Elf64_Shdr *notes = h ? elf_section(f, h, ".note.stapsdt") : NULL;
-	const Elf64_Shdr *base = h ? elf_section(f, h, ".stapsdt.base") : NULL;
+	static const char pn[] = "ptbpf\0early"; /* provider and name, NUL-terminated */
+	Elf64_Shdr notes, base;
+	Elf64_Ehdr h;
 	uint64_t off, end;
+	int have_base;
 
-	if (!notes || !elf_at(f, notes->sh_offset, notes->sh_size))
+	if (elf_hdr(f, &h) || elf_section(f, &h, ".note.stapsdt", &notes) ||
+	    !elf_at(f, notes.sh_offset, notes.sh_size))
 		return -1;
-	end = notes->sh_offset + notes->sh_size;
-	for (off = notes->sh_offset; off + sizeof(Elf64_Nhdr) <= end;) {
-		const Elf64_Nhdr *n = elf_at(f, off, sizeof(*n));
-		uint64_t name_at = off + sizeof(*n), desc_at;
+	have_base = !elf_section(f, &h, ".stapsdt.base", &base);
+	end = notes.sh_offset + notes.sh_size;
+	for (off = notes.sh_offset; off + sizeof(Elf64_Nhdr) <= end;) {
+		uint64_t name_at = off + sizeof(Elf64_Nhdr), desc_at, a[3];
 		const char *desc, *owner;
-		uint64_t a[3];
 		int64_t pc, sem;
+		Elf64_Nhdr n;
 
-		if (!n)
+		if (elf_get(f, off, &n, sizeof(n)))
 			return -1;
-		desc_at = name_at + (((uint64_t)n->n_namesz + 3) & ~3ull);
-		desc = elf_at(f, desc_at, n->n_descsz);
-		owner = elf_at(f, name_at, n->n_namesz);
-		off = desc_at + (((uint64_t)n->n_descsz + 3) & ~3ull);
-		if (!desc || !owner || desc_at + n->n_descsz > end || n->n_type != 3 ||
-		    n->n_namesz != sizeof("stapsdt") ||
+		desc_at = name_at + (((uint64_t)n.n_namesz + 3) & ~3ull);
+		desc = elf_at(f, desc_at, n.n_descsz);
+		owner = elf_at(f, name_at, n.n_namesz);
+		off = desc_at + (((uint64_t)n.n_descsz + 3) & ~3ull);
+		if (!desc || !owner || desc_at + n.n_descsz > end || n.n_type != 3 ||
+		    n.n_namesz != sizeof("stapsdt") ||
 		    memcmp(owner, "stapsdt", sizeof("stapsdt")) ||
-		    n->n_descsz < sizeof(a) + sizeof("ptbpf") + sizeof("early"))
+		    n.n_descsz < sizeof(a) + sizeof(pn))
 			continue;
 		/* pc, base, semaphore, then "provider\0name\0args\0" */
 		memcpy(a, desc, sizeof(a));
-		if (memcmp(desc + sizeof(a), "ptbpf\0early", sizeof("ptbpf\0early")) || !a[2])
+		if (memcmp(desc + sizeof(a), pn, sizeof(pn)) || !a[2])
 			continue;
-		if (base && base->sh_addr != a[1]) {
-			a[0] += base->sh_addr - a[1];
-			a[2] += base->sh_addr - a[1];
+		if (have_base && base.sh_addr != a[1]) {
+			a[0] += base.sh_addr - a[1];
+			a[2] += base.sh_addr - a[1];
 		}
-		pc = elf_offset_of(f, h, a[0], 1);
-		sem = elf_offset_of(f, h, a[2], sizeof(unsigned short));
+		pc = elf_offset_of(f, &h, a[0], 1);
+		sem = elf_offset_of(f, &h, a[2], sizeof(unsigned short));
 		if (pc < 0 || sem < 0)
 			return -1;
 		*pc_off = (uint64_t)pc;
@@ -277,10 +289,13 @@ static void early_try_dirs(struct early *e, struct seen *s, pid_t pid, const cha
 static void early_try_runpath(struct early *e, struct seen *s, pid_t pid, const char *cmd)
 {
 	char *real = realpath(cmd, NULL), *slash;
-	const Elf64_Ehdr *h;
+	uint64_t strtab = 0, strsz = 0, paths[2] = { 0 }, k;
 	struct elf_file f;
-	uint64_t strtab = 0, strsz = 0, paths[2] = { 0 }, i, k;
+	Elf64_Ehdr h;
+	Elf64_Phdr ph;
+	Elf64_Dyn d;
 	int npaths = 0;
+	unsigned int i;
 
 	if (!real || elf_map(&f, real)) {
 		free(real);
@@ -289,27 +304,23 @@ static void early_try_runpath(struct early *e, struct seen *s, pid_t pid, const 
 	slash = strrchr(real, '/');
 	if (slash)
 		*slash = '\0';
-	h = elf_hdr(&f);
-	for (i = 0; h && i < h->e_phnum; i++) {
-		const Elf64_Phdr *ph = elf_phdr(&f, h, i);
-
-		if (!ph || ph->p_type != PT_DYNAMIC)
+	for (i = 0; !elf_hdr(&f, &h) && i < h.e_phnum; i++) {
+		if (elf_phdr(&f, &h, i, &ph) || ph.p_type != PT_DYNAMIC)
 			continue;
-		for (k = 0; k < ph->p_filesz / sizeof(Elf64_Dyn); k++) {
-			const Elf64_Dyn *d = elf_at(&f, ph->p_offset + k * sizeof(*d), sizeof(*d));
-
-			if (!d || d->d_tag == DT_NULL)
+		for (k = 0; k < ph.p_filesz / sizeof(d); k++) {
+			if (elf_get(&f, ph.p_offset + k * sizeof(d), &d, sizeof(d)) ||
+			    d.d_tag == DT_NULL)
 				break;
-			if (d->d_tag == DT_STRTAB)
-				strtab = d->d_un.d_ptr;
-			else if (d->d_tag == DT_STRSZ)
-				strsz = d->d_un.d_val;
-			else if ((d->d_tag == DT_RPATH || d->d_tag == DT_RUNPATH) && npaths < 2)
-				paths[npaths++] = d->d_un.d_val;
+			if (d.d_tag == DT_STRTAB)
+				strtab = d.d_un.d_ptr;
+			else if (d.d_tag == DT_STRSZ)
+				strsz = d.d_un.d_val;
+			else if ((d.d_tag == DT_RPATH || d.d_tag == DT_RUNPATH) && npaths < 2)
+				paths[npaths++] = d.d_un.d_val;
 		}
 	}
 	if (npaths && strtab) {
-		int64_t at = elf_offset_of(&f, h, strtab, 1);
+		int64_t at = elf_offset_of(&f, &h, strtab, 1);
 
 		for (k = 0; at >= 0 && k < (uint64_t)npaths; k++) {
 			const char *str = paths[k] < strsz ? elf_at(&f, at + paths[k], 1) : NULL;

@@ -333,9 +333,14 @@ __attribute__((destructor)) static void uev_producer_fini(void)
 	struct uev_slot *sl;
 	uint64_t now, end, nap = 1000000;
 
-	if (!ctl || s < 0 || s >= (int)UEV_NSLOTS || uev_fd < 0 || uev_pid != getpid())
+	if (!ctl || s < 0 || s >= (int)UEV_NSLOTS || uev_fd < 0)
 		return;
 	sl = &ctl->slots[s];
+	/* adopted, or empty: nothing to wait for, and no syscall a tracer
+	 * would see in the exit of a program it asked the slot of */
+	if (LOAD_ACQ(&sl->own) != UEV_OWN(uev_prov_owner, UEV_SLOT_PROV) || !uev_slot_written(sl) ||
+	    uev_pid != getpid())
+		return;
 	now = clock__mono_ns();
 	end = now + UEV_PROV_EXIT_WAIT_NS;
 	if (end > uev_prov_deadline)

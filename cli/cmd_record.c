@@ -233,8 +233,10 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (r.have_child)
+	if (r.have_child) {
+		early_uev_wait(&r.early); /* before the exec */
 		child_ready(&r.child);
+	}
 	err = posix_trace_start(r.trid);
 	if (err) {
 		ret = cli_trace_error(err, "cannot start tracing", (long)first_pid);

@@ -4,6 +4,7 @@
 #define PTBPF_CLI_RECORD_H
 
 #include <argp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -59,16 +60,25 @@ int child_go(struct child *c, int ok);
 /* record_early.c: the user events of the command's first milliseconds */
 #define EARLY_MAX_FILES 16
 struct early {
-	int type; /* the uprobe PMU's, -1: none */
+	pid_t pid;
+	const char *cmd; /* kept until early_uev_wait() */
+	int type;	 /* the uprobe PMU's, -1: none */
 	int n;
 	int fds[EARLY_MAX_FILES]; /* a uprobe per libposixtrace file the command may load */
+	pthread_t thread;	  /* opening them, or closing them */
+	int running, released;
 };
 /*
  * Before the held command (pid, executable cmd) execs: raise the semaphore
- * that asks its libposixtrace for a provisional slot, in the command alone;
- * a file it cannot be raised in is passed over.
+ * that asks its libposixtrace for a provisional slot, in the command alone
+ * (started, early_uev_wait() waits for it); a file it cannot be raised in
+ * is passed over.
  */
 void early_uev_attach(struct early *e, pid_t pid, const char *cmd);
+void early_uev_wait(struct early *e);
+/* The command has exited: the uprobes are closed, in the background. */
+void early_uev_release(struct early *e);
+/* Closed, and waited for. */
 void early_uev_detach(struct early *e);
 
 /* One recording: its options, stream and targets. */

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,31 +376,75 @@ static int own_lib(struct dl_phdr_info *info, size_t size, void *arg)
 	return *found != NULL;
 }
 
-void early_uev_attach(struct early *e, pid_t pid, const char *cmd)
+static void *early_attacher(void *arg)
 {
+	struct early *e = arg;
 	const char *own = NULL;
 	struct seen s = { .n = 0 };
 
-	memset(e, 0, sizeof(*e));
 	e->type = uprobe_type();
 	if (e->type < 0)
-		return;
+		return NULL;
 	/* the loader's order; each file once */
-	early_try_runpath(e, &s, pid, cmd);
-	early_try_dirs(e, &s, pid, getenv("LD_LIBRARY_PATH"), NULL);
-	early_try_cache(e, &s, pid);
+	early_try_runpath(e, &s, e->pid, e->cmd);
+	early_try_dirs(e, &s, e->pid, getenv("LD_LIBRARY_PATH"), NULL);
+	early_try_cache(e, &s, e->pid);
 	for (size_t i = 0; i < sizeof(default_dirs) / sizeof(default_dirs[0]); i++)
-		early_try_dirs(e, &s, pid, default_dirs[i], NULL);
+		early_try_dirs(e, &s, e->pid, default_dirs[i], NULL);
 	dl_iterate_phdr(own_lib, &own);
 	if (own)
-		early_try(e, &s, pid, own);
+		early_try(e, &s, e->pid, own);
+	return NULL;
 }
 
-void early_uev_detach(struct early *e)
+static void *early_closer(void *arg)
 {
+	struct early *e = arg;
 	int i;
 
 	for (i = 0; i < e->n; i++)
 		close(e->fds[i]);
+	return NULL;
+}
+
+/*
+ * Opening a uprobe, and closing it more so, waits for the kernel's RCU
+ * grace periods: each runs on a thread of its own, beside the stream's
+ * creation and the end of the recording, not before or after them.
+ */
+void early_uev_attach(struct early *e, pid_t pid, const char *cmd)
+{
+	memset(e, 0, sizeof(*e));
+	e->pid = pid;
+	e->cmd = cmd;
+	if (pthread_create(&e->thread, NULL, early_attacher, e))
+		early_attacher(e);
+	else
+		e->running = 1;
+}
+
+void early_uev_wait(struct early *e)
+{
+	if (e->running)
+		pthread_join(e->thread, NULL);
+	e->running = 0;
+}
+
+void early_uev_release(struct early *e)
+{
+	early_uev_wait(e);
+	if (!e->n || e->released)
+		return;
+	e->released = 1;
+	if (pthread_create(&e->thread, NULL, early_closer, e))
+		early_closer(e);
+	else
+		e->running = 1;
+}
+
+void early_uev_detach(struct early *e)
+{
+	early_uev_release(e);
+	early_uev_wait(e);
 	e->n = 0;
 }

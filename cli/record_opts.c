@@ -29,7 +29,7 @@ static const struct argp_option record_opts[] = {
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME) and groups (syscalls, proc, signals, sched, user, posix, all); "
-	  "a leading ! excludes",
+	  "a leading ! excludes (default: all but sched)",
 	  0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
@@ -47,8 +47,9 @@ static const struct argp_option record_opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "Print events live as JSON Lines (as 'ptbpf show --json')",
 	  0 },
 	{ "early-user-events", OPT_EARLY_UEV, NULL, 0,
-	  "Keep the user events the command writes in its first milliseconds, before tracing "
-	  "attaches to it (sets PTBPF_UEV_PENDING=1 in its environment)",
+	  "Also keep the user events of the programs the command executes in their first "
+	  "milliseconds (sets PTBPF_UEV_PENDING=1 in its environment; the command's own are "
+	  "kept without it)",
 	  0 },
 	{ "nice", OPT_NICE, "N", 0,
 	  "Nice value of ptbpf's own threads (default: 5 below the caller's, so that it keeps "

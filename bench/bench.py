@@ -324,7 +324,8 @@ class Bench:
         def ptbpf_live(cmd):
             if not os.access(self.ptbpf, os.X_OK):
                 raise NA("ptbpf command not built")
-            return [self.ptbpf, "record", "--"] + cmd, None, subprocess.DEVNULL
+            return ([self.ptbpf, "record", "--output-text", "/dev/null", "--"] + cmd, None,
+                    subprocess.DEVNULL)
 
         def ptbpf_log(cmd):
             if not os.access(self.ptbpf, os.X_OK):
@@ -656,7 +657,8 @@ class Bench:
                  lambda c: ([self.ptbpf, "record", "-o",
                              os.path.join(self.work, "flood.ptlog"), "--"] + c, None, None)),
                 ("ptbpf_live", "ptbpf record > /dev/null",
-                 lambda c: ([self.ptbpf, "record", "--"] + c, None, subprocess.DEVNULL))):
+                 lambda c: ([self.ptbpf, "record", "--output-text", "/dev/null", "--"] + c,
+                            None, subprocess.DEVNULL))):
             def flood(key=key, runner=runner):
                 if key.startswith("ptbpf") and not os.access(self.ptbpf, os.X_OK):
                     raise NA("ptbpf command not built")
@@ -785,6 +787,8 @@ class Bench:
                 argv = [self.ptbpf, "record"]
                 if key == "log":
                     argv += ["-o", os.path.join(self.work, "mem.ptlog")]
+                else:
+                    argv += ["--output-text", "/dev/null"]
                 argv += ["--", self.b("bench_syscalls"), "rate", "500000", str(m["mem_secs"])]
                 rc, o, e, _ = run(argv, timeout=m["mem_secs"] + 120, stdout=out,
                                   env=dict(BENCH_RESULT=os.path.join(self.work, "mem.txt")),

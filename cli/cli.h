@@ -40,8 +40,11 @@ struct evsel_op {
 struct evsel {
 	struct evsel_op *ops;
 	size_t n, cap;
-	int from_all; /* starts with an exclusion: from every event */
+	int from_all; /* starts with an exclusion: from the default selection */
 };
+/* What record selects without -e: what strace shows (no sched events). */
+#define EVSEL_DEFAULT "!sched"
+
 /* Parse a -e spec (errors printed); 0 or -1. */
 int evsel_parse(struct evsel *s, const char *spec);
 /* The events s selects in trid (its user names registered there); 0 or -1. */
@@ -223,6 +226,15 @@ static inline int64_t exit_entry_ts(const struct cli_ev *ev, int64_t entry_ts)
 	if (ev->len < sizeof(*x) || !x->enter_ts || x->enter_ts > INT64_MAX)
 		return entry_ts;
 	return (int64_t)x->enter_ts;
+}
+
+/* The events lost in the gap of a POSIX_TRACE_OVERFLOW (its 8 bytes of data). */
+static inline uint64_t overflow_count(const void *data)
+{
+	uint64_t n;
+
+	memcpy(&n, data, sizeof(n));
+	return n;
 }
 
 /* "openat" for a syscall's entry or exit event, else NULL */

@@ -14,12 +14,14 @@ struct convert_args {
 	const char *log;
 	const char *out;
 	int to;
+	int force;
 };
 
 static const struct argp_option convert_opts[] = {
 	{ "to", 'T', "FORMAT", 0, "Output format: chrome, ctf or jsonl", 0 },
 	{ "output", 'o', "OUT", 0, "Output file (chrome, jsonl; - for stdout) or directory (ctf)",
 	  0 },
+	{ "force", 'f', NULL, 0, "Write into an existing, non-empty CTF directory", 0 },
 	{ 0 }
 };
 
@@ -40,6 +42,9 @@ static error_t convert_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'o':
 		a->out = arg;
+		break;
+	case 'f':
+		a->force = 1;
 		break;
 	case ARGP_KEY_ARG:
 		if (a->log)
@@ -68,7 +73,8 @@ static const struct argp convert_argp = {
 	       "chrome: Chrome trace-event JSON for the Perfetto UI and chrome://tracing; "
 	       "syscalls are complete slices per thread, other events instants.\n"
 	       "ctf: a CTF 1.8 trace directory (metadata + stream_0) that babeltrace2 and "
-	       "Trace Compass read; lost events become discarded-event counts.\n"
+	       "Trace Compass read; lost events become discarded-event counts. A directory that "
+	       "exists and is not empty is refused unless --force is given.\n"
 	       "jsonl: JSON Lines, as 'ptbpf show --json'.",
 };
 
@@ -85,7 +91,7 @@ int cmd_convert(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (a.to == TO_CTF) {
-		ret = convert_ctf(trid, a.out);
+		ret = convert_ctf(trid, a.out, a.force);
 		posix_trace_close(trid);
 		return ret;
 	}

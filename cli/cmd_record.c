@@ -105,6 +105,7 @@ int cmd_record(int argc, char **argv)
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	struct evsel sel = { 0 };
 	trace_attr_t attr;
+	trace_event_set_t filter, shown;
 	struct sigaction sa;
 	int logfd = -1, err, ret = CLI_EXIT_OK, i, created = 0;
 	char *path = NULL;
@@ -114,7 +115,7 @@ int cmd_record(int argc, char **argv)
 	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
 		return CLI_EXIT_USAGE;
 	/* before anything is started or written: a bad -e changes nothing */
-	if (a.events && evsel_parse(&sel, a.events))
+	if (evsel_parse(&sel, a.events ? a.events : EVSEL_DEFAULT))
 		return CLI_EXIT_USAGE;
 	memset(&r, 0, sizeof(r));
 	r.a = &a;
@@ -137,6 +138,7 @@ int cmd_record(int argc, char **argv)
 			ret = CLI_EXIT_NOCMD;
 			goto out_free;
 		}
+		r.child.early_uev = a.early_uev;
 		err = start_child(&r.child, path, a.cmd);
 		if (err) {
 			cli_err("cannot start %s: %s", a.cmd[0], strerror(-err));
@@ -145,6 +147,7 @@ int cmd_record(int argc, char **argv)
 		}
 		r.have_child = 1;
 		first_pid = r.child.pid;
+		early_uev_attach(&r.early, r.child.pid, path);
 	}
 	/* -P: the fds the processes have open already (the command's, from us) */
 	for (i = 0; i < r.npids; i++)
@@ -164,6 +167,17 @@ int cmd_record(int argc, char **argv)
 			ret = CLI_EXIT_FAIL;
 			goto abort_child;
 		}
+	}
+
+	if (!a.output) {
+		r.live = live_out_open(a.text_out);
+		if (!r.live) {
+			ret = CLI_EXIT_FAIL;
+			goto abort_child;
+		}
+		/* the status line would break the lines printed on the terminal */
+		if (isatty(fileno(r.live)))
+			r.status_tty = 0;
 	}
 
 	posix_trace_attr_init(&attr);
@@ -214,24 +228,20 @@ int cmd_record(int argc, char **argv)
 			goto shutdown;
 		}
 	}
-	if (a.events) {
-		trace_event_set_t filter, shown;
-
-		if (evsel_select(&sel, r.trid, &shown)) {
-			ret = CLI_EXIT_USAGE;
-			goto shutdown;
-		}
-		/* what -e selects is shown; recorded, that and what -P needs */
-		if (view_opts_active(&a.view))
-			view_set_shown(r.view, &shown);
-		view_need(r.view, &shown);
-		evsel_complement(&shown, &filter);
-		err = posix_trace_set_filter(r.trid, &filter, POSIX_TRACE_SET_EVENTSET);
-		if (err) {
-			cli_err("cannot set the event filter: %s", strerror(err));
-			ret = CLI_EXIT_FAIL;
-			goto shutdown;
-		}
+	if (evsel_select(&sel, r.trid, &shown)) {
+		ret = CLI_EXIT_USAGE;
+		goto shutdown;
+	}
+	/* what -e selects is shown; recorded, that and what -P needs */
+	if (view_opts_active(&a.view))
+		view_set_shown(r.view, &shown);
+	view_need(r.view, &shown);
+	evsel_complement(&shown, &filter);
+	err = posix_trace_set_filter(r.trid, &filter, POSIX_TRACE_SET_EVENTSET);
+	if (err) {
+		cli_err("cannot set the event filter: %s", strerror(err));
+		ret = CLI_EXIT_FAIL;
+		goto shutdown;
 	}
 
 	memset(&sa, 0, sizeof(sa));
@@ -240,11 +250,10 @@ int cmd_record(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (!a.output && !isatty(STDOUT_FILENO))
-		cli_big_buffer(stdout);
-
-	if (r.have_child)
+	if (r.have_child) {
+		early_uev_wait(&r.early); /* before the exec */
 		child_ready(&r.child);
+	}
 	err = posix_trace_start(r.trid);
 	if (err) {
 		ret = cli_trace_error(err, "cannot start tracing", (long)first_pid);
@@ -307,8 +316,15 @@ int cmd_record(int argc, char **argv)
 		if (r.child_done && ret == CLI_EXIT_OK)
 			ret = exit_code_of(r.child_status);
 	}
-	if (fflush(stdout) && ret == CLI_EXIT_OK)
-		ret = CLI_EXIT_FAIL;
+	if (r.live) {
+		err = live_out_close(r.live);
+		r.live = NULL;
+		if (err) {
+			cli_err("writing the events: %s", strerror(err));
+			if (ret == CLI_EXIT_OK)
+				ret = CLI_EXIT_FAIL;
+		}
+	}
 	goto out_free;
 
 shutdown:
@@ -324,6 +340,9 @@ abort_child:
 	if (created)
 		unlink(a.output);
 out_free:
+	early_uev_detach(&r.early);
+	if (r.live)
+		live_out_close(r.live);
 	for (i = 0; i < r.npids; i++)
 		if (r.pidfds[i] >= 0)
 			close(r.pidfds[i]);

@@ -3,6 +3,7 @@
  * ptbpf convert --to ctf: a CTF 1.8 trace directory (metadata and
  * stream_0) for babeltrace2 and Trace Compass.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,34 +389,85 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 	return err;
 }
 
-int convert_ctf(trace_id_t trid, const char *dir)
+/* 1 if dir holds an entry besides . and .., 0 if not, -1 (errno) if unreadable */
+static int dir_has_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return -1;
+	while (!found && (e = readdir(d)))
+		found = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return found;
+}
+
+/*
+ * The output directory, created if need be: another trace (or anything
+ * else) already in it is replaced only when asked, as a user who typed an
+ * old name by mistake would lose it otherwise.
+ */
+static int ctf_output_dir(const char *dir, int force)
+{
+	int has;
+
+	if (!mkdir(dir, 0755))
+		return 0;
+	if (errno != EEXIST) {
+		cli_err("cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	has = dir_has_entries(dir);
+	if (has < 0) {
+		cli_err("cannot use %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (has && !force) {
+		cli_err("%s exists and is not empty (--force writes the trace into it)", dir);
+		return -1;
+	}
+	return 0;
+}
+
+int convert_ctf(trace_id_t trid, const char *dir, int force)
 {
 	struct ctf c;
 	struct cli_ev ev;
 	char path[4096];
-	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0;
+	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0, uncounted = 0, counted = 0;
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	int unav = 0, err, ret = CLI_EXIT_OK;
 
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		cli_err("cannot create %s: %s", dir, strerror(errno));
+	if (ctf_output_dir(dir, force))
 		return CLI_EXIT_FAIL;
-	}
-	/* pass 1: how many overflow markers (lost events are spread over them) */
+	/*
+	 * pass 1: how many overflow markers; a marker carries the count of its
+	 * gap, and the losses of a log written without counts are spread
+	 * over the markers that have none
+	 */
 	for (;;) {
 		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
 		if (err || unav)
 			break;
-		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW)
-			noverflow++;
+		if (ev.info.posix_event_id != POSIX_TRACE_OVERFLOW)
+			continue;
+		noverflow++;
+		if (ev.len < sizeof(uint64_t))
+			uncounted++;
+		else
+			counted += overflow_count(ev.data);
 	}
 	if (err) {
 		cli_err("reading the log: %s", strerror(err));
 		return CLI_EXIT_BADLOG;
 	}
-	lost_total = noverflow;
-	if (!ptbpf_trace_get_counters(trid, &cnt) && cnt.lost > lost_total)
-		lost_total = cnt.lost;
+	/* what the markers without a count share */
+	lost_total = uncounted;
+	if (!ptbpf_trace_get_counters(trid, &cnt) && cnt.lost > counted &&
+	    cnt.lost - counted > lost_total)
+		lost_total = cnt.lost - counted;
 	err = posix_trace_rewind(trid);
 	if (err) {
 		cli_err("rewinding the log: %s", strerror(err));
@@ -444,10 +496,12 @@ int convert_ctf(trace_id_t trid, const char *dir)
 		}
 		if (unav)
 			break;
-		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
+		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW && ev.len >= sizeof(uint64_t)) {
+			lost_here = overflow_count(ev.data);
+		} else if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
 			seen_overflow++;
 			/* 1 each, the rest of the counted losses on the last marker */
-			lost_here = seen_overflow < noverflow ? 1 : lost_total - (noverflow - 1);
+			lost_here = seen_overflow < uncounted ? 1 : lost_total - (uncounted - 1);
 		}
 		ctf_event(&c, &ev, lost_here);
 	}

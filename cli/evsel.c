@@ -5,10 +5,10 @@
  * syscall classes (%file...) and regular expressions on syscall names
  * (/REGEX), each with a leading ! to exclude, applied in order; a leading
  * ? makes one that matches nothing no error, as in strace; a selection
- * that starts with an exclusion starts from everything. Parsed before any stream exists (the
- * system event ids are the same in every stream), so a bad -e stops ptbpf
- * before it touches anything; user event names get their ids from the
- * stream afterwards.
+ * that starts with an exclusion starts from the default one (EVSEL_DEFAULT:
+ * all but sched). Parsed before any stream exists (the system event ids are
+ * the same in every stream), so a bad -e stops ptbpf before it touches
+ * anything; user event names get their ids from the stream afterwards.
  */
 #include <regex.h>
 #include <stdlib.h>
@@ -43,6 +43,13 @@ static const struct evsel_group groups[] = {
 	{ "user", { PTBPF_EV_USER_BASE }, { PTBPF_EV_ID_LIMIT - 1 } },
 	{ "posix", { 1 }, { PTBPF_EV_KERNEL_FIRST - 1 } },
 };
+
+/*
+ * What ptbpf record leaves out unless asked (-e all, -e sched): strace
+ * shows no scheduler events, and on a busy or threaded program they
+ * outnumber the lines a user reads.
+ */
+static const char *const default_off[] = { "sched" };
 
 /* The events every selection keeps: losses, errors, why a process is gone. */
 static const trace_event_id_t always[] = {
@@ -130,13 +137,23 @@ static int evsel_pattern(struct evsel *s, const char *tok, int add, int optional
 	return n;
 }
 
+static const struct evsel_group *group_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (!strcmp(name, groups[i].name))
+			return &groups[i];
+	return NULL;
+}
+
 /* One name or group of the selection. */
 static int evsel_token(struct evsel *s, const char *tok, int add)
 {
+	const struct evsel_group *g;
 	char name[TRACE_EVENT_NAME_MAX + 16];
 	trace_event_id_t id, id2;
 	int optional = 0, n;
-	size_t i;
 
 	while (*tok == '?') {
 		optional = 1;
@@ -149,11 +166,8 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 		cli_err("-e: '%s' matches no syscall of this kernel", tok);
 		return -1;
 	}
-	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		const struct evsel_group *g = &groups[i];
-
-		if (strcmp(tok, g->name))
-			continue;
+	g = group_of(tok);
+	if (g) {
 		if (evsel_range(s, g->lo[0], g->hi[0], add) ||
 		    (g->hi[1] && evsel_range(s, g->lo[1], g->hi[1], add)))
 			return -1;
@@ -236,8 +250,16 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 	int err;
 
 	posix_trace_eventset_empty(sel);
-	if (s->from_all)
+	if (s->from_all) {
 		posix_trace_eventset_fill(sel, POSIX_TRACE_ALL_EVENTS);
+		for (i = 0; i < sizeof(default_off) / sizeof(default_off[0]); i++) {
+			const struct evsel_group *g = group_of(default_off[i]);
+
+			set_range(sel, g->lo[0], g->hi[0], 0);
+			if (g->hi[1])
+				set_range(sel, g->lo[1], g->hi[1], 0);
+		}
+	}
 	for (i = 0; i < s->n; i++) {
 		const struct evsel_op *op = &s->ops[i];
 

@@ -410,7 +410,12 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 			return;
 		}
 		if (id == POSIX_TRACE_OVERFLOW) {
-			sb_printf(b, "=== %s: events lost here ===", ev->name);
+			if (len >= sizeof(uint64_t))
+				sb_printf(b, "=== %s: %llu event%s lost ===", ev->name,
+					  (unsigned long long)overflow_count(d),
+					  overflow_count(d) == 1 ? "" : "s");
+			else /* a log of a version that did not count */
+				sb_printf(b, "=== %s: events lost here ===", ev->name);
 			return;
 		}
 		if (id < PTBPF_EV_KERNEL_FIRST) {
@@ -647,6 +652,13 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 				  "\"cpu\":%u,\"preempt\":%u",
 				  e->prev_tid, e->next_tid, (long long)e->prev_state, e->cpu,
 				  e->preempt);
+		}
+		return;
+	case POSIX_TRACE_OVERFLOW:
+		/* JSON Lines and Chrome's args: the events lost in this gap */
+		if (len >= sizeof(uint64_t)) {
+			sb_puts(b, ",\"lost\":");
+			sb_udec(b, overflow_count(d), 0);
 		}
 		return;
 	case PTBPF_EV_SCHED_WAKEUP:

@@ -4,6 +4,7 @@
 #define PTBPF_CLI_RECORD_H
 
 #include <argp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 
 struct record_args {
 	const char *output;
+	const char *text_out; /* --output-text: NULL stderr, - stdout, or a file */
 	const char *events;
 	const char *pids;
 	int follow;
@@ -31,7 +33,8 @@ struct record_args {
 	const char *name;
 	int absolute;
 	int json;
-	int nice; /* NICE_DEFAULT: the caller's - DEFAULT_NICE_BOOST */
+	int nice;      /* NICE_DEFAULT: the caller's - DEFAULT_NICE_BOOST */
+	int early_uev; /* --early-user-events */
 	char **cmd;
 	struct view_opts view; /* strace's -c, -T, -z, -P... */
 };
@@ -45,6 +48,7 @@ struct child {
 	int go_fd;	      /* write end: releases the child's read() */
 	int err_fd;	      /* read end: errno of a failed exec */
 	volatile int *shared; /* [0]: child ready, [1]: 1 go, 2 abort */
+	int early_uev;	      /* give it PTBPF_UEV_PENDING=1 */
 };
 /* The path execve will get, searched in PATH like execvp (NULL: *err). */
 char *resolve_cmd(const char *cmd, int *err);
@@ -55,12 +59,37 @@ void child_ready(struct child *c);
 /* Releases the child to exec (ok) or to exit; the exec errno (0: exec succeeded). */
 int child_go(struct child *c, int ok);
 
+/* record_early.c: the user events of the command's first milliseconds */
+#define EARLY_MAX_FILES 16
+struct early {
+	pid_t pid;
+	const char *cmd; /* kept until early_uev_wait() */
+	int type;	 /* the uprobe PMU's, -1: none */
+	int n;
+	int fds[EARLY_MAX_FILES]; /* a uprobe per libposixtrace file the command may load */
+	pthread_t thread;	  /* opening them, or closing them */
+	int running, released;
+};
+/*
+ * Before the held command (pid, executable cmd) execs: raise the semaphore
+ * that asks its libposixtrace for a provisional slot, in the command alone
+ * (started, early_uev_wait() waits for it); a file it cannot be raised in
+ * is passed over.
+ */
+void early_uev_attach(struct early *e, pid_t pid, const char *cmd);
+void early_uev_wait(struct early *e);
+/* The command has exited: the uprobes are closed, in the background. */
+void early_uev_release(struct early *e);
+/* Closed, and waited for. */
+void early_uev_detach(struct early *e);
+
 /* One recording: its options, stream and targets. */
 struct rec {
 	struct record_args *a;
 	trace_id_t trid;
 	int have_child;
 	struct child child;
+	struct early early;
 	int child_done, child_status;
 	pid_t *pids;
 	int *pidfds;
@@ -73,6 +102,7 @@ struct rec {
 	uint64_t printed; /* events printed live */
 	int log_error;	  /* writing the log failed (an errno value) */
 	struct view *view;
+	FILE *live; /* without -o: where the events are printed */
 };
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */
@@ -114,6 +144,14 @@ bool record_tick(struct rec *r, double *end_at);
  * c: the counters read once every event was in.
  */
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd);
+
+/*
+ * record_out.c: the live output, from --output-text (NULL: standard error);
+ * NULL when it cannot be opened (said)
+ */
+FILE *live_out_open(const char *path);
+/* Writes out and closes what live_out_open() gave; 0 or an errno value. */
+int live_out_close(FILE *f);
 
 /*
  * record_live.c: read and print until the targets exit or we are told to

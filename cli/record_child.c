@@ -111,7 +111,10 @@ int start_child(struct child *c, const char *path, char **argv)
 		close(go[1]);
 		close(errp[0]);
 		drop_privileges();
-		setenv("PTBPF_UEV_PENDING", "1", 1);
+		/* asked for only: a tracer should not change what the traced
+		 * program sees (env prints one variable more) */
+		if (c->early_uev)
+			setenv("PTBPF_UEV_PENDING", "1", 1);
 		/* held until the stream exists (read) and is started (spin) */
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);

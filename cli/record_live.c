@@ -43,10 +43,10 @@ int record_live(struct rec *r)
 	int err, ret = 0;
 	size_t got;
 
-	fmt_init(&f, stdout, r->a->json, r->a->absolute);
+	fmt_init(&f, r->live, r->a->json, r->a->absolute);
 	view_attach(r->view, &f);
 	/* out of memory: nothing more is printed, the loops below stop */
-	if (r->a->json && view_opts_prints(&r->a->view) && fmt_json_attr(stdout, r->trid))
+	if (r->a->json && view_opts_prints(&r->a->view) && fmt_json_attr(r->live, r->trid))
 		sb_fail(&f.line);
 	while (!fmt_failed(&f) && !view_failed(r->view)) {
 		struct timespec ab;
@@ -75,7 +75,7 @@ int record_live(struct rec *r)
 			 * pauses the 50 ms that flush them below */
 			if (!f.tty && t >= next_out) {
 				fmt_out(&f);
-				fflush(stdout);
+				fflush(r->live);
 				next_out = t + LIVE_OUT_S;
 			}
 		} else if (err && err != ETIMEDOUT && err != EINTR) {
@@ -91,7 +91,7 @@ int record_live(struct rec *r)
 				fmt_flush(&f);
 			} else {
 				fmt_out(&f);
-				fflush(stdout);
+				fflush(r->live);
 			}
 			if (!idle_since)
 				idle_since = now_mono();
@@ -115,11 +115,11 @@ int record_live(struct rec *r)
 		cli_err("out of memory");
 		ret = -1;
 	} else if (r->a->json && view_opts_prints(&r->a->view)) {
-		fmt_json_status(stdout, r->trid, f.nevents, f.noverflow);
+		fmt_json_status(r->live, r->trid, f.nevents, f.noverflow);
 	}
 	r->printed = view_opts_prints(&r->a->view) ? f.nevents : view_nevents(r->view);
 	view_attach(r->view, NULL);
 	fmt_fini(&f);
-	fflush(stdout);
+	fflush(r->live);
 	return ret;
 }

@@ -17,17 +17,22 @@ enum {
 	OPT_LOGPOLICY,
 	OPT_LOGSIZE,
 	OPT_NICE,
+	OPT_TEXTOUT,
+	OPT_EARLY_UEV,
 };
 
 static const struct argp_option record_opts[] = {
 	{ "output", 'o', "FILE", 0, "Write a POSIX trace log to FILE instead of printing events",
 	  0 },
+	{ "output-text", OPT_TEXTOUT, "FILE", 0,
+	  "Print the events to FILE (- for standard output) instead of standard error", 0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
 	  "strace's syscall classes (%file, %desc, %network, %process, %signal, %ipc, %memory, "
 	  "%creds, %clock, %stat, %lstat, %fstat, %statfs...) and /REGEX of syscall names; a "
-	  "leading ! excludes. strace's trace=EVENTS and status=SET are taken too",
+	  "leading ! excludes (default: all but sched). strace's trace=EVENTS and status=SET "
+	  "are taken too",
 	  0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
@@ -43,6 +48,11 @@ static const struct argp_option record_opts[] = {
 	{ "name", OPT_NAME, "NAME", 0, "Name of the trace stream", 0 },
 	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
 	{ "json", OPT_JSON, NULL, 0, "Print events live as JSON Lines (as 'ptbpf show --json')",
+	  0 },
+	{ "early-user-events", OPT_EARLY_UEV, NULL, 0,
+	  "Also keep the user events of the programs the command executes in their first "
+	  "milliseconds (sets PTBPF_UEV_PENDING=1 in its environment; the command's own are "
+	  "kept without it)",
 	  0 },
 	{ "nice", OPT_NICE, "N", 0,
 	  "Nice value of ptbpf's own threads (default: 5 below the caller's, so that it keeps "
@@ -125,6 +135,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case 'o':
 		a->output = arg;
 		break;
+	case OPT_TEXTOUT:
+		a->text_out = arg;
+		break;
 	case 'e':
 		if (view_qualifier(arg, &a->events, &a->view, msg, sizeof(msg)))
 			argp_failure(state, CLI_EXIT_USAGE, 0, "%s", msg);
@@ -140,6 +153,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		a->json = 1;
+		break;
+	case OPT_EARLY_UEV:
+		a->early_uev = 1;
 		break;
 	case OPT_NAME:
 		a->name = arg;
@@ -190,6 +206,11 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		     (a->view.status != VIEW_ST_ALL && !view_opts_kernel_status(&a->view))))
 			argp_error(state, "with -o no event is printed: give -T, -P and statuses "
 					  "other than -z or -Z to 'ptbpf show' (or to -c here)");
+		if (a->early_uev && a->pids)
+			argp_error(state,
+				   "--early-user-events is for a command ptbpf starts, not -p");
+		if (a->output && a->text_out)
+			argp_error(state, "-o writes a log, --output-text prints: give one");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -208,8 +229,9 @@ const struct argp record_argp = {
 	.children = record_children,
 	.args_doc = "[-p PID[,PID...]] | [--] COMMAND [ARG...]",
 	.doc = "Trace a command (started held until tracing is set up, so its first syscall "
-	       "is recorded) or running processes. Without -o, events are printed live, one "
-	       "line each, strace-like for syscalls; with -o, a POSIX trace log is written "
+	       "is recorded) or running processes. Without -o, events are printed live on "
+	       "standard error (as strace does; --output-text for a file), one line each, "
+	       "strace-like for syscalls; with -o, a POSIX trace log is written "
 	       "(read it with 'ptbpf show'). A summary goes to stderr at the end; -c prints "
 	       "strace -c's table there instead of the events.\v"
 	       "Exit status: the command's own (128+N if killed by signal N); "

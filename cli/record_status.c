@@ -123,7 +123,10 @@ bool record_tick(struct rec *r, double *end_at)
 	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
 		return true;
 	status_line(r, 0);
-	if (!*end_at && targets_done(r))
+	if (!*end_at && targets_done(r)) {
 		*end_at = now_mono() + 2.0;
+		if (r->have_child)
+			early_uev_release(&r->early);
+	}
 	return false;
 }

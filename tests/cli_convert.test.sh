@@ -34,6 +34,19 @@ for e, l in zip(ev, bt):
 print("ok: %d CTF events match" % len(bt))
 PY
 
+# A non-empty directory is not overwritten without --force
+mkdir "$T/old" && echo keep >"$T/old/metadata"
+"$P" convert "$T/t.log" --to ctf -o "$T/old" 2>"$T/old.err" && fail "non-empty CTF dir overwritten"
+grep -q "exists and is not empty" "$T/old.err" || { cat "$T/old.err"; fail "no message for a non-empty dir"; }
+[ "$(cat "$T/old/metadata")" = keep ] && [ ! -e "$T/old/stream_0" ] || fail "refused, yet the dir changed"
+"$P" convert "$T/t.log" --to ctf -o "$T/ctf" 2>/dev/null &&
+	fail "the earlier CTF output overwritten"
+"$P" convert "$T/t.log" --to ctf -o "$T/old" --force || fail "--force refused"
+babeltrace2 "$T/old" >"$T/bt2.txt" 2>&1 && cmp -s "$T/bt.txt" "$T/bt2.txt" ||
+	fail "--force: not the same trace as a fresh directory"
+mkdir "$T/empty"
+"$P" convert "$T/t.log" --to ctf -o "$T/empty" || fail "an empty directory refused"
+
 # Chrome trace-event JSON
 "$P" convert "$T/t.log" --to chrome -o "$T/t.json" || fail "convert --to chrome failed"
 python3 - "$T/t.json" <<'PY' || exit 1

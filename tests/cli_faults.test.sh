@@ -47,7 +47,7 @@ printf 'precious data\n' >"$T/old.log"
 echo "ok: a record that cannot start leaves the -o file as it was"
 
 # live: the summary counts what was printed (JSON: one event a line)
-"$P" record --json -- dd if=/dev/zero of=/dev/null bs=1 count=2000 >"$T/live.jsonl" 2>"$T/live.err" ||
+"$P" record --json --output-text "$T/live.jsonl" -- dd if=/dev/zero of=/dev/null bs=1 count=2000 2>"$T/live.err" ||
 	{ cat "$T/live.err"; fail "record --json"; }
 printed=$(sed -n 's/.* \([0-9]*\) events printed, \([0-9]*\) lost.*/\1/p' "$T/live.err")
 lines=$(grep -c '"type":"event"' "$T/live.jsonl")

@@ -5,7 +5,7 @@
 [ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
 
 # only openat and close (entries and exits)
-"$P" record -e openat,close -- "$PROGS/cli_target" "$T/f.tmp" >"$T/a.txt" 2>"$T/a.err" ||
+"$P" record -e openat,close --output-text "$T/a.txt" -- "$PROGS/cli_target" "$T/f.tmp" 2>"$T/a.err" ||
 	{ cat "$T/a.err"; fail "record -e openat,close"; }
 grep -q 'openat(AT_FDCWD, ".*f.tmp"' "$T/a.txt" || fail "openat missing"
 grep -q -E 'close\([0-9]+\) = 0' "$T/a.txt" || fail "close missing"
@@ -26,7 +26,7 @@ print("ok:", sorted(names))
 PY
 
 # a group minus names
-"$P" record -e 'syscalls,!read,!mmap' -- "$PROGS/cli_target" "$T/f.tmp" >"$T/b.txt" 2>/dev/null ||
+"$P" record -e 'syscalls,!read,!mmap' -- "$PROGS/cli_target" "$T/f.tmp" 2>"$T/b.txt" ||
 	fail "record -e syscalls,!read,!mmap"
 grep -q -E ' write\([0-9]+, ' "$T/b.txt" || fail "write missing"
 grep -q -E ' (read|mmap)\(' "$T/b.txt" && fail "read or mmap recorded"
@@ -34,7 +34,7 @@ grep -q -E ' (sched_switch_|sched_wakeup|proc_exec|proc_fork|signal_)|exited wit
 	fail "non-syscall events recorded"
 
 # proc group only
-"$P" record -f -e proc -- "$PROGS/cli_target" "$T/f.tmp" >"$T/c.txt" 2>/dev/null || fail "record -e proc"
+"$P" record -f -e proc --output-text "$T/c.txt" -- "$PROGS/cli_target" "$T/f.tmp" 2>/dev/null || fail "record -e proc"
 grep -q 'proc_fork process' "$T/c.txt" || fail "proc_fork missing"
 grep -q '+++ exited with 3 +++' "$T/c.txt" || fail "child exit missing (-f)"
 grep -q -E '[a-z0-9_]+\(.*\) = ' "$T/c.txt" && fail "syscalls recorded with -e proc"

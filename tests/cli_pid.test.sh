@@ -13,7 +13,7 @@ trap cleanup EXIT
 "$PROGS/cli_target" "$T/p1.tmp" 7 3000 & T1=$!
 "$PROGS/cli_target" "$T/p2.tmp" 8 3500 & T2=$!
 sleep 0.3
-timeout 20 "$P" record -p "$T1,$T2" >"$T/p.txt" 2>"$T/p.err"
+timeout 20 "$P" record -p "$T1,$T2" --output-text "$T/p.txt" 2>"$T/p.err"
 rc=$?
 [ $rc = 0 ] || { cat "$T/p.err"; fail "record -p: exit status $rc"; }
 grep -q "^[0-9.]* $T1/$T1 clock_nanosleep(" "$T/p.txt" || fail "no nanosleep of $T1"

@@ -10,16 +10,14 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 
 # 1. exit status of the command is ptbpf's, output is parsable
-"$P" record -f -- "$PROGS/cli_target" "$T/unique-$$.tmp" 5 >"$T/ptbpf.txt" 2>"$T/ptbpf.err"
+"$P" record -f --output-text "$T/ptbpf.txt" -- "$PROGS/cli_target" "$T/unique-$$.tmp" 5 2>"$T/ptbpf.err"
 rc=$?
 [ $rc = 5 ] || { cat "$T/ptbpf.err"; fail "ptbpf exit status $rc, expected 5"; }
 grep -q "events \(printed\|written to\)" "$T/ptbpf.err" || fail "no summary on stderr"
 grep -q "unique-$$.tmp" "$T/ptbpf.txt" || fail "path not in the output"
 
 # 2. the same with strace
-# ptbpf record gives the command PTBPF_UEV_PENDING=1 (early user events):
-# the same environment for strace, so the program does the same thing
-PTBPF_UEV_PENDING=1 strace -f -qq -o "$T/strace.txt" "$PROGS/cli_target" "$T/unique-$$.tmp" 5
+strace -f -qq -o "$T/strace.txt" "$PROGS/cli_target" "$T/unique-$$.tmp" 5
 [ $? = 5 ] || fail "strace run: unexpected exit status"
 
 # 3. same syscalls, same order per thread, same results. Before the program's
@@ -161,7 +159,7 @@ check_nice 3 "$base" --nice=3
 rm -f "$T/done"
 "$P" record -e clock_nanosleep -- python3 -c 'import sys, time
 for _ in range(300): time.sleep(0.01)
-open(sys.argv[1], "w")' "$T/done" 2>/dev/null | python3 -c 'import os, sys
+open(sys.argv[1], "w")' "$T/done" 2>&1 | python3 -c 'import os, sys
 for l in sys.stdin:
     if "clock_nanosleep(" in l:
         print("late" if os.path.exists(sys.argv[1]) else "early")

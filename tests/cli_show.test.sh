@@ -12,7 +12,7 @@
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 EV='!sched,!signals'
-"$P" record -e "$EV" -- "$PROGS/cli_target" "$T/show.tmp" 4 >"$T/live.txt" 2>"$T/live.err"
+"$P" record -e "$EV" --output-text "$T/live.txt" -- "$PROGS/cli_target" "$T/show.tmp" 4 2>"$T/live.err"
 [ $? = 4 ] || { cat "$T/live.err"; fail "live: exit status"; }
 "$P" record -e "$EV" --name clitest --buffer-size 8M -o "$T/t.log" -- "$PROGS/cli_target" "$T/show.tmp" 4 >"$T/rec.out" 2>"$T/rec.err"
 [ $? = 4 ] || { cat "$T/rec.err"; fail "record -o: exit status"; }

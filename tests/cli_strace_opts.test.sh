@@ -47,7 +47,7 @@ for cls in %file %desc %memory %process %signal %network %creds %%stat %fstat %s
 		# shellcheck disable=SC2086
 		strace -f -o "$T/s.txt" -e trace="$cls" $prog >/dev/null 2>&1 || fail "strace -e $cls"
 		# shellcheck disable=SC2086
-		"$P" record -f -e "$cls" -- $prog >"$T/p.txt" 2>/dev/null || fail "record -e $cls"
+		"$P" record --output-text "$T/p.txt" -f -e "$cls" -- $prog >/dev/null 2>&1 || fail "record -e $cls"
 		names strace "$T/s.txt" >"$T/s.set"
 		names ptbpf "$T/p.txt" >"$T/p.set"
 		cmp -s "$T/s.set" "$T/p.set" ||
@@ -56,7 +56,7 @@ for cls in %file %desc %memory %process %signal %network %creds %%stat %fstat %s
 	done
 done
 # and with names and !, as a filter in the kernel (nothing else recorded)
-"$P" record -e '%file,!openat,getpid' -- "$PROGS/summary_calls" "$D" >"$T/p.txt" 2>/dev/null ||
+"$P" record --output-text "$T/p.txt" -e '%file,!openat,getpid' -- "$PROGS/summary_calls" "$D" >/dev/null 2>&1 ||
 	fail "record -e %file,!openat,getpid"
 names ptbpf "$T/p.txt" | tr '\n' ' ' >"$T/p.set"
 [ "$(cat "$T/p.set")" = "access chdir execve getpid lstat mkdir newfstatat stat statfs " ] ||
@@ -67,7 +67,7 @@ bad=$(grep -v -E '^[0-9.]+ [0-9]+/[0-9]+ [a-z_0-9]+\(|=== posix_trace_' "$T/p.tx
 # Where this ptbpf records no exit of rt_sigreturn, its status is not
 # known: -z and -Z print it as neither (the calls compared leave it out).
 sigret=rt_sigreturn
-"$P" record -e rt_sigreturn -- "$PROGS/summary_calls" "$D" 2>/dev/null |
+"$P" record --output-text - -e rt_sigreturn -- "$PROGS/summary_calls" "$D" 2>/dev/null |
 	grep -q 'rt_sigreturn(.*) = ' && sigret=none
 
 # -Z, -z, -e status=: the calls strace prints, in the same order
@@ -76,7 +76,7 @@ for st in -Z -z "-e status=failed" "-e status=successful,failed" "--failed-only"
 	strace -f -o "$T/s.txt" $st -- $SC "$D" >/dev/null 2>&1 ||
 		fail "strace $st"
 	# shellcheck disable=SC2086
-	"$P" record -f -e syscalls $st -- $SC "$D" >"$T/p.txt" 2>/dev/null ||
+	"$P" record --output-text "$T/p.txt" -f -e syscalls $st -- $SC "$D" >/dev/null 2>&1 ||
 		fail "record $st"
 	calls strace "$T/s.txt" >"$T/s.calls"
 	calls ptbpf "$T/p.txt" >"$T/p.calls"
@@ -108,7 +108,7 @@ grep -q ' ok$' "$T/p.calls" && fail "--failed-only: a call that succeeded"
 # shellcheck disable=SC2086
 strace -f -o "$T/s.txt" -P "$D" -- $SC "$D" >/dev/null 2>&1 || fail "strace -P"
 # shellcheck disable=SC2086
-"$P" record -f -P "$D" -- $SC "$D" >"$T/p.txt" 2>/dev/null || fail "record -P"
+"$P" record --output-text "$T/p.txt" -f -P "$D" -- $SC "$D" >/dev/null 2>&1 || fail "record -P"
 python3 - "$T/s.txt" "$T/p.txt" <<'PY' || exit 1
 import re, sys
 def seq(path, pre):
@@ -129,7 +129,7 @@ if s != p:
 PY
 # a path that is not as given: resolved, and said as strace says it
 PA=$(cd "$B" && pwd)
-( cd "$T" && "$PA/ptbpf" record -P ./data.txt -- "$PA/tests/summary_calls" "$D" >"$T/p2.txt" \
+( cd "$T" && "$PA/ptbpf" record --output-text "$T/p2.txt" -P ./data.txt -- "$PA/tests/summary_calls" "$D" >/dev/null \
 	2>"$T/p2.err" ) ||
 	fail "record -P ./data.txt"
 grep -q "^ptbpf: Requested path \"./data.txt\" resolved into \"$D\"$" "$T/p2.err" ||
@@ -145,7 +145,7 @@ for tracer in strace ptbpf; do
 	if [ $tracer = strace ]; then
 		strace -f -o "$T/ps.txt" -P "$D" -p $pid 2>/dev/null || fail "strace -p -P"
 	else
-		"$P" record -f -P "$D" -p $pid >"$T/pp.txt" 2>/dev/null || fail "record -p -P"
+		"$P" record --output-text "$T/pp.txt" -f -P "$D" -p $pid >/dev/null 2>&1 || fail "record -p -P"
 	fi
 	wait $pid
 done
@@ -167,14 +167,14 @@ PY
 # -T: every call that returns ends with its time, <S.UUUUUU>, as strace's
 # shellcheck disable=SC2086
 strace -T -o "$T/s.txt" -- $SC "$D" >/dev/null 2>&1 || fail "strace -T"
-"$P" record -T -e syscalls -- "$PROGS/summary_calls" "$D" >"$T/p.txt" 2>/dev/null || fail "record -T"
+"$P" record --output-text "$T/p.txt" -T -e syscalls -- "$PROGS/summary_calls" "$D" >/dev/null 2>&1 || fail "record -T"
 for f in s p; do
 	n=$(grep -c -E '\) += [^?].* <[0-9]+\.[0-9]{6}>$' "$T/$f.txt")
 	bad=$(grep -E '\) += [^?]' "$T/$f.txt" | grep -v -c -E ' <[0-9]+\.[0-9]{6}>$')
 	[ "$n" -gt 100 ] && [ "$bad" = 0 ] || fail "-T ($f): $n lines with a time, $bad without"
 done
 grep -q 'exit_group(0) = ?$' "$T/p.txt" || fail "-T: exit_group has no time"
-"$P" record --syscall-times=ns -e getppid -- "$PROGS/summary_calls" "$D" >"$T/p.txt" 2>/dev/null ||
+"$P" record --output-text "$T/p.txt" --syscall-times=ns -e getppid -- "$PROGS/summary_calls" "$D" >/dev/null 2>&1 ||
 	fail "record --syscall-times=ns"
 grep -q -E 'getppid\(\) = [0-9]+ <0\.[0-9]{9}>$' "$T/p.txt" || fail "--syscall-times=ns"
 

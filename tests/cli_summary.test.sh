@@ -19,7 +19,7 @@ cp "$SRC/cli/"*.c "$T/tree/sub/"
 # summary counts the call when its thread begins the next, without knowing
 # whether it "failed" (the value it restores): its errors are not compared.
 sigret_exit=0
-"$P" record -e rt_sigreturn -- "$PROGS/summary_calls" "$T/data.txt" >"$T/sr.txt" 2>/dev/null ||
+"$P" record --output-text "$T/sr.txt" -e rt_sigreturn -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>&1 ||
 	fail "record -e rt_sigreturn"
 grep -q 'rt_sigreturn(.*) = ' "$T/sr.txt" && sigret_exit=1
 
@@ -112,11 +112,11 @@ compare pipe2 sh -c 'sleep 0.1 | cat '"$T/data.txt"' | (sleep 0.2; wc -l) >/dev/
 compare calls $SC "$T/data.txt"
 
 # -c prints no event (summary_calls prints nothing itself)
-"$P" record -c -- "$PROGS/summary_calls" "$T/data.txt" >"$T/c.out" 2>/dev/null || fail "record -c"
+"$P" record --output-text "$T/c.out" -c -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>&1 || fail "record -c"
 [ -s "$T/c.out" ] && fail "-c printed events"
 
 # -C: the events, then the table (on stderr)
-"$P" record -C -- "$PROGS/summary_calls" "$T/data.txt" >"$T/C.out" 2>"$T/C.err" ||
+"$P" record --output-text "$T/C.out" -C -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>"$T/C.err" ||
 	fail "record -C"
 grep -q 'mkdir("/", 0755) = -1 EEXIST' "$T/C.out" || fail "-C: no events printed"
 grep -q '^% time     seconds  usecs/call     calls    errors syscall$' "$T/C.err" ||

@@ -24,6 +24,15 @@
  *   2048 .. 4095   user events, numbered per stream by name;
  *                  2048 is POSIX_TRACE_UNNAMED_USEREVENT
  */
+/*
+ * POSIX_TRACE_OVERFLOW (a gap: events were lost) carries, as its data, a
+ * uint64_t: the number of events lost in that gap, whatever lost them (a
+ * full kernel ring, a full user-event ring, a LOOP stream overwriting its
+ * oldest events, an UNTIL_FULL stream stopped full). The gaps of a stream
+ * add up to its counters' lost (struct ptbpf_counters) until it is
+ * cleared. A log written by an older version may hold markers without data.
+ */
+
 #define PTBPF_EV_PROC_FORK	  16 /* struct ptbpf_ev_fork, "proc_fork" */
 #define PTBPF_EV_PROC_EXEC	  17 /* struct ptbpf_ev_exec, "proc_exec" */
 #define PTBPF_EV_THREAD_EXIT	  18 /* struct ptbpf_ev_exit, "thread_exit" */

@@ -11,6 +11,13 @@
  * then calls the function. Example:
  *   bpftrace -e 'usdt:/usr/lib/x86_64-linux-gnu/libposixtrace.so.0:ptbpf:event
  *                { printf("%d %u\n", pid, arg0); }'
+ *
+ * USDT probe ptbpf:early, in the constructor, hit once: its semaphore
+ * (ptbpf_early_semaphore, not exported) asks for a provisional slot, as
+ * PTBPF_UEV_PENDING=1 does, without a change a traced program can see.
+ * ptbpf record raises it in its command alone, before the exec: a uprobe
+ * with a reference counter on this probe, for the command's pid (the
+ * kernel raises the counter when the command maps this file).
  */
 #include <errno.h>
 #define _SDT_HAS_SEMAPHORES 1
@@ -21,6 +28,9 @@
 
 __attribute__((visibility("default"),
 	       section(".probes"))) volatile unsigned short ptbpf_event_semaphore;
+/* in .probes, file-backed data: the kernel raises only such a counter */
+__attribute__((visibility("hidden"),
+	       section(".probes"))) volatile unsigned short ptbpf_early_semaphore;
 
 static const uint64_t zero_word;
 /* The word the inline test of <trace.h>'s posix_trace_event macro reads:
@@ -41,6 +51,9 @@ static void user_events__init(void)
  * posix_trace_event yet. */
 __attribute__((constructor)) static void user_events__load(void)
 {
+	STAP_PROBE(ptbpf, early);
+	if (ptbpf_early_semaphore)
+		uev_producer__want_provisional();
 	user_events__init();
 }
 

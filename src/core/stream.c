@@ -215,6 +215,8 @@ int stream__stop(struct pt_stream *s)
 	if (s->status == POSIX_TRACE_RUNNING) {
 		stream__set_sources_enabled(s, false);
 		stream__drain_locked(s);
+		if (s->gap_lost)
+			stream__store_gap(s, now_stream(s));
 		stream__record_system(s, POSIX_TRACE_STOP, now_stream(s), &manual, sizeof(manual));
 		s->status = POSIX_TRACE_SUSPENDED;
 		pthread_cond_broadcast(&s->cond);
@@ -236,6 +238,7 @@ int stream__clear(struct pt_stream *s)
 	s->full = POSIX_TRACE_NOT_FULL;
 	s->overrun = POSIX_TRACE_NO_OVERRUN; /* as returned from create */
 	s->head_overflow = s->head_resume = s->resume_pending = false;
+	s->head_overflow_lost = s->gap_lost = 0;
 	s->auto_stop_report = false;
 	/* emptied: an UNTIL_FULL stream stopped when full runs again, START first */
 	stream__auto_restart(s);

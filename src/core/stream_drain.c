@@ -56,12 +56,12 @@ static int drain__record_direct(struct drain *d, struct pt_event_hdr *h, const v
 
 /* A marker of the stream's own (events lost, FLUSH_STOP) where the
  * round's events go. */
-static void drain__add_marker(struct drain *d, struct pt_event_hdr *h)
+static void drain__add_marker(struct drain *d, struct pt_event_hdr *h, const void *data)
 {
 	if (d->direct)
-		drain__record_direct(d, h, NULL);
+		drain__record_direct(d, h, data);
 	else
-		batch__add(&d->s->batch, h, NULL);
+		batch__add(&d->s->batch, h, data);
 }
 
 static void drain__flush_stop(struct drain *d)
@@ -73,7 +73,7 @@ static void drain__flush_stop(struct drain *d)
 	/* one for each FLUSH_START before the flusher went idle: the flushes
 	 * they began all ended */
 	for (; s->flushes_ended; s->flushes_ended--, s->flushes_open--)
-		drain__add_marker(d, &h);
+		drain__add_marker(d, &h, NULL);
 }
 
 /*
@@ -191,11 +191,13 @@ static void on_lost(void *ctx, uint64_t count, uint64_t first_ts)
 	struct pt_event_hdr h = {
 		.id = POSIX_TRACE_OVERFLOW,
 		.ts = first_ts + s->mono2real,
+		.data_len = sizeof(count),
 	};
 
 	s->cnt.lost += count;
 	s->overrun = POSIX_TRACE_OVERRUN;
-	drain__add_marker(d, &h);
+	/* the count is the marker's data: what this gap holds */
+	drain__add_marker(d, &h, &count);
 }
 
 /* A user-event sub-ring had no room: as on_lost, and counted apart. */

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <ptbpf/events.h>
 
@@ -118,7 +119,9 @@ struct pt_stream {
 	bool head_overflow;    /* LOOP overwrote events: OVERFLOW at the head */
 	bool head_resume;      /* then RESUME before the head event */
 	uint64_t head_overflow_ts;
-	bool resume_pending; /* a source lost events: RESUME before the next */
+	uint64_t head_overflow_lost; /* the events lost in that gap: its data */
+	bool resume_pending;	     /* a source lost events: RESUME before the next */
+	uint64_t gap_lost; /* lost, in no stored OVERFLOW yet: one before the next event */
 
 	uint64_t filter[FILTER_WORDS]; /* bit set: filtered out */
 	struct pt_queue q;
@@ -178,7 +181,17 @@ static inline bool filtered(const struct pt_stream *s, uint32_t id)
 static inline bool stream__as_is(const struct pt_stream *s, const struct pt_event_hdr *h)
 {
 	return h->id >= PTBPF_EV_KERNEL_FIRST && s->status == POSIX_TRACE_RUNNING &&
-	       h->ts >= s->start_ts && h->ts >= s->last_ts && !s->resume_pending;
+	       h->ts >= s->start_ts && h->ts >= s->last_ts && !s->resume_pending && !s->gap_lost;
+}
+
+/* The events lost in the gap an OVERFLOW marker stands for (its data). */
+static inline uint64_t stream__gap_count(const struct pt_event_hdr *h, const void *data)
+{
+	uint64_t n = 0;
+
+	if (data && h->data_len >= sizeof(n))
+		memcpy(&n, data, sizeof(n));
+	return n;
 }
 
 static inline uint64_t now_stream(struct pt_stream *s)
@@ -190,6 +203,8 @@ static inline uint64_t now_stream(struct pt_stream *s)
 void stream__set_sources_enabled(struct pt_stream *s, bool on);
 void stream__auto_stop(struct pt_stream *s);
 void stream__auto_restart(struct pt_stream *s);
+/* The OVERFLOW marker of s->gap_lost, if it fits (lock held). */
+void stream__store_gap(struct pt_stream *s, uint64_t ts);
 int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data);
 int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const void *data,
 			  uint32_t len);

@@ -49,11 +49,15 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 	struct pt_event_hdr m = { 0 };
 
 	if (s->head_overflow) {
+		uint64_t n = s->head_overflow_lost;
+
 		m.id = POSIX_TRACE_OVERFLOW;
 		m.ts = s->head_overflow_ts;
+		m.data_len = sizeof(n);
 		s->head_overflow = false;
+		s->head_overflow_lost = 0;
 		s->head_resume = true;
-		stream__copy_out(ev, &m, NULL, data, num_bytes, data_len);
+		stream__copy_out(ev, &m, &n, data, num_bytes, data_len);
 		s->last_tid = 0;
 		return true;
 	}
@@ -79,6 +83,18 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		stream__copy_out(ev, &m, &one, data, num_bytes, data_len);
 		s->last_tid = 0;
 		stream__auto_restart(s);
+		return true;
+	}
+	if (s->gap_lost && s->status != POSIX_TRACE_RUNNING) {
+		/* the losses of a stream that stopped full: after its last event */
+		uint64_t n = s->gap_lost;
+
+		m.id = POSIX_TRACE_OVERFLOW;
+		m.ts = s->last_ts;
+		m.data_len = sizeof(n);
+		s->gap_lost = 0;
+		stream__copy_out(ev, &m, &n, data, num_bytes, data_len);
+		s->last_tid = 0;
 		return true;
 	}
 	return false;
@@ -134,11 +150,15 @@ static long stream__next_len(struct pt_stream *s)
 {
 	const struct pt_event_hdr *h = queue__peek(&s->q);
 
-	if (s->head_overflow || (h && s->head_resume))
+	if (s->head_overflow)
+		return sizeof(uint64_t);
+	if (h && s->head_resume)
 		return 0;
 	if (h)
 		return h->data_len;
-	return s->auto_stop_report ? (long)sizeof(int) : -1;
+	if (s->auto_stop_report)
+		return sizeof(int);
+	return s->gap_lost && s->status != POSIX_TRACE_RUNNING ? (long)sizeof(uint64_t) : -1;
 }
 
 /* What a batch reader finds (lock held): the stored events, or, when the

@@ -52,7 +52,10 @@ int stream__log_handover(struct pt_stream *s)
 		if (s->head_overflow) {
 			m.id = POSIX_TRACE_OVERFLOW;
 			m.ts = s->head_overflow_ts;
-			stream_log__add(s->log, &m, NULL);
+			m.data_len = sizeof(s->head_overflow_lost);
+			stream_log__add(s->log, &m, &s->head_overflow_lost);
+			s->head_overflow_lost = 0;
+			m.data_len = 0;
 		}
 		m.id = POSIX_TRACE_RESUME;
 		m.ts = head ? head->ts : s->last_ts;
@@ -68,6 +71,14 @@ int stream__log_handover(struct pt_stream *s)
 		m.data_len = sizeof(one);
 		stream_log__add(s->log, &m, &one);
 		s->auto_stop_report = false;
+	}
+	if (!err && s->gap_lost && s->status != POSIX_TRACE_RUNNING) {
+		/* the losses of a stream that stopped full: after its last event */
+		m.id = POSIX_TRACE_OVERFLOW;
+		m.ts = s->last_ts;
+		m.data_len = sizeof(s->gap_lost);
+		stream_log__add(s->log, &m, &s->gap_lost);
+		s->gap_lost = 0;
 	}
 	return err;
 }
@@ -112,8 +123,12 @@ static bool stream__make_room(struct pt_stream *s, size_t data_len)
 			}
 			/* a gap marker overwritten is no event lost: the gap
 			 * it marked is now part of the one at the head */
-			if (old->id != POSIX_TRACE_OVERFLOW && old->id != POSIX_TRACE_RESUME)
+			if (old->id == POSIX_TRACE_OVERFLOW) {
+				s->head_overflow_lost += stream__gap_count(old, queue__data(old));
+			} else if (old->id != POSIX_TRACE_RESUME) {
 				s->cnt.lost++;
+				s->head_overflow_lost++;
+			}
 			s->cnt.recorded--; /* recorded + lost: every event that came */
 			queue__pop(&s->q);
 		}
@@ -145,11 +160,37 @@ int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 		err = queue__push(&s->q, h, data);
 	if (err) {
 		s->cnt.lost++;
+		s->gap_lost++;
 		return -ENOSPC;
 	}
 	s->last_ts = h->ts;
 	s->cnt.recorded++;
 	return 0;
+}
+
+/*
+ * The OVERFLOW marker of the events lost so far that no stored marker
+ * holds (s->gap_lost), its count as its data; then RESUME before the next
+ * event. A marker that does not fit is no event lost: its count waits for
+ * the next one.
+ */
+void stream__store_gap(struct pt_stream *s, uint64_t ts)
+{
+	uint64_t n = s->gap_lost;
+	struct pt_event_hdr h = { .id = POSIX_TRACE_OVERFLOW, .ts = ts, .data_len = sizeof(n) };
+	int err;
+
+	if (h.ts < s->last_ts)
+		h.ts = s->last_ts;
+	err = queue__push(&s->q, &h, &n);
+	if (err == -ENOSPC && stream__make_room(s, h.data_len))
+		err = queue__push(&s->q, &h, &n);
+	if (err)
+		return;
+	s->gap_lost = 0;
+	s->last_ts = h.ts;
+	s->cnt.recorded++;
+	s->resume_pending = true;
 }
 
 /* A system event of the stream itself (pid and thread 0). */
@@ -181,19 +222,24 @@ void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *dat
 		return;
 	}
 	if (h->id == POSIX_TRACE_OVERFLOW) {
-		/* a source lost events (already counted): mark the gap */
-		if (s->status == POSIX_TRACE_RUNNING && !stream__store(s, h, data))
-			s->resume_pending = true;
+		/* a source lost events (already counted): mark the gap, with
+		 * the losses before it no marker holds yet */
+		s->gap_lost += stream__gap_count(h, data);
+		if (s->status == POSIX_TRACE_RUNNING)
+			stream__store_gap(s, h->ts);
 		return;
 	}
 	if (s->status != POSIX_TRACE_RUNNING || h->ts < s->start_ts) {
 		/* generated while the stream was full and stopped: lost */
 		if (s->auto_stopped || (s->status == POSIX_TRACE_RUNNING && s->start_after_gap)) {
 			s->cnt.lost++;
+			s->gap_lost++;
 			s->overrun = POSIX_TRACE_OVERRUN;
 		}
 		return;
 	}
+	if (s->gap_lost)
+		stream__store_gap(s, h->ts);
 	if (s->resume_pending && s->status == POSIX_TRACE_RUNNING) {
 		if (!stream__record_system(s, POSIX_TRACE_RESUME, h->ts, NULL, 0))
 			s->resume_pending = false;
@@ -214,6 +260,9 @@ void stream__auto_restart(struct pt_stream *s)
 	memcpy(&set, s->filter, sizeof(set));
 	s->start_ts = now_stream(s);
 	s->start_after_gap = true;
+	/* the events lost while it was full: their gap before its START */
+	if (s->gap_lost)
+		stream__store_gap(s, s->start_ts);
 	stream__record_system(s, POSIX_TRACE_START, s->start_ts, &set, sizeof(set));
 	stream__set_sources_enabled(s, true);
 }

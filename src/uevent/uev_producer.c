@@ -38,6 +38,8 @@ _Static_assert(sizeof(struct uev_hot) == 64, "uev_hot is one cache line");
 static pthread_mutex_t uev_name_lock = PTHREAD_MUTEX_INITIALIZER;
 /* This process's provisional slot expires at this CLOCK_MONOTONIC time. */
 static uint64_t uev_prov_deadline = UINT64_MAX;
+/* A tracer asked for a provisional slot (uev_producer__want_provisional) */
+static bool uev_prov_wanted;
 /*
  * The provisional slot this process writes into (its own, or its parent's,
  * inherited at fork before a controller adopted it), and the pid that owns
@@ -207,7 +209,7 @@ static void uev_producer_init_once(void)
 	uev_pid = getpid();
 	/* not for a set-user-ID program: its caller may not trace it */
 	pending = secure_getenv(UEV_PENDING_ENV);
-	prov = pending && pending[0] && strcmp(pending, "0");
+	prov = uev_prov_wanted || (pending && pending[0] && strcmp(pending, "0"));
 	/* before the slot is enabled: a writer must not see it expired */
 	if (prov)
 		uev_prov_deadline = clock__mono_ns() + UEV_PROV_TTL_NS;
@@ -226,6 +228,11 @@ static void uev_producer_init_once(void)
 	uev_producer__hot.ctl = ctl;
 	__atomic_store_n(&uev_producer__hot.active_word, &ctl->active, __ATOMIC_RELEASE);
 	pthread_atfork(NULL, NULL, uev_atfork_child);
+}
+
+void uev_producer__want_provisional(void)
+{
+	uev_prov_wanted = true;
 }
 
 const uint64_t *uev_producer__init(void)
@@ -326,9 +333,14 @@ __attribute__((destructor)) static void uev_producer_fini(void)
 	struct uev_slot *sl;
 	uint64_t now, end, nap = 1000000;
 
-	if (!ctl || s < 0 || s >= (int)UEV_NSLOTS || uev_fd < 0 || uev_pid != getpid())
+	if (!ctl || s < 0 || s >= (int)UEV_NSLOTS || uev_fd < 0)
 		return;
 	sl = &ctl->slots[s];
+	/* adopted, or empty: nothing to wait for, and no syscall a tracer
+	 * would see in the exit of a program it asked the slot of */
+	if (LOAD_ACQ(&sl->own) != UEV_OWN(uev_prov_owner, UEV_SLOT_PROV) || !uev_slot_written(sl) ||
+	    uev_pid != getpid())
+		return;
 	now = clock__mono_ns();
 	end = now + UEV_PROV_EXIT_WAIT_NS;
 	if (end > uev_prov_deadline)

@@ -21,7 +21,9 @@
  * program you are about to trace; ptbpf record does): the constructor
  * also enables a provisional slot, so the events of the first
  * milliseconds wait for the controller (see uev_shm.h). A forked child
- * does not write into its parent's provisional slot.
+ * does not write into its parent's provisional slot. A tracer may ask for
+ * it without the variable, through the semaphore of the USDT probe
+ * ptbpf:early (uev_producer__want_provisional()).
  */
 #ifndef PTBPF_UEV_PRODUCER_H
 #define PTBPF_UEV_PRODUCER_H
@@ -53,6 +55,13 @@ extern struct uev_hot uev_producer__hot;
  * posix_trace_event yet). Returns the "any slot enabled" word.
  */
 const uint64_t *uev_producer__init(void);
+
+/*
+ * Asks the first uev_producer__init() for a provisional slot, as
+ * PTBPF_UEV_PENDING does: the library's constructor calls it when a tracer
+ * raised the semaphore of the probe ptbpf:early (see src/api/user_event.c).
+ */
+void uev_producer__want_provisional(void);
 
 /* True when some consumer slot of this process's region is enabled. */
 static inline int uev_producer__active(void)

@@ -133,6 +133,28 @@ static int count(const struct ev *evs, int n, const char *name, pid_t pid)
 	return c;
 }
 
+/* The events lost in the gap of an OVERFLOW marker: its data, 8 bytes. */
+static uint64_t gap_count(const struct ev *e)
+{
+	uint64_t k;
+
+	assert_int_equal(e->len, sizeof(k));
+	memcpy(&k, e->data, sizeof(k));
+	return k;
+}
+
+/* The sum of the OVERFLOW markers' counts among evs[0..n). */
+static uint64_t lost_in(const struct ev *evs, int n)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (evs[i].info.posix_event_id == POSIX_TRACE_OVERFLOW)
+			sum += gap_count(&evs[i]);
+	return sum;
+}
+
 #define MAXEV 20000
 static struct ev evs[MAXEV];
 
@@ -389,6 +411,9 @@ static void test_policy_loop(void **state)
 	assert_true(n > 10 && n < 300);
 	assert_string_equal(evs[0].name, "posix_trace_overflow");
 	assert_string_equal(evs[1].name, "posix_trace_resume");
+	/* the gap overwritten at the head holds every event lost */
+	assert_true(gap_count(&evs[0]) > 1500);
+	assert_int_equal(lost_in(evs, n), cnt.lost);
 	assert_true(ts_ns(&evs[0]) <= ts_ns(&evs[1]));
 	assert_int_equal(ts_ns(&evs[1]), ts_ns(&evs[2]));
 	/* the newest events were kept: the process exit is among them */
@@ -442,7 +467,8 @@ static void test_loop_holds(void **state)
 }
 
 /* UNTIL_FULL stops when full, reports STOP(auto) after the last event,
- * and starts again (START first) once emptied. */
+ * and starts again once emptied: OVERFLOW (the events lost while full),
+ * then START. */
 static void test_policy_until_full(void **state)
 {
 	struct child c;
@@ -475,14 +501,23 @@ static void test_policy_until_full(void **state)
 	i = find(evs, n, 0, "posix_trace_stop", 0);
 	assert_true(i > 10);
 	assert_int_equal(*(int *)evs[i].data, 1); /* automatic stop */
-	/* emptied: restarted, and START is the next event */
+	/* emptied: restarted; the events lost while it was full are the gap
+	 * before its START */
 	assert_int_equal(posix_trace_get_status(t, &st), 0);
 	assert_int_equal(st.posix_stream_status, POSIX_TRACE_RUNNING);
 	assert_int_equal(st.posix_stream_full_status, POSIX_TRACE_NOT_FULL);
-	assert_true(i + 1 < n);
-	assert_string_equal(evs[i + 1].name, "posix_trace_start");
+	assert_true(i + 2 < n);
+	assert_string_equal(evs[i + 1].name, "posix_trace_overflow");
+	assert_true(gap_count(&evs[i + 1]) > 0);
+	assert_string_equal(evs[i + 2].name, "posix_trace_start");
+	/* what came after, up to the STOP: the markers' counts are every
+	 * event lost */
+	assert_int_equal(posix_trace_stop(t), 0);
+	n += read_all(t, evs + n, MAXEV - n);
+	assert_string_equal(evs[n - 1].name, "posix_trace_stop");
 	assert_int_equal(ptbpf_trace_get_counters(t, &cnt), 0);
 	assert_true(cnt.lost > 0);
+	assert_int_equal(lost_in(evs, n), cnt.lost);
 	assert_int_equal(posix_trace_shutdown(t), 0);
 }
 

@@ -48,7 +48,7 @@ static void test_syscall_name(void **state)
 	evsel_free(&s);
 }
 
-/* Groups, in order, with ! excluding; a leading ! starts from everything. */
+/* Groups, in order, with ! excluding; a leading ! starts from the default. */
 static void test_groups_and_exclusion(void **state)
 {
 	struct evsel s;
@@ -71,6 +71,51 @@ static void test_groups_and_exclusion(void **state)
 	evsel_free(&s);
 	assert_int_equal(evsel_parse(&s, "sched"), 0);
 	assert_range(&s.ops[0], PTBPF_EV_SCHED_SWITCH_OUT, PTBPF_EV_SCHED_WAKEUP, 1);
+	evsel_free(&s);
+}
+
+static int selected(const trace_event_set_t *set, trace_event_id_t id)
+{
+	int m = 0;
+
+	assert_int_equal(posix_trace_eventset_ismember(id, set, &m), 0);
+	return m;
+}
+
+/*
+ * A leading exclusion starts from the default selection, which leaves the
+ * scheduler events out (strace shows none); all and sched bring them back.
+ */
+static void test_default_selection(void **state)
+{
+	trace_event_set_t set;
+	struct evsel s;
+
+	(void)state;
+	assert_int_equal(evsel_parse(&s, EVSEL_DEFAULT), 0);
+	assert_int_equal(evsel_select(&s, 0, &set), 0);
+	assert_false(selected(&set, PTBPF_EV_SCHED_SWITCH_OUT));
+	assert_false(selected(&set, PTBPF_EV_SCHED_SWITCH_IN));
+	assert_false(selected(&set, PTBPF_EV_SCHED_WAKEUP));
+	assert_true(selected(&set, sys_id("sys_enter_read")));
+	assert_true(selected(&set, PTBPF_EV_PROC_FORK));
+	assert_true(selected(&set, PTBPF_EV_SIGNAL_DELIVER));
+	assert_true(selected(&set, PTBPF_EV_USER_BASE));
+	assert_true(selected(&set, POSIX_TRACE_START));
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "!read"), 0);
+	assert_int_equal(evsel_select(&s, 0, &set), 0);
+	assert_false(selected(&set, PTBPF_EV_SCHED_WAKEUP));
+	assert_false(selected(&set, sys_id("sys_enter_read")));
+	assert_true(selected(&set, sys_id("sys_enter_write")));
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "all"), 0);
+	assert_int_equal(evsel_select(&s, 0, &set), 0);
+	assert_true(selected(&set, PTBPF_EV_SCHED_SWITCH_OUT));
+	evsel_free(&s);
+	assert_int_equal(evsel_parse(&s, "!read,sched"), 0);
+	assert_int_equal(evsel_select(&s, 0, &set), 0);
+	assert_true(selected(&set, PTBPF_EV_SCHED_WAKEUP));
 	evsel_free(&s);
 }
 
@@ -239,9 +284,13 @@ static void test_qualifiers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_syscall_name),	cmocka_unit_test(test_groups_and_exclusion),
-		cmocka_unit_test(test_user_events),	cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_syscall_classes), cmocka_unit_test(test_regex_and_optional),
+		cmocka_unit_test(test_syscall_name),
+		cmocka_unit_test(test_groups_and_exclusion),
+		cmocka_unit_test(test_default_selection),
+		cmocka_unit_test(test_user_events),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_syscall_classes),
+		cmocka_unit_test(test_regex_and_optional),
 		cmocka_unit_test(test_qualifiers),
 	};
 

@@ -132,6 +132,44 @@ static void test_merged(void **state)
 	out_close(&o);
 }
 
+static void overflow(struct out *o, int64_t ts_us, const uint64_t *lost)
+{
+	struct cli_ev ev;
+
+	ev_init(&ev, POSIX_TRACE_OVERFLOW, "posix_trace_overflow", ts_us, 0);
+	ev.info.posix_pid = 0;
+	ev.data = lost;
+	ev.len = lost ? sizeof(*lost) : 0;
+	fmt_event(&o->fmt, &ev);
+}
+
+/* A gap says how many events it lost, in text and in JSON; a marker of an
+ * older log, without a count, says only that some were. */
+static void test_overflow_count(void **state)
+{
+	uint64_t many = 1234, one = 1;
+	struct sbuf b = { 0 };
+	struct cli_ev ev;
+	struct out o;
+
+	out_open(&o);
+	overflow(&o, 0, &many);
+	overflow(&o, 10, &one);
+	overflow(&o, 20, NULL);
+	assert_string_equal(out_text(&o),
+			    "0.000000 0/0 === posix_trace_overflow: 1234 events lost ===\n"
+			    "0.000010 0/0 === posix_trace_overflow: 1 event lost ===\n"
+			    "0.000020 0/0 === posix_trace_overflow: events lost here ===\n");
+	out_close(&o);
+	ev_init(&ev, POSIX_TRACE_OVERFLOW, "posix_trace_overflow", 0, 0);
+	ev.data = &many;
+	ev.len = sizeof(many);
+	sb_reset(&b);
+	fmt_json_fields(&b, &ev);
+	assert_string_equal(b.s, ",\"lost\":1234");
+	sb_free(&b);
+}
+
 /* Events between an entry and its exit come after the merged line. */
 static void test_deferred(void **state)
 {
@@ -301,9 +339,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nargs_recorded), cmocka_unit_test(test_merged),
-		cmocka_unit_test(test_deferred),       cmocka_unit_test(test_many_deferred),
-		cmocka_unit_test(test_interleaved),    cmocka_unit_test(test_many_lines),
-		cmocka_unit_test(test_far_timestamps),
+		cmocka_unit_test(test_overflow_count), cmocka_unit_test(test_deferred),
+		cmocka_unit_test(test_many_deferred),  cmocka_unit_test(test_interleaved),
+		cmocka_unit_test(test_many_lines),     cmocka_unit_test(test_far_timestamps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ptbpf record's reader of libposixtrace files (cli/record_early.c): the
+ * probe ptbpf:early and its semaphore found in the library just built, and
+ * a file cut short or with its fields overwritten read without a crash.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "../../cli/record_early.c"
+
+const char *cli_prog = "test_cli_early";
+
+static unsigned char *lib;
+static size_t lib_len;
+
+static int setup(void **state)
+{
+	FILE *f = fopen(PTBPF_LIB, "rb");
+
+	(void)state;
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	lib_len = (size_t)ftell(f);
+	rewind(f);
+	lib = malloc(lib_len);
+	assert_non_null(lib);
+	assert_int_equal(fread(lib, 1, lib_len, f), lib_len);
+	fclose(f);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(lib);
+	return 0;
+}
+
+/* The probe is a nop in the constructor; the semaphore two bytes of .probes. */
+static void test_finds_probe(void **state)
+{
+	struct elf_file f = { lib, lib_len };
+	uint64_t pc = 0, sem = 0;
+
+	(void)state;
+	assert_int_equal(early_probe_of(&f, &pc, &sem), 0);
+	assert_true(pc < lib_len && sem + 2 <= lib_len);
+	assert_int_equal(lib[pc], 0x90);	      /* x86-64 nop (the only target built here) */
+	assert_int_equal(lib[sem] | lib[sem + 1], 0); /* at rest in the file */
+}
+
+/* Every length the file could be cut to: found or not, never out of bounds. */
+static void test_truncated(void **state)
+{
+	uint64_t pc, sem;
+	size_t n;
+
+	(void)state;
+	for (n = 0; n < lib_len; n += n < 4096 ? 1 : 4093) {
+		unsigned char *cut = malloc(n ? n : 1);
+		struct elf_file f = { cut, n };
+
+		memcpy(cut, lib, n);
+		if (!early_probe_of(&f, &pc, &sem))
+			assert_true(pc < n && sem < n);
+		free(cut);
+	}
+}
+
+/* Each 8 bytes, at any alignment, of the headers and of the notes overwritten
+ * with extremes. */
+static void test_corrupted(void **state)
+{
+	static const uint64_t junk[] = { 0, ~0ull, 0x7fffffffull, 0x80000000ull, 0xfffffff0ull };
+	unsigned char *bad = malloc(lib_len);
+	struct elf_file f = { bad, lib_len };
+	struct elf_file good = { lib, lib_len };
+	uint64_t pc, sem;
+	Elf64_Shdr notes;
+	Elf64_Ehdr h;
+	size_t at, j;
+
+	(void)state;
+	assert_non_null(bad);
+	memcpy(bad, lib, lib_len);
+	assert_int_equal(elf_hdr(&good, &h), 0);
+	assert_int_equal(elf_section(&good, &h, ".note.stapsdt", &notes), 0);
+	for (at = 0; at + 8 <= lib_len; at++) {
+		int hot = at < sizeof(Elf64_Ehdr) ||
+			  (at >= h.e_shoff && at < h.e_shoff + h.e_shnum * sizeof(Elf64_Shdr)) ||
+			  (at >= h.e_phoff && at < h.e_phoff + h.e_phnum * sizeof(Elf64_Phdr)) ||
+			  (at >= notes.sh_offset && at < notes.sh_offset + notes.sh_size);
+
+		if (!hot)
+			continue;
+		for (j = 0; j < sizeof(junk) / sizeof(junk[0]); j++) {
+			memcpy(bad + at, &junk[j], 8);
+			if (!early_probe_of(&f, &pc, &sem))
+				assert_true(pc < lib_len && sem < lib_len);
+			memcpy(bad + at, lib + at, 8);
+		}
+	}
+	free(bad);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_finds_probe),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_corrupted),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,32 @@
+#!/bin/sh
+# ptbpf record -f beside strace -f on the cases of tests/progs/sig_cases.c:
+# the signal lines (---), the exit lines (+++), rt_sigreturn, the results
+# of calls a signal interrupted (= ? ERESTART...) and paths read from pages
+# not yet mapped must be strace's, thread by thread (tests/strace_cmp.py;
+# pids and times normalised). Then -o and Ctrl-C: the log ends with the
+# command's +++ killed by SIGINT +++.
+# usage: sh cli_signals.test.sh BUILD_DIR SOURCE_DIR
+. "$(dirname "$0")/cli_common.sh"
+command -v strace >/dev/null || skip "strace not installed"
+CMP="python3 $(dirname "$0")/strace_cmp.py"
+
+# both tools on one case: $T/CASE.strace, $T/CASE.ptbpf
+run() {
+	strace -f -o "$T/$1.strace" "$PROGS/sig_cases" "$1" >/dev/null 2>&1
+	"$P" record -f -- "$PROGS/sig_cases" "$1" >"$T/$1.ptbpf" 2>"$T/$1.err" ||
+		{ cat "$T/$1.err"; fail "$1: ptbpf record exited $?"; }
+}
+
+# compare CASE WHAT REGEX [strace_cmp options]
+compare() {
+	c=$1 what=$2 re=$3
+	shift 3
+	$CMP "$@" "$T/$c.strace" "$T/$c.ptbpf" "$re" >"$T/$c.cmp" ||
+		{ cat "$T/$c.cmp"; fail "$c: $what differ from strace's"; }
+	echo "ok: $c: $what as strace's"
+}
+
+# a read interrupted without, then with SA_RESTART
+run restart
+compare restart "restart errors" '= \? ERESTART'
+echo PASS

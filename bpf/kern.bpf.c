@@ -92,6 +92,25 @@ struct {
 	__type(value, __u8);
 } excluded SEC(".maps");
 
+/*
+ * The fatal signal sent to a process, by process, from its signal_generate
+ * to the first signal_deliver of the SIGKILL that the kernel turns it into
+ * (see ptbpf_sig_deliver).
+ */
+struct fatal_sig {
+	__s32 signo;
+	__s32 code;
+	__s32 sender_pid;
+	__s32 sender_uid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, struct fatal_sig);
+} fatal SEC(".maps");
+
 /* struct ptbpf_ev_sys_enter ends with paths[] at offset 66 */
 #define SYS_ENTER_FIXED __builtin_offsetof(struct ptbpf_ev_sys_enter, paths)
 
@@ -768,6 +787,7 @@ int BPF_PROG(ptbpf_free, struct task_struct *p)
 		return 0;
 	bpf_map_delete_elem(&pids, &tgid);
 	bpf_map_delete_elem(&exited, &tgid);
+	bpf_map_delete_elem(&fatal, &tgid);
 	return 0;
 }
 
@@ -775,6 +795,21 @@ int BPF_PROG(ptbpf_free, struct task_struct *p)
 /* Signals */
 
 #define SI_KERNEL_CODE 0x80
+#define SIGCHLD_NR     17
+#define SIGKILL_NR     9
+
+/*
+ * Signals whose default action ends the process without a core dump: the
+ * kernel then ends every thread with a SIGKILL at once (complete_signal).
+ * Not: SIGKILL itself, those ignored (CHLD, CONT, URG, WINCH), those that
+ * stop (STOP, TSTP, TTIN, TTOU) or dump core (QUIT, ILL, TRAP, ABRT, BUS,
+ * FPE, SEGV, XCPU, XFSZ, SYS), which are delivered as they are.
+ */
+#define SIG_BIT(n) (1ULL << ((n)-1))
+#define SIG_FATAL_NOCORE_MASK                                                                      \
+	(SIG_BIT(1) | SIG_BIT(2) | SIG_BIT(10) | SIG_BIT(12) | SIG_BIT(13) | SIG_BIT(14) |         \
+	 SIG_BIT(15) | SIG_BIT(16) | SIG_BIT(26) | SIG_BIT(27) | SIG_BIT(29) | SIG_BIT(30) |       \
+	 0xffffffff00000000ULL)
 
 static __always_inline void sig_from_info(struct kernel_siginfo *info, struct ptbpf_ev_signal *e,
 					  bool sender)
@@ -790,6 +825,67 @@ static __always_inline void sig_from_info(struct kernel_siginfo *info, struct pt
 		e->sender_pid = BPF_CORE_READ(info, _sifields._kill._pid);
 		e->sender_uid = BPF_CORE_READ(info, _sifields._kill._uid);
 	}
+	if (e->signo == SIGCHLD_NR && e->code > 0) {
+		/* the kernel's own (do_notify_parent): the child and its state */
+		e->sender_pid = BPF_CORE_READ(info, _sifields._sigchld._pid);
+		e->sender_uid = BPF_CORE_READ(info, _sifields._sigchld._uid);
+		e->status = BPF_CORE_READ(info, _sifields._sigchld._status);
+		e->utime = BPF_CORE_READ(info, _sifields._sigchld._utime);
+		e->stime = BPF_CORE_READ(info, _sifields._sigchld._stime);
+		e->flags |= PTBPF_SIG_CHLD;
+	}
+}
+
+/*
+ * A signal sent to task that will end its process as a SIGKILL to every
+ * thread (see SIG_FATAL_NOCORE_MASK): kept until its first delivery, the
+ * first one sent. Only default-handled signals the kernel delivered.
+ */
+static __always_inline void fatal_note(struct task_struct *task, const struct ptbpf_ev_signal *e)
+{
+	struct fatal_sig f;
+	__u32 tgid = task->tgid;
+	int sig = e->signo;
+	struct sighand_struct *sh;
+	void *handler = NULL;
+
+	if (e->result != 0 || sig < 1 || sig > 64 || !(SIG_FATAL_NOCORE_MASK & SIG_BIT(sig)))
+		return;
+	sh = task->sighand;
+	if (!sh ||
+	    bpf_core_read(&handler, sizeof(handler), &sh->action[(sig - 1) & 63].sa.sa_handler))
+		return;
+	if (handler) /* SIG_DFL is 0 */
+		return;
+	f.signo = sig;
+	f.code = e->code;
+	f.sender_pid = e->sender_pid;
+	f.sender_uid = e->sender_uid;
+	bpf_map_update_elem(&fatal, &tgid, &f, BPF_NOEXIST);
+}
+
+/*
+ * The SIGKILL the kernel delivers to a thread of a dying process: no info
+ * (SEND_SIG_NOINFO). The process's exit status says why: a fatal signal
+ * noted by fatal_note becomes that signal, on the first thread only; any
+ * other (exit_group, exec, the rest of the threads) is flagged.
+ */
+static __always_inline void group_kill(struct task_struct *cur, __u32 tgid,
+				       struct ptbpf_ev_signal *e)
+{
+	int why = BPF_CORE_READ(cur, signal, group_exit_code) & 0x7f;
+	struct fatal_sig *f = bpf_map_lookup_elem(&fatal, &tgid);
+
+	if (f && f->signo == why) {
+		e->signo = f->signo;
+		e->code = f->code;
+		e->sender_pid = f->sender_pid;
+		e->sender_uid = f->sender_uid;
+		e->flags = PTBPF_SIG_FATAL;
+		bpf_map_delete_elem(&fatal, &tgid);
+		return;
+	}
+	e->flags = PTBPF_SIG_GROUP_KILL;
 }
 
 SEC("tp_btf/signal_generate")
@@ -798,29 +894,33 @@ int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_st
 {
 	struct ring_ref rr;
 	struct kern_rec *r;
-	struct ptbpf_ev_signal *e;
+	struct ptbpf_ev_signal *e, s = {};
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
 
-	if (!task_wanted(task, PTBPF_EV_SIGNAL_GENERATE))
+	if (!pid_traced(task->tgid))
+		return 0;
+	s.signo = sig;
+	s.sender_pid = bpf_get_current_pid_tgid() >> 32;
+	s.sender_uid = (__u32)bpf_get_current_uid_gid();
+	if (BPF_CORE_READ(cur, flags) & 0x00200000 /* PF_KTHREAD */) {
+		s.sender_pid = 0;
+		s.sender_uid = 0;
+	}
+	sig_from_info(info, &s, false);
+	s.result = result;
+	s.group = group;
+	/* whatever the filter: the SIGKILL it turns into is recorded apart */
+	fatal_note(task, &s);
+	if (!want(task->pid, PTBPF_EV_SIGNAL_GENERATE))
 		return 0;
 	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_SIGNAL_GENERATE, sizeof(*e), task, task_user_ip(task));
 	e = (void *)(r + 1);
-	e->signo = sig;
-	e->sender_pid = bpf_get_current_pid_tgid() >> 32;
-	e->sender_uid = (__u32)bpf_get_current_uid_gid();
-	if (BPF_CORE_READ(cur, flags) & 0x00200000 /* PF_KTHREAD */) {
-		e->sender_pid = 0;
-		e->sender_uid = 0;
-	}
-	e->code = 0;
-	sig_from_info(info, e, false);
-	e->target_pid = r->pid;
-	e->target_tid = r->tid;
-	e->result = result;
-	e->group = group;
+	s.target_pid = r->pid;
+	s.target_tid = r->tid;
+	*e = s;
 	rec_submit(&rr, r);
 	return 0;
 }
@@ -846,7 +946,13 @@ int BPF_PROG(ptbpf_sig_deliver, int sig, struct kernel_siginfo *info, struct k_s
 	e->code = 0;
 	e->sender_pid = 0;
 	e->sender_uid = 0;
+	e->flags = 0;
+	e->status = 0;
+	e->utime = 0;
+	e->stime = 0;
 	sig_from_info(info, e, true);
+	if (sig == SIGKILL_NR && !info)
+		group_kill(cur, tgid, e);
 	e->target_pid = r->pid;
 	e->target_tid = r->tid;
 	e->result = 0;

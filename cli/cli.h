@@ -228,6 +228,10 @@ void decode_exit_status(struct sbuf *b, int status);
 const char *errno_name(int e);
 const char *errno_desc(int e);
 
+/* fmt_signal.c: the line of a signal_deliver; nonzero: it has none */
+void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
+int fmt_signal_hidden(const struct cli_ev *ev);
+
 /* fmt.c: text and JSON Lines output of events */
 struct fmt_pending;
 struct fmt {
@@ -266,5 +270,7 @@ int fmt_json_attr(FILE *out, trace_id_t trid);
 void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow);
 /* Appends the JSON object members (no braces) describing ev. */
 void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev);
+/* "SI_USER", "CLD_EXITED", ... or the number */
+void fmt_sig_code(struct sbuf *b, int signo, int code);
 
 #endif

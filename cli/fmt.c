@@ -191,7 +191,7 @@ static const char *sig_code_name(int code)
 	return NULL;
 }
 
-static void sig_code(struct sbuf *b, int signo, int code)
+void fmt_sig_code(struct sbuf *b, int signo, int code)
 {
 	const char *n = sig_code_name(code);
 
@@ -316,24 +316,17 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 		break;
 	case PTBPF_EV_SIGNAL_GENERATE:
 	case PTBPF_EV_SIGNAL_DELIVER:
-		if (len >= sizeof(struct ptbpf_ev_signal)) {
+		if (len >= offsetof(struct ptbpf_ev_signal, flags)) {
 			const struct ptbpf_ev_signal *e = d;
 
 			if (id == PTBPF_EV_SIGNAL_DELIVER) {
-				sb_puts(b, "--- ");
-				decode_signal(b, e->signo);
-				sb_puts(b, " {si_signo=");
-				decode_signal(b, e->signo);
-				sb_puts(b, ", si_code=");
-				sig_code(b, e->signo, e->code);
-				sb_printf(b, ", si_pid=%d, si_uid=%d} ---", e->sender_pid,
-					  e->sender_uid);
+				fmt_signal_deliver(b, e, len);
 			} else {
 				sb_puts(b, "signal_generate ");
 				decode_signal(b, e->signo);
 				sb_printf(b, " to %d/%d from pid %d code=", e->target_pid,
 					  e->target_tid, e->sender_pid);
-				sig_code(b, e->signo, e->code);
+				fmt_sig_code(b, e->signo, e->code);
 				sb_printf(b, " result=%d%s", e->result, e->group ? " group" : "");
 			}
 			return;
@@ -452,6 +445,8 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 		emit(f);
 		return;
 	}
+	if (fmt_signal_hidden(ev))
+		return;
 	/* 64 lines deferred already: the held entry goes out unfinished
 	 * first (before, its line took the place of this one) */
 	if (f->have_held && f->ndeferred >= 64)
@@ -591,7 +586,7 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 		return;
 	case PTBPF_EV_SIGNAL_GENERATE:
 	case PTBPF_EV_SIGNAL_DELIVER:
-		if (len >= sizeof(struct ptbpf_ev_signal)) {
+		if (len >= offsetof(struct ptbpf_ev_signal, flags)) {
 			const struct ptbpf_ev_signal *e = d;
 			struct sbuf s = { 0 };
 
@@ -605,6 +600,12 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 				  "\"result\":%d,\"group\":%u",
 				  e->signo, s.failed ? "" : s.s, e->code, e->sender_pid,
 				  e->sender_uid, e->target_pid, e->target_tid, e->result, e->group);
+			if (len >= sizeof(*e))
+				sb_printf(
+					b,
+					",\"flags\":%u,\"status\":%d,\"utime\":%lld,\"stime\":%lld",
+					e->flags, e->status, (long long)e->utime,
+					(long long)e->stime);
 			sb_free(&s);
 		}
 		return;

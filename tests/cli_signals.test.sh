@@ -26,6 +26,21 @@ compare() {
 	echo "ok: $c: $what as strace's"
 }
 
+# A SIGTERM from another process: strace shows SIGTERM with its sender, not
+# the SIGKILL the kernel ends the process with. (The parent's SIGCHLD is
+# left out: it is ignored, strace sees it only because ptrace stops it.)
+run term
+compare term "signal and exit lines" '^--- SIG(?!CHLD)|^\+\+\+'
+
+# exit_group of a 4-thread process: no signal line for the other threads
+run threads
+grep -q '^[^ ]* [0-9/]* exit_group(0) = ?$' "$T/threads.ptbpf" || fail "threads: no exit_group line"
+compare threads "signal lines" '^---|^exit_group'
+
+# SIGCHLD caught by a handler: the child's pid, status and times
+run chld
+compare chld "SIGCHLD and exit lines" '^---|^\+\+\+'
+
 # a read interrupted without, then with SA_RESTART
 run restart
 compare restart "restart errors" '= \? ERESTART'

@@ -131,10 +131,28 @@ struct ptbpf_ev_exit {
 	__u32 group_dead; /* 1 when this was the last thread */
 };
 
+/* ptbpf_ev_signal.flags */
+/*
+ * signal_deliver: the SIGKILL with which the kernel ends each thread of a
+ * process that is going away (exit_group, exec, a fatal signal reported
+ * on another thread, a SIGKILL): no signal the thread was sent.
+ */
+#define PTBPF_SIG_GROUP_KILL 0x1
+/*
+ * signal_deliver: the fatal signal signo (sender from its signal_generate)
+ * that ends the process, which the kernel delivers as a SIGKILL to every
+ * thread: reported once, on the first thread that takes it.
+ */
+#define PTBPF_SIG_FATAL 0x2
+/* status, utime and stime hold the SIGCHLD siginfo's (a child's state) */
+#define PTBPF_SIG_CHLD 0x4
+
 /*
  * "signal_generate": a signal sent to a traced process (sender_* is the
  * task that sent it, 0 when the kernel did). "signal_deliver": a signal
  * delivered to a traced thread (sender_* from siginfo where known).
+ * A 32-byte payload (older logs) ends at group: readers take flags and the
+ * fields after it only from a longer one.
  */
 struct ptbpf_ev_signal {
 	__s32 signo;
@@ -145,6 +163,10 @@ struct ptbpf_ev_signal {
 	__s32 target_tid;
 	__s32 result; /* signal_generate: TRACE_SIGNAL_* result of the kernel */
 	__u32 group;  /* signal_generate: sent to the whole process */
+	__u32 flags;  /* PTBPF_SIG_* */
+	__s32 status; /* SIGCHLD: si_status (exit code, or the signal) */
+	__s64 utime;  /* SIGCHLD: si_utime and si_stime (clock ticks) */
+	__s64 stime;
 };
 
 /*

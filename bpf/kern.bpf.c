@@ -111,6 +111,17 @@ struct {
 	__type(value, struct fatal_sig);
 } fatal SEC(".maps");
 
+/*
+ * Threads in rt_sigreturn: its exit has no syscall number (the restored
+ * registers say -1), so its entry notes it here (see sigreturn_exit_nr).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} in_sigreturn SEC(".maps");
+
 /* struct ptbpf_ev_sys_enter ends with paths[] at offset 66 */
 #define SYS_ENTER_FIXED __builtin_offsetof(struct ptbpf_ev_sys_enter, paths)
 
@@ -510,6 +521,61 @@ static __always_inline int sys_enter_compact(struct pt_regs *regs, __u32 nr, __u
 	return 0;
 }
 
+#define NR_RT_SIGRETURN 15 /* x86_64 */
+
+/*
+ * rt_sigreturn's entry, with the signal mask it restores (as strace shows
+ * it): the frame's uc_sigmask, the frame just below the stack pointer (the
+ * handler's return popped its first word). The thread is noted for the
+ * exit whatever the filter, since the exit may be recorded alone.
+ */
+static __always_inline int sys_enter_sigreturn(struct pt_regs *regs)
+{
+	struct ring_ref rr;
+	struct kern_rec *r;
+	struct ptbpf_ev_sys_enter *e;
+	__u64 thread = 0, mask = 0;
+	__u32 tgid, tid;
+	__u8 one = 1;
+	long off = __builtin_offsetof(struct rt_sigframe, uc.uc_sigmask) - sizeof(long);
+
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	if (!pid_traced(tgid))
+		return 0;
+	bpf_map_update_elem(&in_sigreturn, &tid, &one, BPF_ANY);
+	if (!want(tid, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN)) || current_compat_thread(&thread))
+		return 0;
+	r = rec_reserve(&rr, SYS_ENTER_FIXED);
+	if (!r)
+		return 0;
+	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN), SYS_ENTER_FIXED, tgid, tid, thread,
+		     regs->ip);
+	e = (void *)(r + 1);
+	__builtin_memset(e, 0, SYS_ENTER_FIXED);
+	e->nr = NR_RT_SIGRETURN;
+	if (!bpf_probe_read_user(&mask, sizeof(mask), (void *)(regs->sp + off))) {
+		e->args[0] = mask;
+		e->flags = PTBPF_SYS_SIGMASK;
+	}
+	rec_submit(&rr, r);
+	return 0;
+}
+
+/*
+ * The number of a syscall exit whose orig_ax was -1: rt_sigreturn's when
+ * the thread was noted at its entry (else -1). Also forgets a note that
+ * an rt_sigreturn left when it failed (a bad frame keeps its number).
+ */
+static __always_inline long sigreturn_exit_nr(long nr)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (bpf_map_delete_elem(&in_sigreturn, &tid))
+		return nr;
+	return NR_RT_SIGRETURN;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 {
@@ -519,6 +585,8 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 
 	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
+	if (id == NR_RT_SIGRETURN)
+		return sys_enter_sigreturn(regs);
 	nr = id;
 	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
 		return 0;
@@ -560,6 +628,8 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 	__u64 thread = 0;
 	__u32 tgid, tid;
 
+	if (nr == -1 || nr == NR_RT_SIGRETURN)
+		nr = sigreturn_exit_nr(nr);
 	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
 	if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid))

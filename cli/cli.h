@@ -228,6 +228,9 @@ void decode_exit_status(struct sbuf *b, int status);
 const char *errno_name(int e);
 const char *errno_desc(int e);
 
+/* decode_sigset.c: a signal mask as strace prints it: "[HUP INT]", "~[KILL]" */
+void decode_sigset(struct sbuf *b, uint64_t mask);
+
 /* fmt_signal.c: the line of a signal_deliver; nonzero: it has none */
 void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
 int fmt_signal_hidden(const struct cli_ev *ev);

@@ -773,6 +773,13 @@ void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, 
 		sb_puts(b, "?)");
 		return;
 	}
+	if (se->flags & PTBPF_SYS_SIGMASK) {
+		/* rt_sigreturn: no argument, the mask its frame restores */
+		sb_puts(b, "{mask=");
+		decode_sigset(b, se->args[0]);
+		sb_puts(b, "})");
+		return;
+	}
 	n = sys_nargs(d);
 	/* the mode of open/openat only matters with O_CREAT or O_TMPFILE */
 	if (d && d->a[n - 1] == A_MODE && d->a[n - 2] == A_OFLAGS &&

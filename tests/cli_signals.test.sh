@@ -39,9 +39,14 @@ compare threads "signal lines" '^---|^exit_group'
 
 # SIGCHLD caught by a handler: the child's pid, status and times
 run chld
-compare chld "SIGCHLD and exit lines" '^---|^\+\+\+'
+compare chld "SIGCHLD, rt_sigreturn and exit lines" '^---|^\+\+\+|rt_sigreturn'
+
+# a handler returns: rt_sigreturn restores the mask (SIGUSR2, signal 35)
+run handler
+compare handler "signal and rt_sigreturn lines" '^---|^\+\+\+|rt_sigreturn'
 
 # a read interrupted without, then with SA_RESTART
 run restart
-compare restart "restart errors" '= \? ERESTART'
+compare restart "restart errors and rt_sigreturn" '^--- SIG(?!CHLD)|rt_sigreturn|= \? ERESTART'
+
 echo PASS

@@ -58,6 +58,8 @@
 #define PTBPF_SYS_PATH1_TRUNCATED 0x2
 #define PTBPF_SYS_PATH0_FAULT	  0x4 /* the pointer could not be read */
 #define PTBPF_SYS_PATH1_FAULT	  0x8
+/* rt_sigreturn: args[0] is the signal mask it restores (its frame's) */
+#define PTBPF_SYS_SIGMASK 0x10
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -68,8 +68,9 @@ struct rec {
 	int status_tty;
 	uint64_t last_recorded;
 	double last_rate_t;
-	uint64_t printed; /* events printed live */
-	int log_error;	  /* writing the log failed (an errno value) */
+	uint64_t printed;     /* events printed live */
+	int log_error;	      /* writing the log failed (an errno value) */
+	double sig_passed_at; /* got_signal was passed on to the command then (0: not) */
 };
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */

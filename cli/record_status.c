@@ -5,6 +5,7 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -114,9 +115,28 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
 }
 
+/*
+ * A signal asks the recording to stop: the command started gets it too,
+ * and its end (+++ killed by SIGINT +++) is recorded as any other exit,
+ * within the time in-flight events get after an exit. Without a command
+ * (-p), or once that time is out, stop now.
+ */
+#define SIG_WAIT_S 2.0
+
+static bool signal_stops_now(struct rec *r)
+{
+	if (!r->have_child || r->child_done)
+		return true;
+	if (!r->sig_passed_at) {
+		kill(r->child.pid, got_signal);
+		r->sig_passed_at = now_mono();
+	}
+	return now_mono() - r->sig_passed_at >= SIG_WAIT_S;
+}
+
 bool record_tick(struct rec *r, double *end_at)
 {
-	if (got_signal)
+	if (got_signal && signal_stops_now(r))
 		return true;
 	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
 		return true;

@@ -124,6 +124,29 @@ struct {
 
 /* struct ptbpf_ev_sys_enter ends with paths[] at offset 66 */
 #define SYS_ENTER_FIXED __builtin_offsetof(struct ptbpf_ev_sys_enter, paths)
+#define SYS_EXIT_FIXED	__builtin_offsetof(struct ptbpf_ev_sys_exit_paths, paths)
+
+/*
+ * A path syscall whose entry could not read a path (its page not mapped
+ * yet), by thread: read again at its exit (see sys_exit_late). nr_late
+ * counts them, so that an exit looks here only while there are some.
+ */
+struct late_path {
+	__u64 ptr[2];
+	__u16 flags;	/* the entry's PTBPF_SYS_PATH*_FAULT */
+	__u16 name_len; /* execve: bytes of the kernel's copy of path 0 (0: none) */
+	__u32 nr;
+	char name[PTBPF_PATH_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct late_path);
+} late_paths SEC(".maps");
+
+__u32 nr_late;
 
 struct scratch {
 	struct kern_rec rec;
@@ -445,6 +468,95 @@ static __always_inline __u32 read_path(char *dst, __u64 uptr, __u16 *flags, __u1
 	return n;
 }
 
+/*
+ * The entry of tid could not read a path: note its pointers for the exit.
+ * The scratch record was written out already, so it holds the value.
+ */
+static __always_inline void late_note(struct scratch *s, __u32 tid, __u32 nr, const __u64 *args,
+				      int a0, int a1)
+{
+	struct late_path *l = (void *)s->raw;
+	__u16 flags = s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT);
+
+	if (sizeof(*l) > sizeof(s->raw))
+		return;
+	l->ptr[0] = a0 >= 0 ? arg_at(args, a0) : 0;
+	l->ptr[1] = a1 >= 0 ? arg_at(args, a1) : 0;
+	l->flags = flags;
+	l->name_len = 0;
+	l->nr = nr;
+	if (!bpf_map_update_elem(&late_paths, &tid, l, BPF_NOEXIST))
+		__sync_fetch_and_add(&nr_late, 1);
+	else
+		bpf_map_update_elem(&late_paths, &tid, l, BPF_EXIST);
+}
+
+static __always_inline void late_forget(__u32 tid)
+{
+	if (!bpf_map_delete_elem(&late_paths, &tid))
+		__sync_fetch_and_add(&nr_late, -1);
+}
+
+/*
+ * The exit of a syscall whose entry could not read a path: the paths read
+ * now (the kernel faulted their pages in), or for execve the kernel's copy
+ * of the name (the old memory is gone), after the return value.
+ */
+static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret, __u32 tgid,
+					 __u32 tid, __u64 thread, __u64 ip)
+{
+	struct ptbpf_ev_sys_exit_paths *x;
+	struct scratch *s;
+	__u32 zero = 0, len0 = 0, len1 = 0, size, idx;
+	void *ring;
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		goto out;
+	x = (void *)s->raw;
+	x->nr = nr;
+	x->ret = ret;
+	x->flags = 0;
+	x->reserved = 0;
+	if (l->name_len) {
+		long n =
+			bpf_probe_read_kernel_str(s->raw + SYS_EXIT_FIXED, PTBPF_PATH_MAX, l->name);
+
+		len0 = n > 0 ? n : 0;
+		if (!len0)
+			x->flags |= PTBPF_SYS_PATH0_FAULT;
+	} else if (l->flags & PTBPF_SYS_PATH0_FAULT) {
+		len0 = read_path(s->raw + SYS_EXIT_FIXED, l->ptr[0], &x->flags,
+				 PTBPF_SYS_PATH0_TRUNCATED, PTBPF_SYS_PATH0_FAULT);
+	}
+	if (len0 > PTBPF_PATH_MAX)
+		len0 = PTBPF_PATH_MAX;
+	if (l->flags & PTBPF_SYS_PATH1_FAULT)
+		len1 = read_path(s->raw + SYS_EXIT_FIXED + len0, l->ptr[1], &x->flags,
+				 PTBPF_SYS_PATH1_TRUNCATED, PTBPF_SYS_PATH1_FAULT);
+	if (len1 > PTBPF_PATH_MAX)
+		len1 = PTBPF_PATH_MAX;
+	x->path_len[0] = len0;
+	x->path_len[1] = len1;
+	size = SYS_EXIT_FIXED + len0 + len1;
+	rec_fill_ids(&s->rec, PTBPF_EV_SYS_EXIT(nr), size, tgid, tid, thread, ip);
+	if (x->flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
+		s->rec.flags |= KERN_REC_TRUNCATED;
+	size += sizeof(s->rec);
+	if (size > sizeof(*s))
+		goto out;
+	ring = cpu_ring(&idx);
+	if (ring)
+		emit_drops(ring);
+	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx)))
+		count_drop();
+	else
+		count_emitted(idx);
+out:
+	late_forget(tid);
+	return 0;
+}
+
 static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, __u64 ip,
 					   const __u64 *args, __u32 nr, __u8 pa)
 {
@@ -492,6 +604,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 		return 0;
 	}
 	count_emitted(idx);
+	if (s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT))
+		late_note(s, tid, nr, args, a0, a1);
 	return 0;
 }
 
@@ -522,6 +636,7 @@ static __always_inline int sys_enter_compact(struct pt_regs *regs, __u32 nr, __u
 }
 
 #define NR_RT_SIGRETURN 15 /* x86_64 */
+#define NR_EXECVE	59
 
 /*
  * rt_sigreturn's entry, with the signal mask it restores (as strace shows
@@ -632,6 +747,22 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 		nr = sigreturn_exit_nr(nr);
 	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
+	if (nr_late && path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)]) {
+		/* an entry that could not read a path: rare, and looked up
+		 * only while there is one */
+		struct late_path *l;
+
+		tid = (__u32)bpf_get_current_pid_tgid();
+		l = bpf_map_lookup_elem(&late_paths, &tid);
+		if (l) {
+			if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid) ||
+			    current_compat_thread(&thread)) {
+				late_forget(tid);
+				return 0;
+			}
+			return sys_exit_late(l, nr, ret, tgid, tid, thread, regs->ip);
+		}
+	}
 	if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid))
 		return 0;
 	if (current_compat_thread(&thread))
@@ -772,6 +903,28 @@ static __always_inline void untrace_exec(struct task_struct *p, __u32 tgid,
 	rec_submit(&rr, r);
 }
 
+/*
+ * An execve whose entry could not read the name: its exit comes in the new
+ * image, so the kernel's copy of the name is kept for it now, under the
+ * thread's new id (a thread other than the leader takes the leader's).
+ */
+static __always_inline void late_exec(struct linux_binprm *bprm, __u32 old_tid)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct late_path *l = bpf_map_lookup_elem(&late_paths, &old_tid);
+	long n;
+
+	/* execveat's kernel name of a path relative to a descriptor is not
+	 * the one given ("/dev/fd/N/..."): read again at exit, if it can be */
+	if (!l || l->nr != NR_EXECVE)
+		return;
+	n = bpf_probe_read_kernel_str(l->name, sizeof(l->name), BPF_CORE_READ(bprm, filename));
+	l->name_len = n > 0 ? n : 0;
+	if (tid != old_tid && !bpf_map_update_elem(&late_paths, &tid, l, BPF_ANY)) {
+		bpf_map_delete_elem(&late_paths, &old_tid);
+	}
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
@@ -782,6 +935,8 @@ int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 
 	if (!pid_traced(tgid))
 		return 0;
+	if (nr_late)
+		late_exec(bprm, old_pid);
 	if (!follow_secure_exec && (reason = exec_untraced_reason(p, bprm))) {
 		untrace_exec(p, tgid, bprm, reason);
 		return 0;
@@ -831,6 +986,8 @@ int BPF_PROG(ptbpf_exit, struct task_struct *p)
 
 	if (!pid_traced(tgid))
 		return 0;
+	if (nr_late)
+		late_forget(BPF_CORE_READ(p, pid)); /* died in a path syscall */
 	dead = BPF_CORE_READ(p, signal, live.counter) == 0;
 	emit_exit(p, PTBPF_EV_THREAD_EXIT, code, dead);
 	if (!dead)

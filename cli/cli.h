@@ -231,6 +231,17 @@ const char *errno_desc(int e);
 /* decode_sigset.c: a signal mask as strace prints it: "[HUP INT]", "~[KILL]" */
 void decode_sigset(struct sbuf *b, uint64_t mask);
 
+/*
+ * fmt_late.c: paths an entry could not read, brought by its exit. keep: a
+ * copy of the entry ev's payload when it lacks a path (else emptied); redo:
+ * text is the entry decoded again with the paths of exit_ev, if it has
+ * any; json: the exit's "late_paths" field.
+ */
+void fmt_late_keep(struct sbuf *keep, const struct cli_ev *ev);
+void fmt_late_redo(struct sbuf *text, const struct sbuf *keep, const char *sys,
+		   const struct cli_ev *exit_ev);
+void fmt_late_json(struct sbuf *b, const void *data, size_t len);
+
 /* fmt_signal.c: the line of a signal_deliver; nonzero: it has none */
 void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
 int fmt_signal_hidden(const struct cli_ev *ev);
@@ -248,6 +259,7 @@ struct fmt {
 	int have_held;
 	struct cli_ev held;
 	struct sbuf held_text;
+	struct sbuf held_data; /* its payload, when it lacks a path (fmt_late_keep) */
 	int64_t held_ts;
 	struct sbuf deferred; /* other events seen while an entry is held */
 	int ndeferred;

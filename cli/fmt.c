@@ -28,6 +28,7 @@ void fmt_fini(struct fmt *f)
 	fmt_flush(f);
 	free(f->unfinished);
 	sb_free(&f->held_text);
+	sb_free(&f->held_data);
 	sb_free(&f->deferred);
 	sb_free(&f->line);
 	sb_free(&f->tmp);
@@ -407,6 +408,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				emit(f);
 				return;
 			}
+			fmt_late_keep(&f->held_data, ev);
 			f->held = *ev;
 			if (ev->name == ev->name_buf)
 				f->held.name = f->held.name_buf;
@@ -421,6 +423,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 			const struct ptbpf_ev_sys_exit *x = ev->data;
 
 			f->have_held = 0;
+			fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
 			sb_cat(&f->line, &f->held_text);
 			if (ev->len >= sizeof(*x))
@@ -531,6 +534,7 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 				  (long long)x->nr, (long long)x->ret);
 			if (x->ret < 0 && x->ret >= -4095 && errno_name((int)-x->ret))
 				sb_printf(b, ",\"errno\":\"%s\"", errno_name((int)-x->ret));
+			fmt_late_json(b, d, len);
 		}
 		return;
 	}

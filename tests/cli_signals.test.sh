@@ -49,6 +49,21 @@ compare handler "signal and rt_sigreturn lines" '^---|^\+\+\+|rt_sigreturn'
 run restart
 compare restart "restart errors and rt_sigreturn" '^--- SIG(?!CHLD)|rt_sigreturn|= \? ERESTART'
 
+# paths in pages not mapped at entry: statfs from initialised data, openat
+# from a file mapping (ptbpf printed their address)
+run paths
+compare paths "paths" '^statfs\(|^openat\(.*(passwd|, 0x[0-9a-f]+, O_RDONLY\))' --first-string
+run exec
+compare exec "execve paths" '^execve\(' --first-string
+# the same from a log
+for c in paths exec; do
+	"$P" record -f -o "$T/$c.log" -- "$PROGS/sig_cases" $c 2>"$T/$c.err" ||
+		{ cat "$T/$c.err"; fail "$c: ptbpf record -o exited $?"; }
+	"$P" show "$T/$c.log" >"$T/$c.ptbpf" 2>&1 || { cat "$T/$c.ptbpf"; fail "$c: show"; }
+done
+compare paths "paths from a log" '^statfs\(|^openat\(.*(passwd|, 0x[0-9a-f]+, O_RDONLY\))' --first-string
+compare exec "execve paths from a log" '^execve\(' --first-string
+
 # -o, Ctrl-C: the command's end is the log's last line, every time (but
 # for the stream's own events and the dead task's last switch off the cpu)
 for i in 1 2 3 4 5; do

@@ -84,6 +84,24 @@ struct ptbpf_ev_sys_exit {
 	__s64 ret;
 };
 
+/*
+ * A sys_exit_NAME payload longer than struct ptbpf_ev_sys_exit: a path
+ * the entry could not read (PTBPF_SYS_PATH*_FAULT there: its page was not
+ * mapped yet) read at exit, once the kernel has faulted it in; for execve,
+ * the kernel's copy of the name. path_len[i] bytes (NUL included) of the
+ * entry's path i follow in paths[], path 0 first; 0 for a path that was not
+ * read again. flags: PTBPF_SYS_PATH*_TRUNCATED, and _FAULT for a path that
+ * could not be read at exit either.
+ */
+struct ptbpf_ev_sys_exit_paths {
+	__s64 nr;
+	__s64 ret;
+	__u16 path_len[2];
+	__u16 flags;
+	__u16 reserved;
+	char paths[];
+};
+
 /* "proc_fork": a new process or thread (clone, fork, vfork, clone3). */
 struct ptbpf_ev_fork {
 	__s32 parent_pid;

@@ -1123,8 +1123,11 @@ int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_st
 	struct kern_rec *r;
 	struct ptbpf_ev_signal *e, s = {};
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+	__u32 tgid = task->tgid;
 
-	if (!pid_traced(task->tgid))
+	/* a signal to a process that is gone (its proc_exit written): the
+	 * kernel drops it, and its trace ended with the exit */
+	if (!pid_traced(tgid) || bpf_map_lookup_elem(&exited, &tgid))
 		return 0;
 	s.signo = sig;
 	s.sender_pid = bpf_get_current_pid_tgid() >> 32;

@@ -488,11 +488,13 @@ void decode_signal(struct sbuf *b, int sig)
 		sb_puts(b, "0");
 		return;
 	}
-	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
-		if (sig == SIGRTMIN)
+	/* strace's names, by the kernel's numbers: glibc's SIGRTMIN (34)
+	 * leaves it 32 and 33 for itself, the kernel's does not */
+	if (sig >= 32 && sig <= 64) {
+		if (sig == 32)
 			sb_puts(b, "SIGRTMIN");
 		else
-			sb_printf(b, "SIGRT_%d", sig - SIGRTMIN);
+			sb_printf(b, "SIGRT_%d", sig - 32);
 		return;
 	}
 	a = sig > 0 && sig < 32 ? sigabbrev_np(sig) : NULL;

@@ -6,9 +6,11 @@
  * usage: sig_cases CASE
  *   term      a child sleeps, its parent sends it SIGTERM and reaps it
  *   threads   four threads; one calls exit_group while the others block
+ *   blocked   a SIGTERM comes while blocked in two threads, then one
+ *             unblocks it
  *   chld      a child exits 3; its parent catches SIGCHLD and reaps it
- *   handler   a handler runs and returns (rt_sigreturn restores a mask of
- *             SIGUSR2 and signal 35)
+ *   handler   handlers of SIGUSR1 and of signal 34 run and return
+ *             (rt_sigreturn restores a mask of SIGUSR2 and signal 35)
  *   restart   a read interrupted by a handled signal, without then with
  *             SA_RESTART
  *   paths     path syscalls take names from pages never touched before:
@@ -84,6 +86,25 @@ static int case_threads(void)
 	return 1;
 }
 
+/*
+ * SIGTERM blocked in both threads when it comes, then unblocked in one: it
+ * is delivered as it is there, and the other thread ends with a SIGKILL.
+ */
+static int case_blocked(void)
+{
+	pthread_t t;
+	sigset_t m;
+
+	sigemptyset(&m);
+	sigaddset(&m, SIGTERM);
+	sigprocmask(SIG_BLOCK, &m, NULL);
+	pthread_create(&t, NULL, blocker, NULL);
+	kill(getpid(), SIGTERM);
+	nap(100);
+	sigprocmask(SIG_UNBLOCK, &m, NULL);
+	return 1;
+}
+
 static int case_chld(void)
 {
 	pid_t c;
@@ -112,6 +133,9 @@ static int case_handler(void)
 	sigprocmask(SIG_BLOCK, &m, NULL);
 	handle(SIGUSR1, 0);
 	kill(getpid(), SIGUSR1);
+	/* a real-time signal: strace names it by the kernel's numbers */
+	handle(34, 0);
+	kill(getpid(), 34);
 	return 0;
 }
 
@@ -225,13 +249,13 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "term", case_term },	     { "threads", case_threads }, { "chld", case_chld },
 		{ "handler", case_handler }, { "restart", case_restart }, { "paths", case_paths },
-		{ "exec", case_exec },
+		{ "exec", case_exec },	     { "blocked", case_blocked },
 	};
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (!strcmp(argv[1], cases[i].name))
 			return cases[i].run();
-	fprintf(stderr, "usage: sig_cases term|threads|chld|handler|restart|paths|exec\n");
+	fprintf(stderr, "usage: sig_cases term|threads|blocked|chld|handler|restart|paths|exec\n");
 	return 2;
 }

@@ -1036,7 +1036,7 @@ int BPF_PROG(ptbpf_free, struct task_struct *p)
 #define SIG_FATAL_NOCORE_MASK                                                                      \
 	(SIG_BIT(1) | SIG_BIT(2) | SIG_BIT(10) | SIG_BIT(12) | SIG_BIT(13) | SIG_BIT(14) |         \
 	 SIG_BIT(15) | SIG_BIT(16) | SIG_BIT(26) | SIG_BIT(27) | SIG_BIT(29) | SIG_BIT(30) |       \
-	 0xffffffff00000000ULL)
+	 0xffffffff80000000ULL /* 32 to 64 */)
 
 static __always_inline void sig_from_info(struct kernel_siginfo *info, struct ptbpf_ev_signal *e,
 					  bool sender)
@@ -1183,6 +1183,10 @@ int BPF_PROG(ptbpf_sig_deliver, int sig, struct kernel_siginfo *info, struct k_s
 	sig_from_info(info, e, true);
 	if (sig == SIGKILL_NR && !info)
 		group_kill(cur, tgid, e);
+	else if (sig >= 1 && sig <= 64 && (SIG_FATAL_NOCORE_MASK & SIG_BIT(sig)))
+		/* delivered as it is (it was blocked, or is handled now): no
+		 * SIGKILL stands for it */
+		bpf_map_delete_elem(&fatal, &tgid);
 	e->target_pid = r->pid;
 	e->target_tid = r->tid;
 	e->result = 0;

@@ -10,11 +10,13 @@
 command -v strace >/dev/null || skip "strace not installed"
 CMP="python3 $(dirname "$0")/strace_cmp.py"
 
-# both tools on one case: $T/CASE.strace, $T/CASE.ptbpf
+# both tools on one case: $T/CASE.strace, $T/CASE.ptbpf; ptbpf exits with
+# STATUS (default 0), the command's
 run() {
 	strace -f -o "$T/$1.strace" "$PROGS/sig_cases" "$1" >/dev/null 2>&1
-	"$P" record -f -- "$PROGS/sig_cases" "$1" >"$T/$1.ptbpf" 2>"$T/$1.err" ||
-		{ cat "$T/$1.err"; fail "$1: ptbpf record exited $?"; }
+	"$P" record -f -- "$PROGS/sig_cases" "$1" >"$T/$1.ptbpf" 2>"$T/$1.err"
+	rc=$?
+	[ $rc = "${2:-0}" ] || { cat "$T/$1.err"; fail "$1: ptbpf record exited $rc"; }
 }
 
 # compare CASE WHAT REGEX [strace_cmp options]
@@ -36,6 +38,11 @@ compare term "signal and exit lines" '^--- SIG(?!CHLD)|^\+\+\+'
 run threads
 grep -q '^[^ ]* [0-9/]* exit_group(0) = ?$' "$T/threads.ptbpf" || fail "threads: no exit_group line"
 compare threads "signal lines" '^---|^exit_group'
+
+# SIGTERM delivered as it is (it was blocked), then the other thread's
+# SIGKILL: one SIGTERM line
+run blocked 143 # killed by SIGTERM
+compare blocked "signal lines" '^---'
 
 # SIGCHLD caught by a handler: the child's pid, status and times
 run chld

@@ -70,6 +70,17 @@ for c in paths exec; do
 done
 compare paths "paths from a log" '^statfs\(|^openat\(.*(passwd|, 0x[0-9a-f]+, O_RDONLY\))' --first-string
 compare exec "execve paths from a log" '^execve\(' --first-string
+# and converted for Perfetto
+"$P" convert "$T/paths.log" --to chrome -o "$T/paths.json" 2>"$T/conv.err" ||
+	{ cat "$T/conv.err"; fail "paths: convert --to chrome"; }
+python3 - "$T/paths.json" <<'PY' || fail "paths: convert --to chrome lacks the paths"
+import json, sys
+calls = [e["args"]["call"] for e in json.load(open(sys.argv[1]))["traceEvents"]
+         if e.get("cat") == "syscall" and "call" in e.get("args", {})]
+assert any(c.startswith('statfs("/etc/hosts", ') for c in calls), calls[-8:]
+assert any(c.startswith('openat(AT_FDCWD, "/etc/passwd", ') for c in calls), calls[-8:]
+PY
+echo "ok: paths: convert --to chrome has the paths"
 
 # -o, Ctrl-C: the command's end is the log's last line, every time (but
 # for the stream's own events and the dead task's last switch off the cpu)

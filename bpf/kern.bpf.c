@@ -1021,9 +1021,10 @@ int BPF_PROG(ptbpf_free, struct task_struct *p)
 /* ---------------------------------------------------------------- */
 /* Signals */
 
-#define SI_KERNEL_CODE 0x80
-#define SIGCHLD_NR     17
-#define SIGKILL_NR     9
+#define SI_KERNEL_CODE	       0x80
+#define SIGNAL_GROUP_EXIT_FLAG 0x04 /* signal_struct.flags: a group exit is on */
+#define SIGCHLD_NR	       17
+#define SIGKILL_NR	       9
 
 /*
  * Signals whose default action ends the process without a core dump: the
@@ -1125,9 +1126,12 @@ int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_st
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
 	__u32 tgid = task->tgid;
 
-	/* a signal to a process that is gone (its proc_exit written): the
-	 * kernel drops it, and its trace ended with the exit */
+	/* a signal to a process on its way out (the kernel drops it) or gone
+	 * (its proc_exit written): its trace ends with the exit */
 	if (!pid_traced(tgid) || bpf_map_lookup_elem(&exited, &tgid))
+		return 0;
+	if (result == TRACE_SIGNAL_IGNORED &&
+	    (BPF_CORE_READ(task, signal, flags) & SIGNAL_GROUP_EXIT_FLAG))
 		return 0;
 	s.signo = sig;
 	s.sender_pid = bpf_get_current_pid_tgid() >> 32;

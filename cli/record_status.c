@@ -116,19 +116,20 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 }
 
 /*
- * A signal asks the recording to stop: the command started gets it too,
- * and its end (+++ killed by SIGINT +++) is recorded as any other exit,
- * within the time in-flight events get after an exit. Without a command
- * (-p), or once that time is out, stop now.
+ * A signal asks the recording to stop: the command started gets it too
+ * (unless it was reaped already), and its end (+++ killed by SIGINT +++)
+ * is recorded as any other exit, the loop waiting for the events in flight
+ * as after an exit. Without a command (-p), or after SIG_WAIT_S, stop now.
  */
 #define SIG_WAIT_S 2.0
 
 static bool signal_stops_now(struct rec *r)
 {
-	if (!r->have_child || r->child_done)
+	if (!r->have_child)
 		return true;
 	if (!r->sig_passed_at) {
-		kill(r->child.pid, got_signal);
+		if (!r->child_done)
+			kill(r->child.pid, got_signal);
 		r->sig_passed_at = now_mono();
 	}
 	return now_mono() - r->sig_passed_at >= SIG_WAIT_S;

@@ -83,11 +83,11 @@ PY
 echo "ok: paths: convert --to chrome has the paths"
 
 # -o, Ctrl-C: the command's end is the log's last line, every time (but
-# for the stream's own events and the dead task's last switch off the cpu)
+# for the stream's own events and the dead task's last scheduling events)
 for i in 1 2 3 4 5; do
 	timeout -s INT 1 "$P" record -o "$T/int.log" -- sleep 10 2>"$T/int.err"
 	"$P" show "$T/int.log" >"$T/int.txt" 2>&1 || { cat "$T/int.txt"; fail "show of the -o log"; }
-	last=$(grep -v ' === \| sched_switch_out ' "$T/int.txt" | tail -n 1)
+	last=$(grep -v ' === \| sched_' "$T/int.txt" | tail -n 1)
 	case $last in
 	*'+++ killed by SIGINT +++') ;;
 	*) cat "$T/int.err"; tail -n 5 "$T/int.txt"; fail "-o, Ctrl-C, run $i: the log ends with: $last" ;;

@@ -98,8 +98,61 @@ struct {
 	__type(value, __u8);
 } excluded SEC(".maps");
 
+/*
+ * The fatal signal sent to a process, by process, from its signal_generate
+ * to the first signal_deliver of the SIGKILL that the kernel turns it into
+ * (see ptbpf_sig_deliver).
+ */
+struct fatal_sig {
+	__s32 signo;
+	__s32 code;
+	__s32 sender_pid;
+	__s32 sender_uid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, struct fatal_sig);
+} fatal SEC(".maps");
+
+/*
+ * Threads in rt_sigreturn: its exit has no syscall number (the restored
+ * registers say -1), so its entry notes it here (see sigreturn_exit_nr).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} in_sigreturn SEC(".maps");
+
 /* struct ptbpf_ev_sys_enter ends with paths[] at offset 66 */
 #define SYS_ENTER_FIXED __builtin_offsetof(struct ptbpf_ev_sys_enter, paths)
+#define SYS_EXIT_FIXED	__builtin_offsetof(struct ptbpf_ev_sys_exit_ext, paths)
+
+/*
+ * A path syscall whose entry could not read a path (its page not mapped
+ * yet), by thread: read again at its exit (see sys_exit_late). nr_late
+ * counts them, so that an exit looks here only while there are some.
+ */
+struct late_path {
+	__u64 ptr[2];
+	__u16 flags;	/* the entry's PTBPF_SYS_PATH*_FAULT */
+	__u16 name_len; /* execve: bytes of the kernel's copy of path 0 (0: none) */
+	__u32 nr;
+	char name[PTBPF_PATH_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, struct late_path);
+} late_paths SEC(".maps");
+
+__u32 nr_late;
 
 struct scratch {
 	struct kern_rec rec;
@@ -429,6 +482,98 @@ static __always_inline __u32 read_path(char *dst, __u64 uptr, __u16 *flags, __u1
 	return n;
 }
 
+/*
+ * The entry of tid could not read a path: note its pointers for the exit.
+ * The scratch record was written out already, so it holds the value.
+ */
+static __always_inline void late_note(struct scratch *s, __u32 tid, __u32 nr, const __u64 *args,
+				      int a0, int a1)
+{
+	struct late_path *l = (void *)s->raw;
+	__u16 flags = s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT);
+
+	if (sizeof(*l) > sizeof(s->raw))
+		return;
+	l->ptr[0] = a0 >= 0 ? arg_at(args, a0) : 0;
+	l->ptr[1] = a1 >= 0 ? arg_at(args, a1) : 0;
+	l->flags = flags;
+	l->name_len = 0;
+	l->nr = nr;
+	if (!bpf_map_update_elem(&late_paths, &tid, l, BPF_NOEXIST))
+		__sync_fetch_and_add(&nr_late, 1);
+	else
+		bpf_map_update_elem(&late_paths, &tid, l, BPF_EXIST);
+}
+
+static __always_inline void late_forget(__u32 tid)
+{
+	if (!bpf_map_delete_elem(&late_paths, &tid))
+		__sync_fetch_and_add(&nr_late, -1);
+}
+
+/*
+ * The exit of a syscall whose entry could not read a path: the paths read
+ * now (the kernel faulted their pages in), or for execve the kernel's copy
+ * of the name (the old memory is gone), after the return value.
+ */
+static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret, __u32 tgid,
+					 __u32 tid, __u64 thread, __u64 ip, __u64 enter_ts)
+{
+	struct ptbpf_ev_sys_exit_ext *x;
+	struct scratch *s;
+	__u32 zero = 0, len0 = 0, len1 = 0, size, idx;
+	void *ring;
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		goto out;
+	x = (void *)s->raw;
+	x->nr = nr;
+	x->ret = ret;
+	x->duration = 0;
+	x->flags = 0;
+	x->reserved = 0;
+	if (l->name_len) {
+		long n =
+			bpf_probe_read_kernel_str(s->raw + SYS_EXIT_FIXED, PTBPF_PATH_MAX, l->name);
+
+		len0 = n > 0 ? n : 0;
+		if (!len0)
+			x->flags |= PTBPF_SYS_PATH0_FAULT;
+	} else if (l->flags & PTBPF_SYS_PATH0_FAULT) {
+		len0 = read_path(s->raw + SYS_EXIT_FIXED, l->ptr[0], &x->flags,
+				 PTBPF_SYS_PATH0_TRUNCATED, PTBPF_SYS_PATH0_FAULT);
+	}
+	if (len0 > PTBPF_PATH_MAX)
+		len0 = PTBPF_PATH_MAX;
+	if (l->flags & PTBPF_SYS_PATH1_FAULT)
+		len1 = read_path(s->raw + SYS_EXIT_FIXED + len0, l->ptr[1], &x->flags,
+				 PTBPF_SYS_PATH1_TRUNCATED, PTBPF_SYS_PATH1_FAULT);
+	if (len1 > PTBPF_PATH_MAX)
+		len1 = PTBPF_PATH_MAX;
+	x->path_len[0] = len0;
+	x->path_len[1] = len1;
+	size = SYS_EXIT_FIXED + len0 + len1;
+	rec_fill_ids(&s->rec, PTBPF_EV_SYS_EXIT(nr), size, tgid, tid, thread, ip);
+	if (enter_ts)
+		x->duration = s->rec.ts - enter_ts;
+	if (x->flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
+		s->rec.flags |= KERN_REC_TRUNCATED;
+	size += sizeof(s->rec);
+	if (size > sizeof(*s))
+		goto out;
+	ring = cpu_ring(&idx);
+	if (ring)
+		emit_drops(ring);
+	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx)))
+		count_drop();
+	else
+		count_emitted(idx);
+out:
+	late_forget(tid);
+	return 0;
+}
+
 static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, __u64 ip,
 					   const __u64 *args, __u32 nr, __u8 pa, bool hold)
 {
@@ -472,6 +617,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 		/* LRU: a thread that died in a syscall leaves no entry behind for long */
 		if (bpf_map_update_elem(&held, &tid, s, BPF_ANY))
 			count_drop();
+		else if (s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT))
+			late_note(s, tid, nr, args, a0, a1);
 		return 0;
 	}
 	ring = cpu_ring(&idx);
@@ -482,6 +629,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 		return 0;
 	}
 	count_emitted(idx);
+	if (s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT))
+		late_note(s, tid, nr, args, a0, a1);
 	return 0;
 }
 
@@ -511,6 +660,62 @@ static __always_inline int sys_enter_compact(struct pt_regs *regs, __u32 nr, __u
 	return 0;
 }
 
+#define NR_RT_SIGRETURN 15 /* x86_64 */
+#define NR_EXECVE	59
+
+/*
+ * rt_sigreturn's entry, with the signal mask it restores (as strace shows
+ * it): the frame's uc_sigmask, the frame just below the stack pointer (the
+ * handler's return popped its first word). The thread is noted for the
+ * exit whatever the filter, since the exit may be recorded alone.
+ */
+static __always_inline int sys_enter_sigreturn(struct pt_regs *regs)
+{
+	struct ring_ref rr;
+	struct kern_rec *r;
+	struct ptbpf_ev_sys_enter *e;
+	__u64 thread = 0, mask = 0;
+	__u32 tgid, tid;
+	__u8 one = 1;
+	long off = __builtin_offsetof(struct rt_sigframe, uc.uc_sigmask) - sizeof(long);
+
+	tgid = bpf_get_current_pid_tgid() >> 32;
+	tid = (__u32)bpf_get_current_pid_tgid();
+	if (!pid_traced(tgid))
+		return 0;
+	bpf_map_update_elem(&in_sigreturn, &tid, &one, BPF_ANY);
+	if (!want(tid, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN)) || current_compat_thread(&thread))
+		return 0;
+	r = rec_reserve(&rr, SYS_ENTER_FIXED);
+	if (!r)
+		return 0;
+	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN), SYS_ENTER_FIXED, tgid, tid, thread,
+		     regs->ip);
+	e = (void *)(r + 1);
+	__builtin_memset(e, 0, SYS_ENTER_FIXED);
+	e->nr = NR_RT_SIGRETURN;
+	if (!bpf_probe_read_user(&mask, sizeof(mask), (void *)(regs->sp + off))) {
+		e->args[0] = mask;
+		e->flags = PTBPF_SYS_SIGMASK;
+	}
+	rec_submit(&rr, r);
+	return 0;
+}
+
+/*
+ * The number of a syscall exit whose orig_ax was -1: rt_sigreturn's when
+ * the thread was noted at its entry (else -1). Also forgets a note that
+ * an rt_sigreturn left when it failed (a bad frame keeps its number).
+ */
+static __always_inline long sigreturn_exit_nr(long nr)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (bpf_map_delete_elem(&in_sigreturn, &tid))
+		return nr;
+	return NR_RT_SIGRETURN;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 {
@@ -520,6 +725,8 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 
 	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
+	if (id == NR_RT_SIGRETURN)
+		return sys_enter_sigreturn(regs);
 	nr = id;
 	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
 		return 0;
@@ -589,9 +796,12 @@ static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
 	return ts;
 }
 
-/* The exit of a syscall with syscall_status: its result and its entry's time. */
+/*
+ * The exit of a syscall with syscall_status: its result and its duration,
+ * with the paths its entry could not read (l) if any.
+ */
 static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret, __u32 tgid,
-					 __u32 tid, __u64 thread)
+					 __u32 tid, __u64 thread, struct late_path *l)
 {
 	bool wanted = status_wanted(ret);
 	__u64 enter_ts = release_enter(tid, nr, wanted);
@@ -600,9 +810,13 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 	__u64 *d;
 
 	if (!wanted) {
+		if (l)
+			late_forget(tid);
 		__sync_fetch_and_add(&cnt_filtered, 1);
 		return 0;
 	}
+	if (l)
+		return sys_exit_late(l, nr, ret, tgid, tid, thread, regs->ip, enter_ts);
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;
@@ -610,7 +824,7 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 	r->flags = KERN_REC_COMPACT;
 	d = (void *)(r + 1);
 	d[0] = ret;
-	d[1] = enter_ts;
+	d[1] = enter_ts ? r->ts - enter_ts : 0;
 	rec_submit(&rr, r);
 	return 0;
 }
@@ -624,14 +838,34 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 	__u64 thread = 0;
 	__u32 tgid, tid;
 
+	if (nr == -1 || nr == NR_RT_SIGRETURN)
+		nr = sigreturn_exit_nr(nr);
 	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
+	if (nr_late && path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)]) {
+		/* an entry that could not read a path: rare, and looked up
+		 * only while there is one */
+		struct late_path *l;
+
+		tid = (__u32)bpf_get_current_pid_tgid();
+		l = bpf_map_lookup_elem(&late_paths, &tid);
+		if (l) {
+			if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid) ||
+			    current_compat_thread(&thread)) {
+				late_forget(tid);
+				return 0;
+			}
+			if (syscall_status)
+				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l);
+			return sys_exit_late(l, nr, ret, tgid, tid, thread, regs->ip, 0);
+		}
+	}
 	if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid))
 		return 0;
 	if (current_compat_thread(&thread))
 		return 0;
 	if (syscall_status)
-		return sys_exit_held(regs, nr, ret, tgid, tid, thread);
+		return sys_exit_held(regs, nr, ret, tgid, tid, thread, NULL);
 	/* the compact form: the return value */
 	r = rec_reserve(&rr, sizeof(__s64));
 	if (!r)
@@ -768,6 +1002,28 @@ static __always_inline void untrace_exec(struct task_struct *p, __u32 tgid,
 	rec_submit(&rr, r);
 }
 
+/*
+ * An execve whose entry could not read the name: its exit comes in the new
+ * image, so the kernel's copy of the name is kept for it now, under the
+ * thread's new id (a thread other than the leader takes the leader's).
+ */
+static __always_inline void late_exec(struct linux_binprm *bprm, __u32 old_tid)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct late_path *l = bpf_map_lookup_elem(&late_paths, &old_tid);
+	long n;
+
+	/* execveat's kernel name of a path relative to a descriptor is not
+	 * the one given ("/dev/fd/N/..."): read again at exit, if it can be */
+	if (!l || l->nr != NR_EXECVE)
+		return;
+	n = bpf_probe_read_kernel_str(l->name, sizeof(l->name), BPF_CORE_READ(bprm, filename));
+	l->name_len = n > 0 ? n : 0;
+	if (tid != old_tid && !bpf_map_update_elem(&late_paths, &tid, l, BPF_ANY)) {
+		bpf_map_delete_elem(&late_paths, &old_tid);
+	}
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
@@ -778,6 +1034,8 @@ int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 
 	if (!pid_traced(tgid))
 		return 0;
+	if (nr_late)
+		late_exec(bprm, old_pid);
 	if (!follow_secure_exec && (reason = exec_untraced_reason(p, bprm))) {
 		untrace_exec(p, tgid, bprm, reason);
 		return 0;
@@ -827,6 +1085,8 @@ int BPF_PROG(ptbpf_exit, struct task_struct *p)
 
 	if (!pid_traced(tgid))
 		return 0;
+	if (nr_late)
+		late_forget(BPF_CORE_READ(p, pid)); /* died in a path syscall */
 	dead = BPF_CORE_READ(p, signal, live.counter) == 0;
 	if (syscall_status) {
 		/* its exit or exit_group, which never returns */
@@ -860,13 +1120,30 @@ int BPF_PROG(ptbpf_free, struct task_struct *p)
 		return 0;
 	bpf_map_delete_elem(&pids, &tgid);
 	bpf_map_delete_elem(&exited, &tgid);
+	bpf_map_delete_elem(&fatal, &tgid);
 	return 0;
 }
 
 /* ---------------------------------------------------------------- */
 /* Signals */
 
-#define SI_KERNEL_CODE 0x80
+#define SI_KERNEL_CODE	       0x80
+#define SIGNAL_GROUP_EXIT_FLAG 0x04 /* signal_struct.flags: a group exit is on */
+#define SIGCHLD_NR	       17
+#define SIGKILL_NR	       9
+
+/*
+ * Signals whose default action ends the process without a core dump: the
+ * kernel then ends every thread with a SIGKILL at once (complete_signal).
+ * Not: SIGKILL itself, those ignored (CHLD, CONT, URG, WINCH), those that
+ * stop (STOP, TSTP, TTIN, TTOU) or dump core (QUIT, ILL, TRAP, ABRT, BUS,
+ * FPE, SEGV, XCPU, XFSZ, SYS), which are delivered as they are.
+ */
+#define SIG_BIT(n) (1ULL << ((n)-1))
+#define SIG_FATAL_NOCORE_MASK                                                                      \
+	(SIG_BIT(1) | SIG_BIT(2) | SIG_BIT(10) | SIG_BIT(12) | SIG_BIT(13) | SIG_BIT(14) |         \
+	 SIG_BIT(15) | SIG_BIT(16) | SIG_BIT(26) | SIG_BIT(27) | SIG_BIT(29) | SIG_BIT(30) |       \
+	 0xffffffff80000000ULL /* 32 to 64 */)
 
 static __always_inline void sig_from_info(struct kernel_siginfo *info, struct ptbpf_ev_signal *e,
 					  bool sender)
@@ -882,6 +1159,67 @@ static __always_inline void sig_from_info(struct kernel_siginfo *info, struct pt
 		e->sender_pid = BPF_CORE_READ(info, _sifields._kill._pid);
 		e->sender_uid = BPF_CORE_READ(info, _sifields._kill._uid);
 	}
+	if (e->signo == SIGCHLD_NR && e->code > 0) {
+		/* the kernel's own (do_notify_parent): the child and its state */
+		e->sender_pid = BPF_CORE_READ(info, _sifields._sigchld._pid);
+		e->sender_uid = BPF_CORE_READ(info, _sifields._sigchld._uid);
+		e->status = BPF_CORE_READ(info, _sifields._sigchld._status);
+		e->utime = BPF_CORE_READ(info, _sifields._sigchld._utime);
+		e->stime = BPF_CORE_READ(info, _sifields._sigchld._stime);
+		e->flags |= PTBPF_SIG_CHLD;
+	}
+}
+
+/*
+ * A signal sent to task that will end its process as a SIGKILL to every
+ * thread (see SIG_FATAL_NOCORE_MASK): kept until its first delivery, the
+ * first one sent. Only default-handled signals the kernel delivered.
+ */
+static __always_inline void fatal_note(struct task_struct *task, const struct ptbpf_ev_signal *e)
+{
+	struct fatal_sig f;
+	__u32 tgid = task->tgid;
+	int sig = e->signo;
+	struct sighand_struct *sh;
+	void *handler = NULL;
+
+	if (e->result != 0 || sig < 1 || sig > 64 || !(SIG_FATAL_NOCORE_MASK & SIG_BIT(sig)))
+		return;
+	sh = task->sighand;
+	if (!sh ||
+	    bpf_core_read(&handler, sizeof(handler), &sh->action[(sig - 1) & 63].sa.sa_handler))
+		return;
+	if (handler) /* SIG_DFL is 0 */
+		return;
+	f.signo = sig;
+	f.code = e->code;
+	f.sender_pid = e->sender_pid;
+	f.sender_uid = e->sender_uid;
+	bpf_map_update_elem(&fatal, &tgid, &f, BPF_NOEXIST);
+}
+
+/*
+ * The SIGKILL the kernel delivers to a thread of a dying process: no info
+ * (SEND_SIG_NOINFO). The process's exit status says why: a fatal signal
+ * noted by fatal_note becomes that signal, on the first thread only; any
+ * other (exit_group, exec, the rest of the threads) is flagged.
+ */
+static __always_inline void group_kill(struct task_struct *cur, __u32 tgid,
+				       struct ptbpf_ev_signal *e)
+{
+	int why = BPF_CORE_READ(cur, signal, group_exit_code) & 0x7f;
+	struct fatal_sig *f = bpf_map_lookup_elem(&fatal, &tgid);
+
+	if (f && f->signo == why) {
+		e->signo = f->signo;
+		e->code = f->code;
+		e->sender_pid = f->sender_pid;
+		e->sender_uid = f->sender_uid;
+		e->flags = PTBPF_SIG_FATAL;
+		bpf_map_delete_elem(&fatal, &tgid);
+		return;
+	}
+	e->flags = PTBPF_SIG_GROUP_KILL;
 }
 
 SEC("tp_btf/signal_generate")
@@ -890,29 +1228,39 @@ int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_st
 {
 	struct ring_ref rr;
 	struct kern_rec *r;
-	struct ptbpf_ev_signal *e;
+	struct ptbpf_ev_signal *e, s = {};
 	struct task_struct *cur = (struct task_struct *)bpf_get_current_task();
+	__u32 tgid = task->tgid;
 
-	if (!task_wanted(task, PTBPF_EV_SIGNAL_GENERATE))
+	/* a signal to a process on its way out (the kernel drops it) or gone
+	 * (its proc_exit written): its trace ends with the exit */
+	if (!pid_traced(tgid) || bpf_map_lookup_elem(&exited, &tgid))
+		return 0;
+	if (result == TRACE_SIGNAL_IGNORED &&
+	    (BPF_CORE_READ(task, signal, flags) & SIGNAL_GROUP_EXIT_FLAG))
+		return 0;
+	s.signo = sig;
+	s.sender_pid = bpf_get_current_pid_tgid() >> 32;
+	s.sender_uid = (__u32)bpf_get_current_uid_gid();
+	if (BPF_CORE_READ(cur, flags) & 0x00200000 /* PF_KTHREAD */) {
+		s.sender_pid = 0;
+		s.sender_uid = 0;
+	}
+	sig_from_info(info, &s, false);
+	s.result = result;
+	s.group = group;
+	/* whatever the filter: the SIGKILL it turns into is recorded apart */
+	fatal_note(task, &s);
+	if (!want(task->pid, PTBPF_EV_SIGNAL_GENERATE))
 		return 0;
 	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_SIGNAL_GENERATE, sizeof(*e), task, task_user_ip(task));
 	e = (void *)(r + 1);
-	e->signo = sig;
-	e->sender_pid = bpf_get_current_pid_tgid() >> 32;
-	e->sender_uid = (__u32)bpf_get_current_uid_gid();
-	if (BPF_CORE_READ(cur, flags) & 0x00200000 /* PF_KTHREAD */) {
-		e->sender_pid = 0;
-		e->sender_uid = 0;
-	}
-	e->code = 0;
-	sig_from_info(info, e, false);
-	e->target_pid = r->pid;
-	e->target_tid = r->tid;
-	e->result = result;
-	e->group = group;
+	s.target_pid = r->pid;
+	s.target_tid = r->tid;
+	*e = s;
 	rec_submit(&rr, r);
 	return 0;
 }
@@ -938,7 +1286,17 @@ int BPF_PROG(ptbpf_sig_deliver, int sig, struct kernel_siginfo *info, struct k_s
 	e->code = 0;
 	e->sender_pid = 0;
 	e->sender_uid = 0;
+	e->flags = 0;
+	e->status = 0;
+	e->utime = 0;
+	e->stime = 0;
 	sig_from_info(info, e, true);
+	if (sig == SIGKILL_NR && !info)
+		group_kill(cur, tgid, e);
+	else if (sig >= 1 && sig <= 64 && (SIG_FATAL_NOCORE_MASK & SIG_BIT(sig)))
+		/* delivered as it is (it was blocked, or is handled now): no
+		 * SIGKILL stands for it */
+		bpf_map_delete_elem(&fatal, &tgid);
 	e->target_pid = r->pid;
 	e->target_tid = r->tid;
 	e->result = 0;

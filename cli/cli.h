@@ -215,17 +215,19 @@ static inline int64_t ts_ns(const struct timespec *t)
 }
 
 /*
- * The entry time of the syscall whose exit is ev: the exit's own record of
- * it where it has one (a stream that records syscalls by their result,
- * whose entry events may be stamped later), else entry_ts.
+ * The entry time of the syscall whose exit is ev: from the duration the
+ * exit has where it has one (a stream that records syscalls by their
+ * result, whose entry events may be stamped later), else entry_ts.
  */
 static inline int64_t exit_entry_ts(const struct cli_ev *ev, int64_t entry_ts)
 {
-	const struct ptbpf_ev_sys_exit_held *x = ev->data;
+	const struct ptbpf_ev_sys_exit_ext *x = ev->data;
+	int64_t exit_ts = ts_ns(&ev->info.posix_timestamp);
 
-	if (ev->len < sizeof(*x) || !x->enter_ts || x->enter_ts > INT64_MAX)
+	if (ev->len < offsetof(struct ptbpf_ev_sys_exit_ext, paths) || !x->duration ||
+	    x->duration > (uint64_t)exit_ts)
 		return entry_ts;
-	return (int64_t)x->enter_ts;
+	return exit_ts - (int64_t)x->duration;
 }
 
 /* The events lost in the gap of a POSIX_TRACE_OVERFLOW (its 8 bytes of data). */
@@ -256,6 +258,24 @@ void decode_exit_status(struct sbuf *b, int status);
 const char *errno_name(int e);
 const char *errno_desc(int e);
 
+/* decode_sigset.c: a signal mask as strace prints it: "[HUP INT]", "~[KILL]" */
+void decode_sigset(struct sbuf *b, uint64_t mask);
+
+/*
+ * fmt_late.c: paths an entry could not read, brought by its exit. keep: a
+ * copy of the entry ev's payload when it lacks a path (else emptied); redo:
+ * text is the entry decoded again with the paths of exit_ev, if it has
+ * any; json: the exit's "late_paths" field.
+ */
+void fmt_late_keep(struct sbuf *keep, const struct cli_ev *ev);
+void fmt_late_redo(struct sbuf *text, const struct sbuf *keep, const char *sys,
+		   const struct cli_ev *exit_ev);
+void fmt_late_json(struct sbuf *b, const void *data, size_t len);
+
+/* fmt_signal.c: the line of a signal_deliver; nonzero: it has none */
+void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
+int fmt_signal_hidden(const struct cli_ev *ev);
+
 /* fmt.c: text and JSON Lines output of events */
 struct fmt_pending;
 struct fmt {
@@ -270,6 +290,7 @@ struct fmt {
 	int have_held;
 	struct cli_ev held;
 	struct sbuf held_text;
+	struct sbuf held_data; /* its payload, when it lacks a path (fmt_late_keep) */
 	int64_t held_ts;
 	struct sbuf deferred; /* other events seen while an entry is held */
 	int ndeferred;
@@ -295,5 +316,7 @@ int fmt_json_attr(FILE *out, trace_id_t trid);
 void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow);
 /* Appends the JSON object members (no braces) describing ev. */
 void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev);
+/* "SI_USER", "CLD_EXITED", ... or the number */
+void fmt_sig_code(struct sbuf *b, int signo, int code);
 
 #endif

@@ -278,7 +278,7 @@ int cmd_record(int argc, char **argv)
 	else if (record_live(&r))
 		ret = CLI_EXIT_FAIL;
 
-	if (got_signal && r.have_child && !r.child_done)
+	if (got_signal && r.have_child && !r.child_done && !r.sig_passed_at)
 		kill(r.child.pid, got_signal);
 	/* --duration ran out, the log cannot be written or memory ran out:
 	 * the command goes on untraced; do not wait for it */

@@ -16,6 +16,7 @@ struct open_call {
 	int64_t ts;
 	trace_event_id_t id;
 	struct sbuf text;
+	struct sbuf data; /* the entry's payload when it lacks a path (fmt_late_keep) */
 };
 
 struct name_ent {
@@ -207,6 +208,7 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 			oc->id = id;
 			sb_reset(&oc->text);
 			decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
+			fmt_late_keep(&oc->data, ev);
 			if (oc->text.failed)
 				sb_fail(&c->b); /* c->b says it for the whole output */
 			if (sys_noreturn(ev->desc)) {
@@ -217,6 +219,7 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 		}
 		oc = call_of(c, ev->tid, 0);
 		if (oc && oc->id + 1 == id) {
+			fmt_late_redo(&oc->text, &oc->data, sys, ev);
 			chrome_slice(c, oc, ev);
 			return;
 		}
@@ -292,6 +295,7 @@ int convert_chrome(trace_id_t trid, FILE *out)
 			chrome_end(&c);
 		}
 		sb_free(&oc->text);
+		sb_free(&oc->data);
 	}
 	for (i = 0; i < c.nnames; i++) {
 		struct name_ent *n = &c.names[i];

@@ -488,11 +488,13 @@ void decode_signal(struct sbuf *b, int sig)
 		sb_puts(b, "0");
 		return;
 	}
-	if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
-		if (sig == SIGRTMIN)
+	/* strace's names, by the kernel's numbers: glibc's SIGRTMIN (34)
+	 * leaves it 32 and 33 for itself, the kernel's does not */
+	if (sig >= 32 && sig <= 64) {
+		if (sig == 32)
 			sb_puts(b, "SIGRTMIN");
 		else
-			sb_printf(b, "SIGRT_%d", sig - SIGRTMIN);
+			sb_printf(b, "SIGRT_%d", sig - 32);
 		return;
 	}
 	a = sig > 0 && sig < 32 ? sigabbrev_np(sig) : NULL;
@@ -502,20 +504,35 @@ void decode_signal(struct sbuf *b, int sig)
 		sb_printf(b, "%d", sig);
 }
 
+/*
+ * restart: the syscall is restarted (or the signal's handler runs first),
+ * so it has no result yet: strace prints "= ?" before the name, not "-1".
+ */
 static const struct {
 	int e;
 	const char *n, *d;
+	int restart;
 } kerrs[] = {
-	{ 512, "ERESTARTSYS", "To be restarted if SA_RESTART is set" },
-	{ 513, "ERESTARTNOINTR", "To be restarted" },
-	{ 514, "ERESTARTNOHAND", "To be restarted if no handler" },
-	{ 515, "ENOIOCTLCMD", "No ioctl command" },
-	{ 516, "ERESTART_RESTARTBLOCK", "Interrupted by signal" },
-	{ 517, "EPROBE_DEFER", "Requested probe deferral" },
-	{ 518, "EOPENSTALE", "Open found a stale dentry" },
-	{ 521, "EBADHANDLE", "Illegal NFS file handle" },
-	{ 524, "ENOTSUPP", "Operation not supported" },
+	{ 512, "ERESTARTSYS", "To be restarted if SA_RESTART is set", 1 },
+	{ 513, "ERESTARTNOINTR", "To be restarted", 1 },
+	{ 514, "ERESTARTNOHAND", "To be restarted if no handler", 1 },
+	{ 515, "ENOIOCTLCMD", "No ioctl command", 0 },
+	{ 516, "ERESTART_RESTARTBLOCK", "Interrupted by signal", 1 },
+	{ 517, "EPROBE_DEFER", "Requested probe deferral", 0 },
+	{ 518, "EOPENSTALE", "Open found a stale dentry", 0 },
+	{ 521, "EBADHANDLE", "Illegal NFS file handle", 0 },
+	{ 524, "ENOTSUPP", "Operation not supported", 0 },
 };
+
+static int errno_restarts(int e)
+{
+	size_t i;
+
+	for (i = 0; i < NF(kerrs); i++)
+		if (kerrs[i].e == e)
+			return kerrs[i].restart;
+	return 0;
+}
 
 const char *errno_name(int e)
 {
@@ -758,6 +775,13 @@ void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, 
 		sb_puts(b, "?)");
 		return;
 	}
+	if (se->flags & PTBPF_SYS_SIGMASK) {
+		/* rt_sigreturn: no argument, the mask its frame restores */
+		sb_puts(b, "{mask=");
+		decode_sigset(b, se->args[0]);
+		sb_puts(b, "})");
+		return;
+	}
 	n = sys_nargs(d);
 	/* the mode of open/openat only matters with O_CREAT or O_TMPFILE */
 	if (d && d->a[n - 1] == A_MODE && d->a[n - 2] == A_OFLAGS &&
@@ -790,7 +814,7 @@ void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret)
 		const char *en = errno_name(e);
 
 		if (en) {
-			sb_puts(b, " = -1 ");
+			sb_puts(b, errno_restarts(e) ? " = ? " : " = -1 ");
 			sb_puts(b, en);
 			sb_puts(b, " (");
 			sb_puts(b, errno_desc(e));

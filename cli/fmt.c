@@ -30,6 +30,7 @@ void fmt_fini(struct fmt *f)
 	fmt_flush(f);
 	free(f->unfinished);
 	sb_free(&f->held_text);
+	sb_free(&f->held_data);
 	sb_free(&f->deferred);
 	sb_free(&f->line);
 	sb_free(&f->tmp);
@@ -217,7 +218,7 @@ static const char *sig_code_name(int code)
 	return NULL;
 }
 
-static void sig_code(struct sbuf *b, int signo, int code)
+void fmt_sig_code(struct sbuf *b, int signo, int code)
 {
 	const char *n = sig_code_name(code);
 
@@ -342,24 +343,17 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 		break;
 	case PTBPF_EV_SIGNAL_GENERATE:
 	case PTBPF_EV_SIGNAL_DELIVER:
-		if (len >= sizeof(struct ptbpf_ev_signal)) {
+		if (len >= offsetof(struct ptbpf_ev_signal, flags)) {
 			const struct ptbpf_ev_signal *e = d;
 
 			if (id == PTBPF_EV_SIGNAL_DELIVER) {
-				sb_puts(b, "--- ");
-				decode_signal(b, e->signo);
-				sb_puts(b, " {si_signo=");
-				decode_signal(b, e->signo);
-				sb_puts(b, ", si_code=");
-				sig_code(b, e->signo, e->code);
-				sb_printf(b, ", si_pid=%d, si_uid=%d} ---", e->sender_pid,
-					  e->sender_uid);
+				fmt_signal_deliver(b, e, len);
 			} else {
 				sb_puts(b, "signal_generate ");
 				decode_signal(b, e->signo);
 				sb_printf(b, " to %d/%d from pid %d code=", e->target_pid,
 					  e->target_tid, e->sender_pid);
-				sig_code(b, e->signo, e->code);
+				fmt_sig_code(b, e->signo, e->code);
 				sb_printf(b, " result=%d%s", e->result, e->group ? " group" : "");
 			}
 			return;
@@ -445,6 +439,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 				emit(f);
 				return;
 			}
+			fmt_late_keep(&f->held_data, ev);
 			f->held = *ev;
 			if (ev->name == ev->name_buf)
 				f->held.name = f->held.name_buf;
@@ -460,6 +455,7 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 
 			f->have_held = 0;
 			f->held_ts = exit_entry_ts(ev, f->held_ts);
+			fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
 			sb_cat(&f->line, &f->held_text);
 			if (ev->len >= sizeof(*x))
@@ -486,6 +482,8 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 		emit(f);
 		return;
 	}
+	if (fmt_signal_hidden(ev))
+		return;
 	/* 64 lines deferred already: the held entry goes out unfinished
 	 * first (before, its line took the place of this one) */
 	if (f->have_held && f->ndeferred >= 64)
@@ -570,6 +568,7 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 				  (long long)x->nr, (long long)x->ret);
 			if (x->ret < 0 && x->ret >= -4095 && errno_name((int)-x->ret))
 				sb_printf(b, ",\"errno\":\"%s\"", errno_name((int)-x->ret));
+			fmt_late_json(b, d, len);
 		}
 		return;
 	}
@@ -625,7 +624,7 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 		return;
 	case PTBPF_EV_SIGNAL_GENERATE:
 	case PTBPF_EV_SIGNAL_DELIVER:
-		if (len >= sizeof(struct ptbpf_ev_signal)) {
+		if (len >= offsetof(struct ptbpf_ev_signal, flags)) {
 			const struct ptbpf_ev_signal *e = d;
 			struct sbuf s = { 0 };
 
@@ -639,6 +638,12 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 				  "\"result\":%d,\"group\":%u",
 				  e->signo, s.failed ? "" : s.s, e->code, e->sender_pid,
 				  e->sender_uid, e->target_pid, e->target_tid, e->result, e->group);
+			if (len >= sizeof(*e))
+				sb_printf(
+					b,
+					",\"flags\":%u,\"status\":%d,\"utime\":%lld,\"stime\":%lld",
+					e->flags, e->status, (long long)e->utime,
+					(long long)e->stime);
 			sb_free(&s);
 		}
 		return;

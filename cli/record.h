@@ -99,8 +99,9 @@ struct rec {
 	int status_tty;
 	uint64_t last_recorded;
 	double last_rate_t;
-	uint64_t printed; /* events printed live */
-	int log_error;	  /* writing the log failed (an errno value) */
+	uint64_t printed;     /* events printed live */
+	int log_error;	      /* writing the log failed (an errno value) */
+	double sig_passed_at; /* got_signal was passed on to the command then (0: not) */
 	struct view *view;
 	FILE *live; /* without -o: where the events are printed */
 };

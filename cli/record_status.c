@@ -5,6 +5,7 @@
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -116,9 +117,29 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
 }
 
+/*
+ * A signal asks the recording to stop: the command started gets it too
+ * (unless it was reaped already), and its end (+++ killed by SIGINT +++)
+ * is recorded as any other exit, the loop waiting for the events in flight
+ * as after an exit. Without a command (-p), or after SIG_WAIT_S, stop now.
+ */
+#define SIG_WAIT_S 2.0
+
+static bool signal_stops_now(struct rec *r)
+{
+	if (!r->have_child)
+		return true;
+	if (!r->sig_passed_at) {
+		if (!r->child_done)
+			kill(r->child.pid, got_signal);
+		r->sig_passed_at = now_mono();
+	}
+	return now_mono() - r->sig_passed_at >= SIG_WAIT_S;
+}
+
 bool record_tick(struct rec *r, double *end_at)
 {
-	if (got_signal)
+	if (got_signal && signal_stops_now(r))
 		return true;
 	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
 		return true;

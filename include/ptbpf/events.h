@@ -67,6 +67,8 @@
 #define PTBPF_SYS_PATH1_TRUNCATED 0x2
 #define PTBPF_SYS_PATH0_FAULT	  0x4 /* the pointer could not be read */
 #define PTBPF_SYS_PATH1_FAULT	  0x8
+/* rt_sigreturn: args[0] is the signal mask it restores (its frame's) */
+#define PTBPF_SYS_SIGMASK 0x10
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall
@@ -92,16 +94,28 @@ struct ptbpf_ev_sys_exit {
 };
 
 /*
- * "sys_exit_NAME" of a stream that records syscalls by their result
- * (ptbpf_trace_attr_setsyscallstatus): a payload of this size. The entry
- * event comes when the call has returned and may carry a later timestamp
- * than the call's start (events are read in timestamp order); enter_ts is
- * the entry's own, 0 if the entry was not recorded.
+ * A sys_exit_NAME payload longer than struct ptbpf_ev_sys_exit (readers
+ * take the fields past ret only from a payload this long or longer):
+ * - duration: the nanoseconds from the call's entry to this exit, 0 if
+ *   not known. A stream that records syscalls by their result
+ *   (ptbpf_trace_attr_setsyscallstatus) has it: its entry events come
+ *   when the call returns and may be stamped later than the call began
+ *   (events are read in timestamp order).
+ * - paths: a path the entry could not read (PTBPF_SYS_PATH*_FAULT there:
+ *   its page was not mapped yet) read at exit, once the kernel has faulted
+ *   it in; for execve, the kernel's copy of the name. path_len[i] bytes
+ *   (NUL included) of the entry's path i follow in paths[], path 0 first;
+ *   0 for a path that was not read again. flags: PTBPF_SYS_PATH*_TRUNCATED,
+ *   and _FAULT for a path that could not be read at exit either.
  */
-struct ptbpf_ev_sys_exit_held {
+struct ptbpf_ev_sys_exit_ext {
 	__s64 nr;
 	__s64 ret;
-	__u64 enter_ts; /* CLOCK_MONOTONIC nanoseconds */
+	__u64 duration;
+	__u16 path_len[2];
+	__u16 flags;
+	__u16 reserved;
+	char paths[];
 };
 
 /* "proc_fork": a new process or thread (clone, fork, vfork, clone3). */
@@ -153,10 +167,28 @@ struct ptbpf_ev_exit {
 	__u32 group_dead; /* 1 when this was the last thread */
 };
 
+/* ptbpf_ev_signal.flags */
+/*
+ * signal_deliver: the SIGKILL with which the kernel ends each thread of a
+ * process that is going away (exit_group, exec, a fatal signal reported
+ * on another thread, a SIGKILL): no signal the thread was sent.
+ */
+#define PTBPF_SIG_GROUP_KILL 0x1
+/*
+ * signal_deliver: the fatal signal signo (sender from its signal_generate)
+ * that ends the process, which the kernel delivers as a SIGKILL to every
+ * thread: reported once, on the first thread that takes it.
+ */
+#define PTBPF_SIG_FATAL 0x2
+/* status, utime and stime hold the SIGCHLD siginfo's (a child's state) */
+#define PTBPF_SIG_CHLD 0x4
+
 /*
  * "signal_generate": a signal sent to a traced process (sender_* is the
  * task that sent it, 0 when the kernel did). "signal_deliver": a signal
  * delivered to a traced thread (sender_* from siginfo where known).
+ * A 32-byte payload (older logs) ends at group: readers take flags and the
+ * fields after it only from a longer one.
  */
 struct ptbpf_ev_signal {
 	__s32 signo;
@@ -167,6 +199,10 @@ struct ptbpf_ev_signal {
 	__s32 target_tid;
 	__s32 result; /* signal_generate: TRACE_SIGNAL_* result of the kernel */
 	__u32 group;  /* signal_generate: sent to the whole process */
+	__u32 flags;  /* PTBPF_SIG_* */
+	__s32 status; /* SIGCHLD: si_status (exit code, or the signal) */
+	__s64 utime;  /* SIGCHLD: si_utime and si_stime (clock ticks) */
+	__s64 stime;
 };
 
 /*

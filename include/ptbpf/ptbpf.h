@@ -113,7 +113,7 @@ __PTBPF_API int ptbpf_system_eventid_next(trace_event_id_t id, trace_event_id_t 
  * error: -4095..-1 in the kernel), or both, the default (0 means both
  * too). The other calls are dropped in the kernel, which holds each entry
  * until the call returns: an entry event comes with its exit (struct
- * ptbpf_ev_sys_exit_held in <ptbpf/events.h> has its time), and a call
+ * ptbpf_ev_sys_exit_ext in <ptbpf/events.h> has the call's duration), and a call
  * that does not return (exit_group, one in progress at the stop) is not
  * recorded. EINVAL: other bits, or no attributes object.
  */

@@ -374,8 +374,8 @@ static void kern_backend__drops(struct kern_backend *kb, const struct kern_rec *
 /* The public payloads of the compact records (bpf/kern.h). */
 union kern_full {
 	struct ptbpf_ev_sys_enter ent;
-	struct ptbpf_ev_sys_exit ext;
-	struct ptbpf_ev_sys_exit_held held;
+	struct ptbpf_ev_sys_exit exit;
+	struct ptbpf_ev_sys_exit_ext ext;
 };
 
 /*
@@ -387,19 +387,20 @@ static uint32_t kern_expand(const struct kern_rec *r, union kern_full *f)
 	if (!PTBPF_EV_IS_SYSCALL(r->id))
 		return 0;
 	if (PTBPF_EV_SYSCALL_IS_EXIT(r->id)) {
-		/* the return value, and with a syscall status filter the entry's time */
-		if (r->data_len == sizeof(f->held.ret) + sizeof(f->held.enter_ts)) {
-			f->held.nr = PTBPF_EV_SYSCALL_NR(r->id);
-			memcpy(&f->held.ret, r + 1, sizeof(f->held.ret));
-			memcpy(&f->held.enter_ts, (const char *)(r + 1) + sizeof(f->held.ret),
-			       sizeof(f->held.enter_ts));
-			return sizeof(f->held);
+		/* the return value, and with a syscall status filter the duration */
+		if (r->data_len == sizeof(f->ext.ret) + sizeof(f->ext.duration)) {
+			memset(&f->ext, 0, sizeof(f->ext));
+			f->ext.nr = PTBPF_EV_SYSCALL_NR(r->id);
+			memcpy(&f->ext.ret, r + 1, sizeof(f->ext.ret));
+			memcpy(&f->ext.duration, (const char *)(r + 1) + sizeof(f->ext.ret),
+			       sizeof(f->ext.duration));
+			return offsetof(struct ptbpf_ev_sys_exit_ext, paths);
 		}
-		if (r->data_len != sizeof(f->ext.ret))
+		if (r->data_len != sizeof(f->exit.ret))
 			return 0;
-		f->ext.nr = PTBPF_EV_SYSCALL_NR(r->id);
-		memcpy(&f->ext.ret, r + 1, sizeof(f->ext.ret));
-		return sizeof(f->ext);
+		f->exit.nr = PTBPF_EV_SYSCALL_NR(r->id);
+		memcpy(&f->exit.ret, r + 1, sizeof(f->exit.ret));
+		return sizeof(f->exit);
 	}
 	/* the arguments the syscall takes; those it does not stay zero */
 	if (r->data_len > sizeof(f->ent.args) || r->data_len % sizeof(f->ent.args[0]))

@@ -171,16 +171,6 @@ static int on_kern_event(void *ctx, struct pt_event_hdr *h, const void *data)
 	if (filtered(s, h->id))
 		return 0;
 	h->ts += s->mono2real;
-	if (PTBPF_EV_IS_SYSCALL(h->id) && PTBPF_EV_SYSCALL_IS_EXIT(h->id) &&
-	    h->data_len == sizeof(struct ptbpf_ev_sys_exit_held)) {
-		/* the entry's time, in the stream's clock as the events' own */
-		struct ptbpf_ev_sys_exit_held x;
-
-		memcpy(&x, data, sizeof(x));
-		if (x.enter_ts)
-			x.enter_ts += s->mono2real;
-		return drain__from_source(d, h, &x);
-	}
 	return drain__from_source(d, h, data);
 }
 

@@ -1,0 +1,97 @@
+#!/bin/sh
+# ptbpf record -f beside strace -f on the cases of tests/progs/sig_cases.c:
+# the signal lines (---), the exit lines (+++), rt_sigreturn, the results
+# of calls a signal interrupted (= ? ERESTART...) and paths read from pages
+# not yet mapped must be strace's, thread by thread (tests/strace_cmp.py;
+# pids and times normalised). Then -o and Ctrl-C: the log ends with the
+# command's +++ killed by SIGINT +++.
+# usage: sh cli_signals.test.sh BUILD_DIR SOURCE_DIR
+. "$(dirname "$0")/cli_common.sh"
+command -v strace >/dev/null || skip "strace not installed"
+CMP="python3 $(dirname "$0")/strace_cmp.py"
+
+# both tools on one case: $T/CASE.strace, $T/CASE.ptbpf; ptbpf exits with
+# STATUS (default 0), the command's
+run() {
+	strace -f -o "$T/$1.strace" "$PROGS/sig_cases" "$1" >/dev/null 2>&1
+	"$P" record --output-text "$T/$1.ptbpf" -f -- "$PROGS/sig_cases" "$1" >/dev/null 2>"$T/$1.err"
+	rc=$?
+	[ $rc = "${2:-0}" ] || { cat "$T/$1.err"; fail "$1: ptbpf record exited $rc"; }
+}
+
+# compare CASE WHAT REGEX [strace_cmp options]
+compare() {
+	c=$1 what=$2 re=$3
+	shift 3
+	$CMP "$@" "$T/$c.strace" "$T/$c.ptbpf" "$re" >"$T/$c.cmp" ||
+		{ cat "$T/$c.cmp"; fail "$c: $what differ from strace's"; }
+	echo "ok: $c: $what as strace's"
+}
+
+# A SIGTERM from another process: strace shows SIGTERM with its sender, not
+# the SIGKILL the kernel ends the process with. (The parent's SIGCHLD is
+# left out: it is ignored, strace sees it only because ptrace stops it.)
+run term
+compare term "signal and exit lines" '^--- SIG(?!CHLD)|^\+\+\+'
+
+# exit_group of a 4-thread process: no signal line for the other threads
+run threads
+grep -q '^[^ ]* [0-9/]* exit_group(0) = ?$' "$T/threads.ptbpf" || fail "threads: no exit_group line"
+compare threads "signal lines" '^---|^exit_group'
+
+# SIGTERM delivered as it is (it was blocked), then the other thread's
+# SIGKILL: one SIGTERM line
+run blocked 143 # killed by SIGTERM
+compare blocked "signal lines" '^---'
+
+# SIGCHLD caught by a handler: the child's pid, status and times
+run chld
+compare chld "SIGCHLD, rt_sigreturn and exit lines" '^---|^\+\+\+|rt_sigreturn'
+
+# a handler returns: rt_sigreturn restores the mask (SIGUSR2, signal 35)
+run handler
+compare handler "signal and rt_sigreturn lines" '^---|^\+\+\+|rt_sigreturn'
+
+# a read interrupted without, then with SA_RESTART
+run restart
+compare restart "restart errors and rt_sigreturn" '^--- SIG(?!CHLD)|rt_sigreturn|= \? ERESTART'
+
+# paths in pages not mapped at entry: statfs from initialised data, openat
+# from a file mapping (ptbpf printed their address)
+run paths
+compare paths "paths" '^statfs\(|^openat\(.*(passwd|, 0x[0-9a-f]+, O_RDONLY\))' --first-string
+run exec
+compare exec "execve paths" '^execve\(' --first-string
+# the same from a log
+for c in paths exec; do
+	"$P" record -f -o "$T/$c.log" -- "$PROGS/sig_cases" $c 2>"$T/$c.err" ||
+		{ cat "$T/$c.err"; fail "$c: ptbpf record -o exited $?"; }
+	"$P" show "$T/$c.log" >"$T/$c.ptbpf" 2>&1 || { cat "$T/$c.ptbpf"; fail "$c: show"; }
+done
+compare paths "paths from a log" '^statfs\(|^openat\(.*(passwd|, 0x[0-9a-f]+, O_RDONLY\))' --first-string
+compare exec "execve paths from a log" '^execve\(' --first-string
+# and converted for Perfetto
+"$P" convert "$T/paths.log" --to chrome -o "$T/paths.json" 2>"$T/conv.err" ||
+	{ cat "$T/conv.err"; fail "paths: convert --to chrome"; }
+python3 - "$T/paths.json" <<'PY' || fail "paths: convert --to chrome lacks the paths"
+import json, sys
+calls = [e["args"]["call"] for e in json.load(open(sys.argv[1]))["traceEvents"]
+         if e.get("cat") == "syscall" and "call" in e.get("args", {})]
+assert any(c.startswith('statfs("/etc/hosts", ') for c in calls), calls[-8:]
+assert any(c.startswith('openat(AT_FDCWD, "/etc/passwd", ') for c in calls), calls[-8:]
+PY
+echo "ok: paths: convert --to chrome has the paths"
+
+# -o, Ctrl-C: the command's end is the log's last line, every time (but
+# for the stream's own events and the dead task's last scheduling events)
+for i in 1 2 3 4 5; do
+	timeout -s INT 1 "$P" record -o "$T/int.log" -- sleep 10 2>"$T/int.err"
+	"$P" show "$T/int.log" >"$T/int.txt" 2>&1 || { cat "$T/int.txt"; fail "show of the -o log"; }
+	last=$(grep -v ' === \| sched_' "$T/int.txt" | tail -n 1)
+	case $last in
+	*'+++ killed by SIGINT +++') ;;
+	*) cat "$T/int.err"; tail -n 5 "$T/int.txt"; fail "-o, Ctrl-C, run $i: the log ends with: $last" ;;
+	esac
+done
+echo "ok: -o, Ctrl-C: 5 logs of 5 end with +++ killed by SIGINT +++"
+echo PASS

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+# Compare the lines of strace -f -o FILE and of ptbpf record -f that match
+# a pattern, thread by thread: usage
+#   strace_cmp.py [--first-string] [--may-be-empty] STRACE_OUT PTBPF_OUT REGEX
+# An "<unfinished ...>" line and its "<... NAME resumed>" are joined first
+# (the two tools split calls at different places), pids inside lines become
+# N, and each thread's matching lines, in order, must be the same in both;
+# threads are matched by their sequences, not by their ids. The arguments
+# of a call that a signal interrupted (= ? ERESTART...) are not compared
+# (strace decodes structures, ptbpf shows their address); with
+# --first-string, a call is its name, its first string argument (a path)
+# and its result. Exit 1 with both sides printed when they differ, or when
+# no line of strace's matched (unless --may-be-empty).
+import re
+import sys
+
+STRACE = re.compile(r'^(\d+) +(.*)$')
+PTBPF = re.compile(r'^\S+ \d+/(\d+) (.*)$')
+UNFIN = re.compile(r'^(.*?) ?<unfinished \.\.\.>$')
+RESUMED = re.compile(r'^<\.\.\. (\S+) resumed>(?: <unfinished \.\.\.>\))?(.*)$')
+PIDS = re.compile(r'\b(si_pid|pid)=\d+|\b(kill|wait4|tgkill)\(\d+')
+TIMES = re.compile(r'\b(si_utime|si_stime)=\d+')
+RESTART = re.compile(r'^(\w+)\(.*\)( = \? ERESTART.*)$')
+FIRST_STRING = re.compile(r'^(\w+)\(.*?("(?:[^"\\]|\\.)*").*\)( = .*)$')
+
+
+def threads(path, line_re):
+    """{tid: [line, ...]} with unfinished calls joined to their resumption."""
+    out, held = {}, {}
+    with open(path, errors='replace') as f:
+        for raw in f:
+            m = line_re.match(raw.rstrip('\n'))
+            if not m:
+                continue
+            tid, text = m.group(1), m.group(2)
+            u = UNFIN.match(text)
+            if u:
+                held[tid] = u.group(1)
+                continue
+            r = RESUMED.match(text)
+            if r and tid in held:
+                head, tail = held.pop(tid).rstrip(), r.group(2)
+                # strace: "read(3, <unfinished ...>" + "<... read resumed>buf, 1) = 1";
+                # ptbpf: "read(3, buf, 1) <unfinished ...>" + "<... read resumed>) = 1"
+                if head.endswith(')') and tail.startswith(')'):
+                    text = head + tail[1:]
+                elif tail.startswith(')') or head.endswith('('):
+                    text = head + tail
+                else:
+                    text = head + ' ' + tail
+            out.setdefault(tid, []).append(norm(text))
+    for tid, text in held.items():
+        out.setdefault(tid, []).append(norm(text + ' <unfinished ...>'))
+    return out
+
+
+def norm(text):
+    text = PIDS.sub(lambda m: (m.group(1) + '=N') if m.group(1) else m.group(2) + '(N', text)
+    text = TIMES.sub(lambda m: m.group(1) + '=N', text)
+    # strace pads the result to a column
+    text = re.sub(r'\) +(= .*)$', r') \1', text)
+    text = RESTART.sub(r'\1(...)\2', text)
+    if FIRST_ONLY:
+        text = FIRST_STRING.sub(r'\1(\2)\3', text)
+    return text
+
+
+FIRST_ONLY = False
+
+
+def main():
+    global FIRST_ONLY
+    args = sys.argv[1:]
+    may_be_empty = '--may-be-empty' in args
+    FIRST_ONLY = '--first-string' in args
+    args = [a for a in args if a not in ('--may-be-empty', '--first-string')]
+    if len(args) != 3:
+        sys.exit('usage: strace_cmp.py [--first-string] [--may-be-empty] '
+                 'STRACE_OUT PTBPF_OUT REGEX')
+    want = re.compile(args[2])
+    sides = []
+    for path, line_re in ((args[0], STRACE), (args[1], PTBPF)):
+        seqs = [tuple(l for l in lines if want.search(l))
+                for lines in threads(path, line_re).values()]
+        sides.append(sorted(s for s in seqs if s))
+    if not sides[0] and not may_be_empty:
+        print('no line of strace\'s output matched ' + args[2])
+        return 1
+    if sides[0] == sides[1]:
+        for seq in sides[0]:
+            print('  same: ' + ' | '.join(seq))
+        return 0
+    for name, side in zip(('strace', 'ptbpf'), sides):
+        print(name + ':')
+        for seq in side:
+            print('  ' + ' | '.join(seq))
+    return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

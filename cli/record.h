@@ -100,11 +100,10 @@ void status_line(struct rec *r, int final);
 /* Nonzero once every traced process has exited. */
 int targets_done(struct rec *r);
 /*
- * What both recording loops check each round: a signal or --duration
- * (true: stop now), the status line, and the targets' exit, which sets
- * *end_at: the time by which the events still in flight must be in.
+ * What both recording loops check each round: a signal, --duration or the
+ * targets' exit (true: stop now), and the status line.
  */
-bool record_tick(struct rec *r, double *end_at);
+bool record_tick(struct rec *r);
 /*
  * The closing line: what was printed, or written to the log, and what was
  * lost; the two add up to the events generated (see struct ptbpf_counters).

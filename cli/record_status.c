@@ -114,14 +114,14 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
 }
 
-bool record_tick(struct rec *r, double *end_at)
+bool record_tick(struct rec *r)
 {
 	if (got_signal)
 		return true;
 	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
 		return true;
 	status_line(r, 0);
-	if (!*end_at && targets_done(r))
-		*end_at = now_mono() + 2.0;
-	return false;
+	/* every event of an exited process is in the rings before it can be
+	 * reaped: the stop that follows drains them, nothing to wait for */
+	return targets_done(r);
 }

@@ -1,0 +1,37 @@
+#!/bin/sh
+# ptbpf record ends as soon as the traced command is reaped, as strace does:
+# the time from the command's last action to the tracer's exit, beside
+# strace's, live and with -o; and no event of the command is lost by it.
+# usage: sh cli_record_end.test.sh BUILD_DIR SOURCE_DIR
+. "$(dirname "$0")/cli_common.sh"
+command -v strace >/dev/null || skip "strace not installed"
+
+# The command writes the time it ends; the lag is from then to the
+# tracer's exit (the tracer's start-up is not in it).
+cmd='date +%s.%N >"$0"; exec true'
+lag() { awk -v e="$2" '{ printf "%.3f", e - $1 }' "$1"; }
+
+strace -f -qq -o /dev/null sh -c "$cmd" "$T/st.t" || fail "strace run"
+st=$(lag "$T/st.t" "$(date +%s.%N)")
+"$P" record -- sh -c "$cmd" "$T/live.t" >"$T/live.txt" 2>"$T/live.err" ||
+	{ cat "$T/live.err"; fail "ptbpf record (live) failed"; }
+live=$(lag "$T/live.t" "$(date +%s.%N)")
+"$P" record -o "$T/l.log" -- sh -c "$cmd" "$T/log.t" 2>"$T/log.err" ||
+	{ cat "$T/log.err"; fail "ptbpf record -o failed"; }
+logl=$(lag "$T/log.t" "$(date +%s.%N)")
+echo "lag after the command's end: strace $st s, ptbpf live $live s, ptbpf -o $logl s"
+# a fixed wait after the exit took 0.2 s; the margin is for a loaded machine
+for v in "$live" "$logl"; do
+	awk -v v="$v" -v s="$st" 'BEGIN { exit !(v <= s + 0.1) }' ||
+		fail "ptbpf took $v s after the command ended (strace: $st s)"
+done
+
+# stopping at once loses nothing: the exit of the command is the last of
+# its events, live and in the log
+grep -q '+++ exited with 0 +++' "$T/live.txt" || fail "live: no exit line"
+"$P" show "$T/l.log" >"$T/show.txt" || fail "ptbpf show failed"
+grep -q '+++ exited with 0 +++' "$T/show.txt" || fail "log: no exit line"
+for f in "$T/live.txt" "$T/show.txt"; do
+	grep -q ' exit_group(0) *= ?' "$f" || fail "$f: no exit_group"
+done
+echo "PASS"

@@ -12,6 +12,13 @@
 
 #include "cli.h"
 
+/*
+ * --buffer-size not given: the stream's size (the library's default is 4
+ * MiB). A 2-thread syscall flood on 2 CPUs outruns the live printer and,
+ * with -o, the kernel rings (twice the stream size) while the flusher
+ * writes: with this much, it loses nothing (docs/benchmarks.md).
+ */
+#define RECORD_DEFAULT_BUFSIZE ((size_t)32 << 20)
 /* ptbpf's own threads run this much below the caller's nice value. */
 #define DEFAULT_NICE_BOOST 5
 /* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */

@@ -9,7 +9,7 @@
 # calls per thread; a sanitizer build prints several times slower than the
 # program floods: a flood of a size it can hold
 n=1000000
-grep -q 'PTBPF_SANITIZE:BOOL=ON' "$B/CMakeCache.txt" 2>/dev/null && n=100000
+grep -q "PTBPF_SANITIZE:BOOL=ON" "$B/CMakeCache.txt" 2>/dev/null && n=20000
 
 lost_of() { sed -n 's/.* \([0-9][0-9]*\) lost, .*/\1/p' "$1"; }
 for run in 1 2 3; do

@@ -67,7 +67,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	max_rec = queue__record_size(attr__max_system_data());
 	if (queue__record_size(a->max_data_size) > max_rec)
 		max_rec = queue__record_size(a->max_data_size);
-	err = queue__init(&s->q, a->stream_size, max_rec);
+	err = queue__init_deferred(&s->q, a->stream_size, max_rec, &s->later);
 	if (!err)
 		err = evtypes__init(&s->types);
 	if (!err)
@@ -112,7 +112,8 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	s->nrefused = 0;
 	/* the log last: a create that fails leaves its file as it was */
 	if (log_fd >= 0) {
-		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q);
+		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q,
+				       &s->later);
 		if (err)
 			goto fail;
 	}

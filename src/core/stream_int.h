@@ -103,6 +103,7 @@ struct stream_out {
 struct pt_stream {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	struct populate later; /* buffers the drainer faults in as it starts */
 	struct pt_attr attr;
 	int policy;
 	pid_t pid;

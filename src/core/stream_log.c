@@ -202,7 +202,7 @@ static void meta_from_attr(struct log_meta *m, const struct pt_attr *a, int stre
 }
 
 int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, int stream_policy,
-		     struct evtypes *types, const struct pt_queue *q)
+		     struct evtypes *types, const struct pt_queue *q, struct populate *later)
 {
 	struct stream_log *l;
 	sigset_t all, old;
@@ -233,7 +233,7 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 		err = batch__prealloc(&l->writing, keep + HANDOVER_SLACK,
 				      keep / sizeof(struct pt_event_hdr) + 64, false);
 	if (!err)
-		err = queue__init(&l->spare, q->limit, q->max_record);
+		err = queue__init_deferred(&l->spare, q->limit, q->max_record, later);
 	if (err)
 		goto fail;
 	err = log_writer__open(&l->w, fd, &l->meta, NULL);

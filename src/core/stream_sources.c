@@ -271,6 +271,8 @@ static void *drainer_main(void *arg)
 		e.data.fd = s->wake_fd[0];
 		epoll_ctl(efd, EPOLL_CTL_ADD, s->wake_fd[0], &e);
 	}
+	/* events wait in the rings meanwhile, a few ms at most */
+	populate__run(&s->later, &s->shutting_down);
 	s->drain_ms = 1; /* unknown rate: soon, then later while little comes */
 	while (!stop) {
 		int n = efd >= 0 ? epoll_wait(efd, evs, 2, s->drain_ms) : 0;

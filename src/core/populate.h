@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * A stream's big buffers faulted in by its drainer once it runs, not while
+ * the stream is created: creating a stream for a short command then costs
+ * little more than its first POPULATE_EAGER bytes each, and the pages are
+ * in before a flood gets far into them.
+ */
+#ifndef PTBPF_CORE_POPULATE_H
+#define PTBPF_CORE_POPULATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define POPULATE_MAX 4
+
+struct populate {
+	struct {
+		unsigned char *p;
+		size_t len;
+	} r[POPULATE_MAX];
+	int n;
+};
+
+/*
+ * Fresh anonymous memory [p, p + len), not in use yet: its first bytes are
+ * touched now, the rest left to populate__run() where the kernel can fault
+ * pages in without writing them (MADV_POPULATE_WRITE, Linux 5.14), else (or
+ * when pl is full or NULL) touched now too.
+ */
+void populate__add(struct populate *pl, void *p, size_t len);
+
+/*
+ * Fault in what was left, a chunk at a time, until done or *stop is set;
+ * the memory may be in use meanwhile (no byte changes) but must stay mapped
+ * until this returns.
+ */
+void populate__run(struct populate *pl, const bool *stop);
+
+#endif

@@ -115,8 +115,9 @@ static int kern_ring_create(size_t per)
  * value), so all of them in one batch update, one wait, where the kernel
  * has batch updates of arrays of maps; one update each elsewhere.
  */
-static int kern_backend__put_rings(struct kern_backend *kb, int outer)
+int kern_backend__put_rings(struct kern_backend *kb)
 {
+	int outer = bpf_map__fd(kb->skel->maps.rings);
 	__u32 *keys = calloc((size_t)kb->nrings, sizeof(*keys));
 	__u32 count = (__u32)kb->nrings;
 	int i, err = 0;
@@ -138,9 +139,9 @@ static int kern_backend__put_rings(struct kern_backend *kb, int outer)
 /* One ring per possible CPU, created after load (the first is the inner
  * map template, tmpl, taken over: closed with the others), put in the
  * rings array, mapped, and watched by one epoll fd. */
-static int kern_backend__make_rings(struct kern_backend *kb, size_t per, int tmpl)
+static int kern_backend__make_rings(struct kern_backend *kb, size_t per, int tmpl, bool later)
 {
-	int outer = bpf_map__fd(kb->skel->maps.rings), i, err;
+	int i, err;
 
 	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
 	kb->rings = calloc((size_t)kb->nrings, sizeof(*kb->rings));
@@ -159,7 +160,7 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per, int tmp
 		kb->ring_fds[i] = fd;
 		kb->rings[i].kb = kb;
 	}
-	err = kern_backend__put_rings(kb, outer);
+	err = later ? 0 : kern_backend__put_rings(kb);
 	if (err)
 		return err;
 	kb->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -221,7 +222,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 		close(tmpl);
 		return kern_backend__load_err(err);
 	}
-	err = kern_backend__make_rings(kb, per, tmpl);
+	err = kern_backend__make_rings(kb, per, tmpl, o && o->rings_later);
 	if (err)
 		return err;
 	err = kern_bpf__attach(skel);

@@ -9,7 +9,7 @@
 /* Touched at create: the whole of a stream of the library's default size. */
 #define POPULATE_EAGER (4u << 20)
 /* One madvise: short enough that a shutdown waits little for it. */
-#define POPULATE_CHUNK (1u << 20)
+#define POPULATE_CHUNK (256u << 10)
 
 /* Fault in for writing without changing a byte; false where the kernel cannot. */
 static bool populate_write(unsigned char *p, size_t len)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * A stream's big buffers faulted in by its drainer once it runs, not while
- * the stream is created: creating a stream for a short command then costs
- * little more than its first POPULATE_EAGER bytes each, and the pages are
- * in before a flood gets far into them.
+ * A stream's big buffers faulted in by its drainer once the stream has run
+ * a while, not while it is created: a stream for a short command then
+ * costs little more than its first POPULATE_EAGER bytes each (the rest is
+ * neither faulted in nor freed), and a long one still gets its pages
+ * before most of its events.
  */
 #ifndef PTBPF_CORE_POPULATE_H
 #define PTBPF_CORE_POPULATE_H

@@ -2,8 +2,8 @@
 /*
  * posix_trace_create: the kernel rings are in place when it returns (their
  * update overlaps the rest of the creation on a thread of its own, gone by
- * then), and a big stream's buffers are all faulted in once the drainer
- * runs, with the events recorded meanwhile kept.
+ * then); a big stream, whose buffers past their first MiBs are faulted in
+ * by the drainer once it has run a while, keeps every event meanwhile.
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -86,6 +86,8 @@ static void test_big(void **state)
 {
 	(void)state;
 	record_getppid(64u << 20, 100000);
+	/* and a run long enough for the drainer to fault the rest in */
+	record_getppid(64u << 20, 250000);
 }
 
 int main(void)

@@ -6,8 +6,6 @@
 
 #include "common/pages.h"
 
-/* Touched at create: the whole of a stream of the library's default size. */
-#define POPULATE_EAGER (4u << 20)
 /* One madvise: short enough that a shutdown waits little for it. */
 #define POPULATE_CHUNK (256u << 10)
 
@@ -23,10 +21,9 @@ static bool populate_write(unsigned char *p, size_t len)
 #endif
 }
 
-void populate__add(struct populate *pl, void *p, size_t len)
+void populate__add(struct populate *pl, void *p, size_t len, size_t now)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE),
-	       now = len < POPULATE_EAGER ? len : POPULATE_EAGER;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned char *b = p;
 
 	now = (now + page - 1) & ~(page - 1);

@@ -227,11 +227,11 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	 * PENDING_MAX_BYTES and shrink back once written).
 	 */
 	keep = a->stream_size / 4 < HANDOVER_KEEP_MAX ? a->stream_size / 4 : HANDOVER_KEEP_MAX;
-	err = batch__prealloc(&l->pending, keep + HANDOVER_SLACK,
-			      keep / sizeof(struct pt_event_hdr) + 64, false);
+	err = batch__prealloc_deferred(&l->pending, keep + HANDOVER_SLACK,
+				       keep / sizeof(struct pt_event_hdr) + 64, later);
 	if (!err)
-		err = batch__prealloc(&l->writing, keep + HANDOVER_SLACK,
-				      keep / sizeof(struct pt_event_hdr) + 64, false);
+		err = batch__prealloc_deferred(&l->writing, keep + HANDOVER_SLACK,
+					       keep / sizeof(struct pt_event_hdr) + 64, later);
 	if (!err)
 		err = queue__init_deferred(&l->spare, q->limit, q->max_record, later);
 	if (err)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/batch.h"
 #include "core/populate.h"
 
 #define LEN (16u << 20)
@@ -51,7 +52,7 @@ static void test_later(void **state)
 
 	(void)state;
 	assert_true(p != MAP_FAILED);
-	populate__add(&pl, p, LEN);
+	populate__add(&pl, p, LEN, POPULATE_EAGER);
 	if (!can_later()) {
 		/* Linux before 5.14: all of it now */
 		assert_int_equal(resident(p, LEN), LEN);
@@ -85,7 +86,7 @@ static void test_no_list(void **state)
 
 	(void)state;
 	assert_true(p != MAP_FAILED);
-	populate__add(NULL, p, LEN);
+	populate__add(NULL, p, LEN, POPULATE_EAGER);
 	assert_int_equal(resident(p, LEN), LEN);
 	munmap(p, LEN);
 }
@@ -97,10 +98,32 @@ static void test_small(void **state)
 	struct populate pl = { 0 };
 
 	(void)state;
-	populate__add(&pl, p, 1u << 20);
+	populate__add(&pl, p, 1u << 20, POPULATE_EAGER);
 	assert_int_equal(pl.n, 0);
 	assert_int_equal(resident(p, 1u << 20), 1u << 20);
 	munmap(p, 1u << 20);
+}
+
+/* a log's handover buffer: usable at once, faulted in later */
+static void test_batch(void **state)
+{
+	struct populate pl = { 0 };
+	struct pt_event_hdr h = { .id = 7, .ts = 1, .data_len = 4 };
+	struct batch b;
+	bool stop = false;
+
+	(void)state;
+	assert_int_equal(batch__init(&b), 0);
+	assert_int_equal(batch__prealloc_deferred(&b, LEN, LEN / 64, &pl), 0);
+	assert_true(b.cap >= LEN);
+	if (can_later())
+		assert_true(resident(b.buf, LEN) < LEN / 2);
+	assert_int_equal(batch__add(&b, &h, "abcd"), 0);
+	populate__run(&pl, &stop);
+	assert_int_equal(resident(b.buf, LEN), LEN);
+	assert_int_equal(b.n, 1);
+	assert_memory_equal(batch__data(&b, 0), "abcd", 4);
+	batch__fini(&b);
 }
 
 int main(void)
@@ -109,6 +132,7 @@ int main(void)
 		cmocka_unit_test(test_later),
 		cmocka_unit_test(test_no_list),
 		cmocka_unit_test(test_small),
+		cmocka_unit_test(test_batch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -753,6 +753,41 @@ class Bench:
                 row["lost_runs"] = list(cli_lost)
                 row["note"] += ", lost per run: " + ", ".join(str(x) for x in cli_lost)
 
+    def startup(self):
+        """The wall time of tracing a short command (true) from start to
+        end, beside the same run untraced and under strace: a tracer's
+        fixed cost (load, set-up, the end), which a short command in a
+        script or a build pays every time."""
+        m = self.m
+        section = "a short command (true), start to end"
+        log("== " + section)
+        self.items = []
+        true = shutil.which("true") or "/bin/true"
+        logf = os.path.join(self.work, "short.ptlog")
+        for key, label, argv, out in (
+                ("untraced", "untraced", [true], None),
+                ("strace", "strace -f -o /dev/null", ["strace", "-f", "-o", "/dev/null", true],
+                 None),
+                ("ptbpf_live", "ptbpf record > /dev/null", [self.ptbpf, "record", "--", true],
+                 subprocess.DEVNULL),
+                ("ptbpf_log", "ptbpf record -o FILE", [self.ptbpf, "record", "-o", logf, "--",
+                                                      true], None)):
+            def once(argv=argv, out=out, key=key):
+                if key.startswith("ptbpf") and not os.access(self.ptbpf, os.X_OK):
+                    raise NA("ptbpf command not built")
+                if key == "strace" and not shutil.which("strace"):
+                    raise NA("strace not installed")
+                rc, _, err, wall = run(argv, stdout=out)
+                if rc:
+                    raise NA(last_line(err, argv[0]))
+                ex = {}
+                if key == "ptbpf_log":
+                    ex["note"] = "log %d bytes" % os.path.getsize(logf)
+                return wall * 1e3, ex
+            self.repeat(section, label, once, "ms", kind="short_" + key)
+        items, self.items = self.items, None
+        self.group(items, reps=max(5, m["reps"]))
+
     def memory(self):
         m = self.m
         section = "memory of ptbpf record"
@@ -950,6 +985,19 @@ def analyse(rows):
             ok = all(x == 0 for x in r.get("lost_runs") or [r.get("lost")])
             r["goal"] = ("pass" if ok else "fail") + \
                 " (keeps up: 0 lost in every run; MB/s set by the workload)"
+        if r.get("kind") in ("short_ptbpf_live", "short_ptbpf_log") and r["median"]:
+            base = next((b for b in rows if b.get("kind") == "short_untraced"
+                         and b["median"]), None)
+            if base:
+                r["overhead"] = paired_overhead(r, base)
+                r["goal"] = ("pass" if r["overhead"] < 50 else "fail") + \
+                    " (< 50 ms added)"
+        if r.get("kind") == "short_strace" and r["median"]:
+            base = next((b for b in rows if b.get("kind") == "short_untraced"
+                         and b["median"]), None)
+            if base:
+                r["overhead"] = paired_overhead(r, base)
+                r["goal"] = "info"
         if r.get("kind", "").startswith("mem_") and r["median"] is not None:
             g = r.get("growth_kb", 0)
             flat = g <= max(1024, 0.05 * r.get("rss_start_kb", 0))
@@ -1169,7 +1217,8 @@ def main():
     log("ptbpf benchmark, mode %s: %s, %s CPUs, kernel %s, commit %s" % (
         args.mode, mach["cpu"], mach["nproc"], mach["kernel"], mach["commit"]))
     sections = [("syscalls", b.syscalls), ("uevents", b.uevents),
-                ("throughput", b.throughput), ("logs", b.logs), ("memory", b.memory)]
+                ("throughput", b.throughput), ("logs", b.logs), ("memory", b.memory),
+                ("startup", b.startup)]
     only = set(filter(None, args.only.split(",")))
     t0 = time.monotonic()
     try:

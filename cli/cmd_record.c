@@ -100,6 +100,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct record_args a = { .policy = -1,
 				 .log_policy = POSIX_TRACE_APPEND,
+				 .bufsize = RECORD_DEFAULT_BUFSIZE,
 				 .nice = NICE_DEFAULT };
 	struct rec r;
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };

@@ -14,6 +14,13 @@
 #include "cli.h"
 #include "view.h"
 
+/*
+ * --buffer-size not given: the stream's size (the library's default is 4
+ * MiB). A 2-thread syscall flood on 2 CPUs outruns the live printer and,
+ * with -o, the kernel rings (twice the stream size) while the flusher
+ * writes: with this much, it loses nothing (docs/benchmarks.md).
+ */
+#define RECORD_DEFAULT_BUFSIZE ((size_t)32 << 20)
 /* ptbpf's own threads run this much below the caller's nice value. */
 #define DEFAULT_NICE_BOOST 5
 /* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */
@@ -134,11 +141,10 @@ void status_line(struct rec *r, int final);
 /* Nonzero once every traced process has exited. */
 int targets_done(struct rec *r);
 /*
- * What both recording loops check each round: a signal or --duration
- * (true: stop now), the status line, and the targets' exit, which sets
- * *end_at: the time by which the events still in flight must be in.
+ * What both recording loops check each round: a signal, --duration or the
+ * targets' exit (true: stop now), and the status line.
  */
-bool record_tick(struct rec *r, double *end_at);
+bool record_tick(struct rec *r);
 /*
  * The closing line: what was printed, or written to the log, and what was
  * lost; the two add up to the events generated (see struct ptbpf_counters).

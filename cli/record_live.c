@@ -13,6 +13,13 @@
 /* Live output to a pipe or a file: written out at least this often (s). */
 #define LIVE_OUT_S	 0.2
 #define LIVE_BATCH_BYTES (1u << 20)
+/*
+ * A wait for events lasts this long (ms): the targets' exit is seen within
+ * it (a short command is not kept waiting); nothing for LIVE_IDLE_S: the
+ * pending lines are flushed.
+ */
+#define LIVE_WAIT_MS 10
+#define LIVE_IDLE_S  0.05
 
 /* Print a batch of what the stream holds, or of what comes until *until
  * (NULL: no wait); the events read. */
@@ -39,7 +46,7 @@ int record_live(struct rec *r)
 {
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
-	double end_at = 0, idle_since = 0, next_tick = 0, next_out = now_mono() + LIVE_OUT_S, t;
+	double last_ev = now_mono(), next_tick = 0, next_out = last_ev + LIVE_OUT_S, t;
 	int err, ret = 0;
 	size_t got;
 
@@ -55,7 +62,7 @@ int record_live(struct rec *r)
 		got = print_batch(r, buf, sizeof(buf), NULL, &err);
 		if (!err && !got) {
 			clock_gettime(CLOCK_REALTIME, &ab);
-			ab.tv_nsec += 50 * 1000000L;
+			ab.tv_nsec += LIVE_WAIT_MS * 1000000L;
 			if (ab.tv_nsec >= 1000000000L) {
 				ab.tv_sec++;
 				ab.tv_nsec -= 1000000000L;
@@ -63,10 +70,10 @@ int record_live(struct rec *r)
 			got = print_batch(r, buf, sizeof(buf), &ab, &err);
 		}
 		if (got) {
-			idle_since = 0;
 			/* the exit and status checks (a wait4 each) every 10 ms
 			 * while events flow, not every 1024 events */
 			t = now_mono();
+			last_ev = t;
 			if (t < next_tick)
 				continue;
 			next_tick = t + 0.01;
@@ -81,11 +88,11 @@ int record_live(struct rec *r)
 		} else if (err && err != ETIMEDOUT && err != EINTR) {
 			cli_err("reading events: %s", strerror(err));
 			break;
-		} else {
+		} else if (now_mono() - last_ev >= LIVE_IDLE_S) {
 			/*
-			 * Nothing for 50 ms: on a terminal, show a blocked call
-			 * now (<unfinished ...>); in a pipe or file keep the
-			 * lines as 'ptbpf show' prints them, just flush.
+			 * Nothing for LIVE_IDLE_S: on a terminal, show a blocked
+			 * call now (<unfinished ...>); in a pipe or file keep
+			 * the lines as 'ptbpf show' prints them, just flush.
 			 */
 			if (f.tty) {
 				fmt_flush(&f);
@@ -93,16 +100,11 @@ int record_live(struct rec *r)
 				fmt_out(&f);
 				fflush(r->live);
 			}
-			if (!idle_since)
-				idle_since = now_mono();
 		}
-		if (record_tick(r, &end_at))
-			break;
-		/* after the exit: read what is still in flight, until idle */
-		if (end_at &&
-		    ((idle_since && now_mono() - idle_since >= 0.15) || now_mono() >= end_at))
+		if (record_tick(r))
 			break;
 	}
+	/* drains what the rings still hold */
 	posix_trace_stop(r->trid);
 	while (!fmt_failed(&f) && !view_failed(r->view) &&
 	       print_batch(r, buf, sizeof(buf), NULL, &err))

@@ -3,22 +3,67 @@
  * ptbpf record -o: the library writes the log; this waits for the end,
  * and reads the log back for a summary (-c).
  */
+#include <poll.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
 #include "record.h"
 
+/* How long a round waits when no target exits (ms). */
+#define LOG_ROUND_MS 50
+
+/*
+ * The targets' pidfds to wait on: a traced process that exits wakes the
+ * wait at once, so a short command is not kept waiting for the round's end.
+ * NULL when out of memory (then each round just sleeps).
+ */
+static struct pollfd *target_fds(struct rec *r, int *n)
+{
+	struct pollfd *p;
+	int i;
+
+	*n = r->have_child ? 1 : r->npids;
+	p = calloc(*n ? *n : 1, sizeof(*p));
+	if (!p)
+		return NULL;
+	if (r->have_child)
+		p[0].fd = (int)syscall(SYS_pidfd_open, r->child.pid, 0);
+	for (i = 0; !r->have_child && i < r->npids; i++)
+		p[i].fd = r->pidfds[i];
+	for (i = 0; i < *n; i++)
+		p[i].events = POLLIN;
+	return p;
+}
+
+/* One round: back early when a target exits or a signal comes. */
+static void wait_round(struct rec *r, struct pollfd *p, int n)
+{
+	int i;
+
+	if (!p) {
+		usleep(LOG_ROUND_MS * 1000);
+		return;
+	}
+	/* a -p target seen gone was closed: poll skips negative fds */
+	for (i = 0; !r->have_child && i < n; i++)
+		p[i].fd = r->pidfds[i];
+	(void)poll(p, (nfds_t)n, LOG_ROUND_MS);
+}
+
 void record_log(struct rec *r)
 {
-	double stable_since = 0, end_at = 0;
-	uint64_t last = ~0ULL;
+	struct pollfd *p;
+	int n;
 
+	p = target_fds(r, &n);
 	for (;;) {
 		struct ptbpf_counters c = { .sz = sizeof(c) };
 
-		usleep(50000);
-		if (record_tick(r, &end_at))
+		wait_round(r, p, n);
+		if (record_tick(r))
 			break;
 		/* the log cannot be written (a full disk...): stop now, the
 		 * events so far stay readable */
@@ -26,18 +71,10 @@ void record_log(struct rec *r)
 			r->log_error = c.log_error;
 			break;
 		}
-		if (end_at) {
-			/* wait until the last events came in */
-			if (c.recorded != last) {
-				last = c.recorded;
-				stable_since = now_mono();
-			} else if (now_mono() - stable_since >= 0.15) {
-				break;
-			}
-			if (now_mono() >= end_at)
-				break;
-		}
 	}
+	if (p && r->have_child && p[0].fd >= 0)
+		close(p[0].fd);
+	free(p);
 	posix_trace_stop(r->trid);
 }
 

@@ -137,17 +137,18 @@ static bool signal_stops_now(struct rec *r)
 	return now_mono() - r->sig_passed_at >= SIG_WAIT_S;
 }
 
-bool record_tick(struct rec *r, double *end_at)
+bool record_tick(struct rec *r)
 {
 	if (got_signal && signal_stops_now(r))
 		return true;
 	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
 		return true;
 	status_line(r, 0);
-	if (!*end_at && targets_done(r)) {
-		*end_at = now_mono() + 2.0;
-		if (r->have_child)
-			early_uev_release(&r->early);
-	}
-	return false;
+	/* every event of an exited process is in the rings before it can be
+	 * reaped: the stop that follows drains them, nothing to wait for */
+	if (!targets_done(r))
+		return false;
+	if (r->have_child)
+		early_uev_release(&r->early);
+	return true;
 }

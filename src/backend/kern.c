@@ -124,30 +124,60 @@ static int kern_ring_create(size_t per)
 	return bpf_map_create(BPF_MAP_TYPE_RINGBUF, "ptbpf_ring", 0, 0, (__u32)per, NULL);
 }
 
-/* One ring per possible CPU, created after load, put in the rings array,
- * mapped, and watched by one epoll fd. */
-static int kern_backend__make_rings(struct kern_backend *kb, size_t per)
+/*
+ * The rings into the outer map: an update of a map of maps waits for an RCU
+ * grace period (the kernel makes sure no program still sees the old
+ * value), so all of them in one batch update, one wait, where the kernel
+ * has batch updates of arrays of maps; one update each elsewhere.
+ */
+int kern_backend__put_rings(struct kern_backend *kb)
 {
-	int outer = bpf_map__fd(kb->skel->maps.rings), i, err;
+	int outer = bpf_map__fd(kb->skel->maps.rings);
+	__u32 *keys = calloc((size_t)kb->nrings, sizeof(*keys));
+	__u32 count = (__u32)kb->nrings;
+	int i, err = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < kb->nrings; i++)
+		keys[i] = (__u32)i;
+	if (bpf_map_update_batch(outer, keys, kb->ring_fds, &count, NULL) ||
+	    count != (__u32)kb->nrings) {
+		for (i = 0; i < kb->nrings && !err; i++)
+			if (bpf_map_update_elem(outer, &keys[i], &kb->ring_fds[i], BPF_ANY))
+				err = kern_backend__load_err(-errno);
+	}
+	free(keys);
+	return err;
+}
+
+/* One ring per possible CPU, created after load (the first is the inner
+ * map template, tmpl, taken over: closed with the others), put in the
+ * rings array, mapped, and watched by one epoll fd. */
+static int kern_backend__make_rings(struct kern_backend *kb, size_t per, int tmpl, bool later)
+{
+	int i, err;
 
 	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
 	kb->rings = calloc((size_t)kb->nrings, sizeof(*kb->rings));
 	kb->active = calloc((size_t)kb->nrings, sizeof(*kb->active));
-	if (!kb->ring_fds || !kb->rings || !kb->active)
+	if (!kb->ring_fds || !kb->rings || !kb->active) {
+		close(tmpl);
 		return -ENOMEM;
+	}
 	for (i = 0; i < kb->nrings; i++)
 		kb->ring_fds[i] = -1;
 	for (i = 0; i < kb->nrings; i++) {
-		__u32 key = (__u32)i;
-		int fd = kern_ring_create(per);
+		int fd = i ? kern_ring_create(per) : tmpl;
 
 		if (fd < 0)
 			return kern_backend__load_err(fd);
 		kb->ring_fds[i] = fd;
 		kb->rings[i].kb = kb;
-		if (bpf_map_update_elem(outer, &key, &fd, BPF_ANY))
-			return kern_backend__load_err(-errno);
 	}
+	err = later ? 0 : kern_backend__put_rings(kb);
+	if (err)
+		return err;
 	kb->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (kb->epfd < 0)
 		return -errno;
@@ -210,10 +240,11 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	}
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	err = kern_bpf__load(skel);
-	close(tmpl);
-	if (err)
+	if (err) {
+		close(tmpl);
 		return kern_backend__load_err(err);
-	err = kern_backend__make_rings(kb, per);
+	}
+	err = kern_backend__make_rings(kb, per, tmpl, o && o->rings_later);
 	if (err)
 		return err;
 	err = kern_bpf__attach(skel);

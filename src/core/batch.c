@@ -35,9 +35,9 @@ static void *reserve(size_t len)
 
 /*
  * (*p, *cap elements, *res bytes reserved) becomes want elements; want 0
- * unmaps the range.
+ * unmaps the range. fault: the pages added are faulted in now.
  */
-static int remap(void **p, size_t *cap, size_t *res, size_t want, size_t elem)
+static int remap_pages(void **p, size_t *cap, size_t *res, size_t want, size_t elem, bool fault)
 {
 	size_t old = page_round(*cap * elem), sz = page_round(want * elem);
 	uint8_t *base = *p, *nb;
@@ -82,10 +82,16 @@ static int remap(void **p, size_t *cap, size_t *res, size_t want, size_t elem)
 	if (mprotect(base + old, sz - old, PROT_READ | PROT_WRITE))
 		return -ENOMEM;
 #ifdef MADV_POPULATE_WRITE
-	(void)madvise(base + old, sz - old, MADV_POPULATE_WRITE); /* Linux 5.14 */
+	if (fault)
+		(void)madvise(base + old, sz - old, MADV_POPULATE_WRITE); /* Linux 5.14 */
 #endif
 	*cap = sz / elem;
 	return 0;
+}
+
+static int remap(void **p, size_t *cap, size_t *res, size_t want, size_t elem)
+{
+	return remap_pages(p, cap, res, want, elem, true);
 }
 
 int batch__init(struct batch *b)
@@ -158,6 +164,20 @@ int batch__prealloc(struct batch *b, size_t bytes, size_t n, bool merge)
 	memset(b->ents, 0, b->ncap * sizeof(*b->ents));
 	if (b->tmp)
 		memset(b->tmp, 0, b->tcap * sizeof(*b->tmp));
+	b->keep_bytes = b->cap;
+	b->keep_n = b->ncap;
+	b->keep_tmp = b->tcap;
+	return 0;
+}
+
+int batch__prealloc_deferred(struct batch *b, size_t bytes, size_t n, struct populate *later)
+{
+	if ((bytes > b->cap && remap_pages((void **)&b->buf, &b->cap, &b->res, bytes, 1, false)) ||
+	    (n > b->ncap &&
+	     remap_pages((void **)&b->ents, &b->ncap, &b->nres, n, sizeof(*b->ents), false)))
+		return -ENOMEM;
+	populate__add(later, b->buf, b->cap, POPULATE_EAGER_SMALL);
+	populate__add(later, b->ents, b->ncap * sizeof(*b->ents), POPULATE_EAGER_SMALL);
 	b->keep_bytes = b->cap;
 	b->keep_n = b->ncap;
 	b->keep_tmp = b->tcap;

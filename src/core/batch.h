@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common/event.h"
+#include "core/populate.h"
 
 struct batch_ent {
 	uint64_t ts;
@@ -40,6 +41,8 @@ int batch__init(struct batch *b);
  * never allocates again. That much is kept by batch__trim().
  */
 int batch__prealloc(struct batch *b, size_t bytes, size_t n, bool merge);
+/* The same without merge, its memory faulted in through later (populate.h). */
+int batch__prealloc_deferred(struct batch *b, size_t bytes, size_t n, struct populate *later);
 /* An empty or small batch that grew past its preallocated size shrinks
  * back to it (the pages above are returned to the system). */
 void batch__trim(struct batch *b);

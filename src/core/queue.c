@@ -42,6 +42,23 @@ int queue__init(struct pt_queue *q, size_t limit, size_t max_record)
 	return 0;
 }
 
+int queue__init_deferred(struct pt_queue *q, size_t limit, size_t max_record,
+			 struct populate *later)
+{
+	memset(q, 0, sizeof(*q));
+	q->limit = limit;
+	q->max_record = QALIGN(max_record);
+	q->cap = QALIGN(limit) + q->max_record + sizeof(struct qrec);
+	q->last = QUEUE_UNKNOWN;
+	q->buf = mmap(NULL, q->cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q->buf == MAP_FAILED) {
+		q->buf = NULL;
+		return -ENOMEM;
+	}
+	populate__add(later, q->buf, q->cap, POPULATE_EAGER);
+	return 0;
+}
+
 void queue__fini(struct pt_queue *q)
 {
 	if (q->buf)

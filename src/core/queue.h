@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "common/event.h"
+#include "core/populate.h"
 
 struct pt_queue {
 	uint8_t *buf;
@@ -39,6 +40,9 @@ size_t queue__record_size(size_t data_len);
 
 /* limit: stream size; max_record: the largest record that may be pushed. */
 int queue__init(struct pt_queue *q, size_t limit, size_t max_record);
+/* The same, its memory beyond the first MiBs faulted in later (populate.h). */
+int queue__init_deferred(struct pt_queue *q, size_t limit, size_t max_record,
+			 struct populate *later);
 void queue__fini(struct pt_queue *q);
 void queue__clear(struct pt_queue *q);
 

@@ -43,7 +43,8 @@ static void stream__free(struct pt_stream *s)
 
 int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, int log_fd)
 {
-	struct kern_opts ko = { 0 };
+	struct kern_opts ko = { .rings_later = true };
+	struct rings_job rings = { 0 };
 	struct pt_stream *s;
 	size_t max_rec;
 	int err;
@@ -67,7 +68,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	max_rec = queue__record_size(attr__max_system_data());
 	if (queue__record_size(a->max_data_size) > max_rec)
 		max_rec = queue__record_size(a->max_data_size);
-	err = queue__init(&s->q, a->stream_size, max_rec);
+	err = queue__init_deferred(&s->q, a->stream_size, max_rec, &s->later);
 	if (!err)
 		err = evtypes__init(&s->types);
 	if (!err)
@@ -98,6 +99,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;
+	stream__rings_begin(&rings, s->kb);
 	err = kern_backend__add_pid(s->kb, s->pid);
 	if (err)
 		goto fail;
@@ -111,9 +113,13 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 		goto fail;
 	}
 	s->nrefused = 0;
+	err = stream__rings_end(&rings);
+	if (err)
+		goto fail;
 	/* the log last: a create that fails leaves its file as it was */
 	if (log_fd >= 0) {
-		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q);
+		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q,
+				       &s->later);
 		if (err)
 			goto fail;
 	}
@@ -125,6 +131,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	*out = s;
 	return 0;
 fail:
+	stream__rings_end(&rings);
 	if (s->log)
 		stream_log__close(s->log, NULL);
 	stream__free(s);

@@ -14,10 +14,13 @@
 #include "core/internal.h"
 #include "log/log.h"
 
-/* POSIX_TRACE_FLUSH policy: flush when the stream is this full, or when
- * events have waited this long. */
+/*
+ * POSIX_TRACE_FLUSH policy: flush when the stream is this full, or when
+ * events have waited this long: a controller killed (SIGKILL, a crash)
+ * loses at most that much of the trace, what the flusher had not written.
+ */
 #define FLUSH_FILL_PERCENT 50
-#define FLUSH_PERIOD_NS	   (1 * NSEC_PER_SEC)
+#define FLUSH_PERIOD_NS	   (100 * NSEC_PER_SEC / 1000)
 /* Events handed over but not yet written, at most (then the stream is full). */
 #define PENDING_MAX_BYTES (256u << 20)
 /* Markers (OVERFLOW, RESUME, STOP, FLUSH_START) added to a handover. */
@@ -199,7 +202,7 @@ static void meta_from_attr(struct log_meta *m, const struct pt_attr *a, int stre
 }
 
 int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, int stream_policy,
-		     struct evtypes *types, const struct pt_queue *q)
+		     struct evtypes *types, const struct pt_queue *q, struct populate *later)
 {
 	struct stream_log *l;
 	sigset_t all, old;
@@ -224,13 +227,13 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	 * PENDING_MAX_BYTES and shrink back once written).
 	 */
 	keep = a->stream_size / 4 < HANDOVER_KEEP_MAX ? a->stream_size / 4 : HANDOVER_KEEP_MAX;
-	err = batch__prealloc(&l->pending, keep + HANDOVER_SLACK,
-			      keep / sizeof(struct pt_event_hdr) + 64, false);
+	err = batch__prealloc_deferred(&l->pending, keep + HANDOVER_SLACK,
+				       keep / sizeof(struct pt_event_hdr) + 64, later);
 	if (!err)
-		err = batch__prealloc(&l->writing, keep + HANDOVER_SLACK,
-				      keep / sizeof(struct pt_event_hdr) + 64, false);
+		err = batch__prealloc_deferred(&l->writing, keep + HANDOVER_SLACK,
+					       keep / sizeof(struct pt_event_hdr) + 64, later);
 	if (!err)
-		err = queue__init(&l->spare, q->limit, q->max_record);
+		err = queue__init_deferred(&l->spare, q->limit, q->max_record, later);
 	if (err)
 		goto fail;
 	err = log_writer__open(&l->w, fd, &l->meta, NULL);
@@ -358,13 +361,29 @@ bool stream_log__take_done(struct stream_log *l)
 	return d;
 }
 
+/*
+ * Does the stream hold more than the FLUSH_STOP markers of the flushes
+ * before? Those alone do not make a flush due: each would bring its own,
+ * and an idle stream would flush every period for them.
+ */
+static bool holds_events(const struct pt_queue *q)
+{
+	struct queue_iter it = { 0 };
+	const struct pt_event_hdr *h;
+
+	while ((h = queue__next(q, &it)))
+		if (h->id != POSIX_TRACE_FLUSH_STOP)
+			return true;
+	return false;
+}
+
 bool stream_log__due(struct stream_log *l, const struct pt_queue *q)
 {
 	if (queue__empty(q))
 		return false;
 	if (q->used * 100 >= q->limit * FLUSH_FILL_PERCENT)
 		return true;
-	return clock__mono_ns() - l->last_flush_ns >= FLUSH_PERIOD_NS;
+	return clock__mono_ns() - l->last_flush_ns >= FLUSH_PERIOD_NS && holds_events(q);
 }
 
 bool stream_log__full(struct stream_log *l)

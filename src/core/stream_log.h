@@ -21,9 +21,10 @@
 
 struct stream_log;
 
-/* q: the stream's queue (the log keeps one like it to swap with). */
+/* q: the stream's queue (the log keeps one like it to swap with, faulted in
+ * through later). */
 int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, int stream_policy,
-		     struct evtypes *types, const struct pt_queue *q);
+		     struct evtypes *types, const struct pt_queue *q, struct populate *later);
 /* Record the name of event type id in the log. */
 void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id);
 /* Hand one more event over to the flusher (after those handed over). */

@@ -241,8 +241,25 @@ static bool stream__reader_drains(struct pt_stream *s, unsigned long *seen)
 	return stream__runs(s, 1) > 0;
 }
 
+/*
+ * The stream has run this long: the rest of its big buffers are faulted in
+ * now (populate.h). A short command ends before and never pays for them.
+ */
+#define POPULATE_AFTER_NS (50 * NSEC_PER_SEC / 1000)
+
+/* Is it time to fault in the rest of the buffers (lock held)? */
+static bool populate_due(struct pt_stream *s, uint64_t *running_since)
+{
+	if (!s->later.n || s->status != POSIX_TRACE_RUNNING)
+		return false;
+	if (!*running_since)
+		*running_since = clock__mono_ns();
+	return clock__mono_ns() - *running_since >= POPULATE_AFTER_NS;
+}
+
 static void *drainer_main(void *arg)
 {
+	uint64_t running_since = 0;
 	unsigned long reads_seen = 0;
 	struct pt_stream *s = arg;
 	struct epoll_event evs[2];
@@ -274,7 +291,7 @@ static void *drainer_main(void *arg)
 	s->drain_ms = 1; /* unknown rate: soon, then later while little comes */
 	while (!stop) {
 		int n = efd >= 0 ? epoll_wait(efd, evs, 2, s->drain_ms) : 0;
-		bool held = false;
+		bool held = false, populate = false;
 		int i;
 
 		for (i = 0; i < n; i++)
@@ -299,7 +316,12 @@ static void *drainer_main(void *arg)
 		}
 		if (s->log && !stop)
 			stream__log_tick(s, held);
+		if (!stop)
+			populate = populate_due(s, &running_since);
 		pthread_mutex_unlock(&s->lock);
+		/* events wait in the rings meanwhile, a few ms at most */
+		if (populate)
+			populate__run(&s->later, &s->shutting_down);
 	}
 	if (efd >= 0)
 		close(efd);

@@ -17,6 +17,7 @@
 
 #include "common/pages.h"
 #include "log/log.h"
+#include "log/log_compact.h"
 #include "log/log_format.h"
 #include "log/log_pack.h"
 
@@ -99,6 +100,8 @@ struct log_writer {
 	int wrapped;
 
 	uint64_t type_off;
+	bool data_off_set;	  /* the caller chose where the data starts */
+	struct log_compact small; /* LINEAR: a copy while the data is small */
 	uint32_t type_slots;
 	uint32_t type_used;
 	struct wtype *types; /* distinct ids recorded, latest name */
@@ -278,6 +281,7 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 			goto fail;
 		}
 		w->data_off = o->data_off;
+		w->data_off_set = true;
 	}
 	if (w->layout == LOG_LAYOUT_RING) {
 		if (w->max_size < LOG_TYPE_REC_MAX || w->max_size > RING_MAX) {
@@ -333,6 +337,8 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 	}
 	put_hdr(w, m, hdr);
 	err = pwrite_all(fd, hdr, LOG_HDR_SIZE, 0, &done);
+	if (!err && w->layout == LOG_LAYOUT_LINEAR && !w->data_off_set)
+		log_compact__init(&w->small, hdr);
 	free(hdr);
 	if (err)
 		goto fail;
@@ -489,6 +495,7 @@ int log_writer__flush(struct log_writer *w)
 		n = done == w->buf_len ? w->buf_events : buf_events_in(w, done);
 		w->buf_events -= n;
 		CNT_SET(w->file_events, w->file_events + n);
+		log_compact__add(&w->small, w->buf, done);
 		w->buf_off += done;
 		w->buf_len -= done;
 		writeback_start(w, done);
@@ -810,6 +817,8 @@ int log_writer__close(struct log_writer *w, const struct log_status *f)
 		err = -errno;
 		goto out;
 	}
+	/* a small trace, a small file; a failure leaves the log readable */
+	(void)log_compact__linear(&w->small, w->fd, rec, w->type_used);
 	if ((w->flags & LOG_WRITER_SYNC) && fdatasync(w->fd) < 0)
 		err = -errno;
 out:
@@ -821,6 +830,7 @@ void log_writer__free(struct log_writer *w)
 {
 	if (!w)
 		return;
+	log_compact__fini(&w->small);
 	free(w->types);
 	free(w->buf);
 	free(w);

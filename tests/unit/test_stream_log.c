@@ -43,8 +43,9 @@ static int setup(void **state)
 	assert_int_equal(queue__init(&f->q, f->a.stream_size, queue__record_size(DATA_LEN)), 0);
 	f->fd = memfd_create("ptbpf-test-stream-log", 0);
 	assert_true(f->fd >= 0);
-	assert_int_equal(stream_log__open(&f->l, f->fd, &f->a, POSIX_TRACE_FLUSH, &f->types, &f->q),
-			 0);
+	assert_int_equal(
+		stream_log__open(&f->l, f->fd, &f->a, POSIX_TRACE_FLUSH, &f->types, &f->q, NULL),
+		0);
 	*state = f;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backend/kring.h"
+#include "backend/probe.h"
 #include "backend/syscalls.h"
 #include "common/clock.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
@@ -66,6 +67,7 @@ struct kern_backend {
 	/* loss accounting: drops reported so far, first drop time pending */
 	uint64_t dropped_seen;
 	uint64_t lost_ts;
+	struct probe_links probes; /* uprobes, uretprobes, USDT probes */
 };
 
 #define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)
@@ -209,6 +211,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 			return kern_backend__load_err(err);
 	}
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
+	probe__set_autoload(skel);
 	err = kern_bpf__load(skel);
 	close(tmpl);
 	if (err)
@@ -250,6 +253,7 @@ void kern_backend__destroy(struct kern_backend *kb)
 	free(kb->active);
 	if (kb->epfd >= 0)
 		close(kb->epfd);
+	probe__detach_all(&kb->probes);
 	kern_bpf__destroy(kb->skel);
 	for (int i = 0; kb->ring_fds && i < kb->nrings; i++)
 		if (kb->ring_fds[i] >= 0)
@@ -268,6 +272,18 @@ int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
 		return -EINVAL;
 	return bpf_map__update_elem(kb->skel->maps.pids, &key, sizeof(key), &one, sizeof(one),
 				    BPF_ANY);
+}
+
+int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *t)
+{
+	if (probe__has(&kb->probes, t->id))
+		return 0;
+	return probe__attach(kb->skel, &kb->probes, t);
+}
+
+bool kern_backend__has_probe(struct kern_backend *kb, uint32_t id)
+{
+	return probe__has(&kb->probes, id);
 }
 
 int kern_backend__parent(struct kern_backend *kb, pid_t tgid, pid_t *parent)

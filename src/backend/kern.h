@@ -64,6 +64,13 @@ struct kern_counters {
  * the kernel lacks BPF features.
  */
 int kern_backend__open(struct kern_backend **out, const struct kern_opts *o);
+struct probe_target;
+/*
+ * Attach a probe (backend/probe.h) whose events are written as the
+ * others; a probe of an id attached already is left as it is.
+ */
+int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *t);
+bool kern_backend__has_probe(struct kern_backend *kb, uint32_t id);
 /* Trace all threads of process tgid. */
 int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid);
 /*

@@ -17,9 +17,10 @@ struct names {
 	size_t n, cap;
 };
 
+/* a and b (a provider and a name; b NULL: "") as one allocation */
 static int names__add(struct names *ns, const char *a, const char *b)
 {
-	size_t la = strlen(a), lb = b ? strlen(b) + 1 : 0;
+	size_t la = strlen(a), lb = b ? strlen(b) + 1 : 1;
 	char *s;
 
 	if (ns->n == ns->cap) {
@@ -31,14 +32,11 @@ static int names__add(struct names *ns, const char *a, const char *b)
 		ns->v = v;
 		ns->cap = cap;
 	}
-	s = malloc(la + lb + 1);
+	s = malloc(la + 1 + lb);
 	if (!s)
 		return -ENOMEM;
 	memcpy(s, a, la + 1);
-	if (b) {
-		/* provider and name, apart again for the callback */
-		memcpy(s + la + 1, b, lb);
-	}
+	memcpy(s + la + 1, b ? b : "", lb);
 	ns->v[ns->n++] = s;
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <bpf/bpf.h>
 #include <errno.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,6 +390,33 @@ static void test_fork(void **state)
 	}
 }
 
+/* An exec of the same binary is probed again, under the same pid. */
+static void test_exec(void **state)
+{
+	static char out[65536];
+	char *argv[] = { (char *)itest_prog("probe_alloc"), "7", "exec", NULL },
+	     spec[PATH_MAX + 64];
+	trace_event_id_t id;
+	struct app a;
+	trace_id_t t;
+	int seen = 0;
+
+	(void)state;
+	snprintf(spec, sizeof(spec), "uprobe:%s:probe_target", argv[0]);
+	app_spawn(&a, argv, 1);
+	t = create_on(a.pid, 1);
+	id = add1(t, spec);
+	assert_int_equal(posix_trace_start(t), 0);
+	app_run(&a, out, sizeof(out));
+	finish(t);
+	for (int i = 0; i < nev; i++)
+		if (evs[i].info.posix_event_id == id) {
+			assert_int_equal(evs[i].info.posix_pid, a.pid);
+			seen++;
+		}
+	assert_int_equal(seen, 14);
+}
+
 /* Wildcards attach to each match, each a type of its own; errors are clear. */
 static void test_wildcards_errors(void **state)
 {
@@ -471,6 +499,40 @@ static void test_detach(void **state)
 	assert_int_equal(count_links(), before);
 }
 
+/* A controller that dies: the kernel detaches its probes. */
+static void test_controller_dies(void **state)
+{
+	int before = count_links(), p[2], st;
+	char c;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		trace_event_id_t ids[4];
+		trace_id_t t;
+		size_t n;
+
+		close(p[0]);
+		if (posix_trace_create(0, NULL, &t) ||
+		    ptbpf_trace_add_probe(t, "uprobe:libc:malloc", ids, 4, &n) ||
+		    write(p[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	assert_int_equal(read(p[0], &c, 1), 1);
+	close(p[0]);
+	assert_true(count_links() >= before + 1);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	for (int i = 0; i < 200 && count_links() != before; i++)
+		usleep(10000);
+	assert_int_equal(count_links(), before);
+}
+
 /* Listing: a binary's symbols and USDT probes. */
 static int on_name(void *ctx, const char *name)
 {
@@ -535,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_usdt_semaphore), cmocka_unit_test(test_python),
 		cmocka_unit_test(test_fork),	       cmocka_unit_test(test_wildcards_errors),
 		cmocka_unit_test(test_detach),	       cmocka_unit_test(test_list),
+		cmocka_unit_test(test_exec),	       cmocka_unit_test(test_controller_dies),
 	};
 
 	itest_require_bpf();

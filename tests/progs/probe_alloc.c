@@ -5,8 +5,9 @@
  * USDT probe ptbpf_test:tick(i, "tick") guarded by its semaphore, free.
  * Prints "ptr PID SIZE ADDR" per allocation, "sem PID VALUE" (the
  * semaphore's value seen by the first call) and, with "fork", does the
- * same in a child it forks first, then waits for it.
- *   probe_alloc N fork|- [READY_FD GO_FD]
+ * same in a child it forks first, then waits for it; with "exec", execs
+ * itself once done to do it all again (mode "-").
+ *   probe_alloc N fork|exec|- [READY_FD GO_FD]
  */
 #define _SDT_HAS_SEMAPHORES 1
 #include <stdio.h>
@@ -69,5 +70,9 @@ int main(int argc, char **argv)
 	calls(n);
 	if (child > 0 && waitpid(child, NULL, 0) != child)
 		return 1;
+	if (argc > 2 && !strcmp(argv[2], "exec")) {
+		execl("/proc/self/exe", argv[0], argv[1], "-", (char *)NULL);
+		return 1;
+	}
 	return 0;
 }

@@ -232,8 +232,8 @@ __PTBPF_API int ptbpf_probe_list(const char *spec, pid_t pid, ptbpf_probe_list_f
  * maps the file and record the events of the stream's traced processes
  * only (with inheritance, their children: forks and execs of the same
  * binary). A spec added again gives the same ids. Errors: EINVAL (bad
- * spec or trid, max 0), ENOENT (no such file), ESRCH (no symbol or probe
- * matches), E2BIG (more than PTBPF_PROBE_MATCH_MAX or max matches),
+ * spec or trid, max 0), ENOENT (no such file), ENOEXEC (not an ELF file),
+ * ESRCH (no symbol or probe matches), E2BIG (more than PTBPF_PROBE_MATCH_MAX or max matches),
  * ENAMETOOLONG (a type name of TRACE_EVENT_NAME_MAX bytes or more),
  * EAGAIN (the stream's event types are all used), EOPNOTSUPP (the kernel
  * lacks BPF cookies: Linux before 5.15).

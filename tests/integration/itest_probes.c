@@ -196,6 +196,16 @@ static void test_libc_malloc(void **state)
 	assert_string_equal(name, "uprobe:libc:malloc:hex");
 	assert_int_equal(posix_trace_eventid_get_name(t, ret, name), 0);
 	assert_string_equal(name, "uretprobe:libc:malloc");
+	/* in the stream's type list */
+	{
+		trace_event_id_t v;
+		int un = 0, found = 0;
+
+		assert_int_equal(posix_trace_eventtypelist_rewind(t), 0);
+		while (!posix_trace_eventtypelist_getnext_id(t, &v, &un) && !un)
+			found += v == in || v == ret;
+		assert_int_equal(found, 2);
+	}
 	/* added again: the same type, no second attachment */
 	assert_int_equal(add1(t, "uprobe:libc:malloc:hex"), in);
 	assert_int_equal(posix_trace_start(t), 0);

@@ -32,31 +32,31 @@ struct {
 	__type(value, struct probe_scratch);
 } probe_scratch_map SEC(".maps");
 
-/* The string arguments of s's event, as the cookie's mask asks: the bytes. */
-static __always_inline __u32 probe_strings(struct probe_scratch *s, __u32 mask)
+/* The string arguments of s's event the cookie lists: their bytes. */
+static __always_inline __u32 probe_strings(struct probe_scratch *s, __u64 cookie)
 {
-	__u32 off = 0, n = 0;
+	__u32 n = PROBE_COOKIE_NSTRS(cookie), off = 0, i;
 
-	for (int i = 0; i < PTBPF_PROBE_ARGS_MAX; i++) {
+	for (i = 0; i < PTBPF_PROBE_STRS_MAX; i++) {
+		__u32 a = PROBE_COOKIE_STR_ARG(cookie, i);
 		long len;
 
-		if (!(mask & (1u << i)) || n >= PTBPF_PROBE_STRS_MAX)
-			continue;
+		if (i >= n || a >= PTBPF_PROBE_ARGS_MAX)
+			break;
 		off &= PTBPF_PROBE_STRS_MAX * PTBPF_PROBE_STR_MAX - 1;
 		len = bpf_probe_read_user_str(s->raw + PROBE_FIXED + off, PTBPF_PROBE_STR_MAX,
-					      (const void *)s->ev.args[i]);
+					      (const void *)s->ev.args[a]);
 		if (len < 0) {
 			s->ev.flags |= PTBPF_PROBE_STR_FAULT;
 			len = 0;
 		} else if (len == PTBPF_PROBE_STR_MAX) {
 			s->ev.flags |= PTBPF_PROBE_STR_TRUNCATED;
 		}
-		s->ev.str_arg[n & (PTBPF_PROBE_STRS_MAX - 1)] = i;
-		s->ev.str_len[n & (PTBPF_PROBE_STRS_MAX - 1)] = len;
+		s->ev.str_arg[i] = a;
+		s->ev.str_len[i] = len;
 		off += len;
-		n++;
 	}
-	s->ev.nstrs = n;
+	s->ev.nstrs = i;
 	return off;
 }
 
@@ -71,7 +71,7 @@ static __always_inline int probe_emit(struct probe_scratch *s, struct pt_regs *c
 	s->ev.kind = kind;
 	s->ev.nargs = nargs;
 	s->ev.flags = 0;
-	size = PROBE_FIXED + probe_strings(s, PROBE_COOKIE_STRS(cookie));
+	size = PROBE_FIXED + probe_strings(s, cookie);
 	rec_fill_ids(&s->rec, id, size, pt >> 32, (__u32)pt,
 		     task_thread((struct task_struct *)bpf_get_current_task()), PT_REGS_IP(ctx));
 	if (s->ev.flags & PTBPF_PROBE_STR_TRUNCATED)

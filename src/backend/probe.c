@@ -31,9 +31,20 @@ void probe__set_autoload(struct kern_bpf *skel)
 	bpf_program__set_autoload(skel->progs.ptbpf_usdt, on);
 }
 
+/* The cookie of t (bpf/probe.h): its id, and the first arguments its mask reads as strings. */
+static uint64_t probe__cookie(const struct probe_target *t)
+{
+	uint64_t c = t->id, n = 0;
+
+	for (unsigned int a = 0; a < PTBPF_PROBE_ARGS_MAX && n < PTBPF_PROBE_STRS_MAX; a++)
+		if (t->str_mask & (1u << a))
+			c |= (uint64_t)a << (36 + 4 * n++);
+	return c | n << 32;
+}
+
 static struct bpf_link *probe__link(struct kern_bpf *skel, const struct probe_target *t)
 {
-	uint64_t cookie = PROBE_COOKIE(t->id, t->str_mask);
+	uint64_t cookie = probe__cookie(t);
 
 	if (t->kind == PTBPF_PROBE_USDT) {
 		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = cookie);

@@ -543,6 +543,43 @@ static void test_controller_dies(void **state)
 	assert_int_equal(count_links(), before);
 }
 
+/*
+ * The probe programs load with every stream (their verification is part
+ * of every posix_trace_create): each stays cheap to verify. The kernel
+ * counts the instructions it verified from 5.16 on (0 before).
+ */
+static void test_verifier_cost(void **state)
+{
+	static const char *const names[] = { "ptbpf_uprobe", "ptbpf_uretprobe", "ptbpf_usdt" };
+	int found = 0;
+	__u32 id = 0;
+	trace_id_t t;
+
+	(void)state;
+	t = create_on(0, 0);
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info pi = { 0 };
+		__u32 len = sizeof(pi);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &pi, &len)) {
+			for (size_t i = 0; i < 3; i++) {
+				if (strcmp(pi.name, names[i]))
+					continue;
+				found++;
+				if (pi.verified_insns >= 10000)
+					fail_msg("%s: %u instructions verified", pi.name,
+						 pi.verified_insns);
+			}
+		}
+		close(fd);
+	}
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	assert_true(found >= 3);
+}
+
 /* Listing: a binary's symbols and USDT probes. */
 static int on_name(void *ctx, const char *name)
 {
@@ -608,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_fork),	       cmocka_unit_test(test_wildcards_errors),
 		cmocka_unit_test(test_detach),	       cmocka_unit_test(test_list),
 		cmocka_unit_test(test_exec),	       cmocka_unit_test(test_controller_dies),
+		cmocka_unit_test(test_verifier_cost),
 	};
 
 	itest_require_bpf();

@@ -231,7 +231,9 @@ __PTBPF_API int ptbpf_probe_list(const char *spec, pid_t pid, ptbpf_probe_list_f
  * max), their number to *count. The probes fire in every process that
  * maps the file and record the events of the stream's traced processes
  * only (with inheritance, their children: forks and execs of the same
- * binary). A spec added again gives the same ids. Errors: EINVAL (bad
+ * binary). A spec added again gives the same ids. A match that fails to
+ * attach stops there: those before it stay attached, in ids and *count.
+ * Errors: EINVAL (bad
  * spec or trid, max 0), ENOENT (no such file), ENOEXEC (not an ELF file),
  * ESRCH (no symbol or probe matches), E2BIG (more than PTBPF_PROBE_MATCH_MAX or max matches),
  * ENAMETOOLONG (a type name of TRACE_EVENT_NAME_MAX bytes or more),

@@ -170,12 +170,14 @@ int stream__add_probe(struct pt_stream *s, const char *spec, uint32_t *ids, size
 		err = -ESRCH;
 	if (err)
 		goto out;
+	/* an error leaves the matches before it attached: they are counted */
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; !err && i < ms->n; i++)
+	for (size_t i = 0; !err && i < ms->n; i++) {
 		err = add_one(s, p, file, &ms->m[i], &ids[i]);
+		if (!err)
+			++*count;
+	}
 	pthread_mutex_unlock(&s->lock);
-	if (!err)
-		*count = ms->n;
 out:
 	free(file);
 	free(ms);

@@ -228,10 +228,11 @@ __PTBPF_API int ptbpf_probe_list(const char *spec, pid_t pid, ptbpf_probe_list_f
  * Add the probe of spec to an active stream: one event type per symbol or
  * USDT probe it matches, named by the spec with the match in place of the
  * pattern and PATH's last component for PATH; their ids go to ids (up to
- * max), their number to *count. The probes fire in every process that
- * maps the file and record the events of the stream's traced processes
- * only (with inheritance, their children: forks and execs of the same
- * binary). A spec added again gives the same ids. A match that fails to
+ * max), their number to *count. They record the events of the stream's
+ * traced processes (with inheritance, their children's too), across
+ * execs of the same binary; without inheritance they are attached in
+ * those processes only (and in those ptbpf_trace_add_pid() adds), with it
+ * in every process that maps the file. A spec added again gives the same ids. A match that fails to
  * attach stops there: those before it stay attached, in ids and *count.
  * Errors: EINVAL (bad
  * spec or trid, max 0), ENOENT (no such file), ENOEXEC (not an ELF file),

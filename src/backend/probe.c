@@ -6,6 +6,7 @@
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <ptbpf/events.h>
 
 #include "../../bpf/kern.h"
@@ -49,15 +50,15 @@ static struct bpf_link *probe__link(struct kern_bpf *skel, const struct probe_ta
 	if (t->kind == PTBPF_PROBE_USDT) {
 		LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = cookie);
 
-		return bpf_program__attach_usdt(skel->progs.ptbpf_usdt, -1, t->path, t->provider,
-						t->usdt_name, &uo);
+		return bpf_program__attach_usdt(skel->progs.ptbpf_usdt, t->pid, t->path,
+						t->provider, t->usdt_name, &uo);
 	}
 	LIBBPF_OPTS(bpf_uprobe_opts, o, .bpf_cookie = cookie, .func_name = t->symbol,
 		    .retprobe = t->kind == PTBPF_PROBE_URETPROBE);
 	return bpf_program__attach_uprobe_opts(t->kind == PTBPF_PROBE_URETPROBE
 						       ? skel->progs.ptbpf_uretprobe
 						       : skel->progs.ptbpf_uprobe,
-					       -1, t->path, t->offset, &o);
+					       t->pid, t->path, t->offset, &o);
 }
 
 int probe__attach(struct kern_bpf *skel, struct probe_links *pl, const struct probe_target *t)
@@ -91,6 +92,61 @@ int probe__attach(struct kern_bpf *skel, struct probe_links *pl, const struct pr
 	return 0;
 }
 
+static void probe__target_free(struct probe_target *t)
+{
+	free((char *)t->path);
+	free((char *)t->symbol);
+	free((char *)t->provider);
+	free((char *)t->usdt_name);
+}
+
+static char *probe__dup(const char *s, bool *fail)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*fail = true;
+	return d;
+}
+
+int probe__save(struct probe_links *pl, const struct probe_target *t)
+{
+	struct probe_target *v = realloc(pl->saved, (pl->nsaved + 1) * sizeof(*v)), *c;
+	bool fail = false;
+
+	if (!v)
+		return -ENOMEM;
+	pl->saved = v;
+	c = &v[pl->nsaved];
+	*c = *t;
+	c->path = probe__dup(t->path, &fail);
+	c->symbol = probe__dup(t->symbol, &fail);
+	c->provider = probe__dup(t->provider, &fail);
+	c->usdt_name = probe__dup(t->usdt_name, &fail);
+	if (fail) {
+		probe__target_free(c);
+		return -ENOMEM;
+	}
+	pl->nsaved++;
+	return 0;
+}
+
+int probe__attach_pid(struct kern_bpf *skel, struct probe_links *pl, pid_t pid)
+{
+	int err = 0;
+
+	for (size_t i = 0; !err && i < pl->nsaved; i++) {
+		struct probe_target t = pl->saved[i];
+
+		t.pid = pid;
+		err = probe__attach(skel, pl, &t);
+	}
+	return err;
+}
+
 bool probe__has(const struct probe_links *pl, uint32_t id)
 {
 	for (size_t i = 0; i < pl->n; i++)
@@ -105,7 +161,11 @@ void probe__detach_all(struct probe_links *pl)
 		bpf_link__destroy(pl->links[i]);
 	free(pl->links);
 	free(pl->ids);
+	for (size_t i = 0; i < pl->nsaved; i++)
+		probe__target_free(&pl->saved[i]);
+	free(pl->saved);
 	pl->links = NULL;
 	pl->ids = NULL;
-	pl->n = pl->cap = 0;
+	pl->saved = NULL;
+	pl->n = pl->cap = pl->nsaved = 0;
 }

@@ -9,11 +9,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct kern_bpf;
 struct bpf_link;
 
-/* One probe to attach (every process that maps path). */
+/* One probe to attach. */
 struct probe_target {
 	int kind;	       /* PTBPF_PROBE_* */
 	const char *path;      /* the file */
@@ -23,13 +24,16 @@ struct probe_target {
 	const char *usdt_name; /* usdt */
 	uint32_t id;	       /* its event id */
 	uint32_t str_mask;     /* arguments read as strings */
+	pid_t pid;	       /* the process it fires in, -1: every one that maps path */
 };
 
-/* The links of a backend's probes. */
+/* The links of a backend's probes, and the targets to attach to a process added later. */
 struct probe_links {
 	struct bpf_link **links;
 	uint32_t *ids;
 	size_t n, cap;
+	struct probe_target *saved; /* strings owned */
+	size_t nsaved;
 };
 
 /* Does the kernel give BPF cookies to uprobes (5.15+)? */
@@ -38,6 +42,10 @@ bool probe__supported(void);
 void probe__set_autoload(struct kern_bpf *skel);
 /* Attach t: 0, -EOPNOTSUPP (no cookies), or what libbpf gave. */
 int probe__attach(struct kern_bpf *skel, struct probe_links *pl, const struct probe_target *t);
+/* Keep a copy of t, to attach to the processes added later (probe__attach_pid). */
+int probe__save(struct probe_links *pl, const struct probe_target *t);
+/* Attach every saved target in process pid. */
+int probe__attach_pid(struct kern_bpf *skel, struct probe_links *pl, pid_t pid);
 /* Is a probe of event id attached? */
 bool probe__has(const struct probe_links *pl, uint32_t id);
 /* Detach every probe. */

@@ -6,8 +6,9 @@
  * Prints "ptr PID SIZE ADDR" per allocation, "sem PID VALUE" (the
  * semaphore's value seen by the first call) and, with "fork", does the
  * same in a child it forks first, then waits for it; with "exec", execs
- * itself once done to do it all again (mode "-").
- *   probe_alloc N fork|exec|- [READY_FD GO_FD]
+ * itself once done to do it all again (mode "-"); with "time", only calls
+ * probe_target N times and prints "ns PID NS_PER_CALL".
+ *   probe_alloc N fork|exec|time|- [READY_FD GO_FD]
  */
 #define _SDT_HAS_SEMAPHORES 1
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/sdt.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 unsigned short ptbpf_test_tick_semaphore __attribute__((unused, section(".probes")));
@@ -62,6 +64,17 @@ int main(int argc, char **argv)
 		close(go);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 2 && !strcmp(argv[2], "time")) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (int i = 0; i < n; i++)
+			probe_target(i, 0, 0, 0, 0, 0);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		printf("ns %d %.1f\n", (int)getpid(),
+		       ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / (n ? n : 1));
+		return 0;
+	}
 	if (forked) {
 		child = fork();
 		if (child < 0)

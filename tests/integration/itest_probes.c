@@ -458,6 +458,37 @@ static void test_untraced_not_trapped(void **state)
 	assert_true(wide > other);
 }
 
+/* A process added to the stream after its probes gets them too. */
+static void test_add_pid(void **state)
+{
+	char *argv[] = { (char *)itest_prog("probe_alloc"), "6", "-", NULL }, spec[PATH_MAX + 64];
+	static char out[65536];
+	trace_event_id_t id;
+	struct app a, b;
+	trace_id_t t;
+	int na = 0, nb = 0;
+
+	(void)state;
+	snprintf(spec, sizeof(spec), "uprobe:%s:probe_target", argv[0]);
+	app_spawn(&a, argv, 1);
+	app_spawn(&b, argv, 1);
+	t = create_on(a.pid, 0);
+	id = add1(t, spec);
+	assert_int_equal(ptbpf_trace_add_pid(t, b.pid), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	app_run(&a, out, sizeof(out));
+	app_run(&b, out, sizeof(out));
+	finish(t);
+	for (int i = 0; i < nev; i++) {
+		if (evs[i].info.posix_event_id != id)
+			continue;
+		na += evs[i].info.posix_pid == a.pid;
+		nb += evs[i].info.posix_pid == b.pid;
+	}
+	assert_int_equal(na, 6);
+	assert_int_equal(nb, 6);
+}
+
 /* An exec of the same binary is probed again, under the same pid. */
 static void test_exec(void **state)
 {
@@ -707,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_detach),	       cmocka_unit_test(test_list),
 		cmocka_unit_test(test_exec),	       cmocka_unit_test(test_controller_dies),
 		cmocka_unit_test(test_verifier_cost),  cmocka_unit_test(test_untraced_not_trapped),
+		cmocka_unit_test(test_add_pid),
 	};
 
 	itest_require_bpf();

@@ -492,6 +492,59 @@ class Bench:
             log("    %-60s %d/%d events (%d lost)" % (row["name"][:60], captured,
                                                         expected, lost))
 
+    def probes(self):
+        """A uprobe on a function called in a tight loop, and a USDT probe
+        (its semaphore raised: the probe site is the kernel's nop5 to
+        optimize) hit in one: the cost per hit under ptbpf (each hit an
+        event with its argument, printed or written to a log) and under
+        bpftrace printing the same argument per hit, same rounds."""
+        m = self.m
+        prog = self.b("bench_probes")
+        specs = [("uprobe", "uprobe on a function called in a loop",
+                  "uprobe:%s:bench_probe_target:int" % prog,
+                  "uprobe:%s:bench_probe_target" % prog),
+                 ("usdt", "USDT probe (semaphore) hit in a loop",
+                  "usdt:%s:ptbpf_bench:hit:int" % prog,
+                  "usdt:%s:ptbpf_bench:hit" % prog)]
+        for kind, label, spec, bt_probe in specs:
+            section = "probes: " + label
+            log("== " + section)
+
+            def untraced(cmd):
+                return cmd, None, None
+
+            def live(cmd, spec=spec):
+                if not os.access(self.ptbpf, os.X_OK):
+                    raise NA("ptbpf command not built")
+                return [self.ptbpf, "record", "-e", spec, "--"] + cmd, None, subprocess.DEVNULL
+
+            def to_log(cmd, spec=spec):
+                if not os.access(self.ptbpf, os.X_OK):
+                    raise NA("ptbpf command not built")
+                return ([self.ptbpf, "record", "-o", os.path.join(self.work, "probe.ptlog"),
+                         "-e", spec, "--"] + cmd, None, None)
+
+            def bpft(cmd, bt_probe=bt_probe):
+                if not shutil.which("bpftrace"):
+                    raise NA("bpftrace not installed")
+                return (["bpftrace", "-q", "-o", "/dev/null", "-c", " ".join(cmd), "-e",
+                         '%s { printf("%%d\\n", arg0); }' % bt_probe], None, None)
+
+            items = []
+            for key, name, runner in (("untraced", "untraced", untraced),
+                                      ("ptbpf_live", "ptbpf record -e PROBE > /dev/null", live),
+                                      ("ptbpf_log", "ptbpf record -o FILE -e PROBE", to_log),
+                                      ("bpftrace", "bpftrace printf arg0 > /dev/null", bpft)):
+                cmd = [prog, kind, str(m["n_mid"])]
+
+                def once(cmd=cmd, runner=runner, key=key):
+                    r, text, rc, _ = self.workload(cmd, runner)
+                    if "ns_per_op" not in r:
+                        raise NA("no result")
+                    return r["ns_per_op"], self.counts(key, text, int(r.get("total", 0)))
+                items.append((section, name, once, "ns/hit", dict(tracer=key, workload=kind)))
+            self.group(items, reps=m["reps"], first=("untraced", "ptbpf_live", "ptbpf_log"))
+
     def uevents(self):
         m = self.m
         section = "user events (int + 64 bytes)"
@@ -926,6 +979,17 @@ def analyse(rows):
                     r["goal"] = ("pass" if min(ks) >= 50 else "fail") + " (ptbpf <=1/50)"
         if ref:
             ref["goal"] = "floor"
+    # probes: ptbpf's cost per hit against bpftrace's, same probe, same rounds
+    for s in sections:
+        base, bt = get(s, "untraced"), get(s, "bpftrace")
+        if not s.startswith("probes: ") or not base or not bt or bt.get("overhead", 0) <= 0:
+            continue
+        for r in rows:
+            if r["section"] == s and r.get("tracer") in ("ptbpf_live", "ptbpf_log") \
+                    and r.get("overhead") is not None:
+                r["vs_bpftrace"] = paired_ratio(r, bt, base)
+                r["goal"] = "%s (<=1x bpftrace: %.2fx)" % (
+                    "pass" if r["vs_bpftrace"] <= 1 else "fail", r["vs_bpftrace"])
     # user events
     s = "user events (int + 64 bytes)"
     for th in (1, 2):
@@ -1216,7 +1280,7 @@ def main():
     mach["other_tracers"] = others
     log("ptbpf benchmark, mode %s: %s, %s CPUs, kernel %s, commit %s" % (
         args.mode, mach["cpu"], mach["nproc"], mach["kernel"], mach["commit"]))
-    sections = [("syscalls", b.syscalls), ("uevents", b.uevents),
+    sections = [("syscalls", b.syscalls), ("probes", b.probes), ("uevents", b.uevents),
                 ("throughput", b.throughput), ("logs", b.logs), ("memory", b.memory),
                 ("startup", b.startup)]
     only = set(filter(None, args.only.split(",")))

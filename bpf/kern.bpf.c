@@ -1378,3 +1378,6 @@ int BPF_PROG(ptbpf_wakeup_new, struct task_struct *p)
 	emit_wakeup(p);
 	return 0;
 }
+
+/* uprobes, uretprobes, USDT probes: they share the rings and filters above */
+#include "probe.bpf.h"

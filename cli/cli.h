@@ -32,10 +32,11 @@ int cmd_list(int argc, char **argv);
 
 /* evsel.c: the -e language (see there) */
 struct evsel_op {
-	enum { EVSEL_RANGE, EVSEL_USER } kind;
+	enum { EVSEL_RANGE, EVSEL_USER, EVSEL_PROBE } kind;
 	int add;			 /* 0: excluded */
 	trace_event_id_t lo, hi;	 /* EVSEL_RANGE */
 	char user[TRACE_EVENT_NAME_MAX]; /* EVSEL_USER: a user event's name */
+	char *probe;			 /* EVSEL_PROBE: its spec (cli/probes.c) */
 };
 struct evsel {
 	struct evsel_op *ops;
@@ -47,7 +48,10 @@ struct evsel {
 
 /* Parse a -e spec (errors printed); 0 or -1. */
 int evsel_parse(struct evsel *s, const char *spec);
-/* The events s selects in trid (its user names registered there); 0 or -1. */
+/* Before tracing: do s's probes name files and symbols that exist? 0 or -1. */
+int evsel_check_probes(const struct evsel *s, pid_t pid);
+/* The events s selects in trid (its user names registered there, its
+ * probes added); 0 or -1. */
 int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel);
 /* The POSIX filter of trid that records what s selects; 0 or -1. */
 int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filter);

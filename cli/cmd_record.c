@@ -150,6 +150,11 @@ int cmd_record(int argc, char **argv)
 		first_pid = r.child.pid;
 		early_uev_attach(&r.early, r.child.pid, path);
 	}
+	/* a probe on a missing file or symbol: said before anything is traced */
+	if (evsel_check_probes(&sel, a.pids ? first_pid : 0)) {
+		ret = CLI_EXIT_USAGE;
+		goto abort_child;
+	}
 	/* -P: the fds the processes have open already (the command's, from us) */
 	for (i = 0; i < r.npids; i++)
 		view_scan_pid(r.view, r.pids[i]);

@@ -8,6 +8,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "probes.h"
 #include "view.h"
 
 struct show_args {
@@ -162,16 +163,24 @@ static const struct argp_option list_opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "One JSON object per event type", 0 }, { 0 }
 };
 
+struct list_args {
+	int json;
+	const char *probes; /* uprobe:PATH or usdt:PATH: that binary's */
+};
+
 static error_t list_parse(int key, char *arg, struct argp_state *state)
 {
-	int *json = state->input;
+	struct list_args *a = state->input;
 
 	switch (key) {
 	case OPT_JSON:
-		*json = 1;
+		a->json = 1;
 		break;
 	case ARGP_KEY_ARG:
-		argp_error(state, "no arguments expected");
+		if (a->probes || !probe_is_spec(arg))
+			argp_error(state, "one argument at most: uprobe:PATH[:PATTERN] or "
+					  "usdt:PATH[:[PROVIDER:]PATTERN]");
+		a->probes = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -182,9 +191,10 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 static const struct argp list_argp = {
 	.options = list_opts,
 	.parser = list_parse,
-	.args_doc = "",
+	.args_doc = "[uprobe:PATH[:PATTERN] | usdt:PATH[:[PROVIDER:]PATTERN]]",
 	.doc = "List every event type the running kernel offers (POSIX events, process, "
-	       "signal and scheduler events, syscall entry and exit events), one per line.",
+	       "signal and scheduler events, syscall entry and exit events), one per line; "
+	       "or the function symbols (uprobe:) or USDT probes (usdt:) of a binary.",
 };
 
 static const char *kind_of(trace_event_id_t id)
@@ -219,10 +229,14 @@ int cmd_list(int argc, char **argv)
 {
 	trace_event_id_t id = 0;
 	char name[TRACE_EVENT_NAME_MAX];
-	int json = 0;
+	struct list_args a = { 0 };
+	int json;
 
-	if (argp_parse(&list_argp, argc, argv, 0, NULL, &json))
+	if (argp_parse(&list_argp, argc, argv, 0, NULL, &a))
 		return CLI_EXIT_USAGE;
+	json = a.json;
+	if (a.probes)
+		return probe_list(a.probes, json);
 	while (!ptbpf_system_eventid_next(id, &id))
 		if (!ptbpf_system_eventid_get_name(id, name))
 			list_one(id, name, json);

@@ -16,6 +16,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "probes.h"
 #include "view.h"
 
 struct evsel_group {
@@ -173,6 +174,19 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 			return -1;
 		return 0;
 	}
+	if (probe_is_spec(tok)) {
+		struct evsel_op op = { .kind = EVSEL_PROBE, .add = add, .probe = strdup(tok) };
+
+		if (!op.probe) {
+			cli_err("out of memory");
+			return -1;
+		}
+		if (evsel_push(s, &op)) {
+			free(op.probe);
+			return -1;
+		}
+		return 0;
+	}
 	if (!strncmp(tok, "user:", 5)) {
 		struct evsel_op op = { .kind = EVSEL_USER, .add = add };
 
@@ -201,6 +215,30 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 	return evsel_range(s, id, id, add);
 }
 
+/* One more TYPE of the probe of op, its spec's last comma-separated word. */
+static int evsel_probe_type(struct evsel_op *op, const char *tok)
+{
+	size_t n = strlen(op->probe);
+	char *p = realloc(op->probe, n + strlen(tok) + 2);
+
+	if (!p) {
+		cli_err("out of memory");
+		return -1;
+	}
+	op->probe = p;
+	p[n] = ',';
+	strcpy(p + n + 1, tok);
+	return 0;
+}
+
+int evsel_check_probes(const struct evsel *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ops[i].kind == EVSEL_PROBE && probe_check(s->ops[i].probe, pid))
+			return -1;
+	return 0;
+}
+
 int evsel_parse(struct evsel *s, const char *spec)
 {
 	char *copy = strdup(spec), *tok, *save = NULL;
@@ -222,6 +260,11 @@ int evsel_parse(struct evsel *s, const char *spec)
 		}
 		if (!*tok)
 			continue;
+		/* a probe's TYPES go on past the commas */
+		if (add && s->n && s->ops[s->n - 1].kind == EVSEL_PROBE && probe_is_type(tok)) {
+			ret = evsel_probe_type(&s->ops[s->n - 1], tok);
+			continue;
+		}
 		if (first && !add)
 			s->from_all = 1;
 		first = 0;
@@ -267,6 +310,11 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 			set_range(sel, op->lo, op->hi, op->add);
 			continue;
 		}
+		if (op->kind == EVSEL_PROBE) {
+			if (probe_add(trid, op->probe, sel, op->add))
+				return -1;
+			continue;
+		}
 		err = posix_trace_trid_eventid_open(trid, op->user, &id);
 		if (err) {
 			cli_err("-e: cannot register user event '%s': %s", op->user, strerror(err));
@@ -304,6 +352,9 @@ int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filt
 
 void evsel_free(struct evsel *s)
 {
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ops[i].kind == EVSEL_PROBE)
+			free(s->ops[i].probe);
 	free(s->ops);
 	memset(s, 0, sizeof(*s));
 }

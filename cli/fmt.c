@@ -8,6 +8,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "probes.h"
 
 struct fmt_pending {
 	pid_t tid;
@@ -396,6 +397,8 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 		}
 		break;
 	default:
+		if (id >= PTBPF_EV_USER_BASE && !probe_fmt(b, ev->name, d, len, true))
+			return;
 		if (id >= PTBPF_EV_USER_BASE) {
 			sb_printf(b, "user %s", ev->name);
 			user_data(b, d, len);
@@ -677,6 +680,8 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 		}
 		return;
 	}
+	if (id >= PTBPF_EV_USER_BASE && !probe_fmt(b, ev->name, d, len, false))
+		return;
 	if (len || id >= PTBPF_EV_USER_BASE) {
 		sb_puts(b, ",\"data_hex\":\"");
 		sb_hex(b, d, len);

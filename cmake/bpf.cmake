@@ -26,6 +26,8 @@ function(ptbpf_bpf_skeleton src out_var)
             -D__TARGET_ARCH_${PTBPF_BPF_ARCH}
             -I${PTBPF_VMLINUX_DIR} -I${PROJECT_SOURCE_DIR}/bpf
             -I${PROJECT_SOURCE_DIR}/include
+            # <asm/errno.h> of <bpf/usdt.bpf.h>, as bcc's libbpf-tools do
+            -idirafter /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}
             -c ${src} -o ${obj}
     DEPENDS ${src} ${hdrs}
     COMMENT "BPF ${name}.bpf.c"

@@ -226,4 +226,39 @@ struct ptbpf_ev_sched_wakeup {
 	__u32 target_cpu;
 };
 
+/*
+ * Probes of unmodified programs (ptbpf_trace_add_probe() in
+ * <ptbpf/ptbpf.h>): each probe is an event type of the user range,
+ * numbered per stream and named by its spec ("uprobe:libc:malloc"), whose
+ * events carry struct ptbpf_ev_probe.
+ */
+#define PTBPF_PROBE_UPROBE    1	  /* a function's entry: args[0..5] its integer arguments */
+#define PTBPF_PROBE_URETPROBE 2	  /* a function's return: args[0] its return value */
+#define PTBPF_PROBE_USDT      3	  /* a USDT probe: its note's arguments */
+#define PTBPF_PROBE_ARGS_MAX  12  /* the most arguments a USDT note describes */
+#define PTBPF_PROBE_STRS_MAX  4	  /* string arguments read per event */
+#define PTBPF_PROBE_STR_MAX   128 /* bytes of each, NUL included */
+
+/* ptbpf_ev_probe.flags */
+#define PTBPF_PROBE_STR_TRUNCATED 0x1 /* a string did not fit */
+#define PTBPF_PROBE_STR_FAULT	  0x2 /* a string's pointer could not be read */
+
+/*
+ * "uprobe:...", "uretprobe:...", "usdt:...": nargs values in args (6, 1,
+ * or the USDT note's count), the others zero. The arguments the spec
+ * types as str are read as strings: nstrs of them, string i of
+ * str_len[i] bytes (NUL included; 0 when it could not be read) for
+ * argument str_arg[i], one after the other in strs[].
+ */
+struct ptbpf_ev_probe {
+	__u8 kind; /* PTBPF_PROBE_* */
+	__u8 nargs;
+	__u8 nstrs;
+	__u8 flags;
+	__u8 str_arg[PTBPF_PROBE_STRS_MAX];
+	__u64 args[PTBPF_PROBE_ARGS_MAX];
+	__u16 str_len[PTBPF_PROBE_STRS_MAX];
+	char strs[];
+};
+
 #endif /* PTBPF_EVENTS_H */

@@ -167,6 +167,83 @@ enum ptbpf_print_level { PTBPF_WARN, PTBPF_INFO, PTBPF_DEBUG };
 typedef int (*ptbpf_print_fn_t)(enum ptbpf_print_level level, const char *fmt, va_list ap);
 __PTBPF_API ptbpf_print_fn_t ptbpf_set_print(ptbpf_print_fn_t fn);
 
+/*
+ * Probes of programs not built for tracing, as event types of a stream:
+ *
+ *   uprobe:PATH:SYMBOL[+OFFSET][:TYPES]   a function's entry
+ *   uretprobe:PATH:SYMBOL[:TYPE]          its return
+ *   usdt:PATH:[PROVIDER:]NAME[:TYPES]     a USDT probe (.note.stapsdt)
+ *
+ * PATH is a file, or a name without '/' (libc, python3): an executable in
+ * $PATH, else a shared library mapped by process pid (pid > 0), else one
+ * in the standard library directories. SYMBOL and NAME may hold
+ * fnmatch(3) wildcards (*, ?, [...]). TYPES, comma-separated, one per
+ * argument (the return value of a uretprobe) to show: int, uint, hex or
+ * str (a string read from the traced process when the event happens);
+ * without them a uprobe shows its six arguments and a uretprobe its value
+ * in hex, a USDT probe its arguments as int. A USDT spec with TYPES
+ * names its PROVIDER.
+ */
+#define PTBPF_PROBE_ARG_INT  1
+#define PTBPF_PROBE_ARG_UINT 2
+#define PTBPF_PROBE_ARG_HEX  3
+#define PTBPF_PROBE_ARG_STR  4
+/* Matches of a wildcard a probe spec may have. */
+#define PTBPF_PROBE_MATCH_MAX 64
+
+struct ptbpf_probe_spec {
+	int kind;	   /* PTBPF_PROBE_* of <ptbpf/events.h> */
+	char path[4096];   /* as written */
+	char provider[64]; /* usdt */
+	char name[256];	   /* symbol or USDT name, maybe a pattern */
+	unsigned long offset;
+	unsigned int ntypes; /* 0: the kind's default */
+	unsigned char types[PTBPF_PROBE_ARGS_MAX];
+};
+
+/*
+ * Parse a probe spec (also a probe event type's name). EINVAL: not a
+ * probe spec, or a part too long (p is then undefined).
+ */
+__PTBPF_API int ptbpf_probe_parse(const char *spec, struct ptbpf_probe_spec *p);
+
+/*
+ * The file PATH of a spec names (see above) into buf. ENOENT: none;
+ * ENAMETOOLONG: buf too small.
+ */
+__PTBPF_API int ptbpf_probe_resolve(const char *path, pid_t pid, char *buf, size_t size);
+
+/*
+ * Call fn for each function symbol ("uprobe:PATH[:PATTERN]") or USDT
+ * probe ("usdt:PATH[:[PROVIDER:]PATTERN]", any provider when left out) of
+ * a file that matches, with its name (a USDT probe's: "PROVIDER:NAME"),
+ * each name once, sorted; a non-zero return of fn stops the walk and is
+ * returned. ENOENT: no such file; ENOEXEC: not an ELF file; EINVAL: a bad
+ * spec.
+ */
+typedef int (*ptbpf_probe_list_fn)(void *ctx, const char *name);
+__PTBPF_API int ptbpf_probe_list(const char *spec, pid_t pid, ptbpf_probe_list_fn fn, void *ctx);
+
+/*
+ * Add the probe of spec to an active stream: one event type per symbol or
+ * USDT probe it matches, named by the spec with the match in place of the
+ * pattern and PATH's last component for PATH; their ids go to ids (up to
+ * max), their number to *count. They record the events of the stream's
+ * traced processes (with inheritance, their children's too), across
+ * execs of the same binary; without inheritance they are attached in
+ * those processes only (and in those ptbpf_trace_add_pid() adds), with it
+ * in every process that maps the file. A spec added again gives the same ids. A match that fails to
+ * attach stops there: those before it stay attached, in ids and *count.
+ * Errors: EINVAL (bad
+ * spec or trid, max 0), ENOENT (no such file), ENOEXEC (not an ELF file),
+ * ESRCH (no symbol or probe matches), E2BIG (more than PTBPF_PROBE_MATCH_MAX or max matches),
+ * ENAMETOOLONG (a type name of TRACE_EVENT_NAME_MAX bytes or more),
+ * EAGAIN (the stream's event types are all used), EOPNOTSUPP (the kernel
+ * lacks BPF cookies: Linux before 5.15).
+ */
+__PTBPF_API int ptbpf_trace_add_probe(trace_id_t trid, const char *spec, trace_event_id_t *ids,
+				      size_t max, size_t *count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backend/kring.h"
+#include "backend/probe.h"
 #include "backend/syscalls.h"
 #include "common/clock.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
@@ -66,6 +67,8 @@ struct kern_backend {
 	/* loss accounting: drops reported so far, first drop time pending */
 	uint64_t dropped_seen;
 	uint64_t lost_ts;
+	struct probe_links probes; /* uprobes, uretprobes, USDT probes */
+	bool inherit;		   /* probes attached in every process (see add_probe) */
 };
 
 #define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)
@@ -239,6 +242,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 			return kern_backend__load_err(err);
 	}
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
+	probe__set_autoload(skel);
 	err = kern_bpf__load(skel);
 	if (err) {
 		close(tmpl);
@@ -263,6 +267,7 @@ int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 	if (!kb)
 		return -ENOMEM;
 	kb->epfd = -1;
+	kb->inherit = o && o->inherit;
 	err = kern_backend__load(kb, o);
 	if (err) {
 		kern_backend__destroy(kb);
@@ -281,6 +286,7 @@ void kern_backend__destroy(struct kern_backend *kb)
 	free(kb->active);
 	if (kb->epfd >= 0)
 		close(kb->epfd);
+	probe__detach_all(&kb->probes);
 	kern_bpf__destroy(kb->skel);
 	for (int i = 0; kb->ring_fds && i < kb->nrings; i++)
 		if (kb->ring_fds[i] >= 0)
@@ -294,11 +300,52 @@ int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
 {
 	__u32 key = tgid;
 	__u8 one = 1;
+	int err;
 
 	if (tgid <= 0)
 		return -EINVAL;
-	return bpf_map__update_elem(kb->skel->maps.pids, &key, sizeof(key), &one, sizeof(one),
-				    BPF_ANY);
+	err = bpf_map__update_elem(kb->skel->maps.pids, &key, sizeof(key), &one, sizeof(one),
+				   BPF_ANY);
+	if (!err && !kb->inherit)
+		err = probe__attach_pid(kb->skel, &kb->probes, tgid);
+	return err;
+}
+
+/*
+ * Without inheritance a probe is attached in each traced process (and in
+ * those added later): other processes mapping the file do not trap at its
+ * hits. With it, in every process, for the children to come.
+ */
+int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *t)
+{
+	struct probe_target one = *t;
+	__u32 key, next, *prev = NULL;
+	int err, attached = 0;
+
+	if (probe__has(&kb->probes, t->id))
+		return 0;
+	if (kb->inherit) {
+		one.pid = -1;
+		return probe__attach(kb->skel, &kb->probes, &one);
+	}
+	err = probe__save(&kb->probes, t);
+	while (!err && !bpf_map__get_next_key(kb->skel->maps.pids, prev, &next, sizeof(next))) {
+		key = next;
+		prev = &key;
+		one.pid = (pid_t)key;
+		err = probe__attach(kb->skel, &kb->probes, &one);
+		/* a traced process gone meanwhile */
+		if (err == -ESRCH || err == -ENOENT)
+			err = 0;
+		else if (!err)
+			attached++;
+	}
+	return err ? err : attached ? 0 : -ESRCH;
+}
+
+bool kern_backend__has_probe(struct kern_backend *kb, uint32_t id)
+{
+	return probe__has(&kb->probes, id);
 }
 
 int kern_backend__parent(struct kern_backend *kb, pid_t tgid, pid_t *parent)

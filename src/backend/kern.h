@@ -70,6 +70,13 @@ struct kern_counters {
 int kern_backend__open(struct kern_backend **out, const struct kern_opts *o);
 /* With rings_later: what must be done before the backend records (any thread). */
 int kern_backend__put_rings(struct kern_backend *kb);
+struct probe_target;
+/*
+ * Attach a probe (backend/probe.h) whose events are written as the
+ * others; a probe of an id attached already is left as it is.
+ */
+int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *t);
+bool kern_backend__has_probe(struct kern_backend *kb, uint32_t id);
 /* Trace all threads of process tgid. */
 int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid);
 /*

@@ -33,6 +33,10 @@ const volatile __u32 nr_rings = 1;
  * entry written when it is made.
  */
 const volatile __u32 syscall_status = 0;
+/* bytes of user stack copied after the entries of the syscalls set in
+ * stack_nrs (by number), 0: none (see user_stack()) */
+const volatile __u32 stack_bytes = 0;
+const volatile __u64 stack_nrs[PTBPF_SYSCALL_NR_MAX / 64];
 
 /* Written by user space through the mmap'ed .bss at any time. */
 __u32 enabled;
@@ -511,20 +515,92 @@ static __always_inline int sys_enter_compact(struct pt_regs *regs, __u32 nr, __u
 	return 0;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
+/*
+ * The user_stack event (events.h) after the entry of syscall nr: regs is
+ * the thread's user register frame at any kernel (the tp_btf argument),
+ * and the stack is read from its sp, halving the length until the read
+ * stays inside the stack's mapping.
+ */
+#define USER_STACK_FIXED __builtin_offsetof(struct ptbpf_ev_user_stack, stack)
+
+struct stack_scratch {
+	struct kern_rec rec;
+	union {
+		struct ptbpf_ev_user_stack st;
+		__u8 raw[USER_STACK_FIXED + PTBPF_USER_STACK_MAX];
+	};
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_scratch);
+} stack_map SEC(".maps");
+
+static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
+				      __u64 thread)
 {
-	__u64 thread = 0;
-	__u32 tgid, tid, nr;
+	__u32 zero = 0, len = stack_bytes, size, idx;
+	struct stack_scratch *s;
+	void *ring;
+	__u64 *g;
+
+	if (!(stack_nrs[(nr / 64) & (PTBPF_SYSCALL_NR_MAX / 64 - 1)] & (1ULL << (nr % 64))) ||
+	    !(filter_bits[PTBPF_EV_USER_STACK / 64] & (1ULL << (PTBPF_EV_USER_STACK % 64))))
+		return 0;
+	s = bpf_map_lookup_elem(&stack_map, &zero);
+	if (!s)
+		return 0;
+	g = s->st.regs;
+	g[0] = regs->ax;
+	g[1] = regs->dx;
+	g[2] = regs->cx;
+	g[3] = regs->bx;
+	g[4] = regs->si;
+	g[5] = regs->di;
+	g[6] = regs->bp;
+	g[7] = regs->sp;
+	g[8] = regs->r8;
+	g[9] = regs->r9;
+	g[10] = regs->r10;
+	g[11] = regs->r11;
+	g[12] = regs->r12;
+	g[13] = regs->r13;
+	g[14] = regs->r14;
+	g[15] = regs->r15;
+	g[16] = regs->ip;
+	s->st.event_id = PTBPF_EV_SYS_ENTER(nr);
+	s->st.flags = 0;
+	for (int i = 0; i < 8; i++) {
+		if (len > PTBPF_USER_STACK_MAX)
+			len = PTBPF_USER_STACK_MAX;
+		if (!len ||
+		    !bpf_probe_read_user(s->raw + USER_STACK_FIXED, len, (const void *)g[7]))
+			break;
+		s->st.flags = PTBPF_STACK_SHORT;
+		len >>= 1;
+	}
+	if (len > PTBPF_USER_STACK_MAX)
+		return 0;
+	s->st.stack_len = len;
+	rec_fill_ids(&s->rec, PTBPF_EV_USER_STACK, USER_STACK_FIXED + len, tgid, tid, thread,
+		     g[16]);
+	size = sizeof(s->rec) + USER_STACK_FIXED + len;
+	ring = cpu_ring(&idx);
+	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
+		count_drop();
+		return 0;
+	}
+	count_emitted(idx);
+	return 0;
+}
+
+static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
+					   __u64 thread)
+{
 	__u8 pa;
 
-	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
-		return 0;
-	nr = id;
-	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
-		return 0;
-	if (current_compat_thread(&thread))
-		return 0;
 	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
 	if (pa || syscall_status) {
 		__u64 a[6];
@@ -550,6 +626,25 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	default:
 		return sys_enter_compact(regs, nr, tgid, tid, thread, 6);
 	}
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
+{
+	__u64 thread = 0;
+	__u32 tgid, tid, nr;
+
+	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
+		return 0;
+	nr = id;
+	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
+		return 0;
+	if (current_compat_thread(&thread))
+		return 0;
+	sys_enter_event(regs, nr, tgid, tid, thread);
+	if (stack_bytes)
+		user_stack(regs, nr, tgid, tid, thread);
+	return 0;
 }
 
 /* With syscall_status: is a call that returned ret written? */

@@ -34,8 +34,9 @@
 #define PTBPF_EV_SCHED_SWITCH_IN  23 /* struct ptbpf_ev_sched_switch, "sched_switch_in" */
 #define PTBPF_EV_SCHED_WAKEUP	  24 /* struct ptbpf_ev_sched_wakeup, "sched_wakeup" */
 #define PTBPF_EV_PROC_UNTRACED	  25 /* struct ptbpf_ev_untraced, "proc_untraced" */
+#define PTBPF_EV_USER_STACK	  26 /* struct ptbpf_ev_user_stack, "user_stack" */
 #define PTBPF_EV_KERNEL_FIRST	  PTBPF_EV_PROC_FORK
-#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_PROC_UNTRACED
+#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_USER_STACK
 
 #define PTBPF_EV_SYSCALL_BASE  1024
 #define PTBPF_SYSCALL_NR_MAX   512 /* syscall numbers 0 .. 511 */
@@ -179,6 +180,35 @@ struct ptbpf_ev_sched_wakeup {
 	__s32 tid;
 	__s32 waker_tid;
 	__u32 target_cpu;
+};
+
+/*
+ * "user_stack": what a later unwinder needs to walk the user stack of the
+ * event before it on the same thread (event_id; a stream records it only
+ * for the syscall entries ptbpf_trace_attr_setstacks() selects): the
+ * thread's user registers at the syscall, in the DWARF numbering of the
+ * architecture (x86_64: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip), and
+ * stack_len bytes of its stack from regs[PTBPF_STACK_REG_SP] up. The copy
+ * is shorter than asked (PTBPF_STACK_SHORT) when the stack ends first.
+ * An event whose stack could not be written has none; a user_stack whose
+ * event was not recorded (a full ring, a syscall status filter) follows
+ * an event of another id or thread and belongs to none.
+ */
+#define PTBPF_STACK_REGS	 17
+#define PTBPF_STACK_REG_SP	 7
+#define PTBPF_STACK_REG_IP	 16
+#define PTBPF_USER_STACK_DEFAULT 4096  /* bytes of stack copied by default */
+#define PTBPF_USER_STACK_MAX	 16384 /* the most a stream copies per event */
+
+/* ptbpf_ev_user_stack.flags */
+#define PTBPF_STACK_SHORT 0x1 /* the stack ended before the bytes asked for */
+
+struct ptbpf_ev_user_stack {
+	__u32 event_id; /* the id of the event it belongs to */
+	__u16 flags;
+	__u16 stack_len; /* bytes of stack[] (at most PTBPF_USER_STACK_MAX) */
+	__u64 regs[PTBPF_STACK_REGS];
+	__u8 stack[];
 };
 
 #endif /* PTBPF_EVENTS_H */

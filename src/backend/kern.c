@@ -208,6 +208,10 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 		if (err)
 			return kern_backend__load_err(err);
 	}
+	if (o && o->stack_bytes) {
+		skel->rodata->stack_bytes = o->stack_bytes;
+		memcpy((void *)skel->rodata->stack_nrs, o->stack_nrs, sizeof(o->stack_nrs));
+	}
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	err = kern_bpf__load(skel);
 	close(tmpl);

@@ -29,6 +29,10 @@ struct kern_opts {
 	 * written, each entry held in the kernel until the call returns; 0:
 	 * all, each entry written at once */
 	unsigned int syscall_status;
+	/* bytes of user stack written after the entry of each syscall set
+	 * in stack_nrs (by number), 0: none */
+	unsigned int stack_bytes;
+	uint64_t stack_nrs[8];
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -64,7 +64,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	s->overrun = POSIX_TRACE_NO_OVERRUN;
 	s->mono2real = mono_to_real_offset();
 
-	max_rec = queue__record_size(attr__max_system_data());
+	max_rec = queue__record_size(attr__max_system_data_of(a));
 	if (queue__record_size(a->max_data_size) > max_rec)
 		max_rec = queue__record_size(a->max_data_size);
 	err = queue__init(&s->q, a->stream_size, max_rec);
@@ -95,6 +95,8 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	ko.inherit = a->inherit == POSIX_TRACE_INHERITED;
 	ko.follow_secure_exec = target__may_trace_secure_exec();
 	ko.syscall_status = a->syscall_status;
+	ko.stack_bytes = a->stack_bytes;
+	memcpy(ko.stack_nrs, a->stack_nrs, sizeof(ko.stack_nrs));
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;

@@ -15,6 +15,8 @@
 #include <bpf/bpf_core_read.h>
 #include "kern.h"
 
+#define __NR_mmap_x86_64 9
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by user space before load. */
@@ -527,6 +529,7 @@ struct stack_scratch {
 	struct kern_rec rec;
 	union {
 		struct ptbpf_ev_user_stack st;
+		struct ptbpf_ev_proc_map map;
 		__u8 raw[USER_STACK_FIXED + PTBPF_USER_STACK_MAX];
 	};
 };
@@ -593,6 +596,233 @@ static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid
 		return 0;
 	}
 	count_emitted(idx);
+	return 0;
+}
+
+/*
+ * The mappings a stream with stacks needs to unwind them later: each
+ * executable mmap of a file (its arguments held from entry to exit) and
+ * the program and interpreter of each exec, as proc_map events.
+ */
+#define MAP_NAME_MAX  256
+#define MAP_DEPTH     32
+#define MAP_PROT_EXEC 0x4
+#define MAP_ANON      0x20
+#define AT_BASE_KEY   7
+#define AT_ENTRY_KEY  9
+#define AUXV_PAIRS    28
+#define MAP_REC_MASK  1023 /* above any proc_map record's size */
+
+struct mmap_args {
+	__u64 len;
+	__u64 off;
+	__s64 fd;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct mmap_args);
+} mmap_pending SEC(".maps");
+
+static __always_inline struct mount *mount_of(struct vfsmount *vm)
+{
+	return (struct mount *)((char *)vm - bpf_core_field_offset(struct mount, mnt));
+}
+
+/*
+ * The names of f's path from its own up to the root, each ended by '/',
+ * into buf (PTBPF_MAP_PATH_MAX bytes): bytes written; user space puts
+ * them in order. Crosses mount points; *trunc when it did not fit. Two
+ * loops whose iterations end in one state (the offset and the end of the
+ * walk kept in map memory, names[MAP_DEPTH] and names[MAP_DEPTH + 1], so
+ * that the verifier does not track them): else it would walk every
+ * combination of the iterations' branches.
+ */
+static __always_inline __u32 file_path_rev(struct file *f, char *buf, volatile __u64 *names,
+					   bool *trunc)
+{
+	struct vfsmount *vm = BPF_CORE_READ(f, f_path.mnt);
+	struct dentry *d = BPF_CORE_READ(f, f_path.dentry);
+	struct mount *m = mount_of(vm);
+	__u32 off = 0;
+	int i;
+
+	names[MAP_DEPTH + 1] = 0; /* 1: the root was reached */
+	for (i = 0; i < MAP_DEPTH; i++) {
+		struct dentry *parent;
+		struct mount *mp;
+		bool top;
+
+		names[i] = 0;
+		if (names[MAP_DEPTH + 1])
+			continue;
+		parent = BPF_CORE_READ(d, d_parent);
+		mp = BPF_CORE_READ(m, mnt_parent);
+		top = d == BPF_CORE_READ(vm, mnt_root) || d == parent;
+		if (top && mp == m) {
+			names[MAP_DEPTH + 1] = 1;
+			continue;
+		}
+		if (top) {
+			d = BPF_CORE_READ(m, mnt_mountpoint);
+			m = mp;
+			vm = (struct vfsmount *)((char *)mp +
+						 bpf_core_field_offset(struct mount, mnt));
+		} else {
+			names[i] = (__u64)BPF_CORE_READ(d, d_name.name);
+			d = parent;
+		}
+	}
+	if (!names[MAP_DEPTH + 1])
+		*trunc = true;
+	names[MAP_DEPTH] = 0;
+	for (i = 0; i < MAP_DEPTH; i++) {
+		long n;
+
+		off = names[MAP_DEPTH];
+		if (!names[i])
+			continue;
+		if (off > PTBPF_MAP_PATH_MAX - MAP_NAME_MAX - 1) {
+			*trunc = true;
+			break;
+		}
+		n = bpf_probe_read_kernel_str(buf + (off & (PTBPF_MAP_PATH_MAX / 2 - 1)),
+					      MAP_NAME_MAX, (const void *)names[i]);
+		if (n <= 1)
+			break;
+		off += n;
+		buf[(off - 1) & (PTBPF_MAP_PATH_MAX - 1)] = '/';
+		names[MAP_DEPTH] = off;
+	}
+	return names[MAP_DEPTH];
+}
+
+static __always_inline void emit_map(struct file *f, __u32 kind, __u64 start, __u64 len, __u64 off,
+				     __u32 tgid, __u32 tid)
+{
+	struct stack_scratch *s;
+	__u32 zero = 0, n, size, idx;
+	bool trunc = false;
+	void *ring;
+
+	if (!f && kind != PTBPF_MAP_INTERP)
+		return;
+	s = bpf_map_lookup_elem(&stack_map, &zero);
+	if (!s)
+		return;
+	s->map.start = start;
+	s->map.len = len;
+	s->map.offset = off;
+	s->map.kind = kind;
+	n = 1; /* the interpreter's file is closed by now: no path */
+	if (f)
+		n = file_path_rev(f, s->map.path, (volatile __u64 *)(s->raw + sizeof(s->map)),
+				  &trunc);
+	if (!n || n > PTBPF_MAP_PATH_MAX)
+		return;
+	s->map.path[(n - 1) & (PTBPF_MAP_PATH_MAX - 1)] = 0;
+	s->map.path_len = n;
+	size = __builtin_offsetof(struct ptbpf_ev_proc_map, path) + n;
+	rec_fill_ids(&s->rec, PTBPF_EV_PROC_MAP, size, tgid, tid, 0, 0);
+	if (trunc)
+		s->rec.flags |= KERN_REC_TRUNCATED;
+	size += sizeof(s->rec);
+	/* a no-op (n was checked) that the verifier sees as a bound; the
+	 * empty asm keeps the compiler from dropping it */
+	asm volatile("" : "+r"(size));
+	size &= MAP_REC_MASK;
+	ring = cpu_ring(&idx);
+	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
+		count_drop();
+		return;
+	}
+	count_emitted(idx);
+}
+
+static __always_inline void mmap_enter(struct pt_regs *regs)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	struct mmap_args a;
+	__u64 thread = 0;
+	__u32 tid = pt;
+
+	if (current_compat_thread(&thread) || !enabled || !pid_traced(pt >> 32) ||
+	    !(regs->dx & MAP_PROT_EXEC) || (regs->r10 & MAP_ANON) || (long)regs->r8 < 0)
+		return;
+	a.len = regs->si;
+	a.off = regs->r9;
+	a.fd = (long)regs->r8;
+	bpf_map_update_elem(&mmap_pending, &tid, &a, BPF_ANY);
+}
+
+static __always_inline void mmap_exit(long ret)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 pt = bpf_get_current_pid_tgid();
+	struct file **fds, *f = NULL;
+	struct mmap_args *a;
+	__u32 tid = pt;
+
+	a = bpf_map_lookup_elem(&mmap_pending, &tid);
+	if (!a)
+		return;
+	if ((ret < 0 && ret >= -4095) || a->fd >= BPF_CORE_READ(task, files, fdt, max_fds)) {
+		bpf_map_delete_elem(&mmap_pending, &tid);
+		return;
+	}
+	fds = BPF_CORE_READ(task, files, fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[a->fd]);
+	emit_map(f, PTBPF_MAP_MMAP, ret, a->len, a->off, pt >> 32, tid);
+	bpf_map_delete_elem(&mmap_pending, &tid);
+}
+
+/* After an exec: the program and its interpreter, at their auxv addresses. */
+static __always_inline void exec_maps(struct task_struct *p, struct linux_binprm *bprm)
+{
+	struct mm_struct *mm = BPF_CORE_READ(p, mm);
+	__u32 tgid = BPF_CORE_READ(p, tgid), tid = BPF_CORE_READ(p, pid);
+	__u64 entry = 0, base = 0, kv[2];
+
+	for (int i = 0; i < AUXV_PAIRS; i++) {
+		if (bpf_probe_read_kernel(kv, sizeof(kv),
+					  (char *)__builtin_preserve_access_index(&mm->saved_auxv) +
+						  i * sizeof(kv)) ||
+		    !kv[0])
+			break;
+		if (kv[0] == AT_ENTRY_KEY)
+			entry = kv[1];
+		else if (kv[0] == AT_BASE_KEY)
+			base = kv[1];
+	}
+	emit_map(BPF_CORE_READ(mm, exe_file), PTBPF_MAP_EXEC, entry, 0, 0, tgid, tid);
+	if (base)
+		emit_map(NULL, PTBPF_MAP_INTERP, base, 0, 0, tgid, tid);
+}
+
+/* Loaded only for a stream with stacks (user space disables them else). */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ptbpf_map_enter, struct pt_regs *regs, long id)
+{
+	if (id == __NR_mmap_x86_64)
+		mmap_enter(regs);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ptbpf_map_exit, struct pt_regs *regs, long ret)
+{
+	if (regs->orig_ax == __NR_mmap_x86_64)
+		mmap_exit(ret);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(ptbpf_map_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	if (enabled && pid_traced(bpf_get_current_pid_tgid() >> 32))
+		exec_maps(p, bprm);
 	return 0;
 }
 

@@ -35,8 +35,9 @@
 #define PTBPF_EV_SCHED_WAKEUP	  24 /* struct ptbpf_ev_sched_wakeup, "sched_wakeup" */
 #define PTBPF_EV_PROC_UNTRACED	  25 /* struct ptbpf_ev_untraced, "proc_untraced" */
 #define PTBPF_EV_USER_STACK	  26 /* struct ptbpf_ev_user_stack, "user_stack" */
+#define PTBPF_EV_PROC_MAP	  27 /* struct ptbpf_ev_proc_map, "proc_map" */
 #define PTBPF_EV_KERNEL_FIRST	  PTBPF_EV_PROC_FORK
-#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_USER_STACK
+#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_PROC_MAP
 
 #define PTBPF_EV_SYSCALL_BASE  1024
 #define PTBPF_SYSCALL_NR_MAX   512 /* syscall numbers 0 .. 511 */
@@ -209,6 +210,31 @@ struct ptbpf_ev_user_stack {
 	__u16 stack_len; /* bytes of stack[] (at most PTBPF_USER_STACK_MAX) */
 	__u64 regs[PTBPF_STACK_REGS];
 	__u8 stack[];
+};
+
+/*
+ * "proc_map": a file mapped executable into a traced process of a stream
+ * with stacks, what an unwinder needs to find the module of an address:
+ * PTBPF_MAP_MMAP, an mmap(PROT_EXEC) of path's bytes from offset at start
+ * (len bytes); after an exec, PTBPF_MAP_EXEC the program (start is its
+ * entry point as run, AT_ENTRY: less the ELF's e_entry, its load bias)
+ * and PTBPF_MAP_INTERP its ELF interpreter (start is AT_BASE, its load
+ * bias; path empty: the program's PT_INTERP names it). path is absolute,
+ * path_len bytes with the NUL; a path that did not fit is cut at the
+ * root's side and flagged truncated.
+ */
+#define PTBPF_MAP_MMAP	   1
+#define PTBPF_MAP_EXEC	   2
+#define PTBPF_MAP_INTERP   3
+#define PTBPF_MAP_PATH_MAX 512
+
+struct ptbpf_ev_proc_map {
+	__u64 start;
+	__u64 len;
+	__u64 offset;
+	__u32 kind;
+	__u32 path_len;
+	char path[PTBPF_MAP_PATH_MAX];
 };
 
 #endif /* PTBPF_EVENTS_H */

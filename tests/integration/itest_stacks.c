@@ -15,7 +15,9 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <trace.h>
 #include <ptbpf/events.h>
@@ -215,6 +217,100 @@ static void test_log(void **state)
 	trace_calls(1024, true, path);
 }
 
+struct maps_seen {
+	bool mine, exe, interp, libc;
+};
+
+/* The proc_map events of t: this process's mmap, the child's exec. */
+static void check_maps(trace_id_t t, pid_t child, void *at, const char *self, struct maps_seen *m)
+{
+	static struct ptbpf_ev_proc_map e;
+	struct posix_trace_event_info ev;
+	char name[TRACE_EVENT_NAME_MAX];
+	size_t len;
+
+	memset(m, 0, sizeof(*m));
+	while (itest_next_event(t, false,
+				(struct itest_ev_ref){ &ev, name, &e, sizeof(e), &len })) {
+		if (ev.posix_event_id != PTBPF_EV_PROC_MAP)
+			continue;
+		assert_string_equal(name, "proc_map");
+		assert_int_equal(len, offsetof(struct ptbpf_ev_proc_map, path) + e.path_len);
+		assert_int_equal(strlen(e.path) + 1, e.path_len);
+		assert_true(e.path[0] == '/' || (e.kind == PTBPF_MAP_INTERP && !e.path[0]));
+		if (ev.posix_pid == getpid() && e.kind == PTBPF_MAP_MMAP &&
+		    e.start == (uint64_t)(uintptr_t)at) {
+			assert_string_equal(e.path, self);
+			assert_int_equal(e.len, 4096);
+			assert_int_equal(e.offset, 0);
+			m->mine = true;
+		}
+		if (ev.posix_pid != child)
+			continue;
+		if (e.kind == PTBPF_MAP_EXEC) {
+			assert_string_equal(e.path, "/usr/bin/true");
+			assert_int_not_equal(e.start, 0);
+			m->exe = true;
+		} else if (e.kind == PTBPF_MAP_INTERP) {
+			assert_string_equal(e.path, "");
+			assert_int_not_equal(e.start, 0);
+			m->interp = true;
+		} else if (e.kind == PTBPF_MAP_MMAP &&
+			   !strcmp(e.path, "/usr/lib/x86_64-linux-gnu/libc.so.6")) {
+			m->libc = true;
+		}
+	}
+}
+
+/* A stream with stacks records the executable mappings, with their paths. */
+static void test_maps(void **state)
+{
+	trace_event_id_t getppid_enter;
+	char self[4096];
+	trace_event_set_t set;
+	struct maps_seen m;
+	trace_attr_t a;
+	trace_id_t t;
+	ssize_t n;
+	pid_t child;
+	void *at;
+	int fd, st;
+
+	(void)state;
+	itest_require_bpf();
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	assert_true(n > 0);
+	self[n] = 0;
+	assert_int_equal(ptbpf_system_eventid("sys_enter_getppid", &getppid_enter), 0);
+	assert_int_equal(posix_trace_attr_init(&a), 0);
+	assert_int_equal(posix_trace_attr_setinherited(&a, POSIX_TRACE_INHERITED), 0);
+	assert_int_equal(posix_trace_eventset_empty(&set), 0);
+	assert_int_equal(posix_trace_eventset_add(getppid_enter, &set), 0);
+	assert_int_equal(ptbpf_trace_attr_setstacks(&a, &set, 0), 0);
+	assert_int_equal(posix_trace_create(0, &a, &t), 0);
+	assert_int_equal(posix_trace_start(t), 0);
+	fd = open(self, O_RDONLY);
+	assert_true(fd >= 0);
+	at = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	assert_true(at != MAP_FAILED);
+	close(fd);
+	child = fork();
+	if (!child) {
+		execl("/usr/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(child, &st, 0), child);
+	assert_int_equal(st, 0);
+	assert_int_equal(posix_trace_stop(t), 0);
+	check_maps(t, child, at, self, &m);
+	munmap(at, 4096);
+	assert_int_equal(posix_trace_shutdown(t), 0);
+	assert_true(m.mine);
+	assert_true(m.exe);
+	assert_true(m.interp);
+	assert_true(m.libc);
+}
+
 static void test_off(void **state)
 {
 	(void)state;
@@ -226,7 +322,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attr),	cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_largest), cmocka_unit_test(test_log),
-		cmocka_unit_test(test_off),
+		cmocka_unit_test(test_maps),	cmocka_unit_test(test_off),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,6 +39,9 @@ struct record_args {
 /* record_opts.c: the options and their parser (fills a struct record_args) */
 extern const struct argp record_argp;
 
+/* record_stacks.c: -k, a user stack with every syscall entry */
+void record_set_stacks(trace_attr_t *attr);
+
 /* record_child.c: the command, started held until the stream is started */
 struct child {
 	pid_t pid;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stack.h"
 #include "view.h"
 
 /* A thread's syscall in progress. */
@@ -20,7 +21,8 @@ struct view_tid {
 	int by_path; /* -P: it named a path of the set */
 	int64_t enter_ts;
 	uint64_t args[6];
-	int held; /* the entry in ev, until the exit says if it is printed */
+	int held;     /* the entry in ev, until the exit says if it is printed */
+	char *frames; /* -k: the call's stack, printed under its line */
 	struct cli_ev ev;
 	unsigned char *data;
 	size_t cap;
@@ -35,6 +37,7 @@ struct view {
 	struct summary *sum;
 	struct thsum *th;
 	struct pathtrace *pt;
+	struct stack_view *stk; /* -k */
 	int have_shown;
 	uint64_t shown[PTBPF_EV_ID_LIMIT / 64];
 	struct pidmap tids; /* tid -> struct view_tid */
@@ -49,7 +52,8 @@ int view_opts_prints(const struct view_opts *o)
 
 int view_opts_active(const struct view_opts *o)
 {
-	return o->cflag || o->threads || o->times >= 0 || o->status != VIEW_ST_ALL || o->npaths;
+	return o->cflag || o->threads || o->times >= 0 || o->status != VIEW_ST_ALL || o->npaths ||
+	       o->stacks;
 }
 
 int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int live)
@@ -78,6 +82,8 @@ int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int li
 			if (pathtrace_add(v->pt, o->paths[i]))
 				return -1;
 	}
+	if (o->stacks && !(v->stk = stack_view_new()))
+		return -1;
 	return 0;
 oom:
 	cli_err("out of memory");
@@ -99,6 +105,11 @@ void view_need(const struct view *v, trace_event_set_t *set)
 		return;
 	/* a thread's end ends what is kept about its syscall in progress */
 	posix_trace_eventset_add(PTBPF_EV_THREAD_EXIT, set);
+	if (v->stk) {
+		posix_trace_eventset_add(PTBPF_EV_USER_STACK, set);
+		posix_trace_eventset_add(PTBPF_EV_PROC_MAP, set);
+		posix_trace_eventset_add(PTBPF_EV_PROC_EXIT, set);
+	}
 	if (v->pt)
 		pathtrace_need(v->pt, set);
 }
@@ -150,8 +161,10 @@ static void tid_free(void *p)
 {
 	struct view_tid *t = p;
 
-	if (t)
+	if (t) {
 		free(t->data);
+		free(t->frames);
+	}
 	free(t);
 }
 
@@ -210,6 +223,8 @@ static void tid_end(struct view *v, struct view_tid *t, pid_t tid, unsigned int 
 	t->held = 0;
 	if (held && t->shown && v->print && (v->o.status & status))
 		fmt_event(v->f, &t->ev);
+	free(t->frames);
+	t->frames = NULL;
 }
 
 static void view_enter(struct view *v, const struct cli_ev *ev)
@@ -311,6 +326,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	if (held && v->status_filter)
 		fmt_event(v->f, &t->ev);
 	fmt_event(v->f, ev);
+	if (t && t->frames && !v->f->json)
+		fmt_lines_after(v->f, t->frames);
 }
 
 static void view_other(struct view *v, const struct cli_ev *ev)
@@ -340,6 +357,8 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 		}
 		if (v->pt && id == PTBPF_EV_PROC_EXIT)
 			pathtrace_gone(v->pt, ev->info.posix_pid);
+		if (v->stk && id == PTBPF_EV_PROC_EXIT)
+			stack_view_gone(v->stk, ev->info.posix_pid);
 		break;
 	}
 	if (!is_shown(v, id))
@@ -351,9 +370,35 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 		fmt_event(v->f, ev);
 }
 
+/* -k: a call's stack, kept for its line; the mappings that resolve it */
+static void view_stack(struct view *v, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_user_stack *st = ev->data;
+	struct view_tid *t;
+
+	if (ev->info.posix_event_id == PTBPF_EV_PROC_MAP) {
+		stack_view_map(v->stk, ev->info.posix_pid, ev->data, ev->len);
+		return;
+	}
+	t = pidmap_get(&v->tids, ev->tid);
+	/* only the stack of the call in progress, which it follows */
+	if (!t || t->nr < 0 || !t->shown || ev->len < sizeof(*st) ||
+	    st->event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr))
+		return;
+	free(t->frames);
+	t->frames = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
+}
+
 void view_event(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
+
+	/* stacks and mappings are no lines of their own */
+	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP) {
+		if (v->stk)
+			view_stack(v, ev);
+		return;
+	}
 
 	if (!v->any) {
 		v->nevents++;
@@ -429,5 +474,6 @@ void view_free(struct view *v)
 	free(v->sum);
 	thsum_free(v->th);
 	pathtrace_free(v->pt);
+	stack_view_free(v->stk);
 	free(v);
 }

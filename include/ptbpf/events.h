@@ -198,7 +198,7 @@ struct ptbpf_ev_sched_wakeup {
 #define PTBPF_STACK_REGS	 17
 #define PTBPF_STACK_REG_SP	 7
 #define PTBPF_STACK_REG_IP	 16
-#define PTBPF_USER_STACK_DEFAULT 4096  /* bytes of stack copied by default */
+#define PTBPF_USER_STACK_DEFAULT 8192  /* bytes of stack copied by default */
 #define PTBPF_USER_STACK_MAX	 16384 /* the most a stream copies per event */
 
 /* ptbpf_ev_user_stack.flags */

@@ -1,0 +1,75 @@
+#!/bin/sh
+# ptbpf record -k / show -k against the real strace -k: the frames of the
+# same program's openat calls, in order, name the same modules at the same
+# offsets, and in the modules without separate debug info (our own program
+# built with frame pointers and -g, Debian's cat) the same symbols; live
+# record -k prints what show -k prints from the log; a log moved away and
+# read after the traced binary was deleted still names the frames it can
+# and prints the others raw, never with a wrong name.
+# usage: sh cli_stacks.test.sh BUILD_DIR
+. "$(dirname "$0")/cli_common.sh"
+command -v strace >/dev/null || skip "strace not installed"
+strace -k -e trace=none true >/dev/null 2>&1 || skip "this strace has no -k"
+SC=$(realpath "$PROGS/stack_calls")
+[ -x "$SC" ] || fail "no $SC"
+mkdir -p "$T/bin" "$T/moved"
+
+# frames FILE PATTERN: the " > " lines under each syscall line matching
+# PATTERN, each reduced to "module [offset]", or with -s its whole line
+# for frames in module MOD
+frames() {
+	awk -v pat="$2" -v mod="${3:-}" '
+		/^ > / { if (on) { line = substr($0, 4); m = line; sub(/\(.*$/, "", m)
+			off = line; sub(/^.* \[/, "[", off)
+			print (mod != "" && m == mod) ? line : m " " off }; next }
+		{ on = index($0, pat) > 0; if (on) print "--" }' "$1"
+}
+
+# compare NAME PATTERN MOD COMMAND...: strace -k and ptbpf -k of COMMAND
+compare() {
+	name=$1 pat=$2 mod=$3
+	shift 3
+	strace -k -qq -e trace=openat -o "$T/$name.strace" "$@" >/dev/null 2>&1 ||
+		fail "$name: strace -k"
+	"$P" record -k -e openat -o "$T/$name.log" -- "$@" >/dev/null 2>"$T/$name.err" ||
+		fail "$name: record -k: $(cat "$T/$name.err")"
+	"$P" show -k "$T/$name.log" >"$T/$name.show" || fail "$name: show -k"
+	frames "$T/$name.strace" "$pat" "$mod" >"$T/$name.want"
+	frames "$T/$name.show" "$pat" "$mod" >"$T/$name.got"
+	[ "$(grep -c . "$T/$name.want")" -gt 2 ] || fail "$name: strace -k printed no frames"
+	diff -u "$T/$name.want" "$T/$name.got" || fail "$name: frames differ from strace -k's"
+}
+
+# our program: main, outer, middle, inner, then libc
+compare own '"/nonexistent/ptbpf-stacks' "$SC" "$SC" /nonexistent/ptbpf-stacks
+for f in inner middle outer main; do
+	grep -q "^$SC($f+0x" "$T/own.got" || fail "own: no frame of $f"
+done
+# Debian's cat: every openat, the dynamic loader's and libc's too
+compare cat 'openat(' /usr/bin/cat cat /etc/hostname
+
+# live: the same frames as show -k of the log
+"$P" record -k -e openat -- "$SC" /nonexistent/ptbpf-stacks >"$T/live.out" 2>&1 ||
+	fail "live record -k"
+frames "$T/live.out" '"/nonexistent/ptbpf-stacks' "$SC" >"$T/live.got"
+diff -u "$T/own.got" "$T/live.got" || fail "live record -k: other frames than show -k"
+
+# without -k nothing is captured and show -k prints no frames
+"$P" record -e openat -o "$T/plain.log" -- "$SC" /nonexistent/ptbpf-stacks >/dev/null 2>&1 ||
+	fail "record without -k"
+"$P" show -k "$T/plain.log" | grep -q '^ > ' && fail "frames without record -k"
+
+# moved log, deleted binary: libc still named, the gone module raw
+cp "$SC" "$T/bin/sc"
+"$P" record -k -e openat -o "$T/gone.log" -- "$T/bin/sc" /nonexistent/ptbpf-stacks \
+	>/dev/null 2>&1 || fail "record -k of the copy"
+rm "$T/bin/sc"
+mv "$T/gone.log" "$T/moved/"
+"$P" show -k "$T/moved/gone.log" >"$T/gone.show" || fail "show -k of the moved log"
+grep -A9 '"/nonexistent/ptbpf-stacks' "$T/gone.show" | grep '^ > ' >"$T/gone.frames"
+head -1 "$T/gone.frames" | grep -q '^ > /usr/lib/x86_64-linux-gnu/libc\.so\.6(.*+0x[0-9a-f]*) \[0x' ||
+	fail "moved log: libc's frame not named: $(head -1 "$T/gone.frames")"
+grep -q 'inner\|middle\|outer' "$T/gone.frames" && fail "moved log: a frame of the deleted binary named"
+[ "$(grep -c '^ > unexpected_backtracing_error \[0x' "$T/gone.frames")" -ge 4 ] ||
+	fail "moved log: the deleted binary's frames not printed raw"
+echo "PASS"

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan + UBSan) in their own build
 # directory and run each on its seed corpus, splitting the time between
-# them: the log reader (tests/fuzz/corpus/log) and the user-event consumer
-# (tests/fuzz/corpus/uev).
+# them: the log reader (tests/fuzz/corpus/log), the user-event consumer
+# (tests/fuzz/corpus/uev) and the -k reader of stacks and mappings
+# (tests/fuzz/corpus/stacks).
 #   tools/fuzz-smoke.sh [SECONDS]      (default 30 in all; env BUILD_DIR, JOBS)
 # Exits non-zero when the build fails or a fuzzer finds a crash (the input
-# is saved as $BUILD_DIR/log-crash-* or $BUILD_DIR/uev-crash-*).
+# is saved as $BUILD_DIR/log-crash-*, uev-crash-* or stacks-crash-*).
 set -eu
 secs=${1:-30}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,7 +15,7 @@ jobs=${JOBS:-$(nproc)}
 
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer
+cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer fuzz_stacks
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -32,7 +33,10 @@ fuzz() {
 # -max_total_time=0 would mean no limit: one second each at least
 half=$((secs / 2))
 [ "$half" -ge 1 ] || half=1
-rest=$((secs - half))
+third=$(((secs - half) / 2))
+[ "$third" -ge 1 ] || third=1
+rest=$((secs - half - third))
 [ "$rest" -ge 1 ] || rest=1
 fuzz fuzz_log_reader log "$half" 65536
-fuzz fuzz_uev_consumer uev "$rest" 4096
+fuzz fuzz_uev_consumer uev "$third" 4096
+fuzz fuzz_stacks stacks "$rest" 20000

@@ -640,9 +640,12 @@ static __always_inline struct mount *mount_of(struct vfsmount *vm)
  * that the verifier does not track them): else it would walk every
  * combination of the iterations' branches.
  */
-static __always_inline __u32 file_path_rev(struct file *f, char *buf, volatile __u64 *names,
-					   bool *trunc)
+static __always_inline __u32 file_path_rev(struct task_struct *task, struct file *f, char *buf,
+					   volatile __u64 *names, bool *trunc)
 {
+	/* the task's root, as d_path() stops there (a chroot, a container) */
+	struct dentry *root_d = BPF_CORE_READ(task, fs, root.dentry);
+	struct vfsmount *root_mnt = BPF_CORE_READ(task, fs, root.mnt);
 	struct vfsmount *vm = BPF_CORE_READ(f, f_path.mnt);
 	struct dentry *d = BPF_CORE_READ(f, f_path.dentry);
 	struct mount *m = mount_of(vm);
@@ -661,7 +664,7 @@ static __always_inline __u32 file_path_rev(struct file *f, char *buf, volatile _
 		parent = BPF_CORE_READ(d, d_parent);
 		mp = BPF_CORE_READ(m, mnt_parent);
 		top = d == BPF_CORE_READ(vm, mnt_root) || d == parent;
-		if (top && mp == m) {
+		if ((d == root_d && vm == root_mnt) || (top && mp == m)) {
 			names[MAP_DEPTH + 1] = 1;
 			continue;
 		}
@@ -699,8 +702,8 @@ static __always_inline __u32 file_path_rev(struct file *f, char *buf, volatile _
 	return names[MAP_DEPTH];
 }
 
-static __always_inline void emit_map(struct file *f, __u32 kind, __u64 start, __u64 len, __u64 off,
-				     __u32 tgid, __u32 tid)
+static __always_inline void emit_map(struct task_struct *task, struct file *f, __u32 kind,
+				     __u64 start, __u64 len, __u64 off, __u32 tgid, __u32 tid)
 {
 	struct stack_scratch *s;
 	__u32 zero = 0, n, size, idx;
@@ -718,7 +721,7 @@ static __always_inline void emit_map(struct file *f, __u32 kind, __u64 start, __
 	s->map.kind = kind;
 	n = 1; /* the interpreter's file is closed by now: no path */
 	if (f)
-		n = file_path_rev(f, s->map.path, (volatile __u64 *)(s->raw + sizeof(s->map)),
+		n = file_path_rev(task, f, s->map.path, (volatile __u64 *)(s->raw + sizeof(s->map)),
 				  &trunc);
 	if (!n || n > PTBPF_MAP_PATH_MAX)
 		return;
@@ -774,7 +777,7 @@ static __always_inline void mmap_exit(long ret)
 	}
 	fds = BPF_CORE_READ(task, files, fdt, fd);
 	bpf_probe_read_kernel(&f, sizeof(f), &fds[a->fd]);
-	emit_map(f, PTBPF_MAP_MMAP, ret, a->len, a->off, pt >> 32, tid);
+	emit_map(task, f, PTBPF_MAP_MMAP, ret, a->len, a->off, pt >> 32, tid);
 	bpf_map_delete_elem(&mmap_pending, &tid);
 }
 
@@ -796,9 +799,9 @@ static __always_inline void exec_maps(struct task_struct *p, struct linux_binprm
 		else if (kv[0] == AT_BASE_KEY)
 			base = kv[1];
 	}
-	emit_map(BPF_CORE_READ(mm, exe_file), PTBPF_MAP_EXEC, entry, 0, 0, tgid, tid);
+	emit_map(p, BPF_CORE_READ(mm, exe_file), PTBPF_MAP_EXEC, entry, 0, 0, tgid, tid);
 	if (base)
-		emit_map(NULL, PTBPF_MAP_INTERP, base, 0, 0, tgid, tid);
+		emit_map(p, NULL, PTBPF_MAP_INTERP, base, 0, 0, tgid, tid);
 }
 
 /* Loaded only for a stream with stacks (user space disables them else). */

@@ -279,31 +279,57 @@ static Dwfl *proc_dwfl(struct stack_proc *p)
 
 struct frames {
 	Dwfl *dwfl;
-	FILE *out;
-	int n;
+	struct stack_frames *fr;
+	size_t cap;
 };
 
-static void frame_print(struct frames *f, Dwarf_Addr pc, bool activation)
+static void frame_resolve(Dwfl *dwfl, struct stack_frame *fr, Dwarf_Addr pc, bool activation)
 {
 	/* a return address points after its call: look up the call */
 	Dwarf_Addr at = pc - !activation, start = 0;
-	Dwfl_Module *mod = dwfl_addrmodule(f->dwfl, at);
-	const char *modname, *sym;
+	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, at) : NULL;
+	const char *modname, *sym, *file;
 	GElf_Off off = 0;
+	Dwfl_Line *line;
 	GElf_Sym esym;
+	int lineno = 0;
 
-	if (!mod) {
-		fprintf(f->out, " > unexpected_backtracing_error [0x%lx]\n", (unsigned long)pc);
+	fr->pc = pc;
+	if (!mod)
 		return;
-	}
 	/* as strace -k: the symbol of the call, the offsets of pc itself */
 	modname = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	fr->module = modname ? strdup(modname) : NULL;
+	fr->modoff = pc - start;
 	sym = dwfl_module_addrinfo(mod, at, &off, &esym, NULL, NULL, NULL);
-	if (sym)
-		fprintf(f->out, " > %s(%.*s+0x%lx) [0x%lx]\n", modname, (int)strcspn(sym, "@"), sym,
-			(unsigned long)(off + !activation), (unsigned long)(pc - start));
-	else
-		fprintf(f->out, " > %s() [0x%lx]\n", modname, (unsigned long)(pc - start));
+	if (sym) {
+		fr->symbol = strndup(sym, strcspn(sym, "@")); /* no symbol version */
+		fr->symoff = off + !activation;
+	}
+	line = dwfl_module_getsrc(mod, at);
+	file = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+	if (file) {
+		fr->file = strdup(file);
+		fr->line = lineno;
+	}
+}
+
+static int frame_add(struct frames *f, Dwarf_Addr pc, bool activation)
+{
+	struct stack_frames *fr = f->fr;
+
+	if (fr->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 16;
+		struct stack_frame *n = realloc(fr->f, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		fr->f = n;
+		f->cap = cap;
+	}
+	memset(&fr->f[fr->n], 0, sizeof(fr->f[0]));
+	frame_resolve(f->dwfl, &fr->f[fr->n++], pc, activation);
+	return 0;
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -312,26 +338,36 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	bool activation;
 	Dwarf_Addr pc;
 
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	if (!dwfl_frame_pc(state, &pc, &activation) || frame_add(f, pc, activation))
 		return DWARF_CB_ABORT;
-	frame_print(f, pc, activation);
-	return ++f->n < STACK_FRAMES_MAX ? DWARF_CB_OK : DWARF_CB_ABORT;
+	return f->fr->n < STACK_FRAMES_MAX ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
-char *stack_view_frames(struct stack_view *s, pid_t pid, const void *data, size_t len)
+void stack_frames_free(struct stack_frames *fr)
+{
+	for (size_t i = 0; fr && i < fr->n; i++) {
+		free(fr->f[i].module);
+		free(fr->f[i].symbol);
+		free(fr->f[i].file);
+	}
+	if (fr)
+		free(fr->f);
+	free(fr);
+}
+
+struct stack_frames *stack_view_frames(struct stack_view *s, pid_t pid, const void *data,
+				       size_t len)
 {
 	const size_t fixed = offsetof(struct ptbpf_ev_user_stack, stack);
 	const struct ptbpf_ev_user_stack *st = data;
 	struct stack_proc *p = pidmap_get(&s->procs, pid);
 	struct frames f = { 0 };
-	char *text = NULL;
-	size_t textlen = 0;
 
 	/* untrusted: the stack is what the event holds, no more */
 	if (len < fixed || st->stack_len > len - fixed)
 		return NULL;
-	f.out = open_memstream(&text, &textlen);
-	if (!f.out)
+	f.fr = calloc(1, sizeof(*f.fr));
+	if (!f.fr)
 		return NULL;
 	f.dwfl = p ? proc_dwfl(p) : NULL;
 	if (f.dwfl) {
@@ -340,12 +376,10 @@ char *stack_view_frames(struct stack_view *s, pid_t pid, const void *data, size_
 		dwfl_getthread_frames(f.dwfl, pid, frame_cb, &f);
 		p->st = NULL;
 	}
-	if (!f.n)
-		fprintf(f.out, " > unexpected_backtracing_error [0x%lx]\n",
-			(unsigned long)st->regs[PTBPF_STACK_REG_IP]);
-	if (fclose(f.out)) {
-		free(text);
+	/* no unwinding at all: the pc, raw */
+	if (!f.fr->n && frame_add(&f, st->regs[PTBPF_STACK_REG_IP], true)) {
+		stack_frames_free(f.fr);
 		return NULL;
 	}
-	return text;
+	return f.fr;
 }

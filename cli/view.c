@@ -326,7 +326,7 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	if (held && v->status_filter)
 		fmt_event(v->f, &t->ev);
 	fmt_event(v->f, ev);
-	if (t && t->frames && !v->f->json)
+	if (t && t->frames)
 		fmt_lines_after(v->f, t->frames);
 }
 
@@ -374,6 +374,7 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 static void view_stack(struct view *v, const struct cli_ev *ev)
 {
 	const struct ptbpf_ev_user_stack *st = ev->data;
+	struct stack_frames *fr;
 	struct view_tid *t;
 
 	if (ev->info.posix_event_id == PTBPF_EV_PROC_MAP) {
@@ -385,8 +386,15 @@ static void view_stack(struct view *v, const struct cli_ev *ev)
 	if (!t || t->nr < 0 || !t->shown || ev->len < sizeof(*st) ||
 	    st->event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr))
 		return;
+	if (!v->print)
+		return;
+	fr = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
+	if (!fr)
+		return;
 	free(t->frames);
-	t->frames = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
+	t->frames = v->f->json ? stack_frames_json(fr, ev->info.posix_pid, ev->tid)
+			       : stack_frames_text(fr);
+	stack_frames_free(fr);
 }
 
 void view_event(struct view *v, const struct cli_ev *ev)

@@ -6,8 +6,11 @@
 # record -k prints what show -k prints from the log; a log moved away and
 # read after the traced binary was deleted still names the frames it can
 # and prints the others raw, never with a wrong name.
-# usage: sh cli_stacks.test.sh BUILD_DIR
+# show -k --json gives the frames after their call, with file:line of our
+# program's debug info.
+# usage: sh cli_stacks.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/cli_common.sh"
+SRC=${2:?source dir}
 command -v strace >/dev/null || skip "strace not installed"
 strace -k -e trace=none true >/dev/null 2>&1 || skip "this strace has no -k"
 SC=$(realpath "$PROGS/stack_calls")
@@ -47,6 +50,32 @@ for f in inner middle outer main; do
 done
 # Debian's cat: every openat, the dynamic loader's and libc's too
 compare cat 'openat(' /usr/bin/cat cat /etc/hostname
+
+# --json: a stack record after the openat's exit, our frames with the
+# source lines of the calls (as grep finds them in the source)
+"$P" show -k --json "$T/own.log" >"$T/own.json" || fail "show -k --json"
+C=$SRC/tests/progs/stack_calls.c
+python3 - "$T/own.json" "$SC" "$(realpath "$C")" \
+	"$(grep -n 'open(path, O_RDONLY)' "$C" | cut -d: -f1)" \
+	"$(grep -n 'return inner(path)' "$C" | cut -d: -f1)" \
+	"$(grep -n 'return middle(path)' "$C" | cut -d: -f1)" <<'PY' || fail "show -k --json"
+import json, sys
+path, mod, src = sys.argv[1:4]
+lines = dict(zip(("inner", "middle", "outer"), map(int, sys.argv[4:7])))
+recs = [json.loads(l) for l in open(path)]
+for i, r in enumerate(recs):
+    if r.get("type") == "stack":
+        prev = recs[i - 1]
+        if prev.get("name") == "sys_exit_openat" and prev.get("errno") == "ENOENT" and prev["tid"] == r["tid"]:
+            break
+else:
+    sys.exit("no stack record after the failed openat")
+own = [f for f in r["frames"] if f.get("module") == mod]
+assert [f["symbol"] for f in own[:4]] == ["inner", "middle", "outer", "main"], own
+for f in own[:3]:
+    assert f["file"] == src and f["line"] == lines[f["symbol"]], f
+assert r["frames"][0]["module"].endswith("/libc.so.6"), r["frames"][0]
+PY
 
 # live: the same frames as show -k of the log
 "$P" record -k -e openat -- "$SC" /nonexistent/ptbpf-stacks >"$T/live.out" 2>&1 ||

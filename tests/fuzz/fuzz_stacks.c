@@ -30,7 +30,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = data[at + 1] | (size_t)data[at + 2] << 8;
 		int stack = data[at] & 1;
 		uint8_t *ev;
-		char *text;
 
 		at += 3;
 		if (len > size - at)
@@ -42,10 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(ev, data + at, len);
 		at += len;
 		if (stack) {
-			text = stack_view_frames(s, 1, ev, len);
-			if (text)
-				sink += strlen(text);
-			free(text);
+			struct stack_frames *fr = stack_view_frames(s, 1, ev, len);
+
+			for (size_t i = 0; fr && i < fr->n; i++)
+				sink += fr->f[i].symbol ? strlen(fr->f[i].symbol) : fr->f[i].pc;
+			stack_frames_free(fr);
 		} else {
 			stack_view_map(s, 1, ev, len);
 		}

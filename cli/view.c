@@ -288,6 +288,7 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	struct view_tid *t = pidmap_get(&v->tids, ev->tid);
 	int64_t ret = have_ret ? x->ret : 0, ns = -1;
 	const char *name = sys_name_of(ev);
+	char *frames = NULL;
 	unsigned int st;
 
 	if (t && t->nr != nr)
@@ -300,6 +301,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		ns = ts_ns(&ev->info.posix_timestamp) - exit_entry_ts(ev, t->enter_ts);
 		t->nr = -1;
 		t->held = 0;
+		frames = t->frames; /* this call's: printed with it or not at all */
+		t->frames = NULL;
 	} else {
 		/* no entry: -P cannot tell what it touched */
 		shown = is_shown(v, id) && !v->pt;
@@ -309,7 +312,7 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		child = have_ret && !ret && is_fork(name);
 	}
 	if (!shown)
-		return;
+		goto out;
 	err = have_ret && ret < 0 && ret >= -4095 && !(sysclass_of(nr) & SC_NEVER_FAILS);
 	v->nevents++;
 	if (v->sum && !child)
@@ -319,15 +322,17 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	if (v->th)
 		thsum_event(v->th, ev);
 	if (!v->print)
-		return;
+		goto out;
 	st = !have_ret ? VIEW_ST_UNAVAILABLE : err ? VIEW_ST_FAILED : VIEW_ST_SUCCESSFUL;
 	if (!(v->o.status & st))
-		return;
+		goto out;
 	if (held && v->status_filter)
 		fmt_event(v->f, &t->ev);
 	fmt_event(v->f, ev);
-	if (t && t->frames)
-		fmt_lines_after(v->f, t->frames);
+	if (frames)
+		fmt_lines_after(v->f, frames);
+out:
+	free(frames);
 }
 
 static void view_other(struct view *v, const struct cli_ev *ev)

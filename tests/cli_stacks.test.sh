@@ -83,6 +83,15 @@ PY
 frames "$T/live.out" '"/nonexistent/ptbpf-stacks' "$SC" >"$T/live.got"
 diff -u "$T/own.got" "$T/live.got" || fail "live record -k: other frames than show -k"
 
+# --stack=read: frames under the reads only, not the openat calls
+"$P" record -e openat,read --stack=read -o "$T/sel.log" -- cat /etc/hostname >/dev/null 2>&1 ||
+	fail "record --stack=read"
+"$P" show -k "$T/sel.log" >"$T/sel.show" || fail "show -k of --stack=read"
+[ "$(frames "$T/sel.show" ' read(' | grep -vc -e '^--')" -gt 0 ] || fail "--stack=read: no frames under read"
+[ "$(frames "$T/sel.show" ' openat(' | grep -vc -e '^--')" = 0 ] || fail "--stack=read: frames under openat"
+"$P" record --stack=proc -- true >/dev/null 2>"$T/sel.err"
+[ $? = 2 ] && grep -q 'only syscalls' "$T/sel.err" || fail "--stack=proc: not refused"
+
 # without -k nothing is captured and show -k prints no frames
 "$P" record -e openat -o "$T/plain.log" -- "$SC" /nonexistent/ptbpf-stacks >/dev/null 2>&1 ||
 	fail "record without -k"

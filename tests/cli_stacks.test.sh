@@ -77,6 +77,32 @@ for f in own[:3]:
 assert r["frames"][0]["module"].endswith("/libc.so.6"), r["frames"][0]
 PY
 
+# convert --to chrome: the openat slice's "sf" leads through stackFrames
+# from libc's open out to main, each frame stored once
+"$P" convert "$T/own.log" --to chrome -o "$T/own.chrome.json" || fail "convert --to chrome"
+python3 - "$T/own.chrome.json" "$SC" <<'PY' || fail "convert --to chrome: stack frames"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sf, mod = d["stackFrames"], sys.argv[2]
+names = set()
+for k, f in sf.items():
+    key = (f["name"], f.get("parent"))
+    assert key not in names, ("a frame stored twice", key)
+    names.add(key)
+for e in d["traceEvents"]:
+    if e.get("ph") == "X" and '"/nonexistent/ptbpf-stacks"' in e["args"]["call"]:
+        break
+else:
+    sys.exit("no slice of the openat")
+chain, i = [], e["sf"]
+while i:
+    chain.append(sf[i]["name"])
+    i = sf[i].get("parent")
+own = [n for n in chain if n.endswith("(%s)" % mod)]
+assert own[:4] == ["%s (%s)" % (f, mod) for f in ("inner", "middle", "outer", "main")], chain
+assert "libc.so.6" in chain[0], chain
+PY
+
 # live: the same frames as show -k of the log
 "$P" record -k -e openat -- "$SC" /nonexistent/ptbpf-stacks >"$T/live.out" 2>&1 ||
 	fail "live record -k"
@@ -96,6 +122,8 @@ diff -u "$T/own.got" "$T/live.got" || fail "live record -k: other frames than sh
 "$P" record -e openat -o "$T/plain.log" -- "$SC" /nonexistent/ptbpf-stacks >/dev/null 2>&1 ||
 	fail "record without -k"
 "$P" show -k "$T/plain.log" | grep -q '^ > ' && fail "frames without record -k"
+"$P" convert "$T/plain.log" --to chrome -o "$T/plain.json" || fail "convert without stacks"
+grep -q stackFrames "$T/plain.json" && fail "stackFrames without record -k"
 
 # moved log, deleted binary: libc still named, the gone module raw
 cp "$SC" "$T/bin/sc"

@@ -719,6 +719,10 @@ static __always_inline void emit_map(struct task_struct *task, struct file *f, _
 	s->map.len = len;
 	s->map.offset = off;
 	s->map.kind = kind;
+	s->map.reserved = 0;
+	s->map.ino = f ? BPF_CORE_READ(f, f_inode, i_ino) : 0;
+	s->map.size = f ? BPF_CORE_READ(f, f_inode, i_size) : 0;
+	s->map.dev = f ? BPF_CORE_READ(f, f_inode, i_sb, s_dev) : 0;
 	n = 1; /* the interpreter's file is closed by now: no path */
 	if (f)
 		n = file_path_rev(task, f, s->map.path, (volatile __u64 *)(s->raw + sizeof(s->map)),

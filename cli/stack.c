@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <ptbpf/events.h>
 
@@ -173,6 +175,22 @@ static void proc_add(struct stack_proc *p, const char *path, uint64_t bias)
 	p->stale = true;
 }
 
+/*
+ * Is the file at m's path still the one that was mapped? A file rebuilt
+ * or replaced since would give its own names to the old addresses.
+ */
+static bool same_file(const struct ptbpf_ev_proc_map *m)
+{
+	struct stat st;
+
+	if (stat(m->path, &st))
+		return false;
+	if (!m->ino)
+		return true; /* not known: the interpreter */
+	return st.st_ino == m->ino && (uint64_t)st.st_size == m->size &&
+	       st.st_dev == makedev(m->dev >> 20, m->dev & 0xfffff);
+}
+
 void stack_view_map(struct stack_view *s, pid_t pid, const void *data, size_t len)
 {
 	const size_t fixed = offsetof(struct ptbpf_ev_proc_map, path);
@@ -193,7 +211,8 @@ void stack_view_map(struct stack_view *s, pid_t pid, const void *data, size_t le
 	case PTBPF_MAP_EXEC:
 		/* a new address space */
 		proc_clear(p);
-		if (m.path[0] == '/' && !elf_entry_interp(m.path, &entry, &interp)) {
+		if (m.path[0] == '/' && same_file(&m) &&
+		    !elf_entry_interp(m.path, &entry, &interp)) {
 			p->interp = interp;
 			proc_add(p, m.path, m.start - entry);
 		}
@@ -205,7 +224,7 @@ void stack_view_map(struct stack_view *s, pid_t pid, const void *data, size_t le
 			proc_add(p, p->interp, m.start);
 		break;
 	case PTBPF_MAP_MMAP:
-		if (m.path[0] == '/' && m.start >= m.offset)
+		if (m.path[0] == '/' && m.start >= m.offset && same_file(&m))
 			proc_add(p, m.path, m.start - m.offset);
 		break;
 	}

@@ -138,4 +138,14 @@ head -1 "$T/gone.frames" | grep -q '^ > /usr/lib/x86_64-linux-gnu/libc\.so\.6(.*
 grep -q 'inner\|middle\|outer' "$T/gone.frames" && fail "moved log: a frame of the deleted binary named"
 [ "$(grep -c '^ > unexpected_backtracing_error \[0x' "$T/gone.frames")" -ge 4 ] ||
 	fail "moved log: the deleted binary's frames not printed raw"
+# the binary replaced by another at the same path: its names are not used
+cp "$SC" "$T/bin/sc"
+"$P" record -k -e openat -o "$T/repl.log" -- "$T/bin/sc" /nonexistent/ptbpf-stacks \
+	>/dev/null 2>&1 || fail "record -k of the copy"
+cp /usr/bin/true "$T/bin/sc"
+"$P" show -k "$T/repl.log" >"$T/repl.show" || fail "show -k after the binary was replaced"
+grep -A9 '"/nonexistent/ptbpf-stacks' "$T/repl.show" | grep '^ > ' >"$T/repl.frames"
+grep -q "$T/bin/sc" "$T/repl.frames" && fail "replaced binary: frames named from the new file"
+[ "$(grep -c '^ > unexpected_backtracing_error \[0x' "$T/repl.frames")" -ge 4 ] ||
+	fail "replaced binary: its frames not printed raw"
 echo "PASS"

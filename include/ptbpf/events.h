@@ -221,7 +221,9 @@ struct ptbpf_ev_user_stack {
  * and PTBPF_MAP_INTERP its ELF interpreter (start is AT_BASE, its load
  * bias; path empty: the program's PT_INTERP names it). path is absolute,
  * path_len bytes with the NUL; a path that did not fit is cut at the
- * root's side and flagged truncated.
+ * root's side and flagged truncated. dev (major << 20 | minor), ino and
+ * size identify the file that was mapped (0: not known, the interpreter):
+ * a reader tells it from another file at the same path later.
  */
 #define PTBPF_MAP_MMAP	   1
 #define PTBPF_MAP_EXEC	   2
@@ -232,8 +234,12 @@ struct ptbpf_ev_proc_map {
 	__u64 start;
 	__u64 len;
 	__u64 offset;
+	__u64 ino;
+	__u64 size;
+	__u32 dev;
 	__u32 kind;
 	__u32 path_len;
+	__u32 reserved;
 	char path[PTBPF_MAP_PATH_MAX];
 };
 

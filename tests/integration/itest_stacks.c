@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -240,9 +242,16 @@ static void check_maps(trace_id_t t, pid_t child, void *at, const char *self, st
 		assert_true(e.path[0] == '/' || (e.kind == PTBPF_MAP_INTERP && !e.path[0]));
 		if (ev.posix_pid == getpid() && e.kind == PTBPF_MAP_MMAP &&
 		    e.start == (uint64_t)(uintptr_t)at) {
+			struct stat st;
+
 			assert_string_equal(e.path, self);
 			assert_int_equal(e.len, 4096);
 			assert_int_equal(e.offset, 0);
+			/* the file's identity, in the kernel's encoding of dev */
+			assert_int_equal(stat(self, &st), 0);
+			assert_int_equal(e.ino, st.st_ino);
+			assert_int_equal(e.size, st.st_size);
+			assert_int_equal(e.dev, major(st.st_dev) << 20 | minor(st.st_dev));
 			m->mine = true;
 		}
 		if (ev.posix_pid != child)

@@ -138,6 +138,17 @@ head -1 "$T/gone.frames" | grep -q '^ > /usr/lib/x86_64-linux-gnu/libc\.so\.6(.*
 grep -q 'inner\|middle\|outer' "$T/gone.frames" && fail "moved log: a frame of the deleted binary named"
 [ "$(grep -c '^ > unexpected_backtracing_error \[0x' "$T/gone.frames")" -ge 4 ] ||
 	fail "moved log: the deleted binary's frames not printed raw"
+# -p: a process running before tracing began, its mappings read at start
+"$SC" /nonexistent/ptbpf-stacks 40 &
+bg=$!
+sleep 0.3
+"$P" record -k -e openat -o "$T/p.log" -p "$bg" --duration 0.5 >/dev/null 2>&1 ||
+	fail "record -k -p"
+wait "$bg"
+"$P" show -k "$T/p.log" >"$T/p.show" || fail "show -k of the -p log"
+frames "$T/p.show" '"/nonexistent/ptbpf-stacks' "$SC" | grep -c "^$SC(outer+0x" >"$T/p.n"
+[ "$(cat "$T/p.n")" -gt 2 ] || fail "-p: the running process's frames not named"
+
 # the binary replaced by another at the same path: its names are not used
 cp "$SC" "$T/bin/sc"
 "$P" record -k -e openat -o "$T/repl.log" -- "$T/bin/sc" /nonexistent/ptbpf-stacks \

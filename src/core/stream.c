@@ -203,6 +203,8 @@ int stream__start(struct pt_stream *s)
 	s->start_ts = now_stream(s);
 	s->start_after_gap = false;
 	stream__record_system(s, POSIX_TRACE_START, s->start_ts, &set, sizeof(set));
+	if (s->attr.stack_bytes)
+		stream__record_maps(s, s->pid, s->start_ts);
 	stream__set_sources_enabled(s, true);
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);

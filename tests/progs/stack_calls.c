@@ -3,9 +3,11 @@
  * For tests/cli_stacks.test.sh: opens a path that does not exist from a
  * chain of its own functions (built with frame pointers and debug info),
  * so that a stack trace of that openat names them: main, outer, middle,
- * inner, then libc's open.
+ * inner, then libc's open. With a count, that many times, 50 ms apart
+ * (a running process to attach to).
  */
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 __attribute__((noinline)) int inner(const char *path)
@@ -29,5 +31,13 @@ __attribute__((noinline)) int outer(const char *path)
 
 int main(int argc, char **argv)
 {
-	return outer(argc > 1 ? argv[1] : "/nonexistent/ptbpf-stacks") == 1 ? 0 : 1;
+	const char *path = argc > 1 ? argv[1] : "/nonexistent/ptbpf-stacks";
+	int n = argc > 2 ? atoi(argv[2]) : 1, ok = 1;
+
+	for (int i = 0; i < n; i++) {
+		if (i)
+			usleep(50000);
+		ok &= outer(path) == 1;
+	}
+	return ok ? 0 : 1;
 }

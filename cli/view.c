@@ -21,8 +21,9 @@ struct view_tid {
 	int by_path; /* -P: it named a path of the set */
 	int64_t enter_ts;
 	uint64_t args[6];
-	int held;     /* the entry in ev, until the exit says if it is printed */
-	char *frames; /* -k: the call's stack, printed under its line */
+	int held;	      /* the entry in ev, until the exit says if it is printed */
+	char *frames;	      /* -k: the call's stack, printed under its line */
+	int printed_noreturn; /* -k: exit_group... printed, its stack to come; -1: none */
 	struct cli_ev ev;
 	unsigned char *data;
 	size_t cap;
@@ -154,6 +155,7 @@ static struct view_tid *tid_get(struct view *v, pid_t tid)
 		return NULL;
 	}
 	t->nr = -1;
+	t->printed_noreturn = -1;
 	return t;
 }
 
@@ -240,6 +242,7 @@ static void view_enter(struct view *v, const struct cli_ev *ev)
 		return;
 	}
 	tid_end(v, t, ev->tid, VIEW_ST_UNFINISHED, 1);
+	t->printed_noreturn = -1;
 	t->nr = (int)PTBPF_EV_SYSCALL_NR(id);
 	t->pid = ev->info.posix_pid;
 	t->enter_ts = ts_ns(&ev->info.posix_timestamp);
@@ -259,8 +262,10 @@ static void view_enter(struct view *v, const struct cli_ev *ev)
 		/* exit, exit_group: no exit comes, and strace counts none;
 		 * their status is "unfinished" */
 		t->nr = -1;
-		if (v->print && (v->o.status & VIEW_ST_UNFINISHED))
+		if (v->print && (v->o.status & VIEW_ST_UNFINISHED)) {
 			fmt_event(v->f, ev);
+			t->printed_noreturn = (int)PTBPF_EV_SYSCALL_NR(id);
+		}
 		return;
 	}
 	if (v->status_filter)
@@ -381,17 +386,23 @@ static void view_stack(struct view *v, const struct cli_ev *ev)
 	const struct ptbpf_ev_user_stack *st = ev->data;
 	struct stack_frames *fr;
 	struct view_tid *t;
+	int noreturn;
 
 	if (ev->info.posix_event_id == PTBPF_EV_PROC_MAP) {
 		stack_view_map(v->stk, ev->info.posix_pid, ev->data, ev->len);
 		return;
 	}
 	t = pidmap_get(&v->tids, ev->tid);
-	/* only the stack of the call in progress, which it follows */
-	if (!t || t->nr < 0 || !t->shown || ev->len < sizeof(*st) ||
-	    st->event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr))
+	if (!t || !v->print || ev->len < sizeof(*st))
 		return;
-	if (!v->print)
+	/* a call that does not return was printed at its entry: its
+	 * stack goes under it now */
+	noreturn = t->nr < 0 && t->printed_noreturn >= 0 &&
+		   st->event_id == PTBPF_EV_SYS_ENTER((unsigned int)t->printed_noreturn);
+	t->printed_noreturn = -1;
+	/* else only the stack of the call in progress, which it follows */
+	if (!noreturn &&
+	    (t->nr < 0 || !t->shown || st->event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr)))
 		return;
 	fr = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
 	if (!fr)
@@ -400,6 +411,11 @@ static void view_stack(struct view *v, const struct cli_ev *ev)
 	t->frames = v->f->json ? stack_frames_json(fr, ev->info.posix_pid, ev->tid)
 			       : stack_frames_text(fr);
 	stack_frames_free(fr);
+	if (noreturn) {
+		fmt_lines_after(v->f, t->frames);
+		free(t->frames);
+		t->frames = NULL;
+	}
 }
 
 void view_event(struct view *v, const struct cli_ev *ev)

@@ -109,6 +109,12 @@ PY
 frames "$T/live.out" '"/nonexistent/ptbpf-stacks' "$SC" >"$T/live.got"
 diff -u "$T/own.got" "$T/live.got" || fail "live record -k: other frames than show -k"
 
+# exit_group, printed at its entry (it does not return): its frames too
+"$P" record -k -e exit_group -- "$SC" /nonexistent/ptbpf-stacks >"$T/eg.out" 2>&1 ||
+	fail "record -k -e exit_group"
+frames "$T/eg.out" 'exit_group(' | sed -n 2p | grep -q '^/usr/lib/x86_64-linux-gnu/libc\.so\.6 \[0x' ||
+	fail "exit_group: no frames: $(cat "$T/eg.out")"
+
 # --stack=read: frames under the reads only, not the openat calls
 "$P" record -e openat,read --stack=read -o "$T/sel.log" -- cat /etc/hostname >/dev/null 2>&1 ||
 	fail "record --stack=read"

@@ -333,6 +333,17 @@ class Bench:
             return ([self.ptbpf, "record", "-o", os.path.join(self.work, "rec.ptlog"), "--"]
                     + cmd, None, None)
 
+        def ptbpf_log_k(cmd):
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            return ([self.ptbpf, "record", "-k", "-o", os.path.join(self.work, "rec.ptlog"),
+                     "--"] + cmd, None, None)
+
+        def strace_k(cmd):
+            if not shutil.which("strace"):
+                raise NA("strace not installed")
+            return ["strace", "-f", "-k", "-o", "/dev/null"] + cmd, None, None
+
         def ptbpf_api(cmd):
             return [self.b("bench_ctl"), "--"] + cmd, None, None
 
@@ -362,6 +373,10 @@ class Bench:
             ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_fast"),
             ("bpftrace", "bpftrace printf > /dev/null", bpft, "n_mid"),
             ("strace", "strace -f -o /dev/null", strace, "n_slow"),
+            # user stacks (-k): 8 KiB of stack a syscall into the log, and
+            # strace's -k, which unwinds each call as it stops it
+            ("ptbpf_log_k", "ptbpf record -k -o FILE (user stacks)", ptbpf_log_k, "n_slow"),
+            ("strace_k", "strace -f -k -o /dev/null", strace_k, "n_slow"),
             ("perf", "perf trace -o /dev/null", perf, "n_slow"),
         ]
 
@@ -375,7 +390,7 @@ class Bench:
                 c = re.search(r"reftracer: events .* cpu_ns (\d+)", text)
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
                             cpu_ns=int(c.group(1)) if c else None)
-        if key in ("ptbpf_live", "ptbpf_log"):
+        if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_k"):
             m = re.search(r"(\d+) events (?:printed|written to .* bytes\)), (\d+) lost, "
                           r"[\d.]+ s, CPU ([\d.]+) s", text)
             if m:
@@ -429,6 +444,8 @@ class Bench:
             for key, label, runner, size in self.tracers():
                 if key == "ref_paths" and wkey != "tree":
                     continue  # no path argument: the same as "ref"
+                if key in ("ptbpf_log_k", "strace_k") and wkey == "getppid2":
+                    continue  # stacks: the loop and the tree walk
                 cmd = [self.b("bench_syscalls")] + wargs(m[size])
 
                 def once(cmd=cmd, runner=runner, key=key):

@@ -15,6 +15,8 @@
 #include <bpf/bpf_core_read.h>
 #include "kern.h"
 
+#define __NR_mmap_x86_64 9
+
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Set by user space before load. */
@@ -33,6 +35,10 @@ const volatile __u32 nr_rings = 1;
  * entry written when it is made.
  */
 const volatile __u32 syscall_status = 0;
+/* bytes of user stack copied after the entries of the syscalls set in
+ * stack_nrs (by number), 0: none (see user_stack()) */
+const volatile __u32 stack_bytes = 0;
+const volatile __u64 stack_nrs[PTBPF_SYSCALL_NR_MAX / 64];
 
 /* Written by user space through the mmap'ed .bss at any time. */
 __u32 enabled;
@@ -716,22 +722,327 @@ static __always_inline long sigreturn_exit_nr(long nr)
 	return NR_RT_SIGRETURN;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
+/*
+ * The user_stack event (events.h) after the entry of syscall nr: regs is
+ * the thread's user register frame at any kernel (the tp_btf argument),
+ * and the stack is read from its sp, halving the length until the read
+ * stays inside the stack's mapping.
+ */
+#define USER_STACK_FIXED __builtin_offsetof(struct ptbpf_ev_user_stack, stack)
+
+struct stack_scratch {
+	struct kern_rec rec;
+	union {
+		struct ptbpf_ev_user_stack st;
+		struct ptbpf_ev_proc_map map;
+		__u8 raw[USER_STACK_FIXED + PTBPF_USER_STACK_MAX];
+	};
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_scratch);
+} stack_map SEC(".maps");
+
+static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
+				      __u64 thread)
 {
+	__u32 zero = 0, len = stack_bytes, size, idx;
+	struct stack_scratch *s;
+	void *ring;
+	__u64 *g;
+
+	if (!(stack_nrs[(nr / 64) & (PTBPF_SYSCALL_NR_MAX / 64 - 1)] & (1ULL << (nr % 64))) ||
+	    !(filter_bits[PTBPF_EV_USER_STACK / 64] & (1ULL << (PTBPF_EV_USER_STACK % 64))))
+		return 0;
+	s = bpf_map_lookup_elem(&stack_map, &zero);
+	if (!s)
+		return 0;
+	g = s->st.regs;
+	g[0] = regs->ax;
+	g[1] = regs->dx;
+	g[2] = regs->cx;
+	g[3] = regs->bx;
+	g[4] = regs->si;
+	g[5] = regs->di;
+	g[6] = regs->bp;
+	g[7] = regs->sp;
+	g[8] = regs->r8;
+	g[9] = regs->r9;
+	g[10] = regs->r10;
+	g[11] = regs->r11;
+	g[12] = regs->r12;
+	g[13] = regs->r13;
+	g[14] = regs->r14;
+	g[15] = regs->r15;
+	g[16] = regs->ip;
+	s->st.event_id = PTBPF_EV_SYS_ENTER(nr);
+	s->st.flags = 0;
+	for (int i = 0; i < 8; i++) {
+		if (len > PTBPF_USER_STACK_MAX)
+			len = PTBPF_USER_STACK_MAX;
+		if (!len ||
+		    !bpf_probe_read_user(s->raw + USER_STACK_FIXED, len, (const void *)g[7]))
+			break;
+		s->st.flags = PTBPF_STACK_SHORT;
+		len >>= 1;
+	}
+	if (len > PTBPF_USER_STACK_MAX)
+		return 0;
+	s->st.stack_len = len;
+	rec_fill_ids(&s->rec, PTBPF_EV_USER_STACK, USER_STACK_FIXED + len, tgid, tid, thread,
+		     g[16]);
+	size = sizeof(s->rec) + USER_STACK_FIXED + len;
+	ring = cpu_ring(&idx);
+	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
+		count_drop();
+		return 0;
+	}
+	count_emitted(idx);
+	return 0;
+}
+
+/*
+ * The mappings a stream with stacks needs to unwind them later: each
+ * executable mmap of a file (its arguments held from entry to exit) and
+ * the program and interpreter of each exec, as proc_map events.
+ */
+#define MAP_NAME_MAX  256
+#define MAP_DEPTH     32
+#define MAP_PROT_EXEC 0x4
+#define MAP_ANON      0x20
+#define AT_BASE_KEY   7
+#define AT_ENTRY_KEY  9
+#define AUXV_PAIRS    28
+#define MAP_REC_MASK  1023 /* above any proc_map record's size */
+
+struct mmap_args {
+	__u64 len;
+	__u64 off;
+	__s64 fd;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct mmap_args);
+} mmap_pending SEC(".maps");
+
+static __always_inline struct mount *mount_of(struct vfsmount *vm)
+{
+	return (struct mount *)((char *)vm - bpf_core_field_offset(struct mount, mnt));
+}
+
+/*
+ * The names of f's path from its own up to the root, each ended by '/',
+ * into buf (PTBPF_MAP_PATH_MAX bytes): bytes written; user space puts
+ * them in order. Crosses mount points; *trunc when it did not fit. Two
+ * loops whose iterations end in one state (the offset and the end of the
+ * walk kept in map memory, names[MAP_DEPTH] and names[MAP_DEPTH + 1], so
+ * that the verifier does not track them): else it would walk every
+ * combination of the iterations' branches.
+ */
+static __always_inline __u32 file_path_rev(struct task_struct *task, struct file *f, char *buf,
+					   volatile __u64 *names, bool *trunc)
+{
+	/* the task's root, as d_path() stops there (a chroot, a container) */
+	struct dentry *root_d = BPF_CORE_READ(task, fs, root.dentry);
+	struct vfsmount *root_mnt = BPF_CORE_READ(task, fs, root.mnt);
+	struct vfsmount *vm = BPF_CORE_READ(f, f_path.mnt);
+	struct dentry *d = BPF_CORE_READ(f, f_path.dentry);
+	struct mount *m = mount_of(vm);
+	__u32 off = 0;
+	int i;
+
+	names[MAP_DEPTH + 1] = 0; /* 1: the root was reached */
+	for (i = 0; i < MAP_DEPTH; i++) {
+		struct dentry *parent;
+		struct mount *mp;
+		bool top;
+
+		names[i] = 0;
+		if (names[MAP_DEPTH + 1])
+			continue;
+		parent = BPF_CORE_READ(d, d_parent);
+		mp = BPF_CORE_READ(m, mnt_parent);
+		top = d == BPF_CORE_READ(vm, mnt_root) || d == parent;
+		if ((d == root_d && vm == root_mnt) || (top && mp == m)) {
+			names[MAP_DEPTH + 1] = 1;
+			continue;
+		}
+		if (top) {
+			d = BPF_CORE_READ(m, mnt_mountpoint);
+			m = mp;
+			vm = (struct vfsmount *)((char *)mp +
+						 bpf_core_field_offset(struct mount, mnt));
+		} else {
+			names[i] = (__u64)BPF_CORE_READ(d, d_name.name);
+			d = parent;
+		}
+	}
+	if (!names[MAP_DEPTH + 1])
+		*trunc = true;
+	names[MAP_DEPTH] = 0;
+	for (i = 0; i < MAP_DEPTH; i++) {
+		long n;
+
+		off = names[MAP_DEPTH];
+		if (!names[i])
+			continue;
+		if (off > PTBPF_MAP_PATH_MAX - MAP_NAME_MAX - 1) {
+			*trunc = true;
+			break;
+		}
+		n = bpf_probe_read_kernel_str(buf + (off & (PTBPF_MAP_PATH_MAX / 2 - 1)),
+					      MAP_NAME_MAX, (const void *)names[i]);
+		if (n <= 1)
+			break;
+		off += n;
+		buf[(off - 1) & (PTBPF_MAP_PATH_MAX - 1)] = '/';
+		names[MAP_DEPTH] = off;
+	}
+	return names[MAP_DEPTH];
+}
+
+static __always_inline void emit_map(struct task_struct *task, struct file *f, __u32 kind,
+				     __u64 start, __u64 len, __u64 off, __u32 tgid, __u32 tid)
+{
+	struct stack_scratch *s;
+	__u32 zero = 0, n, size, idx;
+	bool trunc = false;
+	void *ring;
+
+	if (!f && kind != PTBPF_MAP_INTERP)
+		return;
+	s = bpf_map_lookup_elem(&stack_map, &zero);
+	if (!s)
+		return;
+	s->map.start = start;
+	s->map.len = len;
+	s->map.offset = off;
+	s->map.kind = kind;
+	s->map.reserved = 0;
+	s->map.ino = f ? BPF_CORE_READ(f, f_inode, i_ino) : 0;
+	s->map.size = f ? BPF_CORE_READ(f, f_inode, i_size) : 0;
+	s->map.dev = f ? BPF_CORE_READ(f, f_inode, i_sb, s_dev) : 0;
+	n = 1; /* the interpreter's file is closed by now: no path */
+	if (f)
+		n = file_path_rev(task, f, s->map.path, (volatile __u64 *)(s->raw + sizeof(s->map)),
+				  &trunc);
+	if (!n || n > PTBPF_MAP_PATH_MAX)
+		return;
+	s->map.path[(n - 1) & (PTBPF_MAP_PATH_MAX - 1)] = 0;
+	s->map.path_len = n;
+	size = __builtin_offsetof(struct ptbpf_ev_proc_map, path) + n;
+	rec_fill_ids(&s->rec, PTBPF_EV_PROC_MAP, size, tgid, tid, 0, 0);
+	if (trunc)
+		s->rec.flags |= KERN_REC_TRUNCATED;
+	size += sizeof(s->rec);
+	/* a no-op (n was checked) that the verifier sees as a bound; the
+	 * empty asm keeps the compiler from dropping it */
+	asm volatile("" : "+r"(size));
+	size &= MAP_REC_MASK;
+	ring = cpu_ring(&idx);
+	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
+		count_drop();
+		return;
+	}
+	count_emitted(idx);
+}
+
+static __always_inline void mmap_enter(struct pt_regs *regs)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	struct mmap_args a;
 	__u64 thread = 0;
-	__u32 tgid, tid, nr;
+	__u32 tid = pt;
+
+	if (current_compat_thread(&thread) || !enabled || !pid_traced(pt >> 32) ||
+	    !(regs->dx & MAP_PROT_EXEC) || (regs->r10 & MAP_ANON) || (long)regs->r8 < 0)
+		return;
+	a.len = regs->si;
+	a.off = regs->r9;
+	a.fd = (long)regs->r8;
+	bpf_map_update_elem(&mmap_pending, &tid, &a, BPF_ANY);
+}
+
+static __always_inline void mmap_exit(long ret)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 pt = bpf_get_current_pid_tgid();
+	struct file **fds, *f = NULL;
+	struct mmap_args *a;
+	__u32 tid = pt;
+
+	a = bpf_map_lookup_elem(&mmap_pending, &tid);
+	if (!a)
+		return;
+	if ((ret < 0 && ret >= -4095) || a->fd >= BPF_CORE_READ(task, files, fdt, max_fds)) {
+		bpf_map_delete_elem(&mmap_pending, &tid);
+		return;
+	}
+	fds = BPF_CORE_READ(task, files, fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[a->fd]);
+	emit_map(task, f, PTBPF_MAP_MMAP, ret, a->len, a->off, pt >> 32, tid);
+	bpf_map_delete_elem(&mmap_pending, &tid);
+}
+
+/* After an exec: the program and its interpreter, at their auxv addresses. */
+static __always_inline void exec_maps(struct task_struct *p, struct linux_binprm *bprm)
+{
+	struct mm_struct *mm = BPF_CORE_READ(p, mm);
+	__u32 tgid = BPF_CORE_READ(p, tgid), tid = BPF_CORE_READ(p, pid);
+	__u64 entry = 0, base = 0, kv[2];
+
+	for (int i = 0; i < AUXV_PAIRS; i++) {
+		if (bpf_probe_read_kernel(kv, sizeof(kv),
+					  (char *)__builtin_preserve_access_index(&mm->saved_auxv) +
+						  i * sizeof(kv)) ||
+		    !kv[0])
+			break;
+		if (kv[0] == AT_ENTRY_KEY)
+			entry = kv[1];
+		else if (kv[0] == AT_BASE_KEY)
+			base = kv[1];
+	}
+	emit_map(p, BPF_CORE_READ(mm, exe_file), PTBPF_MAP_EXEC, entry, 0, 0, tgid, tid);
+	if (base)
+		emit_map(p, NULL, PTBPF_MAP_INTERP, base, 0, 0, tgid, tid);
+}
+
+/* Loaded only for a stream with stacks (user space disables them else). */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ptbpf_map_enter, struct pt_regs *regs, long id)
+{
+	if (id == __NR_mmap_x86_64)
+		mmap_enter(regs);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ptbpf_map_exit, struct pt_regs *regs, long ret)
+{
+	if (regs->orig_ax == __NR_mmap_x86_64)
+		mmap_exit(ret);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(ptbpf_map_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	if (enabled && pid_traced(bpf_get_current_pid_tgid() >> 32))
+		exec_maps(p, bprm);
+	return 0;
+}
+
+static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
+					   __u64 thread)
+{
 	__u8 pa;
 
-	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
-		return 0;
-	if (id == NR_RT_SIGRETURN)
-		return sys_enter_sigreturn(regs);
-	nr = id;
-	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
-		return 0;
-	if (current_compat_thread(&thread))
-		return 0;
 	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
 	if (pa || syscall_status) {
 		__u64 a[6];
@@ -757,6 +1068,27 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	default:
 		return sys_enter_compact(regs, nr, tgid, tid, thread, 6);
 	}
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
+{
+	__u64 thread = 0;
+	__u32 tgid, tid, nr;
+
+	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
+		return 0;
+	if (id == NR_RT_SIGRETURN)
+		return sys_enter_sigreturn(regs);
+	nr = id;
+	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
+		return 0;
+	if (current_compat_thread(&thread))
+		return 0;
+	sys_enter_event(regs, nr, tgid, tid, thread);
+	if (stack_bytes)
+		user_stack(regs, nr, tgid, tid, thread);
+	return 0;
 }
 
 /* With syscall_status: is a call that returned ret written? */

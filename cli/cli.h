@@ -311,6 +311,9 @@ void fmt_event(struct fmt *f, const struct cli_ev *ev);
 int fmt_failed(const struct fmt *f);
 /* Prints a held entry as <unfinished ...>, then writes out (fmt_out). */
 void fmt_flush(struct fmt *f);
+/* Whole lines of text that belong under the event printed last (-k's
+ * frames): after it, also when it waits behind a held entry. */
+void fmt_lines_after(struct fmt *f, const char *text);
 /* Writes the lines made so far to the FILE (without fflush). */
 void fmt_out(struct fmt *f);
 void fmt_fini(struct fmt *f);

@@ -8,6 +8,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "convert.h"
+#include "convert_stacks.h"
 
 static char databuf[65536];
 
@@ -15,6 +16,7 @@ struct open_call {
 	pid_t tid, pid;
 	int64_t ts;
 	trace_event_id_t id;
+	unsigned int sf; /* its stack's innermost frame, 0: none */
 	struct sbuf text;
 	struct sbuf data; /* the entry's payload when it lacks a path (fmt_late_keep) */
 };
@@ -34,6 +36,7 @@ struct chrome {
 	size_t ncalls, capcalls;
 	struct name_ent *names;
 	size_t nnames, capnames;
+	struct frame_tree *frames; /* the user stacks (record -k), NULL: no memory */
 	struct sbuf b;
 };
 
@@ -140,7 +143,10 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 	sb_json_str(&c->b, oc->text.s, oc->text.len);
 	sb_puts(&c->b, ",\"ret\":");
 	sb_json_str(&c->b, r.len > 3 ? r.s + 3 : "?", r.len > 3 ? r.len - 3 : 1);
-	sb_puts(&c->b, "}}");
+	sb_putc(&c->b, '}');
+	if (oc->sf)
+		sb_printf(&c->b, ",\"sf\":\"%u\"", oc->sf);
+	sb_putc(&c->b, '}');
 	if (r.failed)
 		sb_fail(&c->b);
 	chrome_end(c);
@@ -187,6 +193,18 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 		c->origin = ts_ns(&ev->info.posix_timestamp);
 		c->have_origin = 1;
 	}
+	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP) {
+		/* the slice's stack, not an event of its own */
+		const struct ptbpf_ev_user_stack *st = ev->data;
+		unsigned int sf = c->frames ? frame_tree_event(c->frames, ev) : 0;
+
+		oc = call_of(c, ev->tid, 0);
+		if (sf && oc && ev->len >= sizeof(*st) && oc->id == st->event_id)
+			oc->sf = sf;
+		return;
+	}
+	if (c->frames && id == PTBPF_EV_PROC_EXIT)
+		frame_tree_event(c->frames, ev);
 	if (sys && PTBPF_EV_IS_SYSCALL(id)) {
 		if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
 			oc = call_of(c, ev->tid, 1);
@@ -206,6 +224,7 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 			oc->pid = ev->info.posix_pid;
 			oc->ts = ts_ns(&ev->info.posix_timestamp);
 			oc->id = id;
+			oc->sf = 0;
 			sb_reset(&oc->text);
 			decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
 			fmt_late_keep(&oc->data, ev);
@@ -264,6 +283,7 @@ int convert_chrome(trace_id_t trid, FILE *out)
 	char gen[TRACE_NAME_MAX + 1] = "";
 	trace_attr_t a;
 
+	c.frames = frame_tree_new();
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", out);
 	for (;;) {
 		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
@@ -319,7 +339,10 @@ int convert_chrome(trace_id_t trid, FILE *out)
 		posix_trace_attr_destroy(&a);
 	}
 	sb_reset(&c.b);
-	sb_puts(&c.b, "\n],\"otherData\":{\"generator\":");
+	sb_puts(&c.b, "\n]");
+	if (c.frames)
+		frame_tree_json(c.frames, &c.b);
+	sb_puts(&c.b, ",\"otherData\":{\"generator\":");
 	sb_json_str(&c.b, gen, strlen(gen));
 	sb_puts(&c.b, "}}\n");
 	chrome_end(&c);
@@ -330,6 +353,7 @@ int convert_chrome(trace_id_t trid, FILE *out)
 	}
 	free(c.calls);
 	free(c.names);
+	frame_tree_free(c.frames);
 	sb_free(&c.b);
 	return ret;
 }

@@ -82,6 +82,16 @@ static void emit(struct fmt *f)
 	lines_done(f);
 }
 
+void fmt_lines_after(struct fmt *f, const char *text)
+{
+	if (f->ndeferred) {
+		sb_puts(&f->deferred, text);
+		return;
+	}
+	sb_puts(&f->line, text);
+	lines_done(f);
+}
+
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
 	line_begin(f);

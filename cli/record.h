@@ -30,6 +30,7 @@ struct record_args {
 	const char *output;
 	const char *text_out; /* --output-text: NULL stderr, - stdout, or a file */
 	const char *events;
+	const char *stack_events; /* --stack: which syscalls; NULL: all (-k) */
 	const char *pids;
 	int follow;
 	size_t bufsize;
@@ -48,6 +49,10 @@ struct record_args {
 
 /* record_opts.c: the options and their parser (fills a struct record_args) */
 extern const struct argp record_argp;
+
+/* record_stacks.c: -k, a user stack with every syscall entry, or with
+ * those of --stack's spec (-e's language); 0, or -1 (said) */
+int record_set_stacks(trace_attr_t *attr, const char *spec);
 
 /* record_child.c: the command, started held until the stream is started */
 struct child {

@@ -19,6 +19,7 @@ enum {
 	OPT_NICE,
 	OPT_TEXTOUT,
 	OPT_EARLY_UEV,
+	OPT_STACK,
 };
 
 static const struct argp_option record_opts[] = {
@@ -34,6 +35,8 @@ static const struct argp_option record_opts[] = {
 	  "leading ! excludes (default: all but sched). strace's trace=EVENTS and status=SET "
 	  "are taken too",
 	  0 },
+	{ "stack", OPT_STACK, "SYSCALLS", 0,
+	  "As -k, the user stacks of these syscalls only (names, classes as -e)", 0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
 	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0,
@@ -142,6 +145,10 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case 'e':
 		if (view_qualifier(arg, &a->events, &a->view, msg, sizeof(msg)))
 			argp_failure(state, CLI_EXIT_USAGE, 0, "%s", msg);
+		break;
+	case OPT_STACK:
+		a->view.stacks = 1;
+		a->stack_events = arg;
 		break;
 	case 'p':
 		a->pids = arg;

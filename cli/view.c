@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stack.h"
 #include "view.h"
 
 /* A thread's syscall in progress. */
@@ -20,7 +21,9 @@ struct view_tid {
 	int by_path; /* -P: it named a path of the set */
 	int64_t enter_ts;
 	uint64_t args[6];
-	int held; /* the entry in ev, until the exit says if it is printed */
+	int held;	      /* the entry in ev, until the exit says if it is printed */
+	char *frames;	      /* -k: the call's stack, printed under its line */
+	int printed_noreturn; /* -k: exit_group... printed, its stack to come; -1: none */
 	struct cli_ev ev;
 	unsigned char *data;
 	size_t cap;
@@ -35,6 +38,7 @@ struct view {
 	struct summary *sum;
 	struct thsum *th;
 	struct pathtrace *pt;
+	struct stack_view *stk; /* -k */
 	int have_shown;
 	uint64_t shown[PTBPF_EV_ID_LIMIT / 64];
 	struct pidmap tids; /* tid -> struct view_tid */
@@ -49,7 +53,8 @@ int view_opts_prints(const struct view_opts *o)
 
 int view_opts_active(const struct view_opts *o)
 {
-	return o->cflag || o->threads || o->times >= 0 || o->status != VIEW_ST_ALL || o->npaths;
+	return o->cflag || o->threads || o->times >= 0 || o->status != VIEW_ST_ALL || o->npaths ||
+	       o->stacks;
 }
 
 int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int live)
@@ -78,6 +83,8 @@ int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int li
 			if (pathtrace_add(v->pt, o->paths[i]))
 				return -1;
 	}
+	if (o->stacks && !(v->stk = stack_view_new()))
+		return -1;
 	return 0;
 oom:
 	cli_err("out of memory");
@@ -99,6 +106,11 @@ void view_need(const struct view *v, trace_event_set_t *set)
 		return;
 	/* a thread's end ends what is kept about its syscall in progress */
 	posix_trace_eventset_add(PTBPF_EV_THREAD_EXIT, set);
+	if (v->stk) {
+		posix_trace_eventset_add(PTBPF_EV_USER_STACK, set);
+		posix_trace_eventset_add(PTBPF_EV_PROC_MAP, set);
+		posix_trace_eventset_add(PTBPF_EV_PROC_EXIT, set);
+	}
 	if (v->pt)
 		pathtrace_need(v->pt, set);
 }
@@ -143,6 +155,7 @@ static struct view_tid *tid_get(struct view *v, pid_t tid)
 		return NULL;
 	}
 	t->nr = -1;
+	t->printed_noreturn = -1;
 	return t;
 }
 
@@ -150,8 +163,10 @@ static void tid_free(void *p)
 {
 	struct view_tid *t = p;
 
-	if (t)
+	if (t) {
 		free(t->data);
+		free(t->frames);
+	}
 	free(t);
 }
 
@@ -210,6 +225,8 @@ static void tid_end(struct view *v, struct view_tid *t, pid_t tid, unsigned int 
 	t->held = 0;
 	if (held && t->shown && v->print && (v->o.status & status))
 		fmt_event(v->f, &t->ev);
+	free(t->frames);
+	t->frames = NULL;
 }
 
 static void view_enter(struct view *v, const struct cli_ev *ev)
@@ -225,6 +242,7 @@ static void view_enter(struct view *v, const struct cli_ev *ev)
 		return;
 	}
 	tid_end(v, t, ev->tid, VIEW_ST_UNFINISHED, 1);
+	t->printed_noreturn = -1;
 	t->nr = (int)PTBPF_EV_SYSCALL_NR(id);
 	t->pid = ev->info.posix_pid;
 	t->enter_ts = ts_ns(&ev->info.posix_timestamp);
@@ -244,8 +262,10 @@ static void view_enter(struct view *v, const struct cli_ev *ev)
 		/* exit, exit_group: no exit comes, and strace counts none;
 		 * their status is "unfinished" */
 		t->nr = -1;
-		if (v->print && (v->o.status & VIEW_ST_UNFINISHED))
+		if (v->print && (v->o.status & VIEW_ST_UNFINISHED)) {
 			fmt_event(v->f, ev);
+			t->printed_noreturn = (int)PTBPF_EV_SYSCALL_NR(id);
+		}
 		return;
 	}
 	if (v->status_filter)
@@ -273,6 +293,7 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	struct view_tid *t = pidmap_get(&v->tids, ev->tid);
 	int64_t ret = have_ret ? x->ret : 0, ns = -1;
 	const char *name = sys_name_of(ev);
+	char *frames = NULL;
 	unsigned int st;
 
 	if (t && t->nr != nr)
@@ -285,6 +306,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		ns = ts_ns(&ev->info.posix_timestamp) - exit_entry_ts(ev, t->enter_ts);
 		t->nr = -1;
 		t->held = 0;
+		frames = t->frames; /* this call's: printed with it or not at all */
+		t->frames = NULL;
 	} else {
 		/* no entry: -P cannot tell what it touched */
 		shown = is_shown(v, id) && !v->pt;
@@ -294,7 +317,7 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		child = have_ret && !ret && is_fork(name);
 	}
 	if (!shown)
-		return;
+		goto out;
 	err = have_ret && ret < 0 && ret >= -4095 && !(sysclass_of(nr) & SC_NEVER_FAILS);
 	v->nevents++;
 	if (v->sum && !child)
@@ -304,13 +327,17 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	if (v->th)
 		thsum_event(v->th, ev);
 	if (!v->print)
-		return;
+		goto out;
 	st = !have_ret ? VIEW_ST_UNAVAILABLE : err ? VIEW_ST_FAILED : VIEW_ST_SUCCESSFUL;
 	if (!(v->o.status & st))
-		return;
+		goto out;
 	if (held && v->status_filter)
 		fmt_event(v->f, &t->ev);
 	fmt_event(v->f, ev);
+	if (frames)
+		fmt_lines_after(v->f, frames);
+out:
+	free(frames);
 }
 
 static void view_other(struct view *v, const struct cli_ev *ev)
@@ -340,6 +367,8 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 		}
 		if (v->pt && id == PTBPF_EV_PROC_EXIT)
 			pathtrace_gone(v->pt, ev->info.posix_pid);
+		if (v->stk && id == PTBPF_EV_PROC_EXIT)
+			stack_view_gone(v->stk, ev->info.posix_pid);
 		break;
 	}
 	if (!is_shown(v, id))
@@ -351,9 +380,54 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 		fmt_event(v->f, ev);
 }
 
+/* -k: a call's stack, kept for its line; the mappings that resolve it */
+static void view_stack(struct view *v, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_user_stack *st = ev->data;
+	struct stack_frames *fr;
+	struct view_tid *t;
+	int noreturn;
+
+	if (ev->info.posix_event_id == PTBPF_EV_PROC_MAP) {
+		stack_view_map(v->stk, ev->info.posix_pid, ev->data, ev->len);
+		return;
+	}
+	t = pidmap_get(&v->tids, ev->tid);
+	if (!t || !v->print || ev->len < sizeof(*st))
+		return;
+	/* a call that does not return was printed at its entry: its
+	 * stack goes under it now */
+	noreturn = t->nr < 0 && t->printed_noreturn >= 0 &&
+		   st->event_id == PTBPF_EV_SYS_ENTER((unsigned int)t->printed_noreturn);
+	t->printed_noreturn = -1;
+	/* else only the stack of the call in progress, which it follows */
+	if (!noreturn &&
+	    (t->nr < 0 || !t->shown || st->event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr)))
+		return;
+	fr = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
+	if (!fr)
+		return;
+	free(t->frames);
+	t->frames = v->f->json ? stack_frames_json(fr, ev->info.posix_pid, ev->tid)
+			       : stack_frames_text(fr);
+	stack_frames_free(fr);
+	if (noreturn) {
+		fmt_lines_after(v->f, t->frames);
+		free(t->frames);
+		t->frames = NULL;
+	}
+}
+
 void view_event(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
+
+	/* stacks and mappings are no lines of their own */
+	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP) {
+		if (v->stk)
+			view_stack(v, ev);
+		return;
+	}
 
 	if (!v->any) {
 		v->nevents++;
@@ -429,5 +503,6 @@ void view_free(struct view *v)
 	free(v->sum);
 	thsum_free(v->th);
 	pathtrace_free(v->pt);
+	stack_view_free(v->stk);
 	free(v);
 }

@@ -143,6 +143,7 @@ struct view_opts {
 	unsigned int status; /* VIEW_ST_* printed */
 	const char *paths[VIEW_MAX_PATHS];
 	size_t npaths;
+	int stacks; /* -k */
 };
 void view_opts_init(struct view_opts *o);
 /* The options: its input a struct view_opts (view_opts_init'ed). */

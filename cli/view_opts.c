@@ -138,6 +138,10 @@ static const struct argp_option view_options[] = {
 	  "Print only the syscalls that touch PATH, by name or through an fd that refers to it "
 	  "(repeat for more paths)",
 	  10 },
+	{ "stack-traces", 'k', NULL, 0,
+	  "Print the user stack of each syscall under its line, as strace -k (recorded with "
+	  "record -k: unwound with the DWARF CFI of each module)",
+	  10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
 	{ "columns", 'a', "X", REFUSED, "the column of syscall results", 0 },
 	{ "output-append-mode", 'A', "X", REFUSED, "appending to its -o file", 0 },
@@ -148,7 +152,6 @@ static const struct argp_option view_options[] = {
 	{ NULL, 'F', "X", REFUSED, "following vforks (ptbpf -f follows them)", 0 },
 	{ "instruction-pointer", 'i', "X", REFUSED, "printing the instruction pointer", 0 },
 	{ "interruptible", 'I', "X", REFUSED, "when the tracer may be interrupted", 0 },
-	{ "stack-traces", 'k', "X", REFUSED, "stack traces", 0 },
 	{ "syscall-number", 'n', "X", REFUSED, "printing syscall numbers", 0 },
 	{ "summary-syscall-overhead", 'O', "X", REFUSED, "the overhead taken off -c's times", 0 },
 	{ NULL, 'q', "X", REFUSED, "suppressing attach and exit messages", 0 },
@@ -346,6 +349,9 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 	case OPT_STATUS:
 		if (parse_status(arg, &o->status, msg, sizeof(msg)))
 			argp_failure(state, CLI_EXIT_USAGE, 0, "--status: %s", msg);
+		break;
+	case 'k':
+		o->stacks = 1;
 		break;
 	case 'P':
 		if (o->npaths == VIEW_MAX_PATHS)

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Build the libFuzzer targets with clang (ASan + UBSan) in their own build
 # directory and run each on its seed corpus, splitting the time between
-# them: the log reader (tests/fuzz/corpus/log) and the user-event consumer
-# (tests/fuzz/corpus/uev), and what probes parse (tests/fuzz/corpus/probe,
-# with a real binary of the system as one more seed).
+# them: the log reader (tests/fuzz/corpus/log), the user-event consumer
+# (tests/fuzz/corpus/uev), what probes parse (tests/fuzz/corpus/probe, with
+# a real binary of the system as one more seed) and the -k reader of stacks
+# and mappings (tests/fuzz/corpus/stacks).
 #   tools/fuzz-smoke.sh [SECONDS]      (default 30 in all; env BUILD_DIR, JOBS)
 # Exits non-zero when the build fails or a fuzzer finds a crash (the input
-# is saved as $BUILD_DIR/log-crash-* or $BUILD_DIR/uev-crash-*).
+# is saved as $BUILD_DIR/log-crash-*, uev-crash-* or stacks-crash-*).
 set -eu
 secs=${1:-30}
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ jobs=${JOBS:-$(nproc)}
 
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer fuzz_probe
+cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer fuzz_probe fuzz_stacks
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -31,13 +32,14 @@ fuzz() {
 }
 
 # -max_total_time=0 would mean no limit: one second each at least
-third=$((secs / 3))
-[ "$third" -ge 1 ] || third=1
-rest=$((secs - 2 * third))
+quarter=$((secs / 4))
+[ "$quarter" -ge 1 ] || quarter=1
+rest=$((secs - 3 * quarter))
 [ "$rest" -ge 1 ] || rest=1
-fuzz fuzz_log_reader log "$third" 65536
-fuzz fuzz_uev_consumer uev "$third" 4096
+fuzz fuzz_log_reader log "$rest" 65536
+fuzz fuzz_uev_consumer uev "$quarter" 4096
 # an ELF file with symbols: the first byte 2 makes the target read it as a binary
 mkdir -p "$work/probe"
 { printf '\002'; cat /usr/bin/true; } >"$work/probe/elf-true"
-fuzz fuzz_probe probe "$rest" 65536
+fuzz fuzz_probe probe "$quarter" 65536
+fuzz fuzz_stacks stacks "$quarter" 20000

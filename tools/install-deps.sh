@@ -4,7 +4,7 @@
 #   tools/install-deps.sh          build + test dependencies
 #   tools/install-deps.sh --bench  also the peers the benchmarks compare with
 set -eu
-pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev
+pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
 libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format"
 if [ "${1:-}" = "--bench" ]; then

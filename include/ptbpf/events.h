@@ -43,8 +43,10 @@
 #define PTBPF_EV_SCHED_SWITCH_IN  23 /* struct ptbpf_ev_sched_switch, "sched_switch_in" */
 #define PTBPF_EV_SCHED_WAKEUP	  24 /* struct ptbpf_ev_sched_wakeup, "sched_wakeup" */
 #define PTBPF_EV_PROC_UNTRACED	  25 /* struct ptbpf_ev_untraced, "proc_untraced" */
+#define PTBPF_EV_USER_STACK	  26 /* struct ptbpf_ev_user_stack, "user_stack" */
+#define PTBPF_EV_PROC_MAP	  27 /* struct ptbpf_ev_proc_map, "proc_map" */
 #define PTBPF_EV_KERNEL_FIRST	  PTBPF_EV_PROC_FORK
-#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_PROC_UNTRACED
+#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_PROC_MAP
 
 #define PTBPF_EV_SYSCALL_BASE  1024
 #define PTBPF_SYSCALL_NR_MAX   512 /* syscall numbers 0 .. 511 */
@@ -259,6 +261,66 @@ struct ptbpf_ev_probe {
 	__u64 args[PTBPF_PROBE_ARGS_MAX];
 	__u16 str_len[PTBPF_PROBE_STRS_MAX];
 	char strs[];
+};
+
+/*
+ * "user_stack": what a later unwinder needs to walk the user stack of the
+ * event before it on the same thread (event_id; a stream records it only
+ * for the syscall entries ptbpf_trace_attr_setstacks() selects): the
+ * thread's user registers at the syscall, in the DWARF numbering of the
+ * architecture (x86_64: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip), and
+ * stack_len bytes of its stack from regs[PTBPF_STACK_REG_SP] up. The copy
+ * is shorter than asked (PTBPF_STACK_SHORT) when the stack ends first.
+ * An event whose stack could not be written has none; a user_stack whose
+ * event was not recorded (a full ring, a syscall status filter) follows
+ * an event of another id or thread and belongs to none.
+ */
+#define PTBPF_STACK_REGS	 17
+#define PTBPF_STACK_REG_SP	 7
+#define PTBPF_STACK_REG_IP	 16
+#define PTBPF_USER_STACK_DEFAULT 8192  /* bytes of stack copied by default */
+#define PTBPF_USER_STACK_MAX	 16384 /* the most a stream copies per event */
+
+/* ptbpf_ev_user_stack.flags */
+#define PTBPF_STACK_SHORT 0x1 /* the stack ended before the bytes asked for */
+
+struct ptbpf_ev_user_stack {
+	__u32 event_id; /* the id of the event it belongs to */
+	__u16 flags;
+	__u16 stack_len; /* bytes of stack[] (at most PTBPF_USER_STACK_MAX) */
+	__u64 regs[PTBPF_STACK_REGS];
+	__u8 stack[];
+};
+
+/*
+ * "proc_map": a file mapped executable into a traced process of a stream
+ * with stacks, what an unwinder needs to find the module of an address:
+ * PTBPF_MAP_MMAP, an mmap(PROT_EXEC) of path's bytes from offset at start
+ * (len bytes); after an exec, PTBPF_MAP_EXEC the program (start is its
+ * entry point as run, AT_ENTRY: less the ELF's e_entry, its load bias)
+ * and PTBPF_MAP_INTERP its ELF interpreter (start is AT_BASE, its load
+ * bias; path empty: the program's PT_INTERP names it). path is absolute,
+ * path_len bytes with the NUL; a path that did not fit is cut at the
+ * root's side and flagged truncated. dev (major << 20 | minor), ino and
+ * size identify the file that was mapped (0: not known, the interpreter):
+ * a reader tells it from another file at the same path later.
+ */
+#define PTBPF_MAP_MMAP	   1
+#define PTBPF_MAP_EXEC	   2
+#define PTBPF_MAP_INTERP   3
+#define PTBPF_MAP_PATH_MAX 512
+
+struct ptbpf_ev_proc_map {
+	__u64 start;
+	__u64 len;
+	__u64 offset;
+	__u64 ino;
+	__u64 size;
+	__u32 dev;
+	__u32 kind;
+	__u32 path_len;
+	__u32 reserved;
+	char path[PTBPF_MAP_PATH_MAX];
 };
 
 #endif /* PTBPF_EVENTS_H */

@@ -123,6 +123,21 @@ __PTBPF_API int ptbpf_trace_attr_setsyscallstatus(trace_attr_t *attr, unsigned i
 __PTBPF_API int ptbpf_trace_attr_getsyscallstatus(const trace_attr_t *attr, unsigned int *statuses);
 
 /*
+ * User stacks: a stream created with these attributes writes a
+ * "user_stack" event (struct ptbpf_ev_user_stack in <ptbpf/events.h>)
+ * right after the entry event of each syscall of events (sys_enter_NAME
+ * ids only), with the thread's user registers and bytes of its stack (0:
+ * PTBPF_USER_STACK_DEFAULT), enough to unwind it later with the DWARF call
+ * frame information of its modules. events NULL or empty: no stacks (the
+ * default). EINVAL: another id in events, bytes above
+ * PTBPF_USER_STACK_MAX, or no attributes object.
+ */
+__PTBPF_API int ptbpf_trace_attr_setstacks(trace_attr_t *attr, const trace_event_set_t *events,
+					   size_t bytes);
+__PTBPF_API int ptbpf_trace_attr_getstacks(const trace_attr_t *attr, trace_event_set_t *events,
+					   size_t *bytes);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */

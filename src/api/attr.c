@@ -212,7 +212,7 @@ int posix_trace_attr_getmaxsystemeventsize(const trace_attr_t *__restrict attr,
 
 	if (!a || !v)
 		return EINVAL;
-	*v = attr__event_cost(attr__max_system_data());
+	*v = attr__event_cost(attr__max_system_data_of(a));
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/kern_map.h"
 #include "backend/kring.h"
 #include "backend/probe.h"
 #include "backend/syscalls.h"
@@ -241,6 +242,15 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 		if (err)
 			return kern_backend__load_err(err);
 	}
+	if (o && o->stack_bytes) {
+		skel->rodata->stack_bytes = o->stack_bytes;
+		memcpy((void *)skel->rodata->stack_nrs, o->stack_nrs, sizeof(o->stack_nrs));
+	} else {
+		/* the mappings are for stacks only: not even loaded */
+		bpf_program__set_autoload(skel->progs.ptbpf_map_enter, false);
+		bpf_program__set_autoload(skel->progs.ptbpf_map_exit, false);
+		bpf_program__set_autoload(skel->progs.ptbpf_map_exec, false);
+	}
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	probe__set_autoload(skel);
 	err = kern_bpf__load(skel);
@@ -454,6 +464,7 @@ union kern_full {
 	struct ptbpf_ev_sys_enter ent;
 	struct ptbpf_ev_sys_exit exit;
 	struct ptbpf_ev_sys_exit_ext ext;
+	struct ptbpf_ev_proc_map map;
 };
 
 /*
@@ -504,7 +515,12 @@ static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *
 		return;
 	}
 	h.data_len = r->data_len;
-	if (r->flags & KERN_REC_COMPACT) {
+	if (r->id == PTBPF_EV_PROC_MAP) {
+		h.data_len = kern_map__expand(r + 1, r->data_len, &full.map);
+		if (!h.data_len)
+			return;
+		data = &full;
+	} else if (r->flags & KERN_REC_COMPACT) {
 		h.data_len = kern_expand(r, &full);
 		if (!h.data_len)
 			return;

@@ -33,6 +33,10 @@ struct kern_opts {
 	 * which waits for an RCU grace period: the caller may overlap it
 	 * with other work; else kern_backend__open() does it */
 	bool rings_later;
+	/* bytes of user stack written after the entry of each syscall set
+	 * in stack_nrs (by number), 0: none */
+	unsigned int stack_bytes;
+	uint64_t stack_nrs[8];
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

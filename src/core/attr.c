@@ -44,6 +44,13 @@ size_t attr__max_system_data(void)
 	return sys > filter ? sys : filter;
 }
 
+size_t attr__max_system_data_of(const struct pt_attr *a)
+{
+	size_t st = a->stack_bytes ? sizeof(struct ptbpf_ev_user_stack) + a->stack_bytes : 0;
+
+	return st > attr__max_system_data() ? st : attr__max_system_data();
+}
+
 long attr__clockres_ns(void)
 {
 	struct timespec ts;

@@ -24,6 +24,8 @@
 #define PT_DEFAULT_LOG_SIZE	 (64u << 20)
 #define PT_MIN_LOG_SIZE		 4096u
 
+#define PT_STACK_NR_WORDS 8 /* PTBPF_SYSCALL_NR_MAX bits */
+
 struct pt_attr {
 	uint32_t magic;
 	char name[TRACE_NAME_MAX];
@@ -36,6 +38,10 @@ struct pt_attr {
 	size_t log_size;
 	/* PTBPF_SYSCALL_* of the syscalls recorded, 0: all */
 	unsigned int syscall_status;
+	/* bytes of user stack after the entry of each syscall set in
+	 * stack_nrs (by number), 0: no stacks */
+	uint32_t stack_bytes;
+	uint64_t stack_nrs[PT_STACK_NR_WORDS];
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");
@@ -59,6 +65,8 @@ int attr__stream_policy(const struct pt_attr *a, bool with_log);
 size_t attr__event_cost(size_t data_len);
 /* Largest payload of a system event (kernel or POSIX). */
 size_t attr__max_system_data(void);
+/* The same for a stream of these attributes (its user stacks too). */
+size_t attr__max_system_data_of(const struct pt_attr *a);
 
 /* Clock resolution of event timestamps, in nanoseconds. */
 long attr__clockres_ns(void);

@@ -31,6 +31,8 @@ static const char *const kernel_names[] = {
 	[PTBPF_EV_SCHED_SWITCH_IN - PTBPF_EV_KERNEL_FIRST] = "sched_switch_in",
 	[PTBPF_EV_SCHED_WAKEUP - PTBPF_EV_KERNEL_FIRST] = "sched_wakeup",
 	[PTBPF_EV_PROC_UNTRACED - PTBPF_EV_KERNEL_FIRST] = "proc_untraced",
+	[PTBPF_EV_USER_STACK - PTBPF_EV_KERNEL_FIRST] = "user_stack",
+	[PTBPF_EV_PROC_MAP - PTBPF_EV_KERNEL_FIRST] = "proc_map",
 };
 
 #define UNNAMED_NAME "posix_trace_unnamed_userevent"

@@ -65,7 +65,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	s->overrun = POSIX_TRACE_NO_OVERRUN;
 	s->mono2real = mono_to_real_offset();
 
-	max_rec = queue__record_size(attr__max_system_data());
+	max_rec = queue__record_size(attr__max_system_data_of(a));
 	if (queue__record_size(a->max_data_size) > max_rec)
 		max_rec = queue__record_size(a->max_data_size);
 	err = queue__init_deferred(&s->q, a->stream_size, max_rec, &s->later);
@@ -96,6 +96,8 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	ko.inherit = a->inherit == POSIX_TRACE_INHERITED;
 	ko.follow_secure_exec = target__may_trace_secure_exec();
 	ko.syscall_status = a->syscall_status;
+	ko.stack_bytes = a->stack_bytes;
+	memcpy(ko.stack_nrs, a->stack_nrs, sizeof(ko.stack_nrs));
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;
@@ -208,6 +210,8 @@ int stream__start(struct pt_stream *s)
 	s->start_ts = now_stream(s);
 	s->start_after_gap = false;
 	stream__record_system(s, POSIX_TRACE_START, s->start_ts, &set, sizeof(set));
+	if (s->attr.stack_bytes)
+		stream__record_maps(s, s->pid, s->start_ts);
 	stream__set_sources_enabled(s, true);
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);

@@ -220,6 +220,9 @@ void stream__auto_restart(struct pt_stream *s);
 /* The OVERFLOW marker of s->gap_lost, if it fits (lock held). */
 void stream__store_gap(struct pt_stream *s, uint64_t ts);
 int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data);
+/* stream_maps.c: a stream with stacks on a running process: its
+ * executable mappings now, as proc_map events at ts */
+int stream__record_maps(struct pt_stream *s, pid_t pid, uint64_t ts);
 int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const void *data,
 			  uint32_t len);
 void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data);

@@ -1,0 +1,168 @@
+#!/bin/sh
+# ptbpf record -k / show -k against the real strace -k: the frames of the
+# same program's openat calls, in order, name the same modules at the same
+# offsets, and in the modules without separate debug info (our own program
+# built with frame pointers and -g, Debian's cat) the same symbols; live
+# record -k prints what show -k prints from the log; a log moved away and
+# read after the traced binary was deleted still names the frames it can
+# and prints the others raw, never with a wrong name.
+# show -k --json gives the frames after their call, with file:line of our
+# program's debug info.
+# usage: sh cli_stacks.test.sh BUILD_DIR SOURCE_DIR
+. "$(dirname "$0")/cli_common.sh"
+SRC=${2:?source dir}
+command -v strace >/dev/null || skip "strace not installed"
+strace -k -e trace=none true >/dev/null 2>&1 || skip "this strace has no -k"
+SC=$(realpath "$PROGS/stack_calls")
+[ -x "$SC" ] || fail "no $SC"
+mkdir -p "$T/bin" "$T/moved"
+
+# frames FILE PATTERN: the " > " lines under each syscall line matching
+# PATTERN, each reduced to "module [offset]", or with -s its whole line
+# for frames in module MOD
+frames() {
+	awk -v pat="$2" -v mod="${3:-}" '
+		/^ > / { if (on) { line = substr($0, 4); m = line; sub(/\(.*$/, "", m)
+			off = line; sub(/^.* \[/, "[", off)
+			print (mod != "" && m == mod) ? line : m " " off }; next }
+		{ on = index($0, pat) > 0; if (on) print "--" }' "$1"
+}
+
+# compare NAME PATTERN MOD COMMAND...: strace -k and ptbpf -k of COMMAND
+compare() {
+	name=$1 pat=$2 mod=$3
+	shift 3
+	strace -k -qq -e trace=openat -o "$T/$name.strace" "$@" >/dev/null 2>&1 ||
+		fail "$name: strace -k"
+	"$P" record -k -e openat -o "$T/$name.log" -- "$@" >/dev/null 2>"$T/$name.err" ||
+		fail "$name: record -k: $(cat "$T/$name.err")"
+	"$P" show -k "$T/$name.log" >"$T/$name.show" || fail "$name: show -k"
+	frames "$T/$name.strace" "$pat" "$mod" >"$T/$name.want"
+	frames "$T/$name.show" "$pat" "$mod" >"$T/$name.got"
+	[ "$(grep -c . "$T/$name.want")" -gt 2 ] || fail "$name: strace -k printed no frames"
+	diff -u "$T/$name.want" "$T/$name.got" || fail "$name: frames differ from strace -k's"
+}
+
+# our program: main, outer, middle, inner, then libc
+compare own '"/nonexistent/ptbpf-stacks' "$SC" "$SC" /nonexistent/ptbpf-stacks
+for f in inner middle outer main; do
+	grep -q "^$SC($f+0x" "$T/own.got" || fail "own: no frame of $f"
+done
+# Debian's cat: every openat, the dynamic loader's and libc's too
+compare cat 'openat(' /usr/bin/cat cat /etc/hostname
+
+# --json: a stack record after the openat's exit, our frames with the
+# source lines of the calls (as grep finds them in the source)
+"$P" show -k --json "$T/own.log" >"$T/own.json" || fail "show -k --json"
+C=$SRC/tests/progs/stack_calls.c
+python3 - "$T/own.json" "$SC" "$(realpath "$C")" \
+	"$(grep -n 'open(path, O_RDONLY)' "$C" | cut -d: -f1)" \
+	"$(grep -n 'return inner(path)' "$C" | cut -d: -f1)" \
+	"$(grep -n 'return middle(path)' "$C" | cut -d: -f1)" <<'PY' || fail "show -k --json"
+import json, sys
+path, mod, src = sys.argv[1:4]
+lines = dict(zip(("inner", "middle", "outer"), map(int, sys.argv[4:7])))
+recs = [json.loads(l) for l in open(path)]
+for i, r in enumerate(recs):
+    if r.get("type") == "stack":
+        prev = recs[i - 1]
+        if prev.get("name") == "sys_exit_openat" and prev.get("errno") == "ENOENT" and prev["tid"] == r["tid"]:
+            break
+else:
+    sys.exit("no stack record after the failed openat")
+own = [f for f in r["frames"] if f.get("module") == mod]
+assert [f["symbol"] for f in own[:4]] == ["inner", "middle", "outer", "main"], own
+for f in own[:3]:
+    assert f["file"] == src and f["line"] == lines[f["symbol"]], f
+assert r["frames"][0]["module"].endswith("/libc.so.6"), r["frames"][0]
+PY
+
+# convert --to chrome: the openat slice's "sf" leads through stackFrames
+# from libc's open out to main, each frame stored once
+"$P" convert "$T/own.log" --to chrome -o "$T/own.chrome.json" || fail "convert --to chrome"
+python3 - "$T/own.chrome.json" "$SC" <<'PY' || fail "convert --to chrome: stack frames"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sf, mod = d["stackFrames"], sys.argv[2]
+names = set()
+for k, f in sf.items():
+    key = (f["name"], f.get("parent"))
+    assert key not in names, ("a frame stored twice", key)
+    names.add(key)
+for e in d["traceEvents"]:
+    if e.get("ph") == "X" and '"/nonexistent/ptbpf-stacks"' in e["args"]["call"]:
+        break
+else:
+    sys.exit("no slice of the openat")
+chain, i = [], e["sf"]
+while i:
+    chain.append(sf[i]["name"])
+    i = sf[i].get("parent")
+own = [n for n in chain if n.endswith("(%s)" % mod)]
+assert own[:4] == ["%s (%s)" % (f, mod) for f in ("inner", "middle", "outer", "main")], chain
+assert "libc.so.6" in chain[0], chain
+PY
+
+# live: the same frames as show -k of the log
+"$P" record -k -e openat -- "$SC" /nonexistent/ptbpf-stacks >"$T/live.out" 2>&1 ||
+	fail "live record -k"
+frames "$T/live.out" '"/nonexistent/ptbpf-stacks' "$SC" >"$T/live.got"
+diff -u "$T/own.got" "$T/live.got" || fail "live record -k: other frames than show -k"
+
+# exit_group, printed at its entry (it does not return): its frames too
+"$P" record -k -e exit_group -- "$SC" /nonexistent/ptbpf-stacks >"$T/eg.out" 2>&1 ||
+	fail "record -k -e exit_group"
+frames "$T/eg.out" 'exit_group(' | sed -n 2p | grep -q '^/usr/lib/x86_64-linux-gnu/libc\.so\.6 \[0x' ||
+	fail "exit_group: no frames: $(cat "$T/eg.out")"
+
+# --stack=read: frames under the reads only, not the openat calls
+"$P" record -e openat,read --stack=read -o "$T/sel.log" -- cat /etc/hostname >/dev/null 2>&1 ||
+	fail "record --stack=read"
+"$P" show -k "$T/sel.log" >"$T/sel.show" || fail "show -k of --stack=read"
+[ "$(frames "$T/sel.show" ' read(' | grep -vc -e '^--')" -gt 0 ] || fail "--stack=read: no frames under read"
+[ "$(frames "$T/sel.show" ' openat(' | grep -vc -e '^--')" = 0 ] || fail "--stack=read: frames under openat"
+"$P" record --stack=proc -- true >/dev/null 2>"$T/sel.err"
+[ $? = 2 ] && grep -q 'only syscalls' "$T/sel.err" || fail "--stack=proc: not refused"
+
+# without -k nothing is captured and show -k prints no frames
+"$P" record -e openat -o "$T/plain.log" -- "$SC" /nonexistent/ptbpf-stacks >/dev/null 2>&1 ||
+	fail "record without -k"
+"$P" show -k "$T/plain.log" | grep -q '^ > ' && fail "frames without record -k"
+"$P" convert "$T/plain.log" --to chrome -o "$T/plain.json" || fail "convert without stacks"
+grep -q stackFrames "$T/plain.json" && fail "stackFrames without record -k"
+
+# moved log, deleted binary: libc still named, the gone module raw
+cp "$SC" "$T/bin/sc"
+"$P" record -k -e openat -o "$T/gone.log" -- "$T/bin/sc" /nonexistent/ptbpf-stacks \
+	>/dev/null 2>&1 || fail "record -k of the copy"
+rm "$T/bin/sc"
+mv "$T/gone.log" "$T/moved/"
+"$P" show -k "$T/moved/gone.log" >"$T/gone.show" || fail "show -k of the moved log"
+grep -A9 '"/nonexistent/ptbpf-stacks' "$T/gone.show" | grep '^ > ' >"$T/gone.frames"
+head -1 "$T/gone.frames" | grep -q '^ > /usr/lib/x86_64-linux-gnu/libc\.so\.6(.*+0x[0-9a-f]*) \[0x' ||
+	fail "moved log: libc's frame not named: $(head -1 "$T/gone.frames")"
+grep -q 'inner\|middle\|outer' "$T/gone.frames" && fail "moved log: a frame of the deleted binary named"
+[ "$(grep -c '^ > unexpected_backtracing_error \[0x' "$T/gone.frames")" -ge 4 ] ||
+	fail "moved log: the deleted binary's frames not printed raw"
+# -p: a process running before tracing began, its mappings read at start
+"$SC" /nonexistent/ptbpf-stacks 40 &
+bg=$!
+sleep 0.3
+"$P" record -k -e openat -o "$T/p.log" -p "$bg" --duration 0.5 >/dev/null 2>&1 ||
+	fail "record -k -p"
+wait "$bg"
+"$P" show -k "$T/p.log" >"$T/p.show" || fail "show -k of the -p log"
+frames "$T/p.show" '"/nonexistent/ptbpf-stacks' "$SC" | grep -c "^$SC(outer+0x" >"$T/p.n"
+[ "$(cat "$T/p.n")" -gt 2 ] || fail "-p: the running process's frames not named"
+
+# the binary replaced by another at the same path: its names are not used
+cp "$SC" "$T/bin/sc"
+"$P" record -k -e openat -o "$T/repl.log" -- "$T/bin/sc" /nonexistent/ptbpf-stacks \
+	>/dev/null 2>&1 || fail "record -k of the copy"
+cp /usr/bin/true "$T/bin/sc"
+"$P" show -k "$T/repl.log" >"$T/repl.show" || fail "show -k after the binary was replaced"
+grep -A9 '"/nonexistent/ptbpf-stacks' "$T/repl.show" | grep '^ > ' >"$T/repl.frames"
+grep -q "$T/bin/sc" "$T/repl.frames" && fail "replaced binary: frames named from the new file"
+[ "$(grep -c '^ > unexpected_backtracing_error \[0x' "$T/repl.frames")" -ge 4 ] ||
+	fail "replaced binary: its frames not printed raw"
+echo "PASS"

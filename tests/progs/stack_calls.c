@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * For tests/cli_stacks.test.sh: opens a path that does not exist from a
+ * chain of its own functions (built with frame pointers and debug info),
+ * so that a stack trace of that openat names them: main, outer, middle,
+ * inner, then libc's open. With a count, that many times, 50 ms apart
+ * (a running process to attach to).
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int inner(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+__attribute__((noinline)) int middle(const char *path)
+{
+	return inner(path) + 1;
+}
+
+__attribute__((noinline)) int outer(const char *path)
+{
+	return middle(path) + 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : "/nonexistent/ptbpf-stacks";
+	int n = argc > 2 ? atoi(argv[2]) : 1, ok = 1;
+
+	for (int i = 0; i < n; i++) {
+		if (i)
+			usleep(50000);
+		ok &= outer(path) == 1;
+	}
+	return ok ? 0 : 1;
+}

@@ -19,7 +19,28 @@
 
 #include "itest.h"
 
-/* Is a thread of this process named name now (no wait)? */
+/*
+ * Has thread tid begun to exit (PF_EXITING in its stat flags)? A joined
+ * thread may still be on its way out of the kernel for a moment.
+ */
+static int thread_exiting(const char *tid)
+{
+	char path[300], buf[512], *p;
+	unsigned long flags = 0;
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%s/stat", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 1; /* gone */
+	if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')))
+		n = sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags);
+	fclose(f);
+	return n == 1 && (flags & 0x4); /* PF_EXITING */
+}
+
+/* Is a thread of this process named name now (no wait), not exiting? */
 static int has_thread(const char *name)
 {
 	char path[300], comm[32];
@@ -39,7 +60,7 @@ static int has_thread(const char *name)
 			continue;
 		if (fgets(comm, sizeof(comm), f)) {
 			comm[strcspn(comm, "\n")] = 0;
-			found = !strcmp(comm, name);
+			found = !strcmp(comm, name) && !thread_exiting(d->d_name);
 		}
 		fclose(f);
 	}

@@ -358,6 +358,25 @@ static __always_inline void rec_submit(struct ring_ref *rr, void *r)
 }
 
 /*
+ * Copy a record built elsewhere (size bytes, its header included) into
+ * this CPU's ring, or count a drop: true if it was written.
+ */
+static __always_inline bool rec_output(void *rec, __u32 size)
+{
+	__u32 idx;
+	void *ring = cpu_ring(&idx);
+
+	if (ring)
+		emit_drops(ring);
+	if (!ring || bpf_ringbuf_output(ring, rec, size, ring_flags(ring, idx))) {
+		count_drop();
+		return false;
+	}
+	count_emitted(idx);
+	return true;
+}
+
+/*
  * Is the event id about task (traced, wanted)? task must be a BTF pointer
  * (a tp_btf argument): direct loads, cheap for the untraced majority.
  */
@@ -527,8 +546,7 @@ static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret
 {
 	struct ptbpf_ev_sys_exit_ext *x;
 	struct scratch *s;
-	__u32 zero = 0, len0 = 0, len1 = 0, size, idx;
-	void *ring;
+	__u32 zero = 0, len0 = 0, len1 = 0, size;
 
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
@@ -568,13 +586,7 @@ static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret
 	size += sizeof(s->rec);
 	if (size > sizeof(*s))
 		goto out;
-	ring = cpu_ring(&idx);
-	if (ring)
-		emit_drops(ring);
-	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx)))
-		count_drop();
-	else
-		count_emitted(idx);
+	rec_output(s, size);
 out:
 	late_forget(tid);
 	return 0;
@@ -584,10 +596,9 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 					   const __u64 *args, __u32 nr, __u8 pa, bool hold)
 {
 	struct scratch *s;
-	__u32 zero = 0, len0 = 0, len1 = 0, size, idx;
+	__u32 zero = 0, len0 = 0, len1 = 0, size;
 	int a0 = KERN_PATH_ARG0(pa), a1 = KERN_PATH_ARG1(pa);
 	int n = 6 - args_unused[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
-	void *ring;
 
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
@@ -627,14 +638,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 			late_note(s, tid, nr, args, a0, a1);
 		return 0;
 	}
-	ring = cpu_ring(&idx);
-	if (ring)
-		emit_drops(ring);
-	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
-		count_drop();
+	if (!rec_output(s, size))
 		return 0;
-	}
-	count_emitted(idx);
 	if (s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT))
 		late_note(s, tid, nr, args, a0, a1);
 	return 0;
@@ -749,9 +754,8 @@ struct {
 static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
 				      __u64 thread)
 {
-	__u32 zero = 0, len = stack_bytes, size, idx;
+	__u32 zero = 0, len = stack_bytes, size;
 	struct stack_scratch *s;
-	void *ring;
 	__u64 *g;
 
 	if (!(stack_nrs[(nr / 64) & (PTBPF_SYSCALL_NR_MAX / 64 - 1)] & (1ULL << (nr % 64))) ||
@@ -795,12 +799,7 @@ static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid
 	rec_fill_ids(&s->rec, PTBPF_EV_USER_STACK, USER_STACK_FIXED + len, tgid, tid, thread,
 		     g[16]);
 	size = sizeof(s->rec) + USER_STACK_FIXED + len;
-	ring = cpu_ring(&idx);
-	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
-		count_drop();
-		return 0;
-	}
-	count_emitted(idx);
+	rec_output(s, size);
 	return 0;
 }
 
@@ -911,9 +910,8 @@ static __always_inline void emit_map(struct task_struct *task, struct file *f, _
 				     __u64 start, __u64 len, __u64 off, __u32 tgid, __u32 tid)
 {
 	struct stack_scratch *s;
-	__u32 zero = 0, n, size, idx;
+	__u32 zero = 0, n, size;
 	bool trunc = false;
-	void *ring;
 
 	if (!f && kind != PTBPF_MAP_INTERP)
 		return;
@@ -945,12 +943,7 @@ static __always_inline void emit_map(struct task_struct *task, struct file *f, _
 	 * empty asm keeps the compiler from dropping it */
 	asm volatile("" : "+r"(size));
 	size &= MAP_REC_MASK;
-	ring = cpu_ring(&idx);
-	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
-		count_drop();
-		return;
-	}
-	count_emitted(idx);
+	rec_output(s, size);
 }
 
 static __always_inline void mmap_enter(struct pt_regs *regs)
@@ -1105,22 +1098,14 @@ static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
 {
 	struct scratch *s = bpf_map_lookup_elem(&held, &tid);
 	__u64 ts = 0;
-	__u32 size, idx;
-	void *ring;
+	__u32 size;
 
 	if (!s)
 		return 0;
 	size = sizeof(s->rec) + s->rec.data_len;
 	if (wanted && s->ent.nr == nr && size <= sizeof(*s)) {
-		ring = cpu_ring(&idx);
-		if (ring)
-			emit_drops(ring);
-		if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
-			count_drop();
-		} else {
-			count_emitted(idx);
+		if (rec_output(s, size))
 			ts = s->rec.ts;
-		}
 	} else if (!wanted) {
 		__sync_fetch_and_add(&cnt_filtered, 1);
 	}

@@ -65,8 +65,7 @@ static __always_inline int probe_emit(struct probe_scratch *s, struct pt_regs *c
 				      __u32 kind, __u32 nargs)
 {
 	__u64 pt = bpf_get_current_pid_tgid();
-	__u32 id = PROBE_COOKIE_ID(cookie), size, idx;
-	void *ring;
+	__u32 id = PROBE_COOKIE_ID(cookie), size;
 
 	s->ev.kind = kind;
 	s->ev.nargs = nargs;
@@ -79,14 +78,7 @@ static __always_inline int probe_emit(struct probe_scratch *s, struct pt_regs *c
 	size += sizeof(s->rec);
 	if (size > sizeof(*s))
 		return 0;
-	ring = cpu_ring(&idx);
-	if (ring)
-		emit_drops(ring);
-	if (!ring || bpf_ringbuf_output(ring, s, size, ring_flags(ring, idx))) {
-		count_drop();
-		return 0;
-	}
-	count_emitted(idx);
+	rec_output(s, size);
 	return 0;
 }
 

@@ -12,7 +12,8 @@
 # Both files are parsed by strace_cmp.joined(): a call split into
 # "<unfinished ...>" and "<... NAME resumed>" is one line again. Then each
 # line is normalised (norm() below): pids and tids (arguments of kill,
-# wait4..., results of clone, fork, wait4, getpid..., si_pid=, /proc/N/),
+# wait4..., results of clone, fork, wait4, getpid..., si_pid=, clone3's
+# parent_tid=[N], /proc/N/),
 # times (si_utime=, clock readings, epoch seconds), the volatile counters of
 # sysinfo, getrandom's bytes and addresses (hex numbers of 5+ digits)
 # become placeholders; strace's column padding before "=" goes. Everything
@@ -48,7 +49,7 @@ from strace_cmp import PTBPF_PID, STRACE, joined  # noqa: E402
 
 SYSCALL = re.compile(r'^(\w+)\(')
 PADDING = re.compile(r'\) +(= .*)$')
-ADDRESS = re.compile(r'\b0x[0-9a-f]{5,}\b')
+ADDRESS = re.compile(r'\b0x[0-9a-f]{5,}\b(?! \(flags )')  # not fcntl's F_GETFL result
 RESULT_NUM = re.compile(r' = (\d+)$')
 INTEGER = re.compile(r'^\s*(-?)(\d+)\s*$')
 NEW_THREAD = re.compile(r'^clone3?\(.*\bCLONE_THREAD\b.* = (\d+)$')
@@ -75,6 +76,7 @@ CLOCK_READS = {'clock_gettime', 'gettimeofday', 'time', 'times', 'timerfd_gettim
                'timer_gettime'}
 # Anywhere: a pid field, a time field or an epoch-like number of seconds.
 PID_FIELD = re.compile(r'\b(si_pid|pid)=\d+')
+PID_LIST = re.compile(r'\b(parent_tid|child_tid)=\[\d+\]')  # clone3's
 TIME_FIELD = re.compile(r'\b(si_utime|si_stime)=\d+')
 EPOCH = re.compile(r'\b(tv_sec|\w+time)=\d{9,}(, (?:tv_nsec|tv_usec|\w+time_nsec)=\d+)?')
 CLOCK_FIELD = re.compile(r'\b(tv_sec|tv_nsec|tv_usec|tms_\w+)=\d+')
@@ -138,6 +140,7 @@ def norm(text):
     if name in PID_RESULTS:
         text = RESULT_NUM.sub(' = PID', text)
     text = PID_FIELD.sub(r'\1=PID', text)
+    text = PID_LIST.sub(r'\1=[PID]', text)
     text = PID_TAG.sub('[pid PID]', text)
     text = PROC_PID.sub('/proc/PID', text)
     text = TIME_FIELD.sub(r'\1=T', text)
@@ -229,18 +232,41 @@ def pair(sprocs, pprocs):
     return pairs
 
 
+def same_places(a, b, i1, i2, j1, j2):
+    """{i: [line]} for a[i1:i2] replaced by b[j1:j2]: the k-th call of a
+    syscall in one with the k-th in the other ([] when the other has none)."""
+    mine, theirs = collections.defaultdict(list), collections.defaultdict(list)
+    for i in range(i1, i2):
+        mine[SYSCALL.match(a[i]).group(1)].append(i)
+    for j in range(j1, j2):
+        theirs[SYSCALL.match(b[j]).group(1)].append(b[j])
+    out = {}
+    for name, idx in mine.items():
+        for k, i in enumerate(idx):
+            out[i] = theirs[name][k:k + 1]
+    return out
+
+
 def matched(s, p):
-    """The indices in s.lines() of the lines that have their partner in p."""
+    """(the indices in s.lines() of the lines that have their partner in
+    p.lines(), {index of a line that has none: the lines of p.lines() at its
+    place}). In order for single-threaded processes, else as multisets."""
     a, b = s.lines(), p.lines()
     if len(s.threads) == 1 and len(p.threads) == 1:
         sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-        return {blk.a + k for blk in sm.get_matching_blocks() for k in range(blk.size)}
-    left, out = collections.Counter(b), set()
+        ok, place = set(), {}
+        for op, i1, i2, j1, j2 in sm.get_opcodes():
+            if op == 'equal':
+                ok.update(range(i1, i2))
+            elif op == 'replace':
+                place.update(same_places(a, b, i1, i2, j1, j2))
+        return ok, place
+    left, ok = collections.Counter(b), set()
     for i, line in enumerate(a):
         if left[line]:
             left[line] -= 1
-            out.add(i)
-    return out
+            ok.add(i)
+    return ok, {}
 
 
 def nearest(line, candidates):
@@ -299,14 +325,16 @@ def main():
     agree, extra = 0, 0
     sig = [0, 0]
     exits = [0, 0]
-    differ = collections.OrderedDict()  # syscall -> [(strace line, ptbpf Process or None)]
+    # syscall -> [(strace line, ptbpf lines at its place, ptbpf Process or None)]
+    differ = collections.OrderedDict()
     for i, s in enumerate(sprocs):
         p = pprocs[pairs[i]] if i in pairs else None
-        ok = matched(s, p) if p else set()
+        ok, place = matched(s, p) if p else (set(), {})
         agree += len(ok)
         for k, line in enumerate(s.lines()):
             if k not in ok:
-                differ.setdefault(SYSCALL.match(line).group(1), []).append((line, p))
+                differ.setdefault(SYSCALL.match(line).group(1), []).append(
+                    (line, place.get(k, []), p))
         sig[1] += sum(s.signals.values())
         exits[1] += sum(s.exits.values())
         if p:
@@ -322,8 +350,11 @@ def main():
                                                len(sprocs), extra))
     worst = sorted(differ.items(), key=lambda kv: -len(kv[1]))[:max(args.show, 0)]
     for syscall, cases in worst:
-        line, p = cases[0]
-        pool = [x for x in (p.lines() if p else []) if x.startswith(syscall + '(')]
+        line, at_place, p = cases[0]
+        # the same syscall's line at its place, else anywhere in its process
+        pool = [x for x in at_place if x.startswith(syscall + '(')]
+        if not pool:
+            pool = [x for x in (p.lines() if p else []) if x.startswith(syscall + '(')]
         if not pool:
             pool = [x for q in pprocs for x in q.lines() if x.startswith(syscall + '(')]
         print('  %s: %d lines differ, e.g.' % (syscall, len(cases)))

@@ -151,7 +151,8 @@ for name in $(echo "$FLOORS" | awk 'NF {print $1}'); do
 	fi
 	if [ "${PTBPF_DECODE_NOISE:-0}" = 1 ]; then
 		run "$name" strace "$T/$name.strace2"
-		$AGREE --name "$name" "$T/$name.strace" "$T/$name.strace2" | sed -n 's/^AGREE/  strace with itself:/p'
+		$AGREE --name "$name" "$T/$name.strace" "$T/$name.strace2" |
+			sed -n 's/^AGREE/  strace with itself:/p'
 	fi
 done
 [ $low = 0 ] || fail "$low programs below their floor"

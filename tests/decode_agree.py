@@ -6,8 +6,8 @@
 # (--output-text), or a second strace file (to measure the noise of two
 # runs of strace). Prints "AGREE NAME: P% (M/N strace lines)": the share of
 # strace's syscall lines that ptbpf printed identically, once what differs
-# from run to run is set aside. Exit 1 when P is below --min, 2 when
-# STRACE_OUT holds no syscall line.
+# from run to run is set aside. Exit 1 when P is below --min, 2 when a file
+# cannot be read or STRACE_OUT holds no syscall line.
 #
 # Both files are parsed by strace_cmp.joined(): a call split into
 # "<unfinished ...>" and "<... NAME resumed>" is one line again. Then each
@@ -307,14 +307,19 @@ def main():
     ap.add_argument('ptbpf_out')
     ap.add_argument('--min', type=float, default=0.0, metavar='PCT')
     ap.add_argument('--show', type=int, default=0, metavar='N')
-    ap.add_argument('--name', help='the program, in the AGREE line (default: strace\'s first execve)')
+    ap.add_argument('--name', help='the program in the AGREE line (default: from strace\'s '
+                    'first execve)')
     args = ap.parse_args()
 
-    sprocs = processes(args.strace_out, STRACE, strace_owner)
-    if second_is_strace(args.ptbpf_out):
-        pprocs = processes(args.ptbpf_out, STRACE, strace_owner)
-    else:
-        pprocs = processes(args.ptbpf_out, PTBPF_PID, ptbpf_owner)
+    try:
+        sprocs = processes(args.strace_out, STRACE, strace_owner)
+        if second_is_strace(args.ptbpf_out):
+            pprocs = processes(args.ptbpf_out, STRACE, strace_owner)
+        else:
+            pprocs = processes(args.ptbpf_out, PTBPF_PID, ptbpf_owner)
+    except OSError as e:
+        print('decode_agree.py: %s' % e, file=sys.stderr)
+        return 2
     name = args.name or program_name(sprocs)
     total = sum(len(p.lines()) for p in sprocs)
     if not total:

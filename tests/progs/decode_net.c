@@ -20,7 +20,7 @@
 
 #define SERVER_PORT 39035
 #define CLIENT_PORT 39036
-#define UDP_PORT 39037
+#define UDP_PORT    39037
 
 static void check(int ok, const char *what)
 {

@@ -73,7 +73,7 @@ rc=$?
 cat >"$T/fix.want" <<'EOF'
 AGREE x: 83.3% (5/6 strace lines)
   also: --- lines 1/1, +++ lines 2/2 identical; processes paired 2/2; ptbpf lines strace has not: 1
-  wait4: 1 lines differ, e.g.
+  wait4: 1 line differs, e.g.
     strace: wait4(PID, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = PID
     ptbpf:  wait4(PID, 0xADDR, 0, NULL) = PID
 EOF

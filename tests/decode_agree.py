@@ -362,7 +362,8 @@ def main():
             pool = [x for x in (p.lines() if p else []) if x.startswith(syscall + '(')]
         if not pool:
             pool = [x for q in pprocs for x in q.lines() if x.startswith(syscall + '(')]
-        print('  %s: %d lines differ, e.g.' % (syscall, len(cases)))
+        print('  %s: %d %s, e.g.' % (syscall, len(cases),
+                                    'line differs' if len(cases) == 1 else 'lines differ'))
         print('    strace: ' + line)
         print('    ptbpf:  ' + (nearest(line, pool) or '(no %s line)' % syscall))
     return 1 if pct < args.min else 0

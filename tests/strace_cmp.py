@@ -16,6 +16,7 @@ import sys
 
 STRACE = re.compile(r'^(\d+) +(.*)$')
 PTBPF = re.compile(r'^\S+ \d+/(\d+) (.*)$')
+PTBPF_PID = re.compile(r'^\S+ (\d+/\d+) (.*)$')  # the thread named pid/tid
 UNFIN = re.compile(r'^(.*?) ?<unfinished \.\.\.>$')
 RESUMED = re.compile(r'^<\.\.\. (\S+) resumed>(?: <unfinished \.\.\.>\))?(.*)$')
 PIDS = re.compile(r'\b(si_pid|pid)=\d+|\b(kill|wait4|tgkill)\(\d+')
@@ -24,8 +25,11 @@ RESTART = re.compile(r'^(\w+)\(.*\)( = \? ERESTART.*)$')
 FIRST_STRING = re.compile(r'^(\w+)\(.*?("(?:[^"\\]|\\.)*").*\)( = .*)$')
 
 
-def threads(path, line_re):
-    """{tid: [line, ...]} with unfinished calls joined to their resumption."""
+def joined(path, line_re):
+    """{thread: [text, ...]}, each thread's lines in order, an "<unfinished
+    ...>" call joined to its resumption (line_re: group 1 names the thread,
+    group 2 is the text; lines it does not match are left out). Also used
+    by decode_agree.py."""
     out, held = {}, {}
     with open(path, errors='replace') as f:
         for raw in f:
@@ -48,10 +52,15 @@ def threads(path, line_re):
                     text = head + tail
                 else:
                     text = head + ' ' + tail
-            out.setdefault(tid, []).append(norm(text))
+            out.setdefault(tid, []).append(text)
     for tid, text in held.items():
-        out.setdefault(tid, []).append(norm(text + ' <unfinished ...>'))
+        out.setdefault(tid, []).append(text + ' <unfinished ...>')
     return out
+
+
+def threads(path, line_re):
+    """{tid: [line, ...]} with unfinished calls joined to their resumption."""
+    return {tid: [norm(t) for t in lines] for tid, lines in joined(path, line_re).items()}
 
 
 def norm(text):

@@ -50,6 +50,27 @@ struct kern_drops {
 };
 
 /*
+ * A record of id KERN_ID_STACK (no event) carries struct kern_stack: after
+ * a syscall entry, the addresses of its stacks that the kernel walked,
+ * innermost first, nuser of the user stack at ips[0], nkernel of the
+ * kernel stack right after the user's area (data_len - 8 bytes hold one
+ * area per kind asked for, of equal size). User space turns it into
+ * stack_trace and stack_ref events.
+ */
+#define KERN_ID_STACK 0xfffffffeu
+
+/* bpf/stack.bpf.h stack_ips: which stacks are walked */
+#define KERN_STACK_USER	  0x1u
+#define KERN_STACK_KERNEL 0x2u
+
+struct kern_stack {
+	__u32 event_id;
+	__u16 nuser;
+	__u16 nkernel;
+	__u64 ips[];
+};
+
+/*
  * Path arguments of syscall nr (rodata table set before load): the low
  * nibble is 1 + the argument index of the first path (0: none), the high
  * nibble that of the second.

@@ -14,12 +14,17 @@
 const volatile __u32 stack_ips = 0;
 const volatile __u32 stack_depth = PTBPF_STACK_DEPTH_DEFAULT;
 
-#define STACK_AREA_MASK 1023 /* above PTBPF_STACK_DEPTH_MAX addresses' bytes */
+#define STACK_AREA_MASK 2047 /* above the bytes of an area (see kern.h) */
+#if (PTBPF_STACK_DEPTH_MAX + KERN_STACK_TRACER_FRAMES) * 8 > STACK_AREA_MASK
+#error "a stack area does not fit STACK_AREA_MASK"
+#endif
 
 static __always_inline void stack_ips_event(void *ctx, __u32 nr, __u32 tgid, __u32 tid,
 					    __u64 thread, __u64 ip)
 {
 	__u32 zero = 0, area = (stack_depth * 8) & STACK_AREA_MASK, koff = 0, size;
+	/* the kernel's from here: the tracing's own frames first */
+	__u32 karea = ((stack_depth + KERN_STACK_TRACER_FRAMES) * 8) & STACK_AREA_MASK;
 	struct kern_stack *ks;
 	struct stack_scratch *s;
 	long n;
@@ -41,10 +46,10 @@ static __always_inline void stack_ips_event(void *ctx, __u32 nr, __u32 tgid, __u
 		koff = area;
 	}
 	if (stack_ips & KERN_STACK_KERNEL) {
-		n = bpf_get_stack(ctx, (__u8 *)ks->ips + (koff & STACK_AREA_MASK), area, 0);
+		n = bpf_get_stack(ctx, (__u8 *)ks->ips + (koff & STACK_AREA_MASK), karea, 0);
 		if (n > 0)
 			ks->nkernel = n / 8;
-		koff += area;
+		koff += karea;
 	}
 	if (!ks->nuser && !ks->nkernel)
 		return;

@@ -24,7 +24,7 @@ void stack_view_table(struct stack_view *s, const void *data, size_t len)
 		return;
 	memcpy(&t, data, fixed);
 	/* untrusted: as many addresses as the event holds, no more */
-	if (!t.nr || t.nr > PTBPF_STACK_DEPTH_MAX || (len - fixed) / sizeof(uint64_t) < t.nr ||
+	if (!t.nr || t.nr > PTBPF_STACK_TRACE_MAX || (len - fixed) / sizeof(uint64_t) < t.nr ||
 	    !t.stack_id || t.stack_id > INT32_MAX)
 		return;
 	copy = malloc(fixed + t.nr * sizeof(uint64_t));
@@ -38,7 +38,7 @@ void stack_view_table(struct stack_view *s, const void *data, size_t len)
 }
 
 /* The frames of stack id (kernel ones or not) appended to fr. */
-static int ref_frames(struct stack_view *s, pid_t pid, uint32_t id, int kernel,
+static int ref_frames(struct stack_view *s, pid_t pid, uint32_t id, int kernel, size_t depth,
 		      struct stack_frames *fr)
 {
 	const struct ptbpf_ev_stack_trace *t;
@@ -78,7 +78,16 @@ static int ref_frames(struct stack_view *s, pid_t pid, uint32_t id, int kernel,
 	}
 	memmove(fr->f + start, fr->f + start + cut, (fr->n - start - cut) * sizeof(*fr->f));
 	fr->n -= cut;
-	return n - (int)cut;
+	n -= (int)cut;
+	/* the frames taken past the depth for the tracing's own */
+	while (depth && (size_t)n > depth) {
+		n--;
+		fr->n--;
+		free(fr->f[fr->n].module);
+		free(fr->f[fr->n].symbol);
+		free(fr->f[fr->n].file);
+	}
+	return n;
 }
 
 int stack_view_ref(struct stack_view *s, pid_t pid, const void *data, size_t len,
@@ -92,7 +101,7 @@ int stack_view_ref(struct stack_view *s, pid_t pid, const void *data, size_t len
 	memcpy(&r, data, sizeof(r));
 	if (!*fr && !(*fr = calloc(1, sizeof(**fr))))
 		return -1;
-	nu = ref_frames(s, pid, r.user_id, 0, *fr);
-	nk = nu < 0 ? -1 : ref_frames(s, pid, r.kernel_id, 1, *fr);
+	nu = ref_frames(s, pid, r.user_id, 0, r.depth, *fr);
+	nk = nu < 0 ? -1 : ref_frames(s, pid, r.kernel_id, 1, r.depth, *fr);
 	return nk < 0 ? -1 : nu + nk;
 }

@@ -343,13 +343,17 @@ struct ptbpf_ev_proc_map {
  * event as user_stack does (event_id its id, the same thread): the ids of
  * its user and kernel stacks, 0 for none (not asked for, or not taken).
  * An id whose stack_trace is not in a log (lost, filtered) is unknown.
+ * The kernel stack begins with the frames of the tracing (the BPF program
+ * and its callers up to the tracepoint), which readers leave out, then at
+ * most depth frames are the event's (0: not said).
  */
 #define PTBPF_STACK_TRACE_KERNEL 0x1 /* ptbpf_ev_stack_trace.flags: kernel addresses */
+#define PTBPF_STACK_TRACE_MAX	 (PTBPF_STACK_DEPTH_MAX + 8)
 
 struct ptbpf_ev_stack_trace {
 	__u32 stack_id; /* 1 and up, per stream */
 	__u16 flags;
-	__u16 nr; /* at most PTBPF_STACK_DEPTH_MAX */
+	__u16 nr; /* at most PTBPF_STACK_TRACE_MAX */
 	__u64 ips[];
 };
 
@@ -357,7 +361,7 @@ struct ptbpf_ev_stack_ref {
 	__u32 event_id;
 	__u32 user_id;
 	__u32 kernel_id;
-	__u32 reserved;
+	__u32 depth; /* frames of each stack shown at most */
 };
 
 #endif /* PTBPF_EVENTS_H */

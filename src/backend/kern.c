@@ -73,6 +73,8 @@ struct kern_backend {
 	struct probe_links probes; /* uprobes, uretprobes, USDT probes */
 	bool inherit;		   /* probes attached in every process (see add_probe) */
 	struct kern_stacks *stacks; /* with stack_fp or stack_kernel: those seen */
+	unsigned int stack_depth;   /* their frames, the user stack's area */
+	bool stack_user;	    /* KERN_ID_STACK records have a user stack area */
 };
 
 #define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)
@@ -288,10 +290,14 @@ int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 		return -ENOMEM;
 	kb->epfd = -1;
 	kb->inherit = o && o->inherit;
-	if (o && o->stack_bytes && (o->stack_fp || o->stack_kernel) &&
-	    !(kb->stacks = kern_stacks__new())) {
-		free(kb);
-		return -ENOMEM;
+	if (o && o->stack_bytes && (o->stack_fp || o->stack_kernel)) {
+		kb->stacks = kern_stacks__new();
+		if (!kb->stacks) {
+			free(kb);
+			return -ENOMEM;
+		}
+		kb->stack_depth = o->stack_depth ? o->stack_depth : PTBPF_STACK_DEPTH_DEFAULT;
+		kb->stack_user = o->stack_fp;
 	}
 	err = kern_backend__load(kb, o);
 	if (err) {
@@ -544,12 +550,12 @@ static uint32_t kern_backend__stack_id(struct kern_backend *kb, const struct ker
 {
 	struct {
 		struct ptbpf_ev_stack_trace t;
-		uint64_t ips[PTBPF_STACK_DEPTH_MAX];
+		uint64_t ips[PTBPF_STACK_TRACE_MAX];
 	} ev;
 	bool fresh;
 	uint32_t id;
 
-	if (!n || n > PTBPF_STACK_DEPTH_MAX || !kb->stacks)
+	if (!n || n > PTBPF_STACK_TRACE_MAX || !kb->stacks)
 		return 0;
 	id = kern_stacks__id(kb->stacks, kernel, ips, n, &fresh);
 	if (!id || !fresh)
@@ -567,27 +573,25 @@ static uint32_t kern_backend__stack_id(struct kern_backend *kb, const struct ker
 /* A KERN_ID_STACK record: its stacks by id, in a stack_ref event. */
 static void kern_backend__stacks(struct kern_backend *kb, const struct kern_rec *r)
 {
-	uint64_t ips[2 * PTBPF_STACK_DEPTH_MAX];
+	uint64_t ips[PTBPF_STACK_DEPTH_MAX + PTBPF_STACK_TRACE_MAX];
 	struct ptbpf_ev_stack_ref ref = { 0 };
+	size_t uarea = kb->stack_user ? kb->stack_depth : 0, nips;
 	struct kern_stack ks;
-	size_t area, nips;
 
 	if (r->data_len < sizeof(ks))
 		return; /* cannot happen: the kernel side wrote it */
 	memcpy(&ks, r + 1, sizeof(ks));
 	nips = (r->data_len - sizeof(ks)) / sizeof(uint64_t);
-	if (nips > 2 * PTBPF_STACK_DEPTH_MAX)
+	if (nips > sizeof(ips) / sizeof(ips[0]) || ks.nuser > uarea || uarea > nips ||
+	    ks.nkernel > nips - uarea || ks.nkernel > PTBPF_STACK_TRACE_MAX)
 		return;
 	memcpy(ips, (const char *)(r + 1) + sizeof(ks), nips * sizeof(uint64_t));
-	/* one area per kind, of equal size: the kernel's is the last */
-	area = ks.nuser && ks.nkernel ? nips / 2 : nips;
-	if (ks.nuser > area || ks.nkernel > area)
-		return;
 	ref.event_id = ks.event_id;
+	ref.depth = kb->stack_depth;
 	ref.user_id = kern_backend__stack_id(kb, r, false, ips, ks.nuser);
 	if (kb->stop)
 		return;
-	ref.kernel_id = kern_backend__stack_id(kb, r, true, ips + nips - area, ks.nkernel);
+	ref.kernel_id = kern_backend__stack_id(kb, r, true, ips + uarea, ks.nkernel);
 	if (kb->stop || (!ref.user_id && !ref.kernel_id))
 		return;
 	kern_backend__emit(kb, r, PTBPF_EV_STACK_REF, &ref, sizeof(ref));

@@ -753,6 +753,23 @@ struct {
 	__type(value, struct stack_scratch);
 } stack_map SEC(".maps");
 
+/*
+ * On the main thread's stack, no more than up to its start (argv, the
+ * environment above it hold no frame): a read past the stack's mapping
+ * fails only after a fault, and each halving after one costs another.
+ */
+static __always_inline __u32 main_stack_len(__u64 sp, __u32 len, __u16 *flags)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 top = BPF_CORE_READ(task, mm, start_stack);
+
+	if (sp < top && top - sp < len) {
+		*flags |= PTBPF_STACK_SHORT;
+		return top - sp;
+	}
+	return len;
+}
+
 static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
 				      __u64 thread)
 {
@@ -786,6 +803,7 @@ static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid
 	g[16] = regs->ip;
 	s->st.event_id = PTBPF_EV_SYS_ENTER(nr);
 	s->st.flags = stack_unwind_depth << 8;
+	len = main_stack_len(g[7], len, &s->st.flags);
 	for (int i = 0; i < 8; i++) {
 		if (len > PTBPF_USER_STACK_MAX)
 			len = PTBPF_USER_STACK_MAX;

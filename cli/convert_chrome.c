@@ -203,7 +203,8 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 		oc = call_of(c, ev->tid, 0);
 		if (ev->len >= sizeof(of))
 			memcpy(&of, ev->data, sizeof(of));
-		sf = c->frames ? frame_tree_event(c->frames, ev, oc && oc->id == of ? oc->sf : 0) : 0;
+		sf = c->frames ? frame_tree_event(c->frames, ev, oc && oc->id == of ? oc->sf : 0)
+			       : 0;
 		if (sf && oc && (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_STACK_REF) &&
 		    oc->id == of)
 			oc->sf = sf;

@@ -184,7 +184,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		else if (!strcmp(arg, "dwarf"))
 			a->stack_flags &= ~PTBPF_STACK_FP;
 		else
-			argp_failure(state, CLI_EXIT_USAGE, 0, "--call-graph: %s: dwarf or fp", arg);
+			argp_failure(state, CLI_EXIT_USAGE, 0, "--call-graph: %s: dwarf or fp",
+				     arg);
 		a->stack_mode_set = 1;
 		break;
 	case 'p':

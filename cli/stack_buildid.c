@@ -62,8 +62,9 @@ char *stack_find_build_id(const unsigned char *id, size_t len)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	for (int d = debug_dir ? 0 : 1; d < 2; d++)
 		for (size_t k = 0; k < sizeof(suffix) / sizeof(suffix[0]); k++) {
-			if (asprintf(&path, "%s/.build-id/%.2s/%s%s", d ? DEBUG_DIR_DEFAULT : debug_dir,
-				     hex, hex + 2, suffix[k]) < 0)
+			if (asprintf(&path, "%s/.build-id/%.2s/%s%s",
+				     d ? DEBUG_DIR_DEFAULT : debug_dir, hex, hex + 2,
+				     suffix[k]) < 0)
 				return NULL;
 			if (has_build_id(path, id, len))
 				return path;

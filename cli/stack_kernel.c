@@ -104,8 +104,8 @@ void stack_kernel_resolve(struct stack_frame *f, uint64_t pc, int activation)
  * the tracepoint (which frames differ between kernels). */
 static int tracer_frame(const struct stack_frame *f)
 {
-	static const char *const prefix[] = { "bpf_prog_",	"bpf_trampoline_", "bpf_trace_run",
-					      "__bpf_trace_",	"__traceiter_",	   "__bpf_prog_run" };
+	static const char *const prefix[] = { "bpf_prog_",    "bpf_trampoline_", "bpf_trace_run",
+					      "__bpf_trace_", "__traceiter_",	 "__bpf_prog_run" };
 
 	for (size_t i = 0; f->symbol && i < sizeof(prefix) / sizeof(prefix[0]); i++)
 		if (!strncmp(f->symbol, prefix[i], strlen(prefix[i])))

@@ -23,11 +23,11 @@ struct view_tid {
 	uint64_t args[6];
 	int held;	      /* the entry in ev, until the exit says if it is printed */
 	char *frames;	      /* -k: the call's stack, printed under its line */
-	struct stack_frames *sf; /* -k: that stack's frames (user, kernel) */
 	int printed_noreturn; /* -k: exit_group... printed, its stack to come; -1: none */
 	struct cli_ev ev;
 	unsigned char *data;
 	size_t cap;
+	struct stack_frames *sf; /* -k: the frames of "frames" (user, kernel) */
 };
 
 struct view {

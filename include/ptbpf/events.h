@@ -285,10 +285,10 @@ struct ptbpf_ev_probe {
 
 /* ptbpf_ev_user_stack.flags; its high byte: the frames to unwind at
  * most (0, a log of an older version: not said) */
-#define PTBPF_STACK_SHORT	   0x1 /* the stack ended before the bytes asked for */
-#define PTBPF_STACK_DEPTH(flags)   ((unsigned int)(flags) >> 8)
-#define PTBPF_STACK_DEPTH_DEFAULT  32  /* frames of a stack by default */
-#define PTBPF_STACK_DEPTH_MAX	   127 /* the kernel's PERF_MAX_STACK_DEPTH */
+#define PTBPF_STACK_SHORT	  0x1 /* the stack ended before the bytes asked for */
+#define PTBPF_STACK_DEPTH(flags)  ((unsigned int)(flags) >> 8)
+#define PTBPF_STACK_DEPTH_DEFAULT 32  /* frames of a stack by default */
+#define PTBPF_STACK_DEPTH_MAX	  127 /* the kernel's PERF_MAX_STACK_DEPTH */
 
 struct ptbpf_ev_user_stack {
 	__u32 event_id; /* the id of the event it belongs to */

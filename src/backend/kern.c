@@ -72,9 +72,11 @@ struct kern_backend {
 	uint64_t lost_ts;
 	struct probe_links probes; /* uprobes, uretprobes, USDT probes */
 	bool inherit;		   /* probes attached in every process (see add_probe) */
-	struct kern_stacks *stacks; /* with stack_fp or stack_kernel: those seen */
-	unsigned int stack_depth;   /* their frames, the user stack's area */
-	bool stack_user;	    /* KERN_ID_STACK records have a user stack area */
+
+	/* with stack_fp or stack_kernel: the stacks seen */
+	struct kern_stacks *stacks;
+	unsigned int stack_depth; /* their frames, the user stack's area */
+	bool stack_user;	  /* KERN_ID_STACK records have a user stack area */
 };
 
 #define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)

@@ -391,8 +391,10 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 static void view_stack(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
+	struct stack_frames part;
 	struct view_tid *t;
 	uint32_t event_id;
+	size_t from;
 	int noreturn;
 
 	if (id == PTBPF_EV_PROC_MAP) {
@@ -414,22 +416,29 @@ static void view_stack(struct view *v, const struct cli_ev *ev)
 	 * stack goes under it now */
 	noreturn = t->nr < 0 && t->printed_noreturn >= 0 &&
 		   event_id == PTBPF_EV_SYS_ENTER((unsigned int)t->printed_noreturn);
-	t->printed_noreturn = -1;
+	/* a copied user stack may still be followed by its kernel frames */
+	if (id != PTBPF_EV_USER_STACK)
+		t->printed_noreturn = -1;
 	/* else only the stack of the call in progress, which it follows */
 	if (!noreturn &&
 	    (t->nr < 0 || !t->shown || event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr)))
 		return;
+	/* a stack_ref's frames go after those of a user_stack before it */
+	from = id == PTBPF_EV_USER_STACK || !t->sf ? 0 : t->sf->n;
 	if (id == PTBPF_EV_USER_STACK) {
 		stack_frames_free(t->sf);
 		t->sf = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
 	} else if (stack_view_ref(v->stk, ev->info.posix_pid, ev->data, ev->len, &t->sf) <= 0) {
-		return; /* the kernel frames after a copied user stack's */
+		return; /* none known */
 	}
 	if (!t->sf)
 		return;
 	free(t->frames);
-	t->frames = v->f->json ? stack_frames_json(t->sf, ev->info.posix_pid, ev->tid)
-			       : stack_frames_text(t->sf);
+	/* printed already at its entry: only what is new goes under it */
+	part = (struct stack_frames){ t->sf->f + (noreturn ? from : 0),
+				      t->sf->n - (noreturn ? from : 0) };
+	t->frames = v->f->json ? stack_frames_json(&part, ev->info.posix_pid, ev->tid)
+			       : stack_frames_text(&part);
 	if (noreturn) {
 		fmt_lines_after(v->f, t->frames);
 		free(t->frames);

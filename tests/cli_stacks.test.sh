@@ -211,6 +211,13 @@ for cg in dwarf fp; do
 		grep '^ > ' | sed 's/^ > //' | head -5 | diff -u - "$T/k$cg.user" ||
 		fail "kernel-stack ($cg): other user frames"
 done
+# exit_group (printed at its entry): the kernel frames after the copied stack's
+"$P" record -k --kernel-stack -e exit_group -- "$SC" /nonexistent/ptbpf-stacks >"$T/egk.out" 2>&1 ||
+	fail "record -k --kernel-stack -e exit_group"
+sed -n '/exit_group(/,/^[^ ]/p' "$T/egk.out" | grep '^ > ' >"$T/egk.frames"
+head -1 "$T/egk.frames" | grep -q '^ > /usr/lib/x86_64-linux-gnu/libc\.so\.6(' &&
+	grep -q 'kallsyms\](do_syscall_64+' "$T/egk.frames" ||
+	fail "exit_group --kernel-stack: $(cat "$T/egk.out")"
 "$P" show -k --json "$T/kfp.log" | python3 -c '
 import json, sys
 recs = [json.loads(l) for l in sys.stdin]

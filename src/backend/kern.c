@@ -550,10 +550,9 @@ static bool kern_backend__emit(struct kern_backend *kb, const struct kern_rec *r
 static uint32_t kern_backend__stack_id(struct kern_backend *kb, const struct kern_rec *r,
 				       bool kernel, const uint64_t *ips, size_t n)
 {
-	struct {
-		struct ptbpf_ev_stack_trace t;
-		uint64_t ips[PTBPF_STACK_TRACE_MAX];
-	} ev;
+	/* the event: struct ptbpf_ev_stack_trace, then its addresses */
+	uint64_t ev[(sizeof(struct ptbpf_ev_stack_trace) + 8 * PTBPF_STACK_TRACE_MAX) / 8];
+	struct ptbpf_ev_stack_trace *t = (void *)ev;
 	bool fresh;
 	uint32_t id;
 
@@ -562,12 +561,12 @@ static uint32_t kern_backend__stack_id(struct kern_backend *kb, const struct ker
 	id = kern_stacks__id(kb->stacks, kernel, ips, n, &fresh);
 	if (!id || !fresh)
 		return id;
-	ev.t.stack_id = id;
-	ev.t.flags = kernel ? PTBPF_STACK_TRACE_KERNEL : 0;
-	ev.t.nr = (uint16_t)n;
-	memcpy(ev.ips, ips, n * sizeof(*ips));
-	if (!kern_backend__emit(kb, r, PTBPF_EV_STACK_TRACE, &ev,
-				(uint32_t)(sizeof(ev.t) + n * sizeof(*ips))))
+	t->stack_id = id;
+	t->flags = kernel ? PTBPF_STACK_TRACE_KERNEL : 0;
+	t->nr = (uint16_t)n;
+	memcpy(t->ips, ips, n * sizeof(*ips));
+	if (!kern_backend__emit(kb, r, PTBPF_EV_STACK_TRACE, ev,
+				(uint32_t)(sizeof(*t) + n * sizeof(*ips))))
 		return 0;
 	return id;
 }

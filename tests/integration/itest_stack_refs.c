@@ -34,7 +34,10 @@
 static void test_opts(void **state)
 {
 	unsigned int depth = 0, flags = 1;
+	trace_event_id_t getppid_enter;
+	trace_event_set_t set;
 	trace_attr_t a;
+	size_t max = 0;
 
 	(void)state;
 	assert_int_equal(posix_trace_attr_init(&a), 0);
@@ -50,6 +53,13 @@ static void test_opts(void **state)
 	assert_int_equal(ptbpf_trace_attr_getstackopts(&a, &depth, &flags), 0);
 	assert_int_equal(depth, 8);
 	assert_int_equal(flags, PTBPF_STACK_FP | PTBPF_STACK_KERNEL);
+	/* with a small copy, room still for the deepest stack walked */
+	assert_int_equal(posix_trace_eventset_empty(&set), 0);
+	assert_int_equal(ptbpf_system_eventid("sys_enter_getppid", &getppid_enter), 0);
+	assert_int_equal(posix_trace_eventset_add(getppid_enter, &set), 0);
+	assert_int_equal(ptbpf_trace_attr_setstacks(&a, &set, 64), 0);
+	assert_int_equal(posix_trace_attr_getmaxsystemeventsize(&a, &max), 0);
+	assert_true(max >= sizeof(struct ptbpf_ev_stack_trace) + 8 * PTBPF_STACK_TRACE_MAX);
 }
 
 static __attribute__((noinline)) void calls(void)

@@ -45,9 +45,10 @@ static const struct argp_option record_opts[] = {
 	{ "kernel-stack", OPT_KERNEL_STACK, NULL, 0,
 	  "With -k: the kernel stack too, printed under the user frames", 0 },
 	{ "call-graph", OPT_CALL_GRAPH, "dwarf|fp", 0,
-	  "With -k: how the user stack is walked: dwarf (default) copies 8 KiB of it for "
-	  "an unwinder, fp walks frame pointers in the kernel (far cheaper, right only "
-	  "for code built with -fno-omit-frame-pointer)",
+	  "With -k: how the user stack is walked: dwarf (default) copies up to 8 KiB of it "
+	  "for an unwinder, fp walks frame pointers in the kernel (nothing copied, each "
+	  "distinct stack stored once; right only for code built with "
+	  "-fno-omit-frame-pointer)",
 	  0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },

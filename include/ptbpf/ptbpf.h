@@ -143,10 +143,11 @@ __PTBPF_API int ptbpf_trace_attr_getstacks(const trace_attr_t *attr, trace_event
  * PTBPF_STACK_DEPTH_MAX), and flags:
  *   PTBPF_STACK_FP      the user stack is walked by the kernel along the
  *                       frame pointers (bpf_get_stack) instead of copied
- *                       for a DWARF unwinder: far cheaper, but right only
- *                       for code built with -fno-omit-frame-pointer (not
- *                       Debian's libc); written as stack_trace/stack_ref
- *                       events (<ptbpf/events.h>), each stack once
+ *                       for a DWARF unwinder: nothing copied, but right
+ *                       only for code built with -fno-omit-frame-pointer
+ *                       (not Debian's libc); written as stack_trace and
+ *                       stack_ref events (<ptbpf/events.h>), each
+ *                       distinct stack once
  *   PTBPF_STACK_KERNEL  the kernel stack too, the same way
  * EINVAL: depth above the most, another flag, or no attributes object.
  */

@@ -53,6 +53,9 @@ BURST = 20000
 
 PGID_FILE = None  # process groups we started, for bench/run's EXIT trap
 
+# the rows of stacks (-k), run on the getppid loop and the tree walk only
+STACK_ROWS = ("ptbpf_log_k", "ptbpf_log_k_fp", "strace_k")
+
 
 class NA(Exception):
     """A row cannot produce a number; the message says why."""
@@ -192,6 +195,7 @@ class Bench:
     def __init__(self, args):
         self.args = args
         self.m = MODES[args.mode]
+        self.rows_only = set(filter(None, getattr(args, "rows", "").split(",")))
         self.bin = os.path.join(args.build, "bench")
         self.ptbpf = os.path.join(args.build, "ptbpf")
         self.work = args.workdir
@@ -339,6 +343,12 @@ class Bench:
             return ([self.ptbpf, "record", "-k", "-o", os.path.join(self.work, "rec.ptlog"),
                      "--"] + cmd, None, None)
 
+        def ptbpf_log_k_fp(cmd):
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            return ([self.ptbpf, "record", "-k", "--call-graph=fp", "-o",
+                     os.path.join(self.work, "rec.ptlog"), "--"] + cmd, None, None)
+
         def strace_k(cmd):
             if not shutil.which("strace"):
                 raise NA("strace not installed")
@@ -376,6 +386,9 @@ class Bench:
             # user stacks (-k): 8 KiB of stack a syscall into the log, and
             # strace's -k, which unwinds each call as it stops it
             ("ptbpf_log_k", "ptbpf record -k -o FILE (user stacks)", ptbpf_log_k, "n_slow"),
+            # the frame-pointer walk: no copy, each distinct stack once
+            ("ptbpf_log_k_fp", "ptbpf record -k --call-graph=fp -o FILE", ptbpf_log_k_fp,
+             "n_slow"),
             ("strace_k", "strace -f -k -o /dev/null", strace_k, "n_slow"),
             ("perf", "perf trace -o /dev/null", perf, "n_slow"),
         ]
@@ -390,7 +403,7 @@ class Bench:
                 c = re.search(r"reftracer: events .* cpu_ns (\d+)", text)
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
                             cpu_ns=int(c.group(1)) if c else None)
-        if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_k"):
+        if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_k", "ptbpf_log_k_fp"):
             m = re.search(r"(\d+) events (?:printed|written to .* bytes\)), (\d+) lost, "
                           r"[\d.]+ s, CPU ([\d.]+) s", text)
             if m:
@@ -444,8 +457,10 @@ class Bench:
             for key, label, runner, size in self.tracers():
                 if key == "ref_paths" and wkey != "tree":
                     continue  # no path argument: the same as "ref"
-                if key in ("ptbpf_log_k", "strace_k") and wkey == "getppid2":
+                if key in STACK_ROWS and wkey == "getppid2":
                     continue  # stacks: the loop and the tree walk
+                if self.rows_only and key not in self.rows_only and key != "untraced":
+                    continue
                 cmd = [self.b("bench_syscalls")] + wargs(m[size])
 
                 def once(cmd=cmd, runner=runner, key=key):
@@ -994,6 +1009,18 @@ def analyse(rows):
                 if ks:
                     r["ptbpf_frac"] = ", ".join(r["ptbpf_frac"])
                     r["goal"] = ("pass" if min(ks) >= 50 else "fail") + " (ptbpf <=1/50)"
+            # stacks: the price of -k over ptbpf -o, and its overhead
+            # against strace -k's on the same workload
+            if r["tracer"] in ("ptbpf_log_k", "ptbpf_log_k_fp") and r["overhead"] > 0:
+                lo, sk = ov.get("ptbpf_log"), ov.get("strace_k")
+                if lo and lo["overhead"] > 0:
+                    r["vs_log"] = paired_ratio(r, lo, base)
+                    r["stack_cost"] = r["overhead"] - lo["overhead"]
+                if sk and sk["overhead"] > 0:
+                    k = paired_ratio(sk, r, base)
+                    r["vs_strace_k"] = k
+                    r["goal"] = "%s (<=1/20 of strace -k: 1/%.0f)" % (
+                        "pass" if k >= 20 else "fail", k)
         if ref:
             ref["goal"] = "floor"
     # probes: ptbpf's cost per hit against bpftrace's, same probe, same rounds
@@ -1172,6 +1199,11 @@ def table(rows):
             ratio.append("%.2fx ref + file" % r["vs_ref_file"])
         if r.get("ptbpf_frac"):
             ratio.append(r["ptbpf_frac"])
+        if r.get("vs_log") is not None:
+            ratio.append("%.2fx ptbpf -o (stacks: +%s ns/syscall)" % (r["vs_log"],
+                                                                      num(r["stack_cost"])))
+        if r.get("vs_strace_k") is not None:
+            ratio.append("1/%.0f of strace -k" % r["vs_strace_k"])
         if r.get("vs_lttng") is not None:
             ratio.append("%.2fx LTTng" % r["vs_lttng"])
         if r.get("vs_dd") is not None:
@@ -1267,6 +1299,9 @@ def main():
     ap.add_argument("--workdir")
     ap.add_argument("--results", default=os.path.join(ROOT, "bench", "results"))
     ap.add_argument("--only", default="", help="comma-separated sections to run")
+    ap.add_argument("--rows", default="",
+                    help="comma-separated tracer keys of the syscalls sections to run "
+                         "(untraced always), e.g. ptbpf_log,ptbpf_log_k,strace_k")
     ap.add_argument("--allow-other-tracers", action="store_true",
                     help="run although other tools' tracing BPF programs are loaded")
     ap.add_argument("--reanalyse", metavar="JSON",

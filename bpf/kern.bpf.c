@@ -39,6 +39,8 @@ const volatile __u32 syscall_status = 0;
  * stack_nrs (by number), 0: none (see user_stack()) */
 const volatile __u32 stack_bytes = 0;
 const volatile __u64 stack_nrs[PTBPF_SYSCALL_NR_MAX / 64];
+/* frames a DWARF unwinder goes at most, in user_stack's flags */
+const volatile __u32 stack_unwind_depth = PTBPF_STACK_DEPTH_DEFAULT;
 
 /* Written by user space through the mmap'ed .bss at any time. */
 __u32 enabled;
@@ -751,6 +753,23 @@ struct {
 	__type(value, struct stack_scratch);
 } stack_map SEC(".maps");
 
+/*
+ * On the main thread's stack, no more than up to its start (argv, the
+ * environment above it hold no frame): a read past the stack's mapping
+ * fails only after a fault, and each halving after one costs another.
+ */
+static __always_inline __u32 main_stack_len(__u64 sp, __u32 len, __u16 *flags)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 top = BPF_CORE_READ(task, mm, start_stack);
+
+	if (sp < top && top - sp < len) {
+		*flags |= PTBPF_STACK_SHORT;
+		return top - sp;
+	}
+	return len;
+}
+
 static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
 				      __u64 thread)
 {
@@ -783,14 +802,15 @@ static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid
 	g[15] = regs->r15;
 	g[16] = regs->ip;
 	s->st.event_id = PTBPF_EV_SYS_ENTER(nr);
-	s->st.flags = 0;
+	s->st.flags = stack_unwind_depth << 8;
+	len = main_stack_len(g[7], len, &s->st.flags);
 	for (int i = 0; i < 8; i++) {
 		if (len > PTBPF_USER_STACK_MAX)
 			len = PTBPF_USER_STACK_MAX;
 		if (!len ||
 		    !bpf_probe_read_user(s->raw + USER_STACK_FIXED, len, (const void *)g[7]))
 			break;
-		s->st.flags = PTBPF_STACK_SHORT;
+		s->st.flags |= PTBPF_STACK_SHORT;
 		len >>= 1;
 	}
 	if (len > PTBPF_USER_STACK_MAX)
@@ -802,6 +822,8 @@ static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid
 	rec_output(s, size);
 	return 0;
 }
+
+#include "stack.bpf.h"
 
 /*
  * The mappings a stream with stacks needs to unwind them later: each
@@ -922,7 +944,7 @@ static __always_inline void emit_map(struct task_struct *task, struct file *f, _
 	s->map.len = len;
 	s->map.offset = off;
 	s->map.kind = kind;
-	s->map.reserved = 0;
+	s->map.build_id_len = 0; /* user space reads the file's note */
 	s->map.ino = f ? BPF_CORE_READ(f, f_inode, i_ino) : 0;
 	s->map.size = f ? BPF_CORE_READ(f, f_inode, i_size) : 0;
 	s->map.dev = f ? BPF_CORE_READ(f, f_inode, i_sb, s_dev) : 0;
@@ -1081,6 +1103,8 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 	sys_enter_event(regs, nr, tgid, tid, thread);
 	if (stack_bytes)
 		user_stack(regs, nr, tgid, tid, thread);
+	if (stack_ips)
+		stack_ips_event(ctx, nr, tgid, tid, thread, regs->ip);
 	return 0;
 }
 

@@ -50,6 +50,30 @@ struct kern_drops {
 };
 
 /*
+ * A record of id KERN_ID_STACK (no event) carries struct kern_stack: after
+ * a syscall entry, the addresses of its stacks that the kernel walked,
+ * innermost first: nuser of the user stack at ips[0] (an area of depth
+ * addresses when the user stack is asked for), then nkernel of the
+ * kernel stack (an area of depth + KERN_STACK_TRACER_FRAMES: it begins
+ * with the BPF program and what called it). User space turns it into
+ * stack_trace and stack_ref events.
+ */
+#define KERN_ID_STACK 0xfffffffeu
+
+/* bpf/stack.bpf.h stack_ips: which stacks are walked */
+#define KERN_STACK_USER	  0x1u
+#define KERN_STACK_KERNEL 0x2u
+/* kernel frames taken beyond the depth, for the tracing's own */
+#define KERN_STACK_TRACER_FRAMES 8
+
+struct kern_stack {
+	__u32 event_id;
+	__u16 nuser;
+	__u16 nkernel;
+	__u64 ips[];
+};
+
+/*
  * Path arguments of syscall nr (rodata table set before load): the low
  * nibble is 1 + the argument index of the first path (0: none), the high
  * nibble that of the second.

@@ -216,7 +216,7 @@ int cmd_record(int argc, char **argv)
 	}
 	/* -z, -Z: the other calls dropped in the kernel, where it can */
 	ptbpf_trace_attr_setsyscallstatus(&attr, view_opts_kernel_status(&a.view));
-	if (a.view.stacks && record_set_stacks(&attr, a.stack_events)) {
+	if (a.view.stacks && record_set_stacks(&attr, &a)) {
 		ret = CLI_EXIT_USAGE;
 		goto abort_child;
 	}

@@ -193,18 +193,25 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 		c->origin = ts_ns(&ev->info.posix_timestamp);
 		c->have_origin = 1;
 	}
-	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP) {
-		/* the slice's stack, not an event of its own */
-		const struct ptbpf_ev_user_stack *st = ev->data;
-		unsigned int sf = c->frames ? frame_tree_event(c->frames, ev) : 0;
+	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
+	    id == PTBPF_EV_STACK_REF) {
+		/* the slice's stack, not an event of its own; user_stack and
+		 * stack_ref begin with the id of the event they follow */
+		uint32_t of = 0;
+		unsigned int sf;
 
 		oc = call_of(c, ev->tid, 0);
-		if (sf && oc && ev->len >= sizeof(*st) && oc->id == st->event_id)
+		if (ev->len >= sizeof(of))
+			memcpy(&of, ev->data, sizeof(of));
+		sf = c->frames ? frame_tree_event(c->frames, ev, oc && oc->id == of ? oc->sf : 0)
+			       : 0;
+		if (sf && oc && (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_STACK_REF) &&
+		    oc->id == of)
 			oc->sf = sf;
 		return;
 	}
 	if (c->frames && id == PTBPF_EV_PROC_EXIT)
-		frame_tree_event(c->frames, ev);
+		frame_tree_event(c->frames, ev, 0);
 	if (sys && PTBPF_EV_IS_SYSCALL(id)) {
 		if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
 			oc = call_of(c, ev->tid, 1);

@@ -103,25 +103,15 @@ static unsigned int node_id(struct frame_tree *t, unsigned int parent, const cha
 	return (unsigned int)t->len++;
 }
 
-unsigned int frame_tree_event(struct frame_tree *t, const struct cli_ev *ev)
+/* The frames fr[from, to) chained on parent, outermost first: the
+ * innermost's id, 0 when out of memory. */
+static unsigned int chain(struct frame_tree *t, unsigned int id, const struct stack_frames *fr,
+			  size_t from, size_t to)
 {
-	struct stack_frames *fr;
-	unsigned int id = 0;
 	char name[1024];
 
-	if (ev->info.posix_event_id == PTBPF_EV_PROC_MAP) {
-		stack_view_map(t->sv, ev->info.posix_pid, ev->data, ev->len);
-		return 0;
-	}
-	if (ev->info.posix_event_id == PTBPF_EV_PROC_EXIT) {
-		stack_view_gone(t->sv, ev->info.posix_pid);
-		return 0;
-	}
-	if (ev->info.posix_event_id != PTBPF_EV_USER_STACK)
-		return 0;
-	fr = stack_view_frames(t->sv, ev->info.posix_pid, ev->data, ev->len);
 	/* from the outermost caller in: each frame's parent is its caller */
-	for (size_t i = fr ? fr->n : 0; i-- > 0;) {
+	for (size_t i = to; i-- > from;) {
 		const struct stack_frame *f = &fr->f[i];
 
 		if (f->symbol)
@@ -134,6 +124,46 @@ unsigned int frame_tree_event(struct frame_tree *t, const struct cli_ev *ev)
 		id = node_id(t, id, name);
 		if (!id)
 			break;
+	}
+	return id;
+}
+
+unsigned int frame_tree_event(struct frame_tree *t, const struct cli_ev *ev, unsigned int parent)
+{
+	struct stack_frames *fr = NULL;
+	unsigned int id = 0;
+	size_t nuser = 0;
+
+	switch (ev->info.posix_event_id) {
+	case PTBPF_EV_PROC_MAP:
+		stack_view_map(t->sv, ev->info.posix_pid, ev->data, ev->len);
+		return 0;
+	case PTBPF_EV_PROC_EXIT:
+		stack_view_gone(t->sv, ev->info.posix_pid);
+		return 0;
+	case PTBPF_EV_STACK_TRACE:
+		stack_view_table(t->sv, ev->data, ev->len);
+		return 0;
+	case PTBPF_EV_USER_STACK:
+		fr = stack_view_frames(t->sv, ev->info.posix_pid, ev->data, ev->len);
+		break;
+	case PTBPF_EV_STACK_REF:
+		if (stack_view_ref(t->sv, ev->info.posix_pid, ev->data, ev->len, &fr) <= 0)
+			break;
+		/* kernel frames alone go on the user stack copied before */
+		if (fr->n && !fr->f[0].kernel)
+			parent = 0;
+		id = parent;
+		break;
+	default:
+		return 0;
+	}
+	while (fr && nuser < fr->n && !fr->f[nuser].kernel)
+		nuser++;
+	if (fr) {
+		id = chain(t, id, fr, 0, nuser);
+		if (id || !nuser)
+			id = chain(t, id, fr, nuser, fr->n);
 	}
 	stack_frames_free(fr);
 	return id;

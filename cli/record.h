@@ -31,6 +31,9 @@ struct record_args {
 	const char *text_out; /* --output-text: NULL stderr, - stdout, or a file */
 	const char *events;
 	const char *stack_events; /* --stack: which syscalls; NULL: all (-k) */
+	unsigned int stack_depth; /* --stack-depth, 0: the default */
+	unsigned int stack_flags; /* --kernel-stack, --call-graph=fp: PTBPF_STACK_* */
+	int stack_mode_set;	  /* --call-graph given */
 	const char *pids;
 	int follow;
 	size_t bufsize;
@@ -51,8 +54,9 @@ struct record_args {
 extern const struct argp record_argp;
 
 /* record_stacks.c: -k, a user stack with every syscall entry, or with
- * those of --stack's spec (-e's language); 0, or -1 (said) */
-int record_set_stacks(trace_attr_t *attr, const char *spec);
+ * those of --stack's spec (-e's language), taken as --stack-depth,
+ * --kernel-stack and --call-graph say; 0, or -1 (said) */
+int record_set_stacks(trace_attr_t *attr, const struct record_args *a);
 
 /* record_child.c: the command, started held until the stream is started */
 struct child {

@@ -20,6 +20,9 @@ enum {
 	OPT_TEXTOUT,
 	OPT_EARLY_UEV,
 	OPT_STACK,
+	OPT_STACK_DEPTH,
+	OPT_KERNEL_STACK,
+	OPT_CALL_GRAPH,
 };
 
 static const struct argp_option record_opts[] = {
@@ -37,6 +40,16 @@ static const struct argp_option record_opts[] = {
 	  0 },
 	{ "stack", OPT_STACK, "SYSCALLS", 0,
 	  "As -k, the user stacks of these syscalls only (names, classes as -e)", 0 },
+	{ "stack-depth", OPT_STACK_DEPTH, "N", 0,
+	  "With -k: at most N frames a stack (1 to 127, default 32)", 0 },
+	{ "kernel-stack", OPT_KERNEL_STACK, NULL, 0,
+	  "With -k: the kernel stack too, printed under the user frames", 0 },
+	{ "call-graph", OPT_CALL_GRAPH, "dwarf|fp", 0,
+	  "With -k: how the user stack is walked: dwarf (default) copies up to 8 KiB of it "
+	  "for an unwinder, fp walks frame pointers in the kernel (nothing copied, each "
+	  "distinct stack stored once; right only for code built with "
+	  "-fno-omit-frame-pointer)",
+	  0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
 	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0,
@@ -150,6 +163,32 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		a->view.stacks = 1;
 		a->stack_events = arg;
 		break;
+	case OPT_STACK_DEPTH: {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || !n || n > PTBPF_STACK_DEPTH_MAX)
+			argp_failure(state, CLI_EXIT_USAGE, 0,
+				     "--stack-depth: %s: not a number of frames from 1 to %d", arg,
+				     PTBPF_STACK_DEPTH_MAX);
+		a->stack_depth = (unsigned int)n;
+		break;
+	}
+	case OPT_KERNEL_STACK:
+		a->stack_flags |= PTBPF_STACK_KERNEL;
+		break;
+	case OPT_CALL_GRAPH:
+		if (!strcmp(arg, "fp"))
+			a->stack_flags |= PTBPF_STACK_FP;
+		else if (!strcmp(arg, "dwarf"))
+			a->stack_flags &= ~PTBPF_STACK_FP;
+		else
+			argp_failure(state, CLI_EXIT_USAGE, 0, "--call-graph: %s: dwarf or fp",
+				     arg);
+		a->stack_mode_set = 1;
+		break;
 	case 'p':
 		a->pids = arg;
 		break;
@@ -219,6 +258,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 				   "--early-user-events is for a command ptbpf starts, not -p");
 		if (a->output && a->text_out)
 			argp_error(state, "-o writes a log, --output-text prints: give one");
+		/* as perf's --call-graph implies -g */
+		if (a->stack_depth || a->stack_flags || a->stack_mode_set)
+			a->view.stacks = 1;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

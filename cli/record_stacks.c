@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* record -k, --stack: the syscall entries the stream writes a user stack after. */
+/* record -k, --stack: the syscall entries the stream writes a stack after, and how. */
 #include <ptbpf/events.h>
 #include <ptbpf/ptbpf.h>
 #include <string.h>
@@ -8,8 +8,9 @@
 #include "cli.h"
 #include "record.h"
 
-int record_set_stacks(trace_attr_t *attr, const char *spec)
+int record_set_stacks(trace_attr_t *attr, const struct record_args *a)
 {
+	const char *spec = a->stack_events;
 	trace_event_set_t sel, set, base;
 	struct evsel s = { 0 }, none = { 0 };
 	int err, bad = 0;
@@ -44,6 +45,8 @@ int record_set_stacks(trace_attr_t *attr, const char *spec)
 		return -1;
 	}
 	err = ptbpf_trace_attr_setstacks(attr, &set, 0);
+	if (!err)
+		err = ptbpf_trace_attr_setstackopts(attr, a->stack_depth, a->stack_flags);
 	if (err) {
 		cli_err("--stack: %s", strerror(err));
 		return -1;

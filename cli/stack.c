@@ -18,13 +18,13 @@
 #include <ptbpf/events.h>
 
 #include "cli.h"
-#include "stack.h"
-#include "view.h"
+#include "stack_int.h"
 
 #define STACK_FRAMES_MAX 256 /* what is shown of one stack */
 
 struct stack_mod {
-	char *path;
+	char *path; /* as mapped: the module's name */
+	char *file; /* what is read: path, or a file found by build-id */
 	uint64_t bias;
 };
 
@@ -41,16 +41,10 @@ struct stack_proc {
 	bool given;
 };
 
-struct stack_view {
-	struct pidmap procs; /* pid -> struct stack_proc */
-};
-
-static char *debuginfo_path;
-
 static const Dwfl_Callbacks dwfl_cbs = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
+	.debuginfo_path = &stack_dwfl_debuginfo_path,
 };
 
 struct stack_view *stack_view_new(void)
@@ -65,8 +59,11 @@ struct stack_view *stack_view_new(void)
 
 static void proc_clear(struct stack_proc *p)
 {
-	for (size_t i = 0; i < p->n; i++)
+	for (size_t i = 0; i < p->n; i++) {
+		if (p->mods[i].file != p->mods[i].path)
+			free(p->mods[i].file);
 		free(p->mods[i].path);
+	}
 	p->n = 0;
 	free(p->interp);
 	p->interp = NULL;
@@ -89,6 +86,8 @@ void stack_view_free(struct stack_view *s)
 	if (!s)
 		return;
 	pidmap_free(&s->procs, proc_free);
+	pidmap_free(&s->tables, free);
+	stack_kernel_free();
 	free(s);
 }
 
@@ -149,7 +148,8 @@ static int elf_entry_interp(const char *path, uint64_t *entry, char **interp)
 	return ret;
 }
 
-static void proc_add(struct stack_proc *p, const char *path, uint64_t bias)
+/* A module of the process: path as mapped, read from file (NULL: path). */
+static void proc_add(struct stack_proc *p, const char *path, const char *file, uint64_t bias)
 {
 	struct stack_mod *m;
 	char *canon;
@@ -166,12 +166,19 @@ static void proc_add(struct stack_proc *p, const char *path, uint64_t bias)
 		p->mods = m;
 		p->cap = cap;
 	}
+	m = &p->mods[p->n];
 	/* the interpreter's PT_INTERP is a link: strace names the file */
-	canon = realpath(path, NULL);
-	p->mods[p->n].path = canon ? canon : strdup(path);
-	if (!p->mods[p->n].path)
+	canon = file ? NULL : realpath(path, NULL);
+	m->path = canon ? canon : strdup(path);
+	if (!m->path)
 		return;
-	p->mods[p->n++].bias = bias;
+	m->file = file ? strdup(file) : m->path;
+	if (!m->file) {
+		free(m->path);
+		return;
+	}
+	m->bias = bias;
+	p->n++;
 	p->stale = true;
 }
 
@@ -191,13 +198,36 @@ static bool same_file(const struct ptbpf_ev_proc_map *m)
 	       st.st_dev == makedev(m->dev >> 20, m->dev & 0xfffff);
 }
 
+/*
+ * The file to read m's module from: its path if the file there is the one
+ * mapped, else one of its build-id under the debug directory (moved,
+ * deleted, replaced: never another file's names); NULL: none. *found is
+ * that file (malloc'd), NULL for m's path itself.
+ */
+static const char *map_file(const struct ptbpf_ev_proc_map *m, size_t len, char **found)
+{
+	const size_t fixed = offsetof(struct ptbpf_ev_proc_map, path);
+	size_t n = strlen(m->path) + 1;
+
+	*found = NULL;
+	if (same_file(m))
+		return m->path;
+	/* the build-id after the path, as far as the event holds it */
+	if (!m->build_id_len || m->build_id_len > PTBPF_BUILD_ID_MAX || n != m->path_len ||
+	    len - fixed < n || len - fixed - n < m->build_id_len)
+		return NULL;
+	*found = stack_find_build_id((const unsigned char *)m->path + n, m->build_id_len);
+	return *found;
+}
+
 void stack_view_map(struct stack_view *s, pid_t pid, const void *data, size_t len)
 {
 	const size_t fixed = offsetof(struct ptbpf_ev_proc_map, path);
 	struct ptbpf_ev_proc_map m;
 	struct stack_proc *p;
 	uint64_t entry = 0;
-	char *interp;
+	const char *file;
+	char *interp, *found = NULL;
 
 	if (len <= fixed || len > sizeof(m))
 		return;
@@ -211,21 +241,28 @@ void stack_view_map(struct stack_view *s, pid_t pid, const void *data, size_t le
 	case PTBPF_MAP_EXEC:
 		/* a new address space */
 		proc_clear(p);
-		if (m.path[0] == '/' && same_file(&m) &&
-		    !elf_entry_interp(m.path, &entry, &interp)) {
+		if (m.path[0] == '/' && (file = map_file(&m, len, &found)) &&
+		    !elf_entry_interp(file, &entry, &interp)) {
+			/* a .debug file's PT_INTERP has no bytes */
+			if (interp && interp[0] != '/') {
+				free(interp);
+				interp = NULL;
+			}
 			p->interp = interp;
-			proc_add(p, m.path, m.start - entry);
+			proc_add(p, m.path, found, m.start - entry);
 		}
+		free(found);
 		break;
 	case PTBPF_MAP_INTERP:
 		if (m.path[0] == '/')
-			proc_add(p, m.path, m.start);
+			proc_add(p, m.path, NULL, m.start);
 		else if (p->interp)
-			proc_add(p, p->interp, m.start);
+			proc_add(p, p->interp, NULL, m.start);
 		break;
 	case PTBPF_MAP_MMAP:
-		if (m.path[0] == '/' && m.start >= m.offset && same_file(&m))
-			proc_add(p, m.path, m.start - m.offset);
+		if (m.path[0] == '/' && m.start >= m.offset && (file = map_file(&m, len, &found)))
+			proc_add(p, m.path, found, m.start - m.offset);
+		free(found);
 		break;
 	}
 }
@@ -286,7 +323,7 @@ static Dwfl *proc_dwfl(struct stack_proc *p)
 	dwfl_report_begin(p->dwfl);
 	/* a file that is gone: its frames are printed raw */
 	for (size_t i = 0; i < p->n; i++)
-		dwfl_report_elf(p->dwfl, p->mods[i].path, p->mods[i].path, -1, p->mods[i].bias,
+		dwfl_report_elf(p->dwfl, p->mods[i].path, p->mods[i].file, -1, p->mods[i].bias,
 				false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!dwfl_attach_state(p->dwfl, NULL, p->pid, &thread_cbs, p)) {
@@ -299,7 +336,7 @@ static Dwfl *proc_dwfl(struct stack_proc *p)
 struct frames {
 	Dwfl *dwfl;
 	struct stack_frames *fr;
-	size_t cap;
+	size_t max; /* frames at most */
 };
 
 static void frame_resolve(Dwfl *dwfl, struct stack_frame *fr, Dwarf_Addr pc, bool activation)
@@ -333,21 +370,30 @@ static void frame_resolve(Dwfl *dwfl, struct stack_frame *fr, Dwarf_Addr pc, boo
 	}
 }
 
-static int frame_add(struct frames *f, Dwarf_Addr pc, bool activation)
+/* Room for one more frame in fr, zeroed: NULL when out of memory. */
+static struct stack_frame *frame_new(struct stack_frames *fr)
 {
-	struct stack_frames *fr = f->fr;
+	/* the capacity is implied by n: 16, then each power of two */
+	bool full = !fr->n || (fr->n >= 16 && !(fr->n & (fr->n - 1)));
 
-	if (fr->n == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 16;
-		struct stack_frame *n = realloc(fr->f, cap * sizeof(*n));
+	if (full) {
+		struct stack_frame *n = realloc(fr->f, (fr->n ? 2 * fr->n : 16) * sizeof(*n));
 
 		if (!n)
-			return -1;
+			return NULL;
 		fr->f = n;
-		f->cap = cap;
 	}
 	memset(&fr->f[fr->n], 0, sizeof(fr->f[0]));
-	frame_resolve(f->dwfl, &fr->f[fr->n++], pc, activation);
+	return &fr->f[fr->n++];
+}
+
+static int frame_add(struct frames *f, Dwarf_Addr pc, bool activation)
+{
+	struct stack_frame *fr = frame_new(f->fr);
+
+	if (!fr)
+		return -1;
+	frame_resolve(f->dwfl, fr, pc, activation);
 	return 0;
 }
 
@@ -359,7 +405,16 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, &activation) || frame_add(f, pc, activation))
 		return DWARF_CB_ABORT;
-	return f->fr->n < STACK_FRAMES_MAX ? DWARF_CB_OK : DWARF_CB_ABORT;
+	return f->fr->n < f->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+int stack_view_add_frame(struct stack_view *s, pid_t pid, struct stack_frames *fr, uint64_t pc,
+			 int activation)
+{
+	struct stack_proc *p = pidmap_get(&s->procs, pid);
+	struct frames f = { .dwfl = p ? proc_dwfl(p) : NULL, .fr = fr };
+
+	return frame_add(&f, pc, activation);
 }
 
 void stack_frames_free(struct stack_frames *fr)
@@ -388,6 +443,10 @@ struct stack_frames *stack_view_frames(struct stack_view *s, pid_t pid, const vo
 	f.fr = calloc(1, sizeof(*f.fr));
 	if (!f.fr)
 		return NULL;
+	/* the depth the stream was asked for (an older log: not said) */
+	f.max = PTBPF_STACK_DEPTH(st->flags) ? PTBPF_STACK_DEPTH(st->flags) : STACK_FRAMES_MAX;
+	if (f.max > STACK_FRAMES_MAX)
+		f.max = STACK_FRAMES_MAX;
 	f.dwfl = p ? proc_dwfl(p) : NULL;
 	if (f.dwfl) {
 		p->st = st;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* -k: the frames of a stack as strace -k's lines, or as JSON. */
+/* -k: the frames of a stack as strace -k's lines, or as JSON; kernel
+ * frames in the same form, named as perf does ([kernel.kallsyms]). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,8 @@ char *stack_frames_json(const struct stack_frames *fr, pid_t pid, pid_t tid)
 			sb_json_str(&b, f->file, strlen(f->file));
 			sb_printf(&b, ",\"line\":%d", f->line);
 		}
+		if (f->kernel)
+			sb_puts(&b, ",\"kernel\":true");
 		sb_putc(&b, '}');
 	}
 	sb_puts(&b, "]}\n");

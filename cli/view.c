@@ -27,6 +27,7 @@ struct view_tid {
 	struct cli_ev ev;
 	unsigned char *data;
 	size_t cap;
+	struct stack_frames *sf; /* -k: the frames of "frames" (user, kernel) */
 };
 
 struct view {
@@ -108,6 +109,8 @@ void view_need(const struct view *v, trace_event_set_t *set)
 	posix_trace_eventset_add(PTBPF_EV_THREAD_EXIT, set);
 	if (v->stk) {
 		posix_trace_eventset_add(PTBPF_EV_USER_STACK, set);
+		posix_trace_eventset_add(PTBPF_EV_STACK_TRACE, set);
+		posix_trace_eventset_add(PTBPF_EV_STACK_REF, set);
 		posix_trace_eventset_add(PTBPF_EV_PROC_MAP, set);
 		posix_trace_eventset_add(PTBPF_EV_PROC_EXIT, set);
 	}
@@ -166,6 +169,7 @@ static void tid_free(void *p)
 	if (t) {
 		free(t->data);
 		free(t->frames);
+		stack_frames_free(t->sf);
 	}
 	free(t);
 }
@@ -243,6 +247,8 @@ static void view_enter(struct view *v, const struct cli_ev *ev)
 	}
 	tid_end(v, t, ev->tid, VIEW_ST_UNFINISHED, 1);
 	t->printed_noreturn = -1;
+	stack_frames_free(t->sf); /* its stacks follow it */
+	t->sf = NULL;
 	t->nr = (int)PTBPF_EV_SYSCALL_NR(id);
 	t->pid = ev->info.posix_pid;
 	t->enter_ts = ts_ns(&ev->info.posix_timestamp);
@@ -380,37 +386,59 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 		fmt_event(v->f, ev);
 }
 
-/* -k: a call's stack, kept for its line; the mappings that resolve it */
+/* -k: a call's stack, kept for its line; the mappings and stored stacks
+ * that resolve it */
 static void view_stack(struct view *v, const struct cli_ev *ev)
 {
-	const struct ptbpf_ev_user_stack *st = ev->data;
-	struct stack_frames *fr;
+	trace_event_id_t id = ev->info.posix_event_id;
+	struct stack_frames part;
 	struct view_tid *t;
+	uint32_t event_id;
+	size_t from;
 	int noreturn;
 
-	if (ev->info.posix_event_id == PTBPF_EV_PROC_MAP) {
+	if (id == PTBPF_EV_PROC_MAP) {
 		stack_view_map(v->stk, ev->info.posix_pid, ev->data, ev->len);
 		return;
 	}
-	t = pidmap_get(&v->tids, ev->tid);
-	if (!t || !v->print || ev->len < sizeof(*st))
+	if (id == PTBPF_EV_STACK_TRACE) {
+		stack_view_table(v->stk, ev->data, ev->len);
 		return;
+	}
+	t = pidmap_get(&v->tids, ev->tid);
+	if (!t || !v->print ||
+	    ev->len < (id == PTBPF_EV_STACK_REF ? sizeof(struct ptbpf_ev_stack_ref)
+						: sizeof(struct ptbpf_ev_user_stack)))
+		return;
+	/* both begin with the id of the event they follow */
+	memcpy(&event_id, ev->data, sizeof(event_id));
 	/* a call that does not return was printed at its entry: its
 	 * stack goes under it now */
 	noreturn = t->nr < 0 && t->printed_noreturn >= 0 &&
-		   st->event_id == PTBPF_EV_SYS_ENTER((unsigned int)t->printed_noreturn);
-	t->printed_noreturn = -1;
+		   event_id == PTBPF_EV_SYS_ENTER((unsigned int)t->printed_noreturn);
+	/* a copied user stack may still be followed by its kernel frames */
+	if (id != PTBPF_EV_USER_STACK)
+		t->printed_noreturn = -1;
 	/* else only the stack of the call in progress, which it follows */
 	if (!noreturn &&
-	    (t->nr < 0 || !t->shown || st->event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr)))
+	    (t->nr < 0 || !t->shown || event_id != PTBPF_EV_SYS_ENTER((unsigned int)t->nr)))
 		return;
-	fr = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
-	if (!fr)
+	/* a stack_ref's frames go after those of a user_stack before it */
+	from = id == PTBPF_EV_USER_STACK || !t->sf ? 0 : t->sf->n;
+	if (id == PTBPF_EV_USER_STACK) {
+		stack_frames_free(t->sf);
+		t->sf = stack_view_frames(v->stk, ev->info.posix_pid, ev->data, ev->len);
+	} else if (stack_view_ref(v->stk, ev->info.posix_pid, ev->data, ev->len, &t->sf) <= 0) {
+		return; /* none known */
+	}
+	if (!t->sf)
 		return;
 	free(t->frames);
-	t->frames = v->f->json ? stack_frames_json(fr, ev->info.posix_pid, ev->tid)
-			       : stack_frames_text(fr);
-	stack_frames_free(fr);
+	/* printed already at its entry: only what is new goes under it */
+	part = (struct stack_frames){ t->sf->f + (noreturn ? from : 0),
+				      t->sf->n - (noreturn ? from : 0) };
+	t->frames = v->f->json ? stack_frames_json(&part, ev->info.posix_pid, ev->tid)
+			       : stack_frames_text(&part);
 	if (noreturn) {
 		fmt_lines_after(v->f, t->frames);
 		free(t->frames);
@@ -423,7 +451,8 @@ void view_event(struct view *v, const struct cli_ev *ev)
 	trace_event_id_t id = ev->info.posix_event_id;
 
 	/* stacks and mappings are no lines of their own */
-	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP) {
+	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
+	    id == PTBPF_EV_STACK_REF) {
 		if (v->stk)
 			view_stack(v, ev);
 		return;

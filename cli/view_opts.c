@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stack.h"
 #include "view.h"
 
 enum {
 	OPT_STATUS = 0x200,
 	OPT_FAILING,
+	OPT_DEBUG_DIR,
 	/* strace's long options without a short one, refused */
 	OPT_NO_DAEMONIZE,
 	OPT_NO_OUTPUT_SEPARATELY,
@@ -141,6 +143,10 @@ static const struct argp_option view_options[] = {
 	{ "stack-traces", 'k', NULL, 0,
 	  "Print the user stack of each syscall under its line, as strace -k (recorded with "
 	  "record -k: unwound with the DWARF CFI of each module)",
+	  10 },
+	{ "debug-dir", OPT_DEBUG_DIR, "DIR", 0,
+	  "With -k: look for separate debug info and, by build-id, for files moved or "
+	  "deleted since the trace in DIR (default /usr/lib/debug)",
 	  10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
 	{ "columns", 'a', "X", REFUSED, "the column of syscall results", 0 },
@@ -352,6 +358,9 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'k':
 		o->stacks = 1;
+		break;
+	case OPT_DEBUG_DIR:
+		stack_set_debug_dir(arg);
 		break;
 	case 'P':
 		if (o->npaths == VIEW_MAX_PATHS)

@@ -7,7 +7,11 @@
 # read after the traced binary was deleted still names the frames it can
 # and prints the others raw, never with a wrong name.
 # show -k --json gives the frames after their call, with file:line of our
-# program's debug info.
+# program's debug info. --call-graph=fp gives the frames a DWARF unwinder
+# gives for code with frame pointers; --kernel-stack adds the kernel's
+# under them (text, JSON, Chrome); --stack-depth bounds both; identical
+# stacks are printed in full for every call; a deleted binary's frames are
+# named through its build-id in --debug-dir, never from another file.
 # usage: sh cli_stacks.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/cli_common.sh"
 SRC=${2:?source dir}
@@ -165,4 +169,154 @@ grep -A9 '"/nonexistent/ptbpf-stacks' "$T/repl.show" | grep '^ > ' >"$T/repl.fra
 grep -q "$T/bin/sc" "$T/repl.frames" && fail "replaced binary: frames named from the new file"
 [ "$(grep -c '^ > unexpected_backtracing_error \[0x' "$T/repl.frames")" -ge 4 ] ||
 	fail "replaced binary: its frames not printed raw"
+# --call-graph=fp: our program making the syscall itself (libc's open has
+# no frame pointers) gives the DWARF unwinder's frames, from inner to libc
+"$P" record -k --call-graph=fp -e openat -o "$T/fp.log" -- "$SC" /nonexistent/ptbpf-stacks 1 raw \
+	>/dev/null 2>&1 || fail "record --call-graph=fp"
+"$P" record -k -e openat -o "$T/dw.log" -- "$SC" /nonexistent/ptbpf-stacks 1 raw \
+	>/dev/null 2>&1 || fail "record -k of the raw calls"
+"$P" show -k "$T/fp.log" >"$T/fp.show" || fail "show -k of --call-graph=fp"
+"$P" show -k "$T/dw.log" >"$T/dw.show" || fail "show -k of the raw calls"
+frames "$T/fp.show" '"/nonexistent/ptbpf-stacks' "$SC" | sed -n 2,6p >"$T/fp.got"
+frames "$T/dw.show" '"/nonexistent/ptbpf-stacks' "$SC" | sed -n 2,6p >"$T/fp.want"
+grep -q "^$SC(inner+0x" "$T/fp.want" || fail "raw calls: no frame of inner: $(cat "$T/dw.show")"
+diff -u "$T/fp.want" "$T/fp.got" || fail "--call-graph=fp: other frames than DWARF's"
+# through libc's open: its frame, as far as frame pointers go
+"$P" record -k --call-graph=fp -e openat -- "$SC" /nonexistent/ptbpf-stacks >"$T/fpl.out" 2>&1 ||
+	fail "record --call-graph=fp through libc"
+frames "$T/fpl.out" '"/nonexistent/ptbpf-stacks' | sed -n 2p |
+	grep -q '^/usr/lib/x86_64-linux-gnu/libc\.so\.6 \[0x' || fail "fp: no libc frame: $(cat "$T/fpl.out")"
+"$P" record -k --call-graph=frames -- true >/dev/null 2>"$T/cg.err"
+[ $? = 2 ] && grep -q 'dwarf or fp' "$T/cg.err" || fail "--call-graph=frames: not refused"
+
+# --kernel-stack: under the user frames, the kernel's syscall entry path
+# (at sys_enter the syscall's own function is not called yet); the
+# tracing's own frames left out
+for cg in dwarf fp; do
+	"$P" record -k --kernel-stack --call-graph=$cg -e openat -o "$T/k$cg.log" -- \
+		"$SC" /nonexistent/ptbpf-stacks 1 raw >/dev/null 2>&1 || fail "record --kernel-stack ($cg)"
+	"$P" show -k "$T/k$cg.log" >"$T/k$cg.show" || fail "show -k --kernel-stack ($cg)"
+	grep -A40 '"/nonexistent/ptbpf-stacks' "$T/k$cg.show" | sed -n '2,/^[^ ]/p' | grep '^ > ' \
+		>"$T/k$cg.frames"
+	sed -n 1p "$T/k$cg.frames" | grep -q "^ > $SC(inner+0x" || fail "kernel-stack ($cg): user frames not first"
+	grep -q '^ > \[kernel\.kallsyms\](do_syscall_64+0x[0-9a-f]*) \[0xffff' "$T/k$cg.frames" ||
+		fail "kernel-stack ($cg): no do_syscall_64: $(cat "$T/k$cg.frames")"
+	tail -1 "$T/k$cg.frames" | grep -q '^ > \[kernel\.kallsyms\](entry_SYSCALL_64' ||
+		fail "kernel-stack ($cg): not ending at the syscall entry"
+	grep -q 'bpf_trace_run\|__traceiter_\|__bpf_trace_' "$T/k$cg.frames" &&
+		fail "kernel-stack ($cg): the tracing's own frames"
+	# the user frames are those without --kernel-stack
+	grep -v kallsyms "$T/k$cg.frames" | sed 's/^ > //' | head -5 >"$T/k$cg.user"
+	sed -n '/"\/nonexistent\/ptbpf-stacks/,/^[^ ]/p' "$T/$( [ $cg = fp ] && echo fp || echo dw).show" |
+		grep '^ > ' | sed 's/^ > //' | head -5 | diff -u - "$T/k$cg.user" ||
+		fail "kernel-stack ($cg): other user frames"
+done
+# exit_group (printed at its entry): the kernel frames after the copied stack's
+"$P" record -k --kernel-stack -e exit_group -- "$SC" /nonexistent/ptbpf-stacks >"$T/egk.out" 2>&1 ||
+	fail "record -k --kernel-stack -e exit_group"
+sed -n '/exit_group(/,/^[^ ]/p' "$T/egk.out" | grep '^ > ' >"$T/egk.frames"
+head -1 "$T/egk.frames" | grep -q '^ > /usr/lib/x86_64-linux-gnu/libc\.so\.6(' &&
+	grep -q 'kallsyms\](do_syscall_64+' "$T/egk.frames" ||
+	fail "exit_group --kernel-stack: $(cat "$T/egk.out")"
+"$P" show -k --json "$T/kfp.log" | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+st = [r for r in recs if r.get("type") == "stack"]
+assert st, "no stack record"
+fr = st[-1]["frames"]
+k = [f for f in fr if f.get("kernel")]
+assert k and fr[-len(k):] == k, fr
+assert all(f["module"] == "[kernel.kallsyms]" for f in k), k
+assert any(f.get("symbol") == "do_syscall_64" for f in k), k
+' || fail "--kernel-stack --json"
+"$P" convert "$T/kfp.log" --to chrome -o "$T/kfp.chrome.json" || fail "convert --kernel-stack"
+python3 - "$T/kfp.chrome.json" "$SC" <<'PY' || fail "--kernel-stack: Chrome frames"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sf = d["stackFrames"]
+for e in d["traceEvents"]:
+    if e.get("ph") == "X" and '"/nonexistent/ptbpf-stacks"' in e["args"]["call"]:
+        break
+else:
+    sys.exit("no slice of the openat")
+chain, i = [], e["sf"]
+while i:
+    chain.append(sf[i]["name"])
+    i = sf[i].get("parent")
+# innermost first: the kernel's, then ours from inner out
+names = [n.split(" ")[0] for n in chain]
+assert "do_syscall_64" in names and names.index("do_syscall_64") < names.index("inner"), chain
+assert names[names.index("inner"):names.index("inner") + 4] == ["inner", "middle", "outer", "main"], chain
+PY
+
+# a loop of identical calls: one stored stack, every call printed in full
+"$P" record -k --kernel-stack --call-graph=fp -e openat -o "$T/loop.log" -- \
+	"$SC" /nonexistent/ptbpf-stacks 5 raw >/dev/null 2>&1 || fail "record of the loop"
+"$P" show -k "$T/loop.log" >"$T/loop.show" || fail "show -k of the loop"
+[ "$(grep -c '"/nonexistent/ptbpf-stacks' "$T/loop.show")" = 5 ] || fail "loop: not 5 calls"
+frames "$T/loop.show" '"/nonexistent/ptbpf-stacks' | awk '/^--/ { n++; next } { c[n]++ }
+	END { for (i = 1; i <= 5; i++) if (c[i] != c[1] || c[i] < 7) exit 1 }' ||
+	fail "loop: not every call with all its frames: $(cat "$T/loop.show")"
+
+# --stack-depth: at most that many frames of each stack
+"$P" record -k --stack-depth=2 -e openat -o "$T/d2.log" -- "$SC" /nonexistent/ptbpf-stacks \
+	>/dev/null 2>&1 || fail "record --stack-depth=2"
+"$P" show -k "$T/d2.log" | frames /dev/stdin '"/nonexistent/ptbpf-stacks' >"$T/d2.got"
+[ "$(grep -vc '^--' "$T/d2.got")" = 2 ] || fail "--stack-depth=2: $(cat "$T/d2.got")"
+"$P" record -k --kernel-stack --call-graph=fp --stack-depth=3 -e openat -o "$T/d3.log" -- \
+	"$SC" /nonexistent/ptbpf-stacks 1 raw >/dev/null 2>&1 || fail "record --stack-depth=3 fp"
+"$P" show -k "$T/d3.log" | frames /dev/stdin '"/nonexistent/ptbpf-stacks' >"$T/d3.got"
+[ "$(grep -vc '^--' "$T/d3.got")" = 6 ] && [ "$(grep -c kallsyms "$T/d3.got")" = 3 ] ||
+	fail "--stack-depth=3 with kernel frames: $(cat "$T/d3.got")"
+"$P" record -k --stack-depth=128 -- true >/dev/null 2>"$T/d.err"
+[ $? = 2 ] && grep -q 'stack-depth' "$T/d.err" || fail "--stack-depth=128: not refused"
+
+# deleted binary, its debug file by build-id in --debug-dir: named
+command -v objcopy >/dev/null || fail "no objcopy (binutils)"
+bid=$(python3 - "$SC" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shentsize, shnum = struct.unpack_from("<HH", d, 0x3a)
+for i in range(shnum):
+    name, typ, flags, addr, off, size = struct.unpack_from("<IIQQQQ", d, shoff + i * shentsize)
+    at = off
+    while typ == 7 and at < off + size:
+        nsz, dsz, t = struct.unpack_from("<III", d, at)
+        n = at + 12 + (nsz + 3) // 4 * 4
+        if t == 3 and d[at + 12:at + 12 + nsz] == b"GNU\0":
+            print(d[n:n + dsz].hex()); sys.exit()
+        at = n + (dsz + 3) // 4 * 4
+PY
+)
+[ -n "$bid" ] || fail "no build-id in $SC"
+dbg=$T/debug/.build-id/$(echo "$bid" | cut -c1-2)
+mkdir -p "$dbg"
+objcopy --only-keep-debug "$SC" "$dbg/$(echo "$bid" | cut -c3-).debug" || fail "objcopy"
+for cg in dwarf fp; do
+	cp "$SC" "$T/bin/sc"
+	"$P" record -k --call-graph=$cg -e openat -o "$T/bid$cg.log" -- "$T/bin/sc" \
+		/nonexistent/ptbpf-stacks 1 raw >/dev/null 2>&1 || fail "record -k of the copy ($cg)"
+	rm "$T/bin/sc"
+	"$P" show -k --debug-dir="$T/debug" "$T/bid$cg.log" | frames /dev/stdin \
+		'"/nonexistent/ptbpf-stacks' "$T/bin/sc" >"$T/bid$cg.got"
+	for f in inner middle outer main; do
+		grep -q "^$T/bin/sc($f+0x" "$T/bid$cg.got" ||
+			fail "build-id ($cg): no frame of $f: $(cat "$T/bid$cg.got")"
+	done
+	# the same offsets as the file's own names gave
+	sed -n 2,5p "$T/bid$cg.got" >"$T/bid$cg.4"
+	frames "$T/$( [ $cg = fp ] && echo fp || echo dw).show" '"/nonexistent/ptbpf-stacks' "$SC" |
+		sed -n 2,5p | sed "s|^$SC|$T/bin/sc|" | diff -u - "$T/bid$cg.4" ||
+		fail "build-id ($cg): other frames than the file's"
+	# without the debug directory: raw
+	"$P" show -k "$T/bid$cg.log" | grep -q "$T/bin/sc(inner" && fail "build-id ($cg): named without it"
+done
+# another file at the build-id's path: not taken
+rm -r "$T/debug"
+mkdir -p "$dbg"
+cp /usr/bin/true "$dbg/$(echo "$bid" | cut -c3-)"
+cp /usr/bin/true "$dbg/$(echo "$bid" | cut -c3-).debug"
+"$P" show -k --debug-dir="$T/debug" "$T/bidfp.log" >"$T/bidw.show" || fail "show -k, wrong file"
+grep -q "$T/bin/sc(" "$T/bidw.show" && fail "build-id: a file of another build-id taken"
 echo "PASS"

@@ -45,8 +45,10 @@
 #define PTBPF_EV_PROC_UNTRACED	  25 /* struct ptbpf_ev_untraced, "proc_untraced" */
 #define PTBPF_EV_USER_STACK	  26 /* struct ptbpf_ev_user_stack, "user_stack" */
 #define PTBPF_EV_PROC_MAP	  27 /* struct ptbpf_ev_proc_map, "proc_map" */
+#define PTBPF_EV_STACK_TRACE	  28 /* struct ptbpf_ev_stack_trace, "stack_trace" */
+#define PTBPF_EV_STACK_REF	  29 /* struct ptbpf_ev_stack_ref, "stack_ref" */
 #define PTBPF_EV_KERNEL_FIRST	  PTBPF_EV_PROC_FORK
-#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_PROC_MAP
+#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_STACK_REF
 
 #define PTBPF_EV_SYSCALL_BASE  1024
 #define PTBPF_SYSCALL_NR_MAX   512 /* syscall numbers 0 .. 511 */
@@ -281,8 +283,12 @@ struct ptbpf_ev_probe {
 #define PTBPF_USER_STACK_DEFAULT 8192  /* bytes of stack copied by default */
 #define PTBPF_USER_STACK_MAX	 16384 /* the most a stream copies per event */
 
-/* ptbpf_ev_user_stack.flags */
-#define PTBPF_STACK_SHORT 0x1 /* the stack ended before the bytes asked for */
+/* ptbpf_ev_user_stack.flags; its high byte: the frames to unwind at
+ * most (0, a log of an older version: not said) */
+#define PTBPF_STACK_SHORT	  0x1 /* the stack ended before the bytes asked for */
+#define PTBPF_STACK_DEPTH(flags)  ((unsigned int)(flags) >> 8)
+#define PTBPF_STACK_DEPTH_DEFAULT 32  /* frames of a stack by default */
+#define PTBPF_STACK_DEPTH_MAX	  127 /* the kernel's PERF_MAX_STACK_DEPTH */
 
 struct ptbpf_ev_user_stack {
 	__u32 event_id; /* the id of the event it belongs to */
@@ -310,6 +316,8 @@ struct ptbpf_ev_user_stack {
 #define PTBPF_MAP_INTERP   3
 #define PTBPF_MAP_PATH_MAX 512
 
+#define PTBPF_BUILD_ID_MAX 64
+
 struct ptbpf_ev_proc_map {
 	__u64 start;
 	__u64 len;
@@ -319,8 +327,41 @@ struct ptbpf_ev_proc_map {
 	__u32 dev;
 	__u32 kind;
 	__u32 path_len;
-	__u32 reserved;
+	/* the file's GNU build-id (its NT_GNU_BUILD_ID note), build_id_len
+	 * bytes in path[] right after the path's NUL; 0: not known (no
+	 * note, a file replaced before it was read, a log of an older
+	 * version). path_len + build_id_len <= PTBPF_MAP_PATH_MAX. */
+	__u32 build_id_len;
 	char path[PTBPF_MAP_PATH_MAX];
+};
+
+/*
+ * Stacks whose return addresses are known when they are taken (the
+ * kernel stack, the user stack walked by frame pointers) are stored once
+ * per stream: "stack_trace" is a stack of nr addresses (innermost first),
+ * written before the first "stack_ref" to it. "stack_ref" follows an
+ * event as user_stack does (event_id its id, the same thread): the ids of
+ * its user and kernel stacks, 0 for none (not asked for, or not taken).
+ * An id whose stack_trace is not in a log (lost, filtered) is unknown.
+ * The kernel stack begins with the frames of the tracing (the BPF program
+ * and its callers up to the tracepoint), which readers leave out, then at
+ * most depth frames are the event's (0: not said).
+ */
+#define PTBPF_STACK_TRACE_KERNEL 0x1 /* ptbpf_ev_stack_trace.flags: kernel addresses */
+#define PTBPF_STACK_TRACE_MAX	 (PTBPF_STACK_DEPTH_MAX + 8)
+
+struct ptbpf_ev_stack_trace {
+	__u32 stack_id; /* 1 and up, per stream */
+	__u16 flags;
+	__u16 nr; /* at most PTBPF_STACK_TRACE_MAX */
+	__u64 ips[];
+};
+
+struct ptbpf_ev_stack_ref {
+	__u32 event_id;
+	__u32 user_id;
+	__u32 kernel_id;
+	__u32 depth; /* frames of each stack shown at most */
 };
 
 #endif /* PTBPF_EVENTS_H */

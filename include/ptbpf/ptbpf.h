@@ -138,6 +138,28 @@ __PTBPF_API int ptbpf_trace_attr_getstacks(const trace_attr_t *attr, trace_event
 					   size_t *bytes);
 
 /*
+ * How the stacks of ptbpf_trace_attr_setstacks() are taken: at most depth
+ * frames each (0: PTBPF_STACK_DEPTH_DEFAULT, 32; at most
+ * PTBPF_STACK_DEPTH_MAX), and flags:
+ *   PTBPF_STACK_FP      the user stack is walked by the kernel along the
+ *                       frame pointers (bpf_get_stack) instead of copied
+ *                       for a DWARF unwinder: nothing copied, but right
+ *                       only for code built with -fno-omit-frame-pointer
+ *                       (not Debian's libc); written as stack_trace and
+ *                       stack_ref events (<ptbpf/events.h>), each
+ *                       distinct stack once
+ *   PTBPF_STACK_KERNEL  the kernel stack too, the same way
+ * EINVAL: depth above the most, another flag, or no attributes object.
+ */
+#define PTBPF_STACK_FP	   0x1u
+#define PTBPF_STACK_KERNEL 0x2u
+
+__PTBPF_API int ptbpf_trace_attr_setstackopts(trace_attr_t *attr, unsigned int depth,
+					      unsigned int flags);
+__PTBPF_API int ptbpf_trace_attr_getstackopts(const trace_attr_t *attr, unsigned int *depth,
+					      unsigned int *flags);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ptbpf_trace_attr_setstacks(): which syscall entries carry user stacks. */
+/* ptbpf_trace_attr_setstacks(): which syscall entries carry stacks, and how. */
 #include <errno.h>
 #include <string.h>
 #include <ptbpf/events.h>
@@ -51,5 +51,29 @@ int ptbpf_trace_attr_getstacks(const trace_attr_t *attr, trace_event_set_t *even
 			events->__bits[id / SET_WORD_BITS] |= 1UL << (id % SET_WORD_BITS);
 		}
 	*bytes = a->stack_bytes;
+	return 0;
+}
+
+int ptbpf_trace_attr_setstackopts(trace_attr_t *attr, unsigned int depth, unsigned int flags)
+{
+	struct pt_attr *a = attr ? attr__from(attr) : NULL;
+
+	if (!a || !attr__valid(a) || depth > PTBPF_STACK_DEPTH_MAX ||
+	    (flags & ~(PTBPF_STACK_FP | PTBPF_STACK_KERNEL)))
+		return EINVAL;
+	a->stack_depth = (uint16_t)depth;
+	a->stack_flags = (uint16_t)flags;
+	return 0;
+}
+
+int ptbpf_trace_attr_getstackopts(const trace_attr_t *attr, unsigned int *depth,
+				  unsigned int *flags)
+{
+	const struct pt_attr *a = attr ? attr__from_const(attr) : NULL;
+
+	if (!a || !attr__valid(a) || !depth || !flags)
+		return EINVAL;
+	*depth = a->stack_depth ? a->stack_depth : PTBPF_STACK_DEPTH_DEFAULT;
+	*flags = a->stack_flags;
 	return 0;
 }

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "backend/kern_map.h"
+#include "backend/kern_stack.h"
+#include "backend/map_build_id.h"
 #include "backend/kring.h"
 #include "backend/probe.h"
 #include "backend/syscalls.h"
@@ -70,6 +72,11 @@ struct kern_backend {
 	uint64_t lost_ts;
 	struct probe_links probes; /* uprobes, uretprobes, USDT probes */
 	bool inherit;		   /* probes attached in every process (see add_probe) */
+
+	/* with stack_fp or stack_kernel: the stacks seen */
+	struct kern_stacks *stacks;
+	unsigned int stack_depth; /* their frames, the user stack's area */
+	bool stack_user;	  /* KERN_ID_STACK records have a user stack area */
 };
 
 #define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)
@@ -243,8 +250,15 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 			return kern_backend__load_err(err);
 	}
 	if (o && o->stack_bytes) {
-		skel->rodata->stack_bytes = o->stack_bytes;
+		unsigned int depth = o->stack_depth ? o->stack_depth : PTBPF_STACK_DEPTH_DEFAULT;
+
+		/* frame pointers: the kernel walks them, nothing is copied */
+		skel->rodata->stack_bytes = o->stack_fp ? 0 : o->stack_bytes;
 		memcpy((void *)skel->rodata->stack_nrs, o->stack_nrs, sizeof(o->stack_nrs));
+		skel->rodata->stack_unwind_depth = depth;
+		skel->rodata->stack_depth = depth;
+		skel->rodata->stack_ips = (o->stack_fp ? KERN_STACK_USER : 0) |
+					  (o->stack_kernel ? KERN_STACK_KERNEL : 0);
 	} else {
 		/* the mappings are for stacks only: not even loaded */
 		bpf_program__set_autoload(skel->progs.ptbpf_map_enter, false);
@@ -278,6 +292,15 @@ int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 		return -ENOMEM;
 	kb->epfd = -1;
 	kb->inherit = o && o->inherit;
+	if (o && o->stack_bytes && (o->stack_fp || o->stack_kernel)) {
+		kb->stacks = kern_stacks__new();
+		if (!kb->stacks) {
+			free(kb);
+			return -ENOMEM;
+		}
+		kb->stack_depth = o->stack_depth ? o->stack_depth : PTBPF_STACK_DEPTH_DEFAULT;
+		kb->stack_user = o->stack_fp;
+	}
 	err = kern_backend__load(kb, o);
 	if (err) {
 		kern_backend__destroy(kb);
@@ -298,6 +321,7 @@ void kern_backend__destroy(struct kern_backend *kb)
 		close(kb->epfd);
 	probe__detach_all(&kb->probes);
 	kern_bpf__destroy(kb->skel);
+	kern_stacks__free(kb->stacks);
 	for (int i = 0; kb->ring_fds && i < kb->nrings; i++)
 		if (kb->ring_fds[i] >= 0)
 			close(kb->ring_fds[i]);
@@ -500,6 +524,80 @@ static uint32_t kern_expand(const struct kern_rec *r, union kern_full *f)
 	return offsetof(struct ptbpf_ev_sys_enter, paths);
 }
 
+/* One event made of r's ids and time: false when the callback asked to stop. */
+static bool kern_backend__emit(struct kern_backend *kb, const struct kern_rec *r, uint32_t id,
+			       const void *data, uint32_t len)
+{
+	struct pt_event_hdr h = {
+		.id = id,
+		.trunc = PT_NOT_TRUNCATED,
+		.data_len = len,
+		.pid = r->pid,
+		.tid = r->tid,
+		.ts = r->ts,
+		.prog_addr = r->prog_addr,
+		.thread = r->thread,
+	};
+
+	kb->count++;
+	if (kb->cbs->event && kb->cbs->event(kb->cbs->ctx, &h, data))
+		kb->stop = true;
+	return !kb->stop;
+}
+
+/* The id of one stack of a KERN_ID_STACK record, its stack_trace written
+ * first if it is new; 0: none. */
+static uint32_t kern_backend__stack_id(struct kern_backend *kb, const struct kern_rec *r,
+				       bool kernel, const uint64_t *ips, size_t n)
+{
+	/* the event: struct ptbpf_ev_stack_trace, then its addresses */
+	uint64_t ev[(sizeof(struct ptbpf_ev_stack_trace) + 8 * PTBPF_STACK_TRACE_MAX) / 8];
+	struct ptbpf_ev_stack_trace *t = (void *)ev;
+	bool fresh;
+	uint32_t id;
+
+	if (!n || n > PTBPF_STACK_TRACE_MAX || !kb->stacks)
+		return 0;
+	id = kern_stacks__id(kb->stacks, kernel, ips, n, &fresh);
+	if (!id || !fresh)
+		return id;
+	t->stack_id = id;
+	t->flags = kernel ? PTBPF_STACK_TRACE_KERNEL : 0;
+	t->nr = (uint16_t)n;
+	memcpy(t->ips, ips, n * sizeof(*ips));
+	if (!kern_backend__emit(kb, r, PTBPF_EV_STACK_TRACE, ev,
+				(uint32_t)(sizeof(*t) + n * sizeof(*ips))))
+		return 0;
+	return id;
+}
+
+/* A KERN_ID_STACK record: its stacks by id, in a stack_ref event. */
+static void kern_backend__stacks(struct kern_backend *kb, const struct kern_rec *r)
+{
+	uint64_t ips[PTBPF_STACK_DEPTH_MAX + PTBPF_STACK_TRACE_MAX];
+	struct ptbpf_ev_stack_ref ref = { 0 };
+	size_t uarea = kb->stack_user ? kb->stack_depth : 0, nips;
+	struct kern_stack ks;
+
+	if (r->data_len < sizeof(ks))
+		return; /* cannot happen: the kernel side wrote it */
+	memcpy(&ks, r + 1, sizeof(ks));
+	nips = (r->data_len - sizeof(ks)) / sizeof(uint64_t);
+	if (nips > sizeof(ips) / sizeof(ips[0]) || ks.nuser > uarea || uarea > nips ||
+	    ks.nkernel > nips - uarea || ks.nkernel > PTBPF_STACK_TRACE_MAX)
+		return;
+	memcpy(ips, (const char *)(r + 1) + sizeof(ks), nips * sizeof(uint64_t));
+	ref.event_id = ks.event_id;
+	ref.depth = kb->stack_depth;
+	ref.user_id = kern_backend__stack_id(kb, r, false, ips, ks.nuser);
+	if (kb->stop)
+		return;
+	ref.kernel_id = kern_backend__stack_id(kb, r, true, ips + uarea, ks.nkernel);
+	if (kb->stop || (!ref.user_id && !ref.kernel_id))
+		return;
+	kern_backend__emit(kb, r, PTBPF_EV_STACK_REF, &ref, sizeof(ref));
+}
+
 /* Deliver one record of ring (kb->stop: the callback asked to stop). */
 static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *r, size_t size)
 {
@@ -514,11 +612,16 @@ static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *
 		kern_backend__drops(kb, r);
 		return;
 	}
+	if (r->id == KERN_ID_STACK) {
+		kern_backend__stacks(kb, r);
+		return;
+	}
 	h.data_len = r->data_len;
 	if (r->id == PTBPF_EV_PROC_MAP) {
 		h.data_len = kern_map__expand(r + 1, r->data_len, &full.map);
 		if (!h.data_len)
 			return;
+		h.data_len = map__add_build_id(&full.map);
 		data = &full;
 	} else if (r->flags & KERN_REC_COMPACT) {
 		h.data_len = kern_expand(r, &full);

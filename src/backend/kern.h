@@ -37,6 +37,9 @@ struct kern_opts {
 	 * in stack_nrs (by number), 0: none */
 	unsigned int stack_bytes;
 	uint64_t stack_nrs[8];
+	unsigned int stack_depth; /* frames, 0: PTBPF_STACK_DEPTH_DEFAULT */
+	bool stack_fp;		  /* the user stack walked by frame pointers, not copied */
+	bool stack_kernel;	  /* the kernel stack too */
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -47,6 +47,11 @@ size_t attr__max_system_data(void)
 size_t attr__max_system_data_of(const struct pt_attr *a)
 {
 	size_t st = a->stack_bytes ? sizeof(struct ptbpf_ev_user_stack) + a->stack_bytes : 0;
+	/* a stack the kernel walked, at the most frames */
+	size_t tr = sizeof(struct ptbpf_ev_stack_trace) + PTBPF_STACK_TRACE_MAX * sizeof(__u64);
+
+	if (a->stack_bytes && tr > st)
+		st = tr;
 
 	return st > attr__max_system_data() ? st : attr__max_system_data();
 }

@@ -42,6 +42,8 @@ struct pt_attr {
 	 * stack_nrs (by number), 0: no stacks */
 	uint32_t stack_bytes;
 	uint64_t stack_nrs[PT_STACK_NR_WORDS];
+	uint16_t stack_depth; /* frames, 0: PTBPF_STACK_DEPTH_DEFAULT */
+	uint16_t stack_flags; /* PTBPF_STACK_FP, PTBPF_STACK_KERNEL */
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <ptbpf/ptbpf.h>
 
 #include "core/internal.h"
 #include "core/stream_int.h"
@@ -98,6 +99,9 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	ko.syscall_status = a->syscall_status;
 	ko.stack_bytes = a->stack_bytes;
 	memcpy(ko.stack_nrs, a->stack_nrs, sizeof(ko.stack_nrs));
+	ko.stack_depth = a->stack_depth;
+	ko.stack_fp = a->stack_flags & PTBPF_STACK_FP;
+	ko.stack_kernel = a->stack_flags & PTBPF_STACK_KERNEL;
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;

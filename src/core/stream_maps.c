@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <ptbpf/events.h>
 
+#include "backend/map_build_id.h"
 #include "core/stream_int.h"
 
 /* One line of maps into *m: 0, or -EINVAL for one that is not an
@@ -70,7 +71,7 @@ int stream__record_maps(struct pt_stream *s, pid_t pid, uint64_t ts)
 
 		if (maps_line(line, &m))
 			continue;
-		h.data_len = (uint32_t)(offsetof(struct ptbpf_ev_proc_map, path) + m.path_len);
+		h.data_len = map__add_build_id(&m);
 		stream__store(s, &h, &m);
 	}
 	fclose(f);

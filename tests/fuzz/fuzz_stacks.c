@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target for the -k reader (cli/stack.c): the proc_map and
- * user_stack payloads of a log, untrusted. The input is a sequence of
- * events, each a byte (odd: a user_stack, even: a proc_map), a 16-bit
+ * libFuzzer target for the -k reader (cli/stack*.c): the proc_map,
+ * user_stack, stack_trace and stack_ref payloads of a log, untrusted. The
+ * input is a sequence of events, each a byte (its low two bits: 0 a
+ * proc_map, 1 a user_stack, 2 a stack_trace, 3 a stack_ref), a 16-bit
  * length and that many bytes, all given to one process, as show -k does.
  */
 #include <stdint.h>
@@ -28,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	while (size - at >= 3) {
 		size_t len = data[at + 1] | (size_t)data[at + 2] << 8;
-		int stack = data[at] & 1;
+		int kind = data[at] & 3;
 		uint8_t *ev;
 
 		at += 3;
@@ -40,12 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		memcpy(ev, data + at, len);
 		at += len;
-		if (stack) {
-			struct stack_frames *fr = stack_view_frames(s, 1, ev, len);
+		if (kind == 1 || kind == 3) {
+			struct stack_frames *fr = NULL;
 
+			if (kind == 1)
+				fr = stack_view_frames(s, 1, ev, len);
+			else
+				stack_view_ref(s, 1, ev, len, &fr);
 			for (size_t i = 0; fr && i < fr->n; i++)
 				sink += fr->f[i].symbol ? strlen(fr->f[i].symbol) : fr->f[i].pc;
 			stack_frames_free(fr);
+		} else if (kind == 2) {
+			stack_view_table(s, ev, len);
 		} else {
 			stack_view_map(s, 1, ev, len);
 		}

@@ -148,7 +148,9 @@ static void check_events(trace_id_t t, bool log, size_t bytes, struct seen *n)
 		assert_int_equal(st->regs[PTBPF_STACK_REG_IP], prev_addr);
 		assert_int_not_equal(st->regs[PTBPF_STACK_REG_SP], 0);
 		assert_int_equal(st->stack_len, bytes);
-		assert_int_equal(st->flags, 0);
+		/* not short, and the depth of an unwinder: the default */
+		assert_int_equal(st->flags & 0xff, 0);
+		assert_int_equal(PTBPF_STACK_DEPTH(st->flags), PTBPF_STACK_DEPTH_DEFAULT);
 		assert_true(has_marker(st));
 		n->stacks++;
 		prev = 0;
@@ -237,7 +239,8 @@ static void check_maps(trace_id_t t, pid_t child, void *at, const char *self, st
 		if (ev.posix_event_id != PTBPF_EV_PROC_MAP)
 			continue;
 		assert_string_equal(name, "proc_map");
-		assert_int_equal(len, offsetof(struct ptbpf_ev_proc_map, path) + e.path_len);
+		assert_int_equal(len, offsetof(struct ptbpf_ev_proc_map, path) + e.path_len +
+					      e.build_id_len);
 		assert_int_equal(strlen(e.path) + 1, e.path_len);
 		assert_true(e.path[0] == '/' || (e.kind == PTBPF_MAP_INTERP && !e.path[0]));
 		if (ev.posix_pid == getpid() && e.kind == PTBPF_MAP_MMAP &&

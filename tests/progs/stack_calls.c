@@ -4,15 +4,33 @@
  * chain of its own functions (built with frame pointers and debug info),
  * so that a stack trace of that openat names them: main, outer, middle,
  * inner, then libc's open. With a count, that many times, 50 ms apart
- * (a running process to attach to).
+ * (a running process to attach to). With "raw" after the count, inner
+ * makes the syscall itself, so that a frame-pointer walk from the syscall
+ * starts in a function with frame pointers (libc's open has none).
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+static int raw;
+
+static long raw_open(const char *path)
+{
+	register long r10 __asm__("r10") = 0;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(257L /* openat */), "D"(-100L /* AT_FDCWD */), "S"(path), "d"(0L),
+			   "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret < 0 ? -1 : ret; /* as open(): -1 */
+}
 
 __attribute__((noinline)) int inner(const char *path)
 {
-	int fd = open(path, O_RDONLY);
+	int fd = raw ? (int)raw_open(path) : open(path, O_RDONLY);
 
 	if (fd >= 0)
 		close(fd);
@@ -33,6 +51,8 @@ int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "/nonexistent/ptbpf-stacks";
 	int n = argc > 2 ? atoi(argv[2]) : 1, ok = 1;
+
+	raw = argc > 3 && !strcmp(argv[3], "raw");
 
 	for (int i = 0; i < n; i++) {
 		if (i)

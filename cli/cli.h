@@ -274,7 +274,8 @@ struct flag {
 	}
 
 /* "A|B|0x40" in the order of fl (a value covering several bits first); v 0: zero, or "0". */
-void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n, const char *zero);
+void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n,
+		 const char *zero);
 
 /* decode_sigset.c: a signal mask as strace prints it: "[HUP INT]", "~[KILL]" */
 void decode_sigset(struct sbuf *b, uint64_t mask);

@@ -336,13 +336,101 @@ static void test_hostile(void **state)
 	assert_int_equal(fmt_dirents_count(NULL, bytes, 39, 40, &dflt), -1);
 }
 
+/* the fixed-size printers with the bytes their form needs */
+static int call_fixed(int which, struct sbuf *b, const void *p, size_t len)
+{
+	static const struct decode_opts v = { .strsize = 32, .verbose = 1 };
+
+	switch (which) {
+	case 0:
+		return fmt_stat(b, p, len, &dflt);
+	case 1:
+		return fmt_stat(b, p, len, &v);
+	case 2:
+		return fmt_statx(b, p, len, &dflt);
+	case 3:
+		return fmt_statx(b, p, len, &v);
+	case 4:
+		return fmt_statfs(b, p, len, &dflt);
+	case 5:
+		return fmt_timespec(b, p, len);
+	case 6:
+		return fmt_timeval(b, p, len);
+	case 7:
+		return fmt_itimerspec(b, p, len);
+	case 8:
+		return fmt_wait_status(b, p, len);
+	case 9:
+		return fmt_sigaction(b, p, len);
+	case 10:
+		return fmt_sigset(b, p, len);
+	case 11:
+		return fmt_rlimit(b, p, len);
+	case 12:
+		return fmt_utsname(b, p, len, &dflt);
+	case 13:
+		return fmt_utsname(b, p, len, &v);
+	case 14:
+		return fmt_sysinfo(b, p, len);
+	case 15:
+		return fmt_epoll_event(b, p, len);
+	case 16:
+		return fmt_winsize(b, p, len);
+	case 17:
+		return fmt_termios(b, p, len, &dflt);
+	case 18:
+		return fmt_termios(b, p, len, &v);
+	case 19:
+		return fmt_linger(b, p, len);
+	case 20:
+		return fmt_sockopt_int(b, p, len);
+	case 21:
+		return fmt_int_array(b, p, len, 2);
+	case 22:
+		return fmt_pollfds(b, p, len, 2, 0);
+	case 23:
+		return fmt_epoll_events(b, p, len, 2);
+	default:
+		return fmt_sockaddr(b, p, len, 16);
+	}
+}
+
+/* Short of its need, a printer returns -1 having printed nothing; at its need it prints. */
+static void test_short(void **state)
+{
+	/* stat: through st_size, -v through st_ctime_nsec; statx: through stx_size, -v through
+	 * the dio fields; utsname: 2 or 6 fields of 65 bytes; the kernel's termios: 16 or 36 */
+	static const size_t need[] = { 56,  120, 48, 160, 88, 16, 16, 32, 4, 32, 8,  16, 130,
+				       390, 108, 12, 8,	  16, 36, 8,  4,  8, 16, 24, 16 };
+	unsigned char bytes[512] = { 2 }; /* AF_INET for the sockaddr */
+
+	(void)state;
+	for (int w = 0; w < (int)(sizeof(need) / sizeof(need[0])); w++) {
+		for (size_t len = 0; len <= need[w]; len++) {
+			unsigned char *p = malloc(len ? len : 1);
+			struct sbuf b = { 0 };
+			int rc;
+
+			memcpy(p, bytes, len);
+			rc = call_fixed(w, &b, p, len);
+			if (len < need[w] && (rc != -1 || b.len))
+				fail_msg("printer %d printed with %zu bytes of %zu", w, len,
+					 need[w]);
+			if (len == need[w] && (rc != 0 || !b.len))
+				fail_msg("printer %d did not print with %zu bytes", w, len);
+			sb_free(&b);
+			free(p);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_str),	cmocka_unit_test(test_sockaddr),
 		cmocka_unit_test(test_small),	cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_poll),	cmocka_unit_test(test_names),
-		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_hostile), cmocka_unit_test(test_short),
 	};
 
 	setenv("TZ", "UTC", 1);

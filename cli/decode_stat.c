@@ -391,7 +391,7 @@ static const struct flag dirent_types[] = {
 #define DIRENT64_HEAD 19 /* d_ino, d_off, d_reclen, d_type */
 
 /* one record's fields after d_reclen (-v) */
-static void fmt_dirent_tail(struct sbuf *b, const unsigned char *d, size_t name_len)
+static void fmt_dirent_tail(struct sbuf *b, const unsigned char *d, size_t name_len, int xflag)
 {
 	sb_puts(b, ", d_type=");
 	fmt_xval(b, d[18], dirent_types, DS_NELEM(dirent_types), "DT_???");
@@ -400,7 +400,7 @@ static void fmt_dirent_tail(struct sbuf *b, const unsigned char *d, size_t name_
 		if (name_len > 256)
 			name_len = 256;
 		sb_puts(b, ", d_name=");
-		fmt_quote(b, d + DIRENT64_HEAD, name_len - 1, 1, 0);
+		fmt_quote(b, d + DIRENT64_HEAD, name_len - 1, 1, xflag);
 		if (!memchr(d + DIRENT64_HEAD, '\0', name_len))
 			sb_puts(b, "...");
 	}
@@ -456,7 +456,7 @@ int fmt_dirents_count(struct sbuf *b, const void *p, size_t len, size_t ret,
 			more = next != 0;
 		}
 		if (o->verbose) {
-			fmt_dirent_tail(b, d, reclen - DIRENT64_HEAD);
+			fmt_dirent_tail(b, d, reclen - DIRENT64_HEAD, o->xflag);
 			if (more)
 				sb_puts(b, ", ");
 		}

@@ -28,7 +28,8 @@ struct decode_opts {
  * Strings and buffers: "\177ELF\2\1\1\0"... ; full is the real length (count,
  * return value or string length), len <= full the bytes captured; `...`
  * after when more than strsize or than len were there. is_str: a
- * NUL-terminated string (stops at the first NUL).
+ * NUL-terminated string (stops at the first NUL captured; without one, full
+ * is its length without the NUL, as strlen).
  */
 int fmt_str(struct sbuf *b, const void *p, size_t len, size_t full, int is_str,
 	    const struct decode_opts *o);

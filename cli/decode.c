@@ -237,18 +237,7 @@ size_t sys_name_offset(const char *ev_name)
 	return 0;
 }
 
-struct flag {
-	unsigned long v;
-	const char *n;
-};
-
-#define F(x)                                                                                       \
-	{                                                                                          \
-		x, #x                                                                              \
-	}
-
-static void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n,
-			const char *zero)
+void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n, const char *zero)
 {
 	int first = 1;
 	size_t i;

@@ -45,7 +45,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from strace_cmp import PTBPF_PID, STRACE, joined  # noqa: E402
+from strace_cmp import PTBPF_PID, STRACE, TIMES, joined  # noqa: E402
 
 SYSCALL = re.compile(r'^(\w+)\(')
 PADDING = re.compile(r'\) +(= .*)$')
@@ -77,7 +77,6 @@ CLOCK_READS = {'clock_gettime', 'gettimeofday', 'time', 'times', 'timerfd_gettim
 # Anywhere: a pid field, a time field or an epoch-like number of seconds.
 PID_FIELD = re.compile(r'\b(si_pid|pid)=\d+')
 PID_LIST = re.compile(r'\b(parent_tid|child_tid)=\[\d+\]')  # clone3's
-TIME_FIELD = re.compile(r'\b(si_utime|si_stime)=\d+')
 EPOCH = re.compile(r'\b(tv_sec|\w+time)=\d{9,}(, (?:tv_nsec|tv_usec|\w+time_nsec)=\d+)?')
 CLOCK_FIELD = re.compile(r'\b(tv_sec|tv_nsec|tv_usec|tms_\w+)=\d+')
 PROC_PID = re.compile(r'/proc/\d+(?=/|"|$)')
@@ -143,7 +142,7 @@ def norm(text):
     text = PID_LIST.sub(r'\1=[PID]', text)
     text = PID_TAG.sub('[pid PID]', text)
     text = PROC_PID.sub('/proc/PID', text)
-    text = TIME_FIELD.sub(r'\1=T', text)
+    text = TIMES.sub(r'\1=T', text)
     text = EPOCH.sub(lambda m: m.group(1) + '=T' + (', T' if m.group(2) else ''), text)
     if name in CLOCK_READS:
         text = CLOCK_FIELD.sub(r'\1=T', text)
@@ -178,7 +177,7 @@ def processes(path, line_re, process_of):
         seq = p.threads.setdefault(tid, [])
         for text in texts:
             if text.startswith('--- '):
-                p.signals[PID_FIELD.sub(r'\1=PID', TIME_FIELD.sub(r'\1=T', text))] += 1
+                p.signals[PID_FIELD.sub(r'\1=PID', TIMES.sub(r'\1=T', text))] += 1
             elif text.startswith('+++ '):
                 p.exits[text] += 1
             elif SYSCALL.match(text):

@@ -39,6 +39,26 @@ run threads
 grep -q '^[^ ]* [0-9/]* exit_group(0) = ?$' "$T/threads.ptbpf" || fail "threads: no exit_group line"
 compare threads "signal lines" '^---|^exit_group'
 
+# each thread's +++ line under its tid, the process's under its pid, and
+# "= ?" for the calls the exit_group's SIGKILL ends, as strace -f prints
+compare threads "exit lines and killed calls" '^\+\+\+|^(clock_nanosleep|exit_group)\(' --name-status
+run threxit
+compare threxit "thread exits (exit, return, exit_group)" \
+	'^\+\+\+|^(clock_nanosleep|exit|exit_group)\(' --name-status
+
+# a SIGCHLD the parent has no handler for (the kernel ignores it): strace
+# shows it after the wait4 that reaps the child; with a handler (sh)
+run nochld
+compare nochld "ignored SIGCHLD" '^---|^\+\+\+|^wait4\(' --name-status
+strace -f -o "$T/sh.strace" sh -c 'true & wait' >/dev/null 2>&1
+"$P" record --output-text "$T/sh.ptbpf" -f -- sh -c 'true & wait' 2>"$T/sh.err" ||
+	{ cat "$T/sh.err"; fail "sh: ptbpf record exited $?"; }
+compare sh "SIGCHLD of sh -c 'true & wait'" '^---|^\+\+\+'
+"$P" record -f -o "$T/nochld.log" -- "$PROGS/sig_cases" nochld 2>"$T/nochld.err" ||
+	{ cat "$T/nochld.err"; fail "nochld: ptbpf record -o exited $?"; }
+"$P" show "$T/nochld.log" >"$T/nochld.ptbpf" 2>&1 || { cat "$T/nochld.ptbpf"; fail "nochld: show"; }
+compare nochld "ignored SIGCHLD from a log" '^---|^\+\+\+|^wait4\(' --name-status
+
 # SIGTERM delivered as it is (it was blocked), then the other thread's
 # SIGKILL: one SIGTERM line
 run blocked 143 # killed by SIGTERM

@@ -84,14 +84,6 @@ int fmt_hold_add(struct fmt_hold *h, const char *lines, size_t len)
 {
 	struct fmt_hold_line *l;
 
-	/* after a closed line: one more line of text in it */
-	if (h->n) {
-		l = &h->l[(h->head + h->n - 1) % h->cap];
-		if (l->kind == FMT_HOLD_CLOSED && !l->replaced) {
-			sb_putn(&l->text, lines, len);
-			return l->text.failed ? -1 : 0;
-		}
-	}
 	l = push(h);
 	if (!l)
 		return -1;

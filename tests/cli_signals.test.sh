@@ -102,6 +102,21 @@ assert any(c.startswith('openat(AT_FDCWD, "/etc/passwd", ') for c in calls), cal
 PY
 echo "ok: paths: convert --to chrome has the paths"
 
+# a late path while another thread's lines come between the entry and its
+# exit: the <unfinished ...> line has the path, not the address (run again
+# until the threads interleave at least once)
+for i in 1 2 3 4 5; do
+	run latethr
+	grep -q 'openat(AT_FDCWD, "/etc/passwd", O_RDONLY) <unfinished \.\.\.>$' "$T/latethr.ptbpf" && break
+done
+grep -q 'openat(AT_FDCWD, "/etc/passwd", O_RDONLY) <unfinished \.\.\.>$' "$T/latethr.ptbpf" ||
+	fail "latethr: the threads never interleaved at an openat in 5 runs"
+compare latethr "late paths of <unfinished ...> lines" '^openat\(("/etc/passwd"|AT_FDCWD, 0x)' --first-string
+"$P" record -f -o "$T/latethr.log" -- "$PROGS/sig_cases" latethr 2>"$T/latethr.err" ||
+	{ cat "$T/latethr.err"; fail "latethr: ptbpf record -o exited $?"; }
+"$P" show "$T/latethr.log" >"$T/latethr.ptbpf" 2>&1 || fail "latethr: show"
+compare latethr "late paths from a log" '^openat\(("/etc/passwd"|AT_FDCWD, 0x)' --first-string
+
 # -o, Ctrl-C: the command's end is the log's last line, every time (but
 # for the stream's own events and the dead task's last scheduling events)
 for i in 1 2 3 4 5; do

@@ -20,6 +20,8 @@
  *             is blocked when the main thread returns (exit_group)
  *   nochld    a child exits 0; its parent, without a SIGCHLD handler,
  *             reaps it
+ *   latethr   20 openat of names in untouched file mappings while another
+ *             thread makes syscalls
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -261,9 +263,52 @@ static int case_nochld(void)
 	pid_t c = fork();
 	int st;
 
-	if (c == 0)
+	if (c == 0) {
+		/* the parent is in its wait4 when it exits */
+		nap(100);
 		_exit(0);
+	}
 	waitpid(c, &st, 0);
+	return 0;
+}
+
+static volatile int spinning = 1;
+static volatile unsigned long spins;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	while (spinning) {
+		getppid();
+		spins++;
+	}
+	return NULL;
+}
+
+static int case_latethr(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, spinner, NULL);
+	nap(20);
+	for (int i = 0; i < 20; i++) {
+		const char *m = untouched_map("/etc/passwd");
+		int fd;
+
+		unsigned long s0 = spins;
+
+		if (!m)
+			return 1;
+		/* the other thread is running now (a loaded machine) */
+		for (int j = 0; j < 100000000 && spins - s0 < 3; j++)
+			;
+		fd = openat(AT_FDCWD, m, O_RDONLY);
+		if (fd >= 0)
+			close(fd);
+		munmap((void *)m, 4096);
+	}
+	spinning = 0;
+	pthread_join(t, NULL);
 	return 0;
 }
 
@@ -288,13 +333,15 @@ int main(int argc, char **argv)
 		{ "restart", case_restart }, { "paths", case_paths },
 		{ "exec", case_exec },	     { "blocked", case_blocked },
 		{ "threxit", case_threxit }, { "nochld", case_nochld },
+		{ "latethr", case_latethr },
 	};
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (!strcmp(argv[1], cases[i].name))
 			return cases[i].run();
-	fprintf(stderr, "usage: sig_cases "
-			"term|threads|blocked|chld|handler|restart|paths|exec|threxit|nochld\n");
+	fprintf(stderr,
+		"usage: sig_cases "
+		"term|threads|blocked|chld|handler|restart|paths|exec|threxit|nochld|latethr\n");
 	return 2;
 }

@@ -281,7 +281,7 @@ void fmt_late_json(struct sbuf *b, const void *data, size_t len);
  * by a later event): kind, the open line's tid and trace time; cut: where
  * a replacement's text starts; data: an entry's payload (fmt_late_keep).
  */
-#define FMT_HOLD_MAX 64
+#define FMT_HOLD_MAX 4096
 #define FMT_HOLD_NS  50000000LL
 enum { FMT_HOLD_CLOSED, FMT_HOLD_LATE, FMT_HOLD_RESTART };
 struct fmt_hold_line {

@@ -101,6 +101,20 @@ assert any(c.startswith('statfs("/etc/hosts", ') for c in calls), calls[-8:]
 assert any(c.startswith('openat(AT_FDCWD, "/etc/passwd", ') for c in calls), calls[-8:]
 PY
 echo "ok: paths: convert --to chrome has the paths"
+# and to CTF: the exit's late paths are fields that babeltrace2 reads
+if command -v babeltrace2 >/dev/null; then
+	"$P" convert "$T/paths.log" --to ctf -o "$T/paths.ctf" 2>"$T/conv.err" ||
+		{ cat "$T/conv.err"; fail "paths: convert --to ctf"; }
+	babeltrace2 "$T/paths.ctf" >"$T/paths.bt" 2>"$T/bt.err" ||
+		{ cat "$T/bt.err"; fail "paths: babeltrace2 cannot read the CTF trace"; }
+	grep -q 'sys_exit_statfs: .* late_path0 = "/etc/hosts", late_path1 = "" }' "$T/paths.bt" ||
+		{ grep sys_exit_statfs "$T/paths.bt"; fail "paths: CTF lacks statfs's late path"; }
+	grep -q 'sys_exit_openat: .*late_path0 = "/etc/passwd"' "$T/paths.bt" ||
+		fail "paths: CTF lacks openat's late path"
+	echo "ok: paths: convert --to ctf has the late paths (babeltrace2)"
+elif [ "${CI:-}" = true ]; then
+	fail "babeltrace2 not installed"
+fi
 
 # a late path while another thread's lines come between the entry and its
 # exit: the <unfinished ...> line has the path, not the address (run again

@@ -202,7 +202,7 @@ static void test_late_unfinished(void **state)
 	out_close(&o);
 }
 
-/* Past the bounds (64 lines, 50 ms), the entry goes out as it is. */
+/* Past the bounds (FMT_HOLD_MAX lines, 50 ms), the entry goes out as it is. */
 static void test_late_bounds(void **state)
 {
 	struct out o;
@@ -226,7 +226,7 @@ static void test_late_bounds(void **state)
 	statfs_enter(&o, 0);
 	for (int i = 0; i < FMT_HOLD_MAX; i++)
 		getpid_call(&o, 101, 1000 + i);
-	/* the 64th line behind it: it goes */
+	/* the FMT_HOLD_MAX-th line behind it: it goes */
 	fmt_out(&o.fmt);
 	fflush(o.f);
 	assert_non_null(o.s);

@@ -291,9 +291,49 @@ void fmt_late_redo(struct sbuf *text, const struct sbuf *keep, const char *sys,
 		   const struct cli_ev *exit_ev);
 void fmt_late_json(struct sbuf *b, const void *data, size_t len);
 
+/*
+ * fmt_hold.c: lines held in order behind an open one (text to be closed
+ * by a later event): kind, the open line's tid and trace time; cut: where
+ * a replacement's text starts; data: an entry's payload (fmt_late_keep).
+ */
+#define FMT_HOLD_MAX 4096
+#define FMT_HOLD_NS  50000000LL
+enum { FMT_HOLD_CLOSED, FMT_HOLD_LATE, FMT_HOLD_RESTART };
+struct fmt_hold_line {
+	struct sbuf text, repl, data;
+	pid_t tid;
+	int kind, replaced;
+	int64_t ts;
+	size_t cut;
+};
+struct fmt_hold {
+	struct fmt_hold_line *l; /* a ring of cap, n from head */
+	size_t head, n, cap;
+};
+/* An open line; 0, or -1 when out of memory (then kept closed, or lost). */
+int fmt_hold_open(struct fmt_hold *h, const char *line, size_t len, size_t cut, pid_t tid, int kind,
+		  int64_t ts, const void *data, size_t dlen);
+/* Whole lines after the last held one (h->n must be nonzero); 0 or -1. */
+int fmt_hold_add(struct fmt_hold *h, const char *lines, size_t len);
+/* tid's open line of kind, or NULL. */
+struct fmt_hold_line *fmt_hold_find(struct fmt_hold *h, pid_t tid, int kind);
+/* Closes l, with repl in place of its text from cut when repl is not NULL. */
+void fmt_hold_close(struct fmt_hold_line *l, const char *repl, size_t rlen);
+/* Appends to out the lines that may go (all: every one); how many. */
+size_t fmt_hold_drain(struct fmt_hold *h, struct sbuf *out, int64_t now, int all);
+void fmt_hold_fini(struct fmt_hold *h);
+
 /* fmt_signal.c: the line of a signal_deliver; nonzero: it has none */
 void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
 int fmt_signal_hidden(const struct cli_ev *ev);
+/* nonzero: ev is a signal_generate of a SIGCHLD the kernel ignored, which
+ * strace shows delivered (its line goes after tid's syscall: fmt_chld_*) */
+int fmt_signal_ignored_chld(const struct cli_ev *ev);
+struct fmt;
+void fmt_chld_add(struct fmt *f, pid_t tid, const char *line, size_t len);
+/* Appends tid's lines (tid < 0: all) to out, forgotten; how many. */
+int fmt_chld_take(struct fmt *f, pid_t tid, struct sbuf *out);
+void fmt_chld_fini(struct fmt *f);
 
 /* fmt.c: text and JSON Lines output of events */
 struct fmt_pending;
@@ -315,6 +355,9 @@ struct fmt {
 	int ndeferred;
 	struct fmt_pending *unfinished; /* tids with a printed <unfinished ...> */
 	size_t nunfinished, capunfinished;
+	struct fmt_hold hold;  /* lines waiting behind an open one (fmt_hold.c) */
+	struct fmt_chld *chld; /* ignored SIGCHLDs' lines, after tid's syscall */
+	size_t nchld, capchld;
 	struct sbuf line, tmp; /* line: lines not yet written out, the last from line_at */
 	size_t line_at;
 	struct line_prefix prefix;

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -194,12 +195,31 @@ static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here
 		break;
 	}
 	case L_SYS_EXIT: {
-		struct ptbpf_ev_sys_exit x = { 0 };
+		struct ptbpf_ev_sys_exit_ext x = { 0 };
+		const size_t fixed = offsetof(struct ptbpf_ev_sys_exit_ext, paths);
+		const char *late[2] = { "", "" };
+		size_t llen[2] = { 0, 0 };
 
-		if (len >= sizeof(x))
-			memcpy(&x, d, sizeof(x));
+		memcpy(&x, d, len < fixed ? len : fixed);
+		if (len < fixed)
+			/* an older log's 16 bytes: no duration, no late path */
+			memset(&x.duration, 0,
+			       fixed - offsetof(struct ptbpf_ev_sys_exit_ext, duration));
+		if ((size_t)x.path_len[0] + x.path_len[1] <= len - (len < fixed ? len : fixed)) {
+			const char *p = (const char *)d + fixed;
+
+			/* each bounded by its length: a path need not end in a NUL */
+			late[0] = p;
+			llen[0] = x.path_len[0];
+			late[1] = p + x.path_len[0];
+			llen[1] = x.path_len[1];
+		}
 		put_s64(c, x.nr);
 		put_s64(c, x.ret);
+		put_u64(c, x.duration);
+		put_u32(c, x.flags);
+		put_str(c, late[0], llen[0]);
+		put_str(c, late[1], llen[1]);
 		break;
 	}
 	case L_FORK: {
@@ -289,7 +309,11 @@ static const char *ctf_fields(enum ctf_layout l)
 		       "\t\txuint64_t arg5;\n\t\tint32_t path0_arg;\n\t\tstring path0;\n"
 		       "\t\tint32_t path1_arg;\n\t\tstring path1;\n\t\tuint32_t flags;\n";
 	case L_SYS_EXIT:
-		return "\t\tint64_t nr;\n\t\tint64_t ret;\n";
+		/* late_path0/1: paths the entry could not read (its
+		 * PTBPF_SYS_PATH*_FAULT), "" for none; late_flags: their
+		 * _TRUNCATED and _FAULT bits (struct ptbpf_ev_sys_exit_ext) */
+		return "\t\tint64_t nr;\n\t\tint64_t ret;\n\t\tuint64_t duration;\n"
+		       "\t\tuint32_t late_flags;\n\t\tstring late_path0;\n\t\tstring late_path1;\n";
 	case L_FORK:
 		return "\t\tint32_t parent_pid;\n\t\tint32_t parent_tid;\n\t\tint32_t child_pid;\n"
 		       "\t\tint32_t child_tid;\n\t\tuint32_t is_thread;\n\t\tstring comm;\n";

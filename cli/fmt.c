@@ -29,6 +29,8 @@ void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
 void fmt_fini(struct fmt *f)
 {
 	fmt_flush(f);
+	fmt_hold_fini(&f->hold);
+	fmt_chld_fini(f);
 	free(f->unfinished);
 	sb_free(&f->held_text);
 	sb_free(&f->held_data);
@@ -75,21 +77,64 @@ static void lines_done(struct fmt *f)
 		fmt_out(f);
 }
 
+/* Whole lines from offset from of f->line: behind the held ones if any. */
+static void lines_done_from(struct fmt *f, size_t from)
+{
+	if (f->hold.n && !f->line.failed && from < f->line.len) {
+		if (fmt_hold_add(&f->hold, f->line.s + from, f->line.len - from))
+			sb_fail(&f->line);
+		sb_truncate(&f->line, from);
+	}
+	lines_done(f);
+}
+
 /* Ends the current line. */
 static void emit(struct fmt *f)
 {
 	sb_putc(&f->line, '\n');
-	lines_done(f);
+	lines_done_from(f, f->line_at);
+}
+
+/* Ends the current line as an open one (fmt_hold.c) from cut on. */
+static void emit_open(struct fmt *f, size_t cut, pid_t tid, int kind, int64_t ts,
+		      const struct sbuf *data)
+{
+	sb_putc(&f->line, '\n');
+	if (f->line.failed || fmt_hold_open(&f->hold, f->line.s + f->line_at,
+					    f->line.len - f->line_at, cut - f->line_at, tid, kind,
+					    ts, data ? data->s : NULL, data ? data->len : 0)) {
+		lines_done_from(f, f->line_at);
+		return;
+	}
+	sb_truncate(&f->line, f->line_at);
+}
+
+/* The held lines that may go now (all: every one), and the SIGCHLD lines
+ * waiting for tid's syscall (tid < 0: all). */
+static void hold_out(struct fmt *f, int64_t now, int all)
+{
+	if (f->hold.n && fmt_hold_drain(&f->hold, &f->line, now, all))
+		lines_done(f);
+}
+
+static void chld_out(struct fmt *f, pid_t tid)
+{
+	size_t from = f->line.len;
+
+	if (f->nchld && fmt_chld_take(f, tid, &f->line))
+		lines_done_from(f, from);
 }
 
 void fmt_lines_after(struct fmt *f, const char *text)
 {
+	size_t from = f->line.len;
+
 	if (f->ndeferred) {
 		sb_puts(&f->deferred, text);
 		return;
 	}
 	sb_puts(&f->line, text);
-	lines_done(f);
+	lines_done_from(f, from);
 }
 
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
@@ -163,23 +208,32 @@ static void syscall_time(struct fmt *f, int64_t entry_ts, int64_t exit_ts)
 
 static void emit_deferred(struct fmt *f)
 {
+	size_t from = f->line.len;
+
 	if (!f->ndeferred)
 		return;
 	sb_cat(&f->line, &f->deferred);
-	lines_done(f);
+	lines_done_from(f, from);
 	sb_reset(&f->deferred);
 	f->ndeferred = 0;
 }
 
 static void held_unfinished(struct fmt *f)
 {
+	size_t cut;
+
 	if (!f->have_held)
 		return;
 	f->have_held = 0;
 	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
+	cut = f->line.len;
 	sb_cat(&f->line, &f->held_text);
 	sb_puts(&f->line, " <unfinished ...>");
-	emit(f);
+	/* a path its exit brings: the line waits for it (fmt_late_redo) */
+	if (f->held_data.len)
+		emit_open(f, cut, f->held.tid, FMT_HOLD_LATE, f->held_ts, &f->held_data);
+	else
+		emit(f);
 	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts);
 	emit_deferred(f);
 }
@@ -187,6 +241,8 @@ static void held_unfinished(struct fmt *f)
 void fmt_flush(struct fmt *f)
 {
 	held_unfinished(f);
+	hold_out(f, 0, 1);
+	chld_out(f, -1);
 	fmt_out(f);
 }
 
@@ -340,15 +396,8 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 		if (len >= sizeof(struct ptbpf_ev_exit)) {
 			const struct ptbpf_ev_exit *e = d;
 
-			if (id == PTBPF_EV_PROC_EXIT) {
-				decode_exit_status(b, e->exit_code);
-			} else {
-				sb_printf(b, "thread_exit code=%d", (e->exit_code >> 8) & 0xff);
-				if (e->exit_code & 0x7f) {
-					sb_puts(b, " signal=");
-					decode_signal(b, e->exit_code & 0x7f);
-				}
-			}
+			/* strace -f: each thread's own +++ line (see exit_tid) */
+			decode_exit_status(b, e->exit_code);
 			return;
 		}
 		break;
@@ -435,10 +484,121 @@ static void text_other(struct sbuf *b, const struct cli_ev *ev)
 	user_data(b, d, len);
 }
 
-static void fmt_text(struct fmt *f, const struct cli_ev *ev)
+/* A restart error that a SIGKILL ends: strace sees no exit, "= ?". */
+static int is_restart(const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_sys_exit *x = ev->data;
+
+	return ev->len >= sizeof(*x) && x->ret <= -512 && x->ret >= -516;
+}
+
+/* Ends an exit's line (its result from ret_at), then what waits for it. */
+static void exit_done(struct fmt *f, const struct cli_ev *ev, size_t ret_at, int64_t ts)
+{
+	if (is_restart(ev))
+		emit_open(f, ret_at, ev->tid, FMT_HOLD_RESTART, ts, NULL);
+	else
+		emit(f);
+	emit_deferred(f);
+	chld_out(f, ev->tid);
+}
+
+/* The next event of the thread of an open restart error closes it. */
+static void restart_close(struct fmt *f, const struct cli_ev *ev)
+{
+	struct fmt_hold_line *l =
+		f->hold.n ? fmt_hold_find(&f->hold, ev->tid, FMT_HOLD_RESTART) : NULL;
+
+	if (l)
+		fmt_hold_close(l, fmt_signal_hidden(ev) ? " = ?\n" : NULL, 5);
+}
+
+/* An exit whose entry waits for its late path (fmt_hold.c): it has it now. */
+static void late_close(struct fmt *f, const struct cli_ev *ev, const char *sys)
+{
+	struct fmt_hold_line *l =
+		f->hold.n ? fmt_hold_find(&f->hold, ev->tid, FMT_HOLD_LATE) : NULL;
+
+	if (!l)
+		return;
+	sb_reset(&f->tmp);
+	fmt_late_redo(&f->tmp, &l->data, sys, ev);
+	if (f->tmp.len) {
+		sb_puts(&f->tmp, " <unfinished ...>\n");
+		fmt_hold_close(l, f->tmp.s, f->tmp.len);
+	} else {
+		fmt_hold_close(l, NULL, 0);
+	}
+}
+
+static int unfinished_has(const struct fmt *f, pid_t tid)
+{
+	for (size_t i = 0; i < f->nunfinished; i++)
+		if (f->unfinished[i].tid == tid)
+			return 1;
+	return 0;
+}
+
+/* The current line (not ended) of an event that is no syscall. */
+static void other_done(struct fmt *f)
+{
+	if (f->have_held) {
+		/* printed after the held syscall's line, strace-like */
+		if (!f->ndeferred)
+			sb_reset(&f->deferred);
+		if (f->line.failed)
+			sb_fail(&f->deferred);
+		else
+			sb_putn(&f->deferred, f->line.s + f->line_at, f->line.len - f->line_at);
+		sb_putc(&f->deferred, '\n');
+		f->ndeferred++;
+		sb_truncate(&f->line, f->line_at); /* not emitted: taken back */
+		return;
+	}
+	emit(f);
+}
+
+/*
+ * The SIGCHLD strace shows delivered though the kernel ignored it: where
+ * strace has it, after the syscall its thread is in (else at once).
+ */
+static void chld_ignored(struct fmt *f, const struct cli_ev *ev, int64_t ts)
+{
+	pid_t tid = ev->tid;
+
+	line_start(f, ts, ev->info.posix_pid, tid);
+	fmt_signal_deliver(&f->line, ev->data, ev->len);
+	if ((f->have_held && f->held.tid == tid) || unfinished_has(f, tid)) {
+		sb_putc(&f->line, '\n');
+		if (!f->line.failed)
+			fmt_chld_add(f, tid, f->line.s + f->line_at, f->line.len - f->line_at);
+		sb_truncate(&f->line, f->line_at);
+		return;
+	}
+	other_done(f);
+}
+
+/*
+ * Whose line an exit is, as strace -f: a thread's +++ under its tid, the
+ * process's under its pid (the leader's own thread_exit has none).
+ */
+static pid_t exit_tid(const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+
+	if (id == PTBPF_EV_PROC_EXIT)
+		return ev->info.posix_pid;
+	if (id == PTBPF_EV_THREAD_EXIT && ev->tid == ev->info.posix_pid)
+		return -1;
+	return ev->tid;
+}
+
+static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 {
 	const char *sys = sys_name_of(ev);
-	int64_t ts = ts_ns(&ev->info.posix_timestamp), entry_ts;
+	int64_t entry_ts;
+	size_t ret_at;
+	pid_t tid;
 
 	if (sys && PTBPF_EV_IS_SYSCALL(ev->info.posix_event_id)) {
 		if (!PTBPF_EV_SYSCALL_IS_EXIT(ev->info.posix_event_id)) {
@@ -471,52 +631,53 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 			fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
 			sb_cat(&f->line, &f->held_text);
+			ret_at = f->line.len;
 			if (ev->len >= sizeof(*x))
 				decode_sys_ret(&f->line, ev->desc, x->ret);
 			else
 				sb_puts(&f->line, " = ?");
 			syscall_time(f, f->held_ts, ts);
-			emit(f);
-			emit_deferred(f);
+			exit_done(f, ev, ret_at, ts);
 			return;
 		}
 		held_unfinished(f);
+		late_close(f, ev, sys);
 		entry_ts = unfinished_del(f, ev->tid);
 		line_start(f, ts, ev->info.posix_pid, ev->tid);
 		sb_puts(&f->line, "<... ");
 		sb_puts(&f->line, sys);
 		sb_puts(&f->line, " resumed>)");
+		ret_at = f->line.len;
 		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit))
 			decode_sys_ret(&f->line, ev->desc,
 				       ((const struct ptbpf_ev_sys_exit *)ev->data)->ret);
 		else
 			sb_puts(&f->line, " = ?");
 		syscall_time(f, exit_entry_ts(ev, entry_ts), ts);
-		emit(f);
+		exit_done(f, ev, ret_at, ts);
 		return;
 	}
-	if (fmt_signal_hidden(ev))
+	tid = exit_tid(ev);
+	if (fmt_signal_hidden(ev) || tid < 0)
 		return;
 	/* 64 lines deferred already: the held entry goes out unfinished
 	 * first (before, its line took the place of this one) */
 	if (f->have_held && f->ndeferred >= 64)
 		held_unfinished(f);
-	line_start(f, ts, ev->info.posix_pid, ev->tid);
+	line_start(f, ts, ev->info.posix_pid, tid);
 	text_other(&f->line, ev);
-	if (f->have_held) {
-		/* printed after the held syscall's line, strace-like */
-		if (!f->ndeferred)
-			sb_reset(&f->deferred);
-		if (f->line.failed)
-			sb_fail(&f->deferred);
-		else
-			sb_putn(&f->deferred, f->line.s + f->line_at, f->line.len - f->line_at);
-		sb_putc(&f->deferred, '\n');
-		f->ndeferred++;
-		sb_truncate(&f->line, f->line_at); /* not emitted: taken back */
-		return;
-	}
-	emit(f);
+	other_done(f);
+	if (fmt_signal_ignored_chld(ev))
+		chld_ignored(f, ev, ts);
+}
+
+static void fmt_text(struct fmt *f, const struct cli_ev *ev)
+{
+	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+
+	restart_close(f, ev);
+	fmt_text_one(f, ev, ts);
+	hold_out(f, ts, 0);
 }
 
 static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *sys)

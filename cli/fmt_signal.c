@@ -2,6 +2,8 @@
 /* ptbpf: the strace-like line of a delivered signal, and which ones have none. */
 #include <signal.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
@@ -40,4 +42,77 @@ void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t 
 			  (long long)e->stime);
 	}
 	sb_puts(b, "} ---");
+}
+
+int fmt_signal_ignored_chld(const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_signal *e = ev->data;
+
+	/*
+	 * A SIGCHLD to a process without a handler: the kernel drops it at
+	 * once (TRACE_SIGNAL_IGNORED); under ptrace it is not ignored, and
+	 * strace shows it delivered
+	 */
+	return ev->info.posix_event_id == PTBPF_EV_SIGNAL_GENERATE && ev->len >= sizeof(*e) &&
+	       e->signo == SIGCHLD && e->result == 1 && (e->flags & PTBPF_SIG_CHLD);
+}
+
+struct fmt_chld {
+	pid_t tid;
+	struct sbuf text;
+};
+
+void fmt_chld_add(struct fmt *f, pid_t tid, const char *line, size_t len)
+{
+	struct fmt_chld *c;
+
+	if (f->nchld == f->capchld) {
+		size_t cap = f->capchld ? 2 * f->capchld : 4;
+
+		c = realloc(f->chld, cap * sizeof(*c));
+		if (!c) {
+			sb_fail(&f->line);
+			return;
+		}
+		memset(c + f->capchld, 0, (cap - f->capchld) * sizeof(*c));
+		f->chld = c;
+		f->capchld = cap;
+	}
+	c = &f->chld[f->nchld++];
+	c->tid = tid;
+	sb_reset(&c->text);
+	sb_putn(&c->text, line, len);
+	if (c->text.failed)
+		sb_fail(&f->line);
+}
+
+int fmt_chld_take(struct fmt *f, pid_t tid, struct sbuf *out)
+{
+	size_t i = 0, n = 0;
+
+	while (i < f->nchld) {
+		struct fmt_chld *c = &f->chld[i];
+		struct sbuf t;
+
+		if (tid >= 0 && c->tid != tid) {
+			i++;
+			continue;
+		}
+		sb_cat(out, &c->text);
+		n++;
+		/* keeps the order of the rest, and the buffer for reuse */
+		t = c->text;
+		memmove(c, c + 1, (f->nchld - i - 1) * sizeof(*c));
+		f->chld[--f->nchld].text = t;
+	}
+	return n;
+}
+
+void fmt_chld_fini(struct fmt *f)
+{
+	for (size_t i = 0; i < f->capchld; i++)
+		sb_free(&f->chld[i].text);
+	free(f->chld);
+	f->chld = NULL;
+	f->nchld = f->capchld = 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Compare the lines of strace -f -o FILE and of ptbpf record -f that match
 # a pattern, thread by thread: usage
-#   strace_cmp.py [--first-string] [--may-be-empty] STRACE_OUT PTBPF_OUT REGEX
+#   strace_cmp.py [--first-string|--name-status] [--may-be-empty] STRACE_OUT PTBPF_OUT REGEX
 # An "<unfinished ...>" line and its "<... NAME resumed>" are joined first
 # (the two tools split calls at different places), pids inside lines become
 # N, and each thread's matching lines, in order, must be the same in both;
@@ -9,7 +9,8 @@
 # of a call that a signal interrupted (= ? ERESTART...) are not compared
 # (strace decodes structures, ptbpf shows their address); with
 # --first-string, a call is its name, its first string argument (a path)
-# and its result. Exit 1 with both sides printed when they differ, or when
+# and its result; with --name-status, its name and the form of its result
+# (a number is N, "?" and errors stay). Exit 1 with both sides printed when they differ, or when
 # no line of strace's matched (unless --may-be-empty).
 import re
 import sys
@@ -23,6 +24,7 @@ PIDS = re.compile(r'\b(si_pid|pid)=\d+|\b(kill|wait4|tgkill)\(\d+')
 TIMES = re.compile(r'\b(si_utime|si_stime)=\d+')
 RESTART = re.compile(r'^(\w+)\(.*\)( = \? ERESTART.*)$')
 FIRST_STRING = re.compile(r'^(\w+)\(.*?("(?:[^"\\]|\\.)*").*\)( = .*)$')
+NAME_STATUS = re.compile(r'^(\w+)\(.*? = (\?|-1 E\w+|\? E\w+|\d+|0x[0-9a-f]+)(?=\s|$).*$')
 
 
 def joined(path, line_re):
@@ -71,18 +73,25 @@ def norm(text):
     text = RESTART.sub(r'\1(...)\2', text)
     if FIRST_ONLY:
         text = FIRST_STRING.sub(r'\1(\2)\3', text)
+    if NAME_ONLY:
+        m = NAME_STATUS.match(text)
+        if m:
+            st = m.group(2)
+            text = m.group(1) + '(...) = ' + ('N' if st[0].isdigit() else st)
     return text
 
 
 FIRST_ONLY = False
+NAME_ONLY = False
 
 
 def main():
-    global FIRST_ONLY
+    global FIRST_ONLY, NAME_ONLY
     args = sys.argv[1:]
     may_be_empty = '--may-be-empty' in args
     FIRST_ONLY = '--first-string' in args
-    args = [a for a in args if a not in ('--may-be-empty', '--first-string')]
+    NAME_ONLY = '--name-status' in args
+    args = [a for a in args if a not in ('--may-be-empty', '--first-string', '--name-status')]
     if len(args) != 3:
         sys.exit('usage: strace_cmp.py [--first-string] [--may-be-empty] '
                  'STRACE_OUT PTBPF_OUT REGEX')

@@ -16,6 +16,12 @@
  *   paths     path syscalls take names from pages never touched before:
  *             initialised data's and a file mapping's
  *   exec      execve of a name in a file mapping never touched before
+ *   threxit   four threads: one ends by pthread_exit, one by returning, one
+ *             is blocked when the main thread returns (exit_group)
+ *   nochld    a child exits 0; its parent, without a SIGCHLD handler,
+ *             reaps it
+ *   latethr   20 openat of names in untouched file mappings while another
+ *             thread makes syscalls
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -231,6 +237,85 @@ static int case_exec(void)
 	return 1;
 }
 
+static void *ender(void *arg)
+{
+	if (arg)
+		pthread_exit(NULL);
+	return NULL;
+}
+
+static int case_threxit(void)
+{
+	pthread_t t[3];
+
+	pthread_create(&t[0], NULL, ender, &t[1]);
+	pthread_join(t[0], NULL);
+	pthread_create(&t[1], NULL, ender, NULL);
+	pthread_join(t[1], NULL);
+	pthread_create(&t[2], NULL, blocker, NULL);
+	nap(100);
+	return 0;
+}
+
+/* The SIGCHLD is ignored without a handler: strace shows it all the same. */
+static int case_nochld(void)
+{
+	pid_t c = fork();
+	int st;
+
+	if (c == 0) {
+		/* the parent is in its wait4 when it exits */
+		nap(100);
+		_exit(0);
+	}
+	waitpid(c, &st, 0);
+	return 0;
+}
+
+static volatile int spinning = 1;
+static volatile unsigned long spins;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	while (spinning) {
+		/* a call about every 10 us: fewer lines than the printer holds
+		 * (FMT_HOLD_MAX) in the 50 ms it may hold them */
+		for (volatile int i = 0; i < 10000; i++)
+			;
+		getppid();
+		spins++;
+	}
+	return NULL;
+}
+
+static int case_latethr(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, spinner, NULL);
+	nap(20);
+	for (int i = 0; i < 20; i++) {
+		const char *m = untouched_map("/etc/passwd");
+		int fd;
+
+		unsigned long s0 = spins;
+
+		if (!m)
+			return 1;
+		/* the other thread is running now (a loaded machine) */
+		for (int j = 0; j < 100000000 && spins - s0 < 3; j++)
+			;
+		fd = openat(AT_FDCWD, m, O_RDONLY);
+		if (fd >= 0)
+			close(fd);
+		munmap((void *)m, 4096);
+	}
+	spinning = 0;
+	pthread_join(t, NULL);
+	return 0;
+}
+
 /*
  * A sanitized build: no leak check at exit, which forks a ptrace'd helper
  * (a process more under ptbpf) and fails under strace.
@@ -247,15 +332,20 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*run)(void);
 	} cases[] = {
-		{ "term", case_term },	     { "threads", case_threads }, { "chld", case_chld },
-		{ "handler", case_handler }, { "restart", case_restart }, { "paths", case_paths },
+		{ "term", case_term },	     { "threads", case_threads },
+		{ "chld", case_chld },	     { "handler", case_handler },
+		{ "restart", case_restart }, { "paths", case_paths },
 		{ "exec", case_exec },	     { "blocked", case_blocked },
+		{ "threxit", case_threxit }, { "nochld", case_nochld },
+		{ "latethr", case_latethr },
 	};
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (!strcmp(argv[1], cases[i].name))
 			return cases[i].run();
-	fprintf(stderr, "usage: sig_cases term|threads|blocked|chld|handler|restart|paths|exec\n");
+	fprintf(stderr,
+		"usage: sig_cases "
+		"term|threads|blocked|chld|handler|restart|paths|exec|threxit|nochld|latethr\n");
 	return 2;
 }

@@ -115,6 +115,236 @@ static void test_late_path(void **state)
 	out_close(&o);
 }
 
+#define NR_GETPID    39
+#define NR_NANOSLEEP 35
+
+static void at(struct cli_ev *ev, pid_t tid, int64_t ns)
+{
+	ev->tid = tid;
+	ev->info.posix_timestamp.tv_sec = ns / 1000000000;
+	ev->info.posix_timestamp.tv_nsec = ns % 1000000000;
+}
+
+/* statfs with a faulted path entered by tid 100 at ns */
+static void statfs_enter(struct out *o, int64_t ns)
+{
+	static struct ptbpf_ev_sys_enter se;
+	struct cli_ev ev;
+
+	memset(&se, 0, sizeof(se));
+	se.nr = NR_STATFS;
+	se.args[0] = 0x1000;
+	se.args[1] = 0x2000;
+	se.flags = PTBPF_SYS_PATH0_FAULT;
+	ev_init(&ev, PTBPF_EV_SYS_ENTER(NR_STATFS), "sys_enter_statfs", &se, sizeof(se));
+	at(&ev, 100, ns);
+	fmt_event(&o->fmt, &ev);
+}
+
+/* its exit at ns, with the path */
+static void statfs_exit(struct out *o, int64_t ns)
+{
+	static const char path[] = "/etc/hosts";
+	static struct {
+		struct ptbpf_ev_sys_exit_ext h;
+		char p[sizeof(path)];
+	} x;
+	struct cli_ev ev;
+
+	memset(&x, 0, sizeof(x));
+	x.h.nr = NR_STATFS;
+	x.h.path_len[0] = sizeof(path);
+	memcpy(x.p, path, sizeof(path));
+	ev_init(&ev, PTBPF_EV_SYS_EXIT(NR_STATFS), "sys_exit_statfs", &x, sizeof(x));
+	at(&ev, 100, ns);
+	fmt_event(&o->fmt, &ev);
+}
+
+/* getpid() = tid by tid at ns: entry and exit */
+static void getpid_call(struct out *o, pid_t tid, int64_t ns)
+{
+	static struct ptbpf_ev_sys_enter se;
+	static struct ptbpf_ev_sys_exit x;
+	struct cli_ev ev;
+
+	memset(&se, 0, sizeof(se));
+	se.nr = NR_GETPID;
+	ev_init(&ev, PTBPF_EV_SYS_ENTER(NR_GETPID), "sys_enter_getpid", &se, sizeof(se));
+	at(&ev, tid, ns);
+	fmt_event(&o->fmt, &ev);
+	x.nr = NR_GETPID;
+	x.ret = tid;
+	ev_init(&ev, PTBPF_EV_SYS_EXIT(NR_GETPID), "sys_exit_getpid", &x, sizeof(x));
+	at(&ev, tid, ns);
+	fmt_event(&o->fmt, &ev);
+}
+
+/*
+ * Another thread's call between an entry that lacks its path and the exit
+ * that brings it: the entry's <unfinished ...> line waits, with the lines
+ * after it, and has the path.
+ */
+static void test_late_unfinished(void **state)
+{
+	struct out o;
+
+	(void)state;
+	out_open(&o);
+	statfs_enter(&o, 0);
+	getpid_call(&o, 101, 1000);
+	statfs_exit(&o, 2000);
+	getpid_call(&o, 101, 3000);
+	assert_string_equal(out_text(&o),
+			    "0.000000 100/100 statfs(\"/etc/hosts\", 0x2000) <unfinished ...>\n"
+			    "0.000001 100/101 getpid() = 101\n"
+			    "0.000002 100/100 <... statfs resumed>) = 0\n"
+			    "0.000003 100/101 getpid() = 101\n");
+	out_close(&o);
+}
+
+/* Past the bounds (FMT_HOLD_MAX lines, 50 ms), the entry goes out as it is. */
+static void test_late_bounds(void **state)
+{
+	struct out o;
+	const char *s;
+
+	(void)state;
+	out_open(&o);
+	statfs_enter(&o, 0);
+	getpid_call(&o, 101, 1000);
+	getpid_call(&o, 101, 60000000); /* 60 ms: past the time bound */
+	fmt_out(&o.fmt);
+	fflush(o.f);
+	assert_non_null(o.s);
+	assert_string_equal(o.s, "0.000000 100/100 statfs(0x1000, 0x2000) <unfinished ...>\n"
+				 "0.000001 100/101 getpid() = 101\n"
+				 "0.060000 100/101 getpid() = 101\n");
+	statfs_exit(&o, 60001000);
+	out_close(&o);
+
+	out_open(&o);
+	statfs_enter(&o, 0);
+	for (int i = 0; i < FMT_HOLD_MAX; i++)
+		getpid_call(&o, 101, 1000 + i);
+	/* the FMT_HOLD_MAX-th line behind it: it goes */
+	fmt_out(&o.fmt);
+	fflush(o.f);
+	assert_non_null(o.s);
+	assert_true(
+		!strncmp(o.s, "0.000000 100/100 statfs(0x1000, 0x2000) <unfinished ...>\n", 57));
+	statfs_exit(&o, 100000);
+	s = out_text(&o);
+	assert_non_null(strstr(s, "0.000100 100/100 <... statfs resumed>) = 0\n"));
+	assert_null(strstr(s, "/etc/hosts"));
+	out_close(&o);
+
+	/* the end of the output (fmt_flush): as it is */
+	out_open(&o);
+	statfs_enter(&o, 0);
+	getpid_call(&o, 101, 1000);
+	assert_string_equal(out_text(&o),
+			    "0.000000 100/100 statfs(0x1000, 0x2000) <unfinished ...>\n"
+			    "0.000001 100/101 getpid() = 101\n");
+	out_close(&o);
+}
+
+/* nanosleep = ? ERESTART_RESTARTBLOCK of tid 100, then sig delivered to it */
+static void restart_then(struct out *o, const struct ptbpf_ev_signal *sig)
+{
+	static struct ptbpf_ev_sys_enter se;
+	static struct ptbpf_ev_sys_exit x;
+	struct cli_ev ev;
+
+	memset(&se, 0, sizeof(se));
+	se.nr = NR_NANOSLEEP;
+	se.args[0] = 0x1000;
+	ev_init(&ev, PTBPF_EV_SYS_ENTER(NR_NANOSLEEP), "sys_enter_nanosleep", &se, sizeof(se));
+	fmt_event(&o->fmt, &ev);
+	x.nr = NR_NANOSLEEP;
+	x.ret = -516;
+	ev_init(&ev, PTBPF_EV_SYS_EXIT(NR_NANOSLEEP), "sys_exit_nanosleep", &x, sizeof(x));
+	fmt_event(&o->fmt, &ev);
+	getpid_call(o, 101, 0);
+	ev_init(&ev, PTBPF_EV_SIGNAL_DELIVER, "signal_deliver", sig, sizeof(*sig));
+	fmt_event(&o->fmt, &ev);
+}
+
+/* A call the SIGKILL of a group exit ends: strace's "= ?"; another signal
+ * leaves the restart error. The other thread's line stays after it. */
+static void test_restart_killed(void **state)
+{
+	struct ptbpf_ev_signal s;
+	struct out o;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.signo = 9;
+	s.flags = PTBPF_SIG_GROUP_KILL;
+	out_open(&o);
+	restart_then(&o, &s);
+	assert_string_equal(out_text(&o), "0.000000 100/100 nanosleep(0x1000, NULL) = ?\n"
+					  "0.000000 100/101 getpid() = 101\n");
+	out_close(&o);
+
+	s.signo = 10;
+	s.flags = 0;
+	out_open(&o);
+	restart_then(&o, &s);
+	assert_string_equal(out_text(&o),
+			    "0.000000 100/100 nanosleep(0x1000, NULL) = ? ERESTART_RESTARTBLOCK "
+			    "(Interrupted by signal)\n"
+			    "0.000000 100/101 getpid() = 101\n"
+			    "0.000000 100/100 --- SIGUSR1 {si_signo=SIGUSR1, si_code=SI_USER, "
+			    "si_pid=0, si_uid=0} ---\n");
+	out_close(&o);
+}
+
+/* A SIGCHLD the kernel ignored: strace's line, after the syscall of its
+ * thread; and the exits: a thread's +++ under its tid, the process's
+ * under its pid, none for the leader's thread_exit. */
+static void test_chld_and_exits(void **state)
+{
+	struct ptbpf_ev_signal s;
+	struct ptbpf_ev_exit e;
+	struct cli_ev ev;
+	struct out o;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.signo = 17;
+	s.code = 1;
+	s.sender_pid = 7;
+	s.result = 1; /* TRACE_SIGNAL_IGNORED */
+	s.group = 1;
+	s.flags = PTBPF_SIG_CHLD;
+	out_open(&o);
+	statfs_enter(&o, 0);
+	ev_init(&ev, PTBPF_EV_SIGNAL_GENERATE, "signal_generate", &s, sizeof(s));
+	at(&ev, 100, 1000);
+	fmt_event(&o.fmt, &ev);
+	statfs_exit(&o, 2000);
+	memset(&e, 0, sizeof(e));
+	e.exit_code = 3 << 8;
+	ev_init(&ev, PTBPF_EV_THREAD_EXIT, "thread_exit", &e, sizeof(e));
+	at(&ev, 101, 3000);
+	fmt_event(&o.fmt, &ev);
+	at(&ev, 100, 4000);
+	fmt_event(&o.fmt, &ev);
+	ev_init(&ev, PTBPF_EV_PROC_EXIT, "proc_exit", &e, sizeof(e));
+	at(&ev, 101, 5000);
+	fmt_event(&o.fmt, &ev);
+	assert_string_equal(
+		out_text(&o),
+		"0.000000 100/100 statfs(\"/etc/hosts\", 0x2000) = 0\n"
+		"0.000001 100/100 signal_generate SIGCHLD to 0/0 from pid 7 code=CLD_EXITED "
+		"result=1 group\n"
+		"0.000001 100/100 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, "
+		"si_uid=0, si_status=0, si_utime=0, si_stime=0} ---\n"
+		"0.000003 100/101 +++ exited with 3 +++\n"
+		"0.000005 100/100 +++ exited with 3 +++\n");
+	out_close(&o);
+}
+
 static void signal_line(struct out *o, const struct ptbpf_ev_signal *s, size_t len)
 {
 	struct cli_ev ev;
@@ -160,8 +390,9 @@ static void test_signal_payloads(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_late_path),
-		cmocka_unit_test(test_signal_payloads),
+		cmocka_unit_test(test_late_path),	cmocka_unit_test(test_signal_payloads),
+		cmocka_unit_test(test_late_unfinished), cmocka_unit_test(test_late_bounds),
+		cmocka_unit_test(test_restart_killed),	cmocka_unit_test(test_chld_and_exits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

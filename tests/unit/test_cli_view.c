@@ -235,7 +235,7 @@ static void test_unfinished(void **state)
 	other(&o, PTBPF_EV_THREAD_EXIT, "thread_exit", 3, 100, 102, &ex, sizeof(ex));
 	enter(&o, "exit_group", NR_EXIT_GROUP, 4, 100, 101, NULL, 0, NULL);
 	assert_string_equal(out_text(&o), "0.000000 100/101 getppid() = 99\n"
-					  "0.000003 100/102 thread_exit code=0\n");
+					  "0.000003 100/102 +++ exited with 0 +++\n");
 	out_close(&o);
 
 	out_open(&o, opt_unfinished);
@@ -244,7 +244,7 @@ static void test_unfinished(void **state)
 	other(&o, PTBPF_EV_THREAD_EXIT, "thread_exit", 3, 100, 102, &ex, sizeof(ex));
 	enter(&o, "exit_group", NR_EXIT_GROUP, 4, 100, 101, NULL, 0, NULL);
 	assert_string_equal(out_text(&o), "0.000002 100/102 read(3, 0x1000, 10) <unfinished ...>\n"
-					  "0.000003 100/102 thread_exit code=0\n"
+					  "0.000003 100/102 +++ exited with 0 +++\n"
 					  "0.000004 100/101 exit_group(0) = ?\n");
 	out_close(&o);
 }

@@ -142,6 +142,10 @@ static const struct argp_option view_options[] = {
 	  "Print the user stack of each syscall under its line, as strace -k (recorded with "
 	  "record -k: unwound with the DWARF CFI of each module)",
 	  10 },
+	{ NULL, 'y', NULL, 0,
+	  "Print the paths of fd arguments and results, as strace -y (-yy: socket endpoints "
+	  "and device numbers too; record -y records what each fd is)",
+	  10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
 	{ "columns", 'a', "X", REFUSED, "the column of syscall results", 0 },
 	{ "output-append-mode", 'A', "X", REFUSED, "appending to its -o file", 0 },
@@ -161,7 +165,6 @@ static const struct argp_option view_options[] = {
 	{ "no-abbrev", 'v', "X", REFUSED, "unabbreviated structures", 0 },
 	{ NULL, 'x', "X", REFUSED, "strings in hexadecimal", 0 },
 	{ "const-print-style", 'X', "X", REFUSED, "the style of constants", 0 },
-	{ NULL, 'y', "X", REFUSED, "the paths of fds", 0 },
 	{ NULL, 'Y', "X", REFUSED, "the command names of pids", 0 },
 	{ "daemonize", OPT_NO_DAEMONIZE, "X", REFUSED, "running as a detached grandchild", 0 },
 	{ "output-separately", OPT_NO_OUTPUT_SEPARATELY, "X", REFUSED,
@@ -352,6 +355,10 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'k':
 		o->stacks = 1;
+		break;
+	case 'y':
+		if (o->fds < 2)
+			o->fds++;
 		break;
 	case 'P':
 		if (o->npaths == VIEW_MAX_PATHS)

@@ -37,6 +37,7 @@ struct kern_opts {
 	 * in stack_nrs (by number), 0: none */
 	unsigned int stack_bytes;
 	uint64_t stack_nrs[8];
+	bool fdinfo; /* fd_info events at the syscalls that make fds */
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

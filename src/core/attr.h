@@ -42,6 +42,8 @@ struct pt_attr {
 	 * stack_nrs (by number), 0: no stacks */
 	uint32_t stack_bytes;
 	uint64_t stack_nrs[PT_STACK_NR_WORDS];
+	/* 1: fd_info events (what each fd of a traced process is) */
+	uint32_t fdinfo;
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

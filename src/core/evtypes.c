@@ -33,6 +33,7 @@ static const char *const kernel_names[] = {
 	[PTBPF_EV_PROC_UNTRACED - PTBPF_EV_KERNEL_FIRST] = "proc_untraced",
 	[PTBPF_EV_USER_STACK - PTBPF_EV_KERNEL_FIRST] = "user_stack",
 	[PTBPF_EV_PROC_MAP - PTBPF_EV_KERNEL_FIRST] = "proc_map",
+	[PTBPF_EV_FD_INFO - PTBPF_EV_KERNEL_FIRST] = "fd_info",
 };
 
 #define UNNAMED_NAME "posix_trace_unnamed_userevent"

@@ -138,11 +138,11 @@ static __always_inline void fd_socket(struct ptbpf_ev_fd_info *fi, struct file *
 	fi->family = BPF_CORE_READ(sk, __sk_common.skc_family);
 	fi->protocol = BPF_CORE_READ(sk, sk_protocol);
 	if (fi->family == FD_AF_INET) {
-		BPF_CORE_READ_INTO(fi->laddr, sk, __sk_common.skc_rcv_saddr);
-		BPF_CORE_READ_INTO(fi->raddr, sk, __sk_common.skc_daddr);
+		bpf_core_read(fi->laddr, 4, &sk->__sk_common.skc_rcv_saddr);
+		bpf_core_read(fi->raddr, 4, &sk->__sk_common.skc_daddr);
 	} else if (fi->family == FD_AF_INET6) {
-		BPF_CORE_READ_INTO(fi->laddr, sk, __sk_common.skc_v6_rcv_saddr);
-		BPF_CORE_READ_INTO(fi->raddr, sk, __sk_common.skc_v6_daddr);
+		bpf_core_read(fi->laddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+		bpf_core_read(fi->raddr, 16, &sk->__sk_common.skc_v6_daddr);
 	}
 	if (fi->family == FD_AF_INET || fi->family == FD_AF_INET6) {
 		fi->lport = BPF_CORE_READ(sk, __sk_common.skc_num);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Compare the lines of strace -f -o FILE and of ptbpf record -f that match
 # a pattern, thread by thread: usage
-#   strace_cmp.py [--first-string] [--may-be-empty] STRACE_OUT PTBPF_OUT REGEX
+#   strace_cmp.py [--first-string|--fds] [--may-be-empty] STRACE_OUT PTBPF_OUT REGEX
 # An "<unfinished ...>" line and its "<... NAME resumed>" are joined first
 # (the two tools split calls at different places), pids inside lines become
 # N, and each thread's matching lines, in order, must be the same in both;
@@ -9,7 +9,10 @@
 # of a call that a signal interrupted (= ? ERESTART...) are not compared
 # (strace decodes structures, ptbpf shows their address); with
 # --first-string, a call is its name, its first string argument (a path)
-# and its result. Exit 1 with both sides printed when they differ, or when
+# and its result; with --fds (-y, -yy), a call is its name and the fds it
+# names, with their paths (3</etc/x>), inode numbers and ports renumbered
+# in the order each side first shows them (the two runs differ there).
+# Exit 1 with both sides printed when they differ, or when
 # no line of strace's matched (unless --may-be-empty).
 import re
 import sys
@@ -22,6 +25,8 @@ PIDS = re.compile(r'\b(si_pid|pid)=\d+|\b(kill|wait4|tgkill)\(\d+')
 TIMES = re.compile(r'\b(si_utime|si_stime)=\d+')
 RESTART = re.compile(r'^(\w+)\(.*\)( = \? ERESTART.*)$')
 FIRST_STRING = re.compile(r'^(\w+)\(.*?("(?:[^"\\]|\\.)*").*\)( = .*)$')
+FD_TOKEN = re.compile(r'(?:\b\d+|AT_FDCWD)<(?:->|[^<>\\]|\\.|<[^<>]*>)*>(?:\(deleted\))?')
+FD_NUMBERS = re.compile(r'(?<=:\[)(\d+)(?=[\],-])|(?<=->)(\d+)(?=[\],])|(?<=\d:|\]:)(\d+)(?=\]|->)')
 
 
 def threads(path, line_re):
@@ -62,25 +67,39 @@ def norm(text):
     text = RESTART.sub(r'\1(...)\2', text)
     if FIRST_ONLY:
         text = FIRST_STRING.sub(r'\1(\2)\3', text)
+    if FDS:
+        name = re.match(r'^(\w*)', text).group(1)
+        text = name + ' ' + ' '.join(FD_TOKEN.findall(text))
     return text
 
 
+def renumber(m):
+    """An inode number or port: its rank among those this side showed."""
+    v = next(g for g in m.groups() if g)
+    return 'N%d' % RANKS.setdefault(v, len(RANKS))
+
+
 FIRST_ONLY = False
+FDS = False
+RANKS = {}
 
 
 def main():
-    global FIRST_ONLY
+    global FIRST_ONLY, FDS
     args = sys.argv[1:]
     may_be_empty = '--may-be-empty' in args
     FIRST_ONLY = '--first-string' in args
-    args = [a for a in args if a not in ('--may-be-empty', '--first-string')]
+    FDS = '--fds' in args
+    args = [a for a in args if a not in ('--may-be-empty', '--first-string', '--fds')]
     if len(args) != 3:
-        sys.exit('usage: strace_cmp.py [--first-string] [--may-be-empty] '
+        sys.exit('usage: strace_cmp.py [--first-string|--fds] [--may-be-empty] '
                  'STRACE_OUT PTBPF_OUT REGEX')
     want = re.compile(args[2])
     sides = []
     for path, line_re in ((args[0], STRACE), (args[1], PTBPF)):
-        seqs = [tuple(l for l in lines if want.search(l))
+        RANKS.clear()
+        seqs = [tuple(FD_NUMBERS.sub(renumber, l) if FDS else l
+                      for l in lines if want.search(l))
                 for lines in threads(path, line_re).values()]
         sides.append(sorted(s for s in seqs if s))
     if not sides[0] and not may_be_empty:

@@ -14,27 +14,27 @@
 
 #include <bpf/bpf_endian.h>
 
-#define FD_AT_FDCWD	      (-100)
-#define FD_PIPEFS_MAGIC	      0x50495045
-#define FD_SOCKFS_MAGIC	      0x534F434B
-#define FD_ANON_INODE_MAGIC   0x09041934
-#define FD_NSFS_MAGIC	      0x6e736673
-#define FD_S_IFMT	      00170000
-#define FD_S_IFCHR	      0020000
-#define FD_S_IFBLK	      0060000
-#define FD_AF_UNIX	      1
-#define FD_AF_INET	      2
-#define FD_AF_INET6	      10
-#define FD_EINPROGRESS	      115
-#define FD_F_DUPFD	      0
-#define FD_F_SETFD	      2
-#define FD_F_DUPFD_CLOEXEC    1030
-#define FD_FIONCLEX	      0x5450
-#define FD_FIOCLEX	      0x5451
+#define FD_AT_FDCWD	       (-100)
+#define FD_PIPEFS_MAGIC	       0x50495045
+#define FD_SOCKFS_MAGIC	       0x534F434B
+#define FD_ANON_INODE_MAGIC    0x09041934
+#define FD_NSFS_MAGIC	       0x6e736673
+#define FD_S_IFMT	       00170000
+#define FD_S_IFCHR	       0020000
+#define FD_S_IFBLK	       0060000
+#define FD_AF_UNIX	       1
+#define FD_AF_INET	       2
+#define FD_AF_INET6	       10
+#define FD_EINPROGRESS	       115
+#define FD_F_DUPFD	       0
+#define FD_F_SETFD	       2
+#define FD_F_DUPFD_CLOEXEC     1030
+#define FD_FIONCLEX	       0x5450
+#define FD_FIOCLEX	       0x5451
 #define FD_CLOSE_RANGE_CLOEXEC 0x4
-#define FD_UNIX_PATH	      108
-#define FD_INFO_FIXED	      __builtin_offsetof(struct ptbpf_ev_fd_info, path)
-#define FD_REC_MASK	      1023 /* above any fd_info record's size */
+#define FD_UNIX_PATH	       108
+#define FD_INFO_FIXED	       __builtin_offsetof(struct ptbpf_ev_fd_info, path)
+#define FD_REC_MASK	       1023 /* above any fd_info record's size */
 
 /* x86_64 numbers of the syscalls that make, change or drop fds */
 enum {

@@ -845,7 +845,8 @@ static __always_inline struct mount *mount_of(struct vfsmount *vm)
  * combination of the iterations' branches.
  */
 static __always_inline __u32 path_rev(struct task_struct *task, struct vfsmount *vm,
-				      struct dentry *d, char *buf, volatile __u64 *names, bool *trunc)
+				      struct dentry *d, char *buf, volatile __u64 *names,
+				      bool *trunc)
 {
 	/* the task's root, as d_path() stops there (a chroot, a container) */
 	struct dentry *root_d = BPF_CORE_READ(task, fs, root.dentry);

@@ -70,8 +70,8 @@ static int inet_socket(pid_t pid, uint64_t ino, struct ptbpf_ev_fd_info *fi)
 		if (!f)
 			continue;
 		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "%*s %63s %63s %*s %*s %*s %*s %*s %*s %llu", la, ra, &i) !=
-				    3 ||
+			if (sscanf(line, "%*s %63s %63s %*s %*s %*s %*s %*s %*s %llu", la, ra,
+				   &i) != 3 ||
 			    i != ino)
 				continue;
 			if (strlen(la) != 2 * n + 5 || strlen(ra) != 2 * n + 5 ||

@@ -103,7 +103,8 @@ static void check(trace_id_t t, bool log, const struct made *m, struct seen *n)
 	size_t len;
 
 	memset(n, 0, sizeof(*n));
-	while (itest_next_event(t, log, (struct itest_ev_ref){ &ev, name, &fi, sizeof(fi), &len })) {
+	while (itest_next_event(t, log,
+				(struct itest_ev_ref){ &ev, name, &fi, sizeof(fi), &len })) {
 		if (ev.posix_event_id != PTBPF_EV_FD_INFO)
 			continue;
 		assert_string_equal(name, "fd_info");

@@ -36,8 +36,8 @@ int main(int argc, char **argv)
 		return 1;
 	e = eventfd(0, EFD_CLOEXEC);
 	l = socket(AF_INET, SOCK_STREAM, 0);
-	if (e < 0 || l < 0 || bind(l, (void *)&a, sizeof(a)) ||
-	    getsockname(l, (void *)&a, &al) || listen(l, 1))
+	if (e < 0 || l < 0 || bind(l, (void *)&a, sizeof(a)) || getsockname(l, (void *)&a, &al) ||
+	    listen(l, 1))
 		return 1;
 	c = socket(AF_INET, SOCK_STREAM, 0);
 	if (c < 0 || connect(c, (void *)&a, sizeof(a)))
@@ -75,7 +75,8 @@ int main(int argc, char **argv)
 		return 1;
 	if (!pid) {
 		/* the child's copy of the table */
-		if (write(p[1], "c", 1) != 1 || write(sv[1], "c", 1) != 1 || write(ua2, "c", 1) != 1)
+		if (write(p[1], "c", 1) != 1 || write(sv[1], "c", 1) != 1 ||
+		    write(ua2, "c", 1) != 1)
 			_exit(1);
 		_exit(0);
 	}

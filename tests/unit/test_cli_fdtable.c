@@ -78,8 +78,8 @@ static void ev_init(struct cli_ev *ev, trace_event_id_t id, const char *name, pi
 	ev->desc = ev->sys_off ? sys_desc(ev->name + ev->sys_off) : NULL;
 }
 
-static void other(struct out *o, trace_event_id_t id, const char *name, pid_t pid,
-		  const void *data, size_t len)
+static void other(struct out *o, trace_event_id_t id, const char *name, pid_t pid, const void *data,
+		  size_t len)
 {
 	struct cli_ev ev;
 
@@ -99,7 +99,8 @@ static void call(struct out *o, const char *sys, int nr, pid_t pid, const uint64
 
 	memcpy(se.args, args, sizeof(se.args));
 	snprintf(name, sizeof(name), "sys_enter_%s", sys);
-	other(o, PTBPF_EV_SYS_ENTER(nr), name, pid, &se, offsetof(struct ptbpf_ev_sys_enter, paths));
+	other(o, PTBPF_EV_SYS_ENTER(nr), name, pid, &se,
+	      offsetof(struct ptbpf_ev_sys_enter, paths));
 	snprintf(name, sizeof(name), "sys_exit_%s", sys);
 	other(o, PTBPF_EV_SYS_EXIT(nr), name, pid, &x, sizeof(x));
 }
@@ -241,8 +242,9 @@ static void test_sockets_yy(void **state)
 /* fork copies, exec drops the close-on-exec fds, close_range drops or flags */
 static void test_life(void **state)
 {
-	struct ptbpf_ev_fork fk = { .parent_pid = 100, .parent_tid = 100, .child_pid = 200,
-				    .child_tid = 200 };
+	struct ptbpf_ev_fork fk = {
+		.parent_pid = 100, .parent_tid = 100, .child_pid = 200, .child_tid = 200
+	};
 	struct ptbpf_ev_exec ex = { .pid = 200, .old_tid = 200 };
 	struct ptbpf_ev_fd_info fi;
 	uint64_t a[6] = { AT_FDCWD, 0x1000, O_RDONLY };
@@ -310,7 +312,8 @@ static void test_results(void **state)
 	out_open(&o, 0);
 	info(&o, 100, &fi);
 	call(&o, "fcntl", NR_FCNTL, 100, dupfd, 20);
-	assert_string_equal(out_text(&o), "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 0x14) = 20\n");
+	assert_string_equal(out_text(&o),
+			    "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 0x14) = 20\n");
 	out_close(&o);
 }
 
@@ -370,8 +373,8 @@ static void test_hostile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kinds),	 cmocka_unit_test(test_sockets_yy),
-		cmocka_unit_test(test_life),	 cmocka_unit_test(test_results),
+		cmocka_unit_test(test_kinds),	cmocka_unit_test(test_sockets_yy),
+		cmocka_unit_test(test_life),	cmocka_unit_test(test_results),
 		cmocka_unit_test(test_hostile),
 	};
 

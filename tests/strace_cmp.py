@@ -11,7 +11,8 @@
 # --first-string, a call is its name, its first string argument (a path)
 # and its result; with --fds (-y, -yy), a call is its name and the fds it
 # names, with their paths (3</etc/x>), inode numbers and ports renumbered
-# in the order each side first shows them (the two runs differ there).
+# in the order each side first shows them, /proc/PID/ as /proc/N/ (the
+# two runs differ there).
 # Exit 1 with both sides printed when they differ, or when
 # no line of strace's matched (unless --may-be-empty).
 import re
@@ -69,7 +70,8 @@ def norm(text):
         text = FIRST_STRING.sub(r'\1(\2)\3', text)
     if FDS:
         name = re.match(r'^(\w*)', text).group(1)
-        text = name + ' ' + ' '.join(FD_TOKEN.findall(text))
+        # a process's own /proc files: named by its pid
+        text = name + ' ' + re.sub(r'</proc/\d+/', '</proc/N/', ' '.join(FD_TOKEN.findall(text)))
     return text
 
 

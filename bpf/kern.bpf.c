@@ -858,7 +858,7 @@ static __always_inline struct mount *mount_of(struct vfsmount *vm)
 }
 
 /*
- * The names of f's path from its own up to the root, each ended by '/',
+ * The names of the path at vm, d from its own up to the root, each ended by '/',
  * into buf (PTBPF_MAP_PATH_MAX bytes): bytes written; user space puts
  * them in order. Crosses mount points; *trunc when it did not fit. Two
  * loops whose iterations end in one state (the offset and the end of the
@@ -866,14 +866,13 @@ static __always_inline struct mount *mount_of(struct vfsmount *vm)
  * that the verifier does not track them): else it would walk every
  * combination of the iterations' branches.
  */
-static __always_inline __u32 file_path_rev(struct task_struct *task, struct file *f, char *buf,
-					   volatile __u64 *names, bool *trunc)
+static __always_inline __u32 path_rev(struct task_struct *task, struct vfsmount *vm,
+				      struct dentry *d, char *buf, volatile __u64 *names,
+				      bool *trunc)
 {
 	/* the task's root, as d_path() stops there (a chroot, a container) */
 	struct dentry *root_d = BPF_CORE_READ(task, fs, root.dentry);
 	struct vfsmount *root_mnt = BPF_CORE_READ(task, fs, root.mnt);
-	struct vfsmount *vm = BPF_CORE_READ(f, f_path.mnt);
-	struct dentry *d = BPF_CORE_READ(f, f_path.dentry);
 	struct mount *m = mount_of(vm);
 	__u32 off = 0;
 	int i;
@@ -926,6 +925,14 @@ static __always_inline __u32 file_path_rev(struct task_struct *task, struct file
 		names[MAP_DEPTH] = off;
 	}
 	return names[MAP_DEPTH];
+}
+
+/* The same for the path of file f. */
+static __always_inline __u32 file_path_rev(struct task_struct *task, struct file *f, char *buf,
+					   volatile __u64 *names, bool *trunc)
+{
+	return path_rev(task, BPF_CORE_READ(f, f_path.mnt), BPF_CORE_READ(f, f_path.dentry), buf,
+			names, trunc);
 }
 
 static __always_inline void emit_map(struct task_struct *task, struct file *f, __u32 kind,
@@ -1052,6 +1059,9 @@ int BPF_PROG(ptbpf_map_exec, struct task_struct *p, pid_t old_pid, struct linux_
 		exec_maps(p, bprm);
 	return 0;
 }
+
+/* fd_info events: its sys_exit program runs before ptbpf_sys_exit (defined first) */
+#include "fdinfo.bpf.h"
 
 static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
 					   __u64 thread)

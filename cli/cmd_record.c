@@ -216,6 +216,9 @@ int cmd_record(int argc, char **argv)
 	}
 	/* -z, -Z: the other calls dropped in the kernel, where it can */
 	ptbpf_trace_attr_setsyscallstatus(&attr, view_opts_kernel_status(&a.view));
+	/* -y: what each fd is, recorded as fd_info events */
+	if (a.view.fds)
+		ptbpf_trace_attr_setfdinfo(&attr, 1);
 	if (a.view.stacks && record_set_stacks(&attr, &a)) {
 		ret = CLI_EXIT_USAGE;
 		goto abort_child;

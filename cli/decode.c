@@ -13,6 +13,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "fdtable.h"
 
 enum atype {
 	A_NONE = 0,
@@ -749,6 +750,8 @@ static void print_arg(struct sbuf *b, int type, unsigned long v,
 		sb_xhex(b, v);
 		break;
 	}
+	if (type == A_FD || type == A_DIRFD)
+		fdtable_arg(b, (int)v, type == A_DIRFD); /* -y: "<path>" */
 }
 
 /* "openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC)" */

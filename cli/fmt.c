@@ -8,6 +8,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "fdtable.h"
 #include "probes.h"
 
 struct fmt_pending {
@@ -632,9 +633,10 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
 			sb_cat(&f->line, &f->held_text);
 			ret_at = f->line.len;
-			if (ev->len >= sizeof(*x))
+			if (ev->len >= sizeof(*x)) {
 				decode_sys_ret(&f->line, ev->desc, x->ret);
-			else
+				fdtable_ret(&f->line, sys, x->ret); /* -y */
+			} else
 				sb_puts(&f->line, " = ?");
 			syscall_time(f, f->held_ts, ts);
 			exit_done(f, ev, ret_at, ts);
@@ -648,10 +650,12 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		sb_puts(&f->line, sys);
 		sb_puts(&f->line, " resumed>)");
 		ret_at = f->line.len;
-		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit))
-			decode_sys_ret(&f->line, ev->desc,
-				       ((const struct ptbpf_ev_sys_exit *)ev->data)->ret);
-		else
+		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit)) {
+			int64_t ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
+
+			decode_sys_ret(&f->line, ev->desc, ret);
+			fdtable_ret(&f->line, sys, ret); /* -y */
+		} else
 			sb_puts(&f->line, " = ?");
 		syscall_time(f, exit_entry_ts(ev, entry_ts), ts);
 		exit_done(f, ev, ret_at, ts);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fdtable.h"
 #include "stack.h"
 #include "view.h"
 
@@ -86,6 +87,7 @@ int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int li
 	}
 	if (o->stacks && !(v->stk = stack_view_new()))
 		return -1;
+	fdtable_enable(o->fds);
 	return 0;
 oom:
 	cli_err("out of memory");
@@ -103,6 +105,7 @@ void view_attach(struct view *v, struct fmt *f)
 
 void view_need(const struct view *v, trace_event_set_t *set)
 {
+	fdtable_need(set); /* -y */
 	if (!view_opts_active(&v->o))
 		return;
 	/* a thread's end ends what is kept about its syscall in progress */
@@ -450,6 +453,9 @@ void view_event(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
+	/* -y: the fd tables; an fd_info is no line of its own */
+	if (fdtable_event(ev))
+		return;
 	/* stacks and mappings are no lines of their own */
 	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
 	    id == PTBPF_EV_STACK_REF) {
@@ -533,5 +539,6 @@ void view_free(struct view *v)
 	thsum_free(v->th);
 	pathtrace_free(v->pt);
 	stack_view_free(v->stk);
+	fdtable_free();
 	free(v);
 }

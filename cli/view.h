@@ -144,6 +144,7 @@ struct view_opts {
 	const char *paths[VIEW_MAX_PATHS];
 	size_t npaths;
 	int stacks; /* -k */
+	int fds;    /* -y: 1, -yy: 2 */
 };
 void view_opts_init(struct view_opts *o);
 /* The options: its input a struct view_opts (view_opts_init'ed). */

@@ -147,6 +147,9 @@ static const struct argp_option view_options[] = {
 	{ "debug-dir", OPT_DEBUG_DIR, "DIR", 0,
 	  "With -k: look for separate debug info and, by build-id, for files moved or "
 	  "deleted since the trace in DIR (default /usr/lib/debug)",
+	{ NULL, 'y', NULL, 0,
+	  "Print the paths of fd arguments and results, as strace -y (-yy: socket endpoints "
+	  "and device numbers too; record -y records what each fd is)",
 	  10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
 	{ "columns", 'a', "X", REFUSED, "the column of syscall results", 0 },
@@ -167,7 +170,6 @@ static const struct argp_option view_options[] = {
 	{ "no-abbrev", 'v', "X", REFUSED, "unabbreviated structures", 0 },
 	{ NULL, 'x', "X", REFUSED, "strings in hexadecimal", 0 },
 	{ "const-print-style", 'X', "X", REFUSED, "the style of constants", 0 },
-	{ NULL, 'y', "X", REFUSED, "the paths of fds", 0 },
 	{ NULL, 'Y', "X", REFUSED, "the command names of pids", 0 },
 	{ "daemonize", OPT_NO_DAEMONIZE, "X", REFUSED, "running as a detached grandchild", 0 },
 	{ "output-separately", OPT_NO_OUTPUT_SEPARATELY, "X", REFUSED,
@@ -361,6 +363,9 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DEBUG_DIR:
 		stack_set_debug_dir(arg);
+	case 'y':
+		if (o->fds < 2)
+			o->fds++;
 		break;
 	case 'P':
 		if (o->npaths == VIEW_MAX_PATHS)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Compare the lines of strace -f -o FILE and of ptbpf record -f that match
 # a pattern, thread by thread: usage
-#   strace_cmp.py [--first-string|--name-status] [--may-be-empty] STRACE_OUT PTBPF_OUT REGEX
+#   strace_cmp.py [--first-string|--name-status|--fds] [--may-be-empty] STRACE_OUT PTBPF_OUT REGEX
 # An "<unfinished ...>" line and its "<... NAME resumed>" are joined first
 # (the two tools split calls at different places), pids inside lines become
 # N, and each thread's matching lines, in order, must be the same in both;
@@ -10,7 +10,11 @@
 # (strace decodes structures, ptbpf shows their address); with
 # --first-string, a call is its name, its first string argument (a path)
 # and its result; with --name-status, its name and the form of its result
-# (a number is N, "?" and errors stay). Exit 1 with both sides printed when they differ, or when
+# (a number is N, "?" and errors stay); with --fds (-y, -yy), a call is its
+# name and the fds it names, with their paths (3</etc/x>), inode numbers and
+# ports renumbered in the order each side first shows them, /proc/PID/ as
+# /proc/N/ (the two runs differ there).
+# Exit 1 with both sides printed when they differ, or when
 # no line of strace's matched (unless --may-be-empty).
 import re
 import sys
@@ -25,6 +29,8 @@ TIMES = re.compile(r'\b(si_utime|si_stime)=\d+')
 RESTART = re.compile(r'^(\w+)\(.*\)( = \? ERESTART.*)$')
 FIRST_STRING = re.compile(r'^(\w+)\(.*?("(?:[^"\\]|\\.)*").*\)( = .*)$')
 NAME_STATUS = re.compile(r'^(\w+)\(.*? = (\?|-1 E\w+|\? E\w+|\d+|0x[0-9a-f]+)(?=\s|$).*$')
+FD_TOKEN = re.compile(r'(?:\b\d+|AT_FDCWD)<(?:->|[^<>\\]|\\.|<[^<>]*>)*>(?:\(deleted\))?')
+FD_NUMBERS = re.compile(r'(?<=:\[)(\d+)(?=[\],-])|(?<=->)(\d+)(?=[\],])|(?<=\d:|\]:)(\d+)(?=\]|->)')
 
 
 def joined(path, line_re):
@@ -78,27 +84,42 @@ def norm(text):
         if m:
             st = m.group(2)
             text = m.group(1) + '(...) = ' + ('N' if st[0].isdigit() else st)
+    elif FDS:
+        name = re.match(r'^(\w*)', text).group(1)
+        # a process's own /proc files: named by its pid
+        text = name + ' ' + re.sub(r'</proc/\d+/', '</proc/N/', ' '.join(FD_TOKEN.findall(text)))
     return text
+
+
+def renumber(m):
+    """An inode number or port: its rank among those this side showed."""
+    v = next(g for g in m.groups() if g)
+    return 'N%d' % RANKS.setdefault(v, len(RANKS))
 
 
 FIRST_ONLY = False
 NAME_ONLY = False
+FDS = False
+RANKS = {}
 
 
 def main():
-    global FIRST_ONLY, NAME_ONLY
+    global FIRST_ONLY, NAME_ONLY, FDS
     args = sys.argv[1:]
     may_be_empty = '--may-be-empty' in args
     FIRST_ONLY = '--first-string' in args
     NAME_ONLY = '--name-status' in args
-    args = [a for a in args if a not in ('--may-be-empty', '--first-string', '--name-status')]
+    FDS = '--fds' in args
+    args = [a for a in args if a not in ('--may-be-empty', '--first-string', '--name-status', '--fds')]
     if len(args) != 3:
-        sys.exit('usage: strace_cmp.py [--first-string] [--may-be-empty] '
+        sys.exit('usage: strace_cmp.py [--first-string|--fds] [--may-be-empty] '
                  'STRACE_OUT PTBPF_OUT REGEX')
     want = re.compile(args[2])
     sides = []
     for path, line_re in ((args[0], STRACE), (args[1], PTBPF)):
-        seqs = [tuple(l for l in lines if want.search(l))
+        RANKS.clear()
+        seqs = [tuple(FD_NUMBERS.sub(renumber, l) if FDS else l
+                      for l in lines if want.search(l))
                 for lines in threads(path, line_re).values()]
         sides.append(sorted(s for s in seqs if s))
     if not sides[0] and not may_be_empty:

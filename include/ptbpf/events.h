@@ -47,8 +47,9 @@
 #define PTBPF_EV_PROC_MAP	  27 /* struct ptbpf_ev_proc_map, "proc_map" */
 #define PTBPF_EV_STACK_TRACE	  28 /* struct ptbpf_ev_stack_trace, "stack_trace" */
 #define PTBPF_EV_STACK_REF	  29 /* struct ptbpf_ev_stack_ref, "stack_ref" */
+#define PTBPF_EV_FD_INFO	  30 /* struct ptbpf_ev_fd_info, "fd_info" */
 #define PTBPF_EV_KERNEL_FIRST	  PTBPF_EV_PROC_FORK
-#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_STACK_REF
+#define PTBPF_EV_KERNEL_LAST	  PTBPF_EV_FD_INFO
 
 #define PTBPF_EV_SYSCALL_BASE  1024
 #define PTBPF_SYSCALL_NR_MAX   512 /* syscall numbers 0 .. 511 */
@@ -362,6 +363,73 @@ struct ptbpf_ev_stack_ref {
 	__u32 user_id;
 	__u32 kernel_id;
 	__u32 depth; /* frames of each stack shown at most */
+};
+
+/*
+ * "fd_info": what a file descriptor of a traced process refers to, for a
+ * stream that asks for it (ptbpf_trace_attr_setfdinfo() in <ptbpf/ptbpf.h>):
+ * written when a syscall makes the fd (open, socket, accept, dup, pipe,
+ * eventfd, ...: one event per new fd, before the call's exit event), when
+ * a socket's addresses become known (bind, connect, listen), when its
+ * close-on-exec flag changes (fcntl F_SETFD, ioctl FIOCLEX), and for the
+ * working directory (fd AT_FDCWD, a PTBPF_FD_FILE) when it changes
+ * (chdir, fchdir); when tracing starts, one for each fd the process has
+ * open then and its working directory, flagged PTBPF_FD_SNAPSHOT (read
+ * from /proc/PID/fd). PTBPF_FD_CLOSED: fds fd to fd_last were closed
+ * (close, close_range; with PTBPF_FD_CLOEXEC, close_range only set their
+ * close-on-exec flag). A process's exec closes the fds flagged
+ * PTBPF_FD_CLOEXEC without an event.
+ *
+ * kind says what path holds (path_len bytes with the NUL):
+ * - PTBPF_FD_FILE: the file's absolute path (regular file, directory,
+ *   device, named FIFO), cut at the root's side and the event flagged
+ *   truncated if it did not fit; PTBPF_FD_DELETED: it was unlinked.
+ * - PTBPF_FD_PIPE, PTBPF_FD_SOCKET: empty; /proc shows "pipe:[ino]",
+ *   "socket:[ino]".
+ * - PTBPF_FD_ANON: the anon inode's name ("[eventfd]": /proc shows
+ *   "anon_inode:[eventfd]"); PTBPF_FD_OTHER, another pseudo file's name
+ *   as /proc shows it, if known (else empty).
+ * For a socket, family, type and protocol (AF_*, SOCK_*, IPPROTO_*); AF_INET
+ * and AF_INET6: the local and remote addresses and ports (network byte
+ * order addresses, host order ports; 0: not bound or not connected);
+ * AF_UNIX: peer_ino the peer's inode (0: none) and path its bound name
+ * ('@' first for an abstract one). ino, dev (major << 20 | minor) and mode
+ * are the inode's; rdev the device's number for a device file.
+ */
+#define PTBPF_FD_FILE	1
+#define PTBPF_FD_PIPE	2
+#define PTBPF_FD_SOCKET 3
+#define PTBPF_FD_ANON	4
+#define PTBPF_FD_OTHER	5
+#define PTBPF_FD_CLOSED 6
+
+/* ptbpf_ev_fd_info.flags */
+#define PTBPF_FD_CLOEXEC  0x1 /* the fd's close-on-exec flag is set */
+#define PTBPF_FD_DELETED  0x2 /* the file was unlinked */
+#define PTBPF_FD_SNAPSHOT 0x4 /* open when tracing started */
+
+#define PTBPF_FD_PATH_MAX 512
+
+struct ptbpf_ev_fd_info {
+	__s32 fd;
+	__s32 fd_last; /* PTBPF_FD_CLOSED: the last fd of the range; else fd */
+	__u16 kind;    /* PTBPF_FD_* */
+	__u16 flags;
+	__u32 mode;
+	__u64 ino;
+	__u32 dev;
+	__u32 rdev;
+	__u16 family;
+	__u16 type;
+	__u16 protocol;
+	__u16 lport;
+	__u16 rport;
+	__u16 reserved;
+	__u32 path_len;
+	__u8 laddr[16];
+	__u8 raddr[16];
+	__u64 peer_ino;
+	char path[PTBPF_FD_PATH_MAX];
 };
 
 #endif /* PTBPF_EVENTS_H */

@@ -160,6 +160,18 @@ __PTBPF_API int ptbpf_trace_attr_getstackopts(const trace_attr_t *attr, unsigned
 					      unsigned int *flags);
 
 /*
+ * File descriptors: a stream created with these attributes (on non-zero)
+ * writes "fd_info" events (struct ptbpf_ev_fd_info in <ptbpf/events.h>)
+ * that say what each fd of a traced process refers to: one per fd open
+ * when tracing starts, then one as each new fd is made, its socket's
+ * addresses become known or fds are closed. Off by default (it costs the
+ * fd-making syscalls a walk of the file's path). EINVAL: no attributes
+ * object.
+ */
+__PTBPF_API int ptbpf_trace_attr_setfdinfo(trace_attr_t *attr, int on);
+__PTBPF_API int ptbpf_trace_attr_getfdinfo(const trace_attr_t *attr, int *on);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */

@@ -265,6 +265,8 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 		bpf_program__set_autoload(skel->progs.ptbpf_map_exit, false);
 		bpf_program__set_autoload(skel->progs.ptbpf_map_exec, false);
 	}
+	/* fd_info events only for a stream that asks for them */
+	bpf_program__set_autoload(skel->progs.ptbpf_fd_exit, o && o->fdinfo);
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	probe__set_autoload(skel);
 	err = kern_bpf__load(skel);
@@ -489,6 +491,7 @@ union kern_full {
 	struct ptbpf_ev_sys_exit exit;
 	struct ptbpf_ev_sys_exit_ext ext;
 	struct ptbpf_ev_proc_map map;
+	struct ptbpf_ev_fd_info fd;
 };
 
 /*
@@ -622,6 +625,11 @@ static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *
 		if (!h.data_len)
 			return;
 		h.data_len = map__add_build_id(&full.map);
+		data = &full;
+	} else if (r->id == PTBPF_EV_FD_INFO) {
+		h.data_len = kern_map__expand_fd(r + 1, r->data_len, &full.fd);
+		if (!h.data_len)
+			return;
 		data = &full;
 	} else if (r->flags & KERN_REC_COMPACT) {
 		h.data_len = kern_expand(r, &full);

@@ -40,7 +40,10 @@ size_t attr__max_system_data(void)
 {
 	size_t sys = sizeof(struct ptbpf_ev_sys_enter) + 2 * PTBPF_PATH_MAX;
 	size_t filter = 2 * sizeof(trace_event_set_t); /* POSIX_TRACE_FILTER */
+	size_t fd = sizeof(struct ptbpf_ev_fd_info);
 
+	if (fd > sys)
+		sys = fd;
 	return sys > filter ? sys : filter;
 }
 

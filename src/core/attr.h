@@ -44,6 +44,8 @@ struct pt_attr {
 	uint64_t stack_nrs[PT_STACK_NR_WORDS];
 	uint16_t stack_depth; /* frames, 0: PTBPF_STACK_DEPTH_DEFAULT */
 	uint16_t stack_flags; /* PTBPF_STACK_FP, PTBPF_STACK_KERNEL */
+	/* 1: fd_info events (what each fd of a traced process is) */
+	uint32_t fdinfo;
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

@@ -35,6 +35,7 @@ static const char *const kernel_names[] = {
 	[PTBPF_EV_PROC_MAP - PTBPF_EV_KERNEL_FIRST] = "proc_map",
 	[PTBPF_EV_STACK_TRACE - PTBPF_EV_KERNEL_FIRST] = "stack_trace",
 	[PTBPF_EV_STACK_REF - PTBPF_EV_KERNEL_FIRST] = "stack_ref",
+	[PTBPF_EV_FD_INFO - PTBPF_EV_KERNEL_FIRST] = "fd_info",
 };
 
 #define UNNAMED_NAME "posix_trace_unnamed_userevent"

@@ -22,6 +22,7 @@ static void stream__free(struct pt_stream *s)
 {
 	int i;
 
+	free(s->fd_pids);
 	for (i = 0; i < s->nuev; i++)
 		if (s->uev[i].c)
 			uev_consumer__detach(s->uev[i].c);
@@ -98,6 +99,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	ko.follow_secure_exec = target__may_trace_secure_exec();
 	ko.syscall_status = a->syscall_status;
 	ko.stack_bytes = a->stack_bytes;
+	ko.fdinfo = a->fdinfo;
 	memcpy(ko.stack_nrs, a->stack_nrs, sizeof(ko.stack_nrs));
 	ko.stack_depth = a->stack_depth;
 	ko.stack_fp = a->stack_flags & PTBPF_STACK_FP;
@@ -216,6 +218,8 @@ int stream__start(struct pt_stream *s)
 	stream__record_system(s, POSIX_TRACE_START, s->start_ts, &set, sizeof(set));
 	if (s->attr.stack_bytes)
 		stream__record_maps(s, s->pid, s->start_ts);
+	if (s->attr.fdinfo)
+		stream__record_fds_all(s, s->start_ts);
 	stream__set_sources_enabled(s, true);
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
@@ -292,6 +296,8 @@ int stream__add_pid(struct pt_stream *s, pid_t pid)
 	err = kern_backend__add_pid(s->kb, pid);
 	if (!err)
 		stream__uev_add(s, pid);
+	if (!err && s->attr.fdinfo)
+		err = stream__fds_add_pid(s, pid);
 	pthread_mutex_unlock(&s->lock);
 	return err;
 }

@@ -160,6 +160,10 @@ struct pt_stream {
 	struct kern_backend *kb;
 	struct uev_src uev[MAX_UEV_SOURCES];
 	int nuev;
+	/* fdinfo: the processes added before the start, whose open fds it
+	 * records (the stream's own pid besides) */
+	pid_t *fd_pids;
+	size_t nfd_pids;
 	pid_t refused[MAX_UEV_SOURCES]; /* regions with no slot for us: to report */
 	int nrefused;
 
@@ -223,6 +227,11 @@ int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 /* stream_maps.c: a stream with stacks on a running process: its
  * executable mappings now, as proc_map events at ts */
 int stream__record_maps(struct pt_stream *s, pid_t pid, uint64_t ts);
+/* stream_fds.c: a stream with fd_info events: the fds and working
+ * directory of its processes as they are when it starts (at ts), or of
+ * a process added while it runs (now) */
+void stream__record_fds_all(struct pt_stream *s, uint64_t ts);
+int stream__fds_add_pid(struct pt_stream *s, pid_t pid);
 int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const void *data,
 			  uint32_t len);
 void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data);

@@ -147,6 +147,7 @@ static const struct argp_option view_options[] = {
 	{ "debug-dir", OPT_DEBUG_DIR, "DIR", 0,
 	  "With -k: look for separate debug info and, by build-id, for files moved or "
 	  "deleted since the trace in DIR (default /usr/lib/debug)",
+	  10 },
 	{ NULL, 'y', NULL, 0,
 	  "Print the paths of fd arguments and results, as strace -y (-yy: socket endpoints "
 	  "and device numbers too; record -y records what each fd is)",
@@ -363,6 +364,7 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_DEBUG_DIR:
 		stack_set_debug_dir(arg);
+		break;
 	case 'y':
 		if (o->fds < 2)
 			o->fds++;

@@ -152,15 +152,26 @@ static void check_refs(trace_id_t t, bool log, struct refs_seen *n, unsigned int
 	}
 }
 
+struct refs_run {
+	unsigned int depth;
+	struct refs_seen *n;
+};
+
+static void check_refs_run(trace_id_t t, bool log, void *ctx)
+{
+	const struct refs_run *r = ctx;
+
+	check_refs(t, log, r->n, r->depth);
+}
+
 static void trace_loop(unsigned int depth, const char *logpath)
 {
 	static struct refs_seen n;
 	unsigned int want_depth = depth ? depth : PTBPF_STACK_DEPTH_DEFAULT;
 	trace_event_id_t getppid_enter;
 	trace_event_set_t set;
-	int user = 0, kernel = 0, fd = -1;
+	int user = 0, kernel = 0;
 	trace_attr_t a;
-	trace_id_t t;
 
 	itest_require_bpf();
 	assert_int_equal(ptbpf_system_eventid("sys_enter_getppid", &getppid_enter), 0);
@@ -170,26 +181,7 @@ static void trace_loop(unsigned int depth, const char *logpath)
 	assert_int_equal(ptbpf_trace_attr_setstacks(&a, &set, 0), 0);
 	assert_int_equal(
 		ptbpf_trace_attr_setstackopts(&a, depth, PTBPF_STACK_FP | PTBPF_STACK_KERNEL), 0);
-	if (logpath) {
-		fd = itest_newlog(logpath);
-		assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
-	} else {
-		assert_int_equal(posix_trace_create(0, &a, &t), 0);
-	}
-	assert_int_equal(posix_trace_start(t), 0);
-	calls();
-	assert_int_equal(posix_trace_stop(t), 0);
-	if (logpath) {
-		assert_int_equal(posix_trace_shutdown(t), 0);
-		close(fd);
-		t = itest_open_log(logpath, &fd);
-		check_refs(t, true, &n, want_depth);
-		itest_close_log(t, fd);
-		unlink(logpath);
-	} else {
-		check_refs(t, false, &n, want_depth);
-		assert_int_equal(posix_trace_shutdown(t), 0);
-	}
+	itest_trace_run(&a, logpath, calls, check_refs_run, &(struct refs_run){ want_depth, &n });
 	assert_true(n.entries >= NCALLS);
 	/* a reference per call, one stored stack of each kind for all */
 	assert_int_equal(n.refs, n.entries);

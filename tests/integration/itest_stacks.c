@@ -157,14 +157,24 @@ static void check_events(trace_id_t t, bool log, size_t bytes, struct seen *n)
 	}
 }
 
+struct events_run {
+	size_t bytes;
+	struct seen *n;
+};
+
+static void check_events_run(trace_id_t t, bool log, void *ctx)
+{
+	const struct events_run *r = ctx;
+
+	check_events(t, log, r->bytes, r->n);
+}
+
 static void trace_calls(size_t bytes, bool stacks, const char *logpath)
 {
 	trace_event_id_t getppid_enter;
 	trace_event_set_t set;
 	struct seen n;
 	trace_attr_t a;
-	trace_id_t t;
-	int fd = -1;
 
 	itest_require_bpf();
 	assert_int_equal(ptbpf_system_eventid("sys_enter_getppid", &getppid_enter), 0);
@@ -173,26 +183,8 @@ static void trace_calls(size_t bytes, bool stacks, const char *logpath)
 	assert_int_equal(posix_trace_eventset_add(getppid_enter, &set), 0);
 	if (stacks)
 		assert_int_equal(ptbpf_trace_attr_setstacks(&a, &set, bytes), 0);
-	if (logpath) {
-		fd = itest_newlog(logpath);
-		assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
-	} else {
-		assert_int_equal(posix_trace_create(0, &a, &t), 0);
-	}
-	assert_int_equal(posix_trace_start(t), 0);
-	deep_calls();
-	assert_int_equal(posix_trace_stop(t), 0);
-	if (logpath) {
-		assert_int_equal(posix_trace_shutdown(t), 0);
-		close(fd);
-		t = itest_open_log(logpath, &fd);
-		check_events(t, true, bytes, &n);
-		itest_close_log(t, fd);
-		unlink(logpath);
-	} else {
-		check_events(t, false, bytes, &n);
-		assert_int_equal(posix_trace_shutdown(t), 0);
-	}
+	itest_trace_run(&a, logpath, deep_calls, check_events_run,
+			&(struct events_run){ bytes, &n });
 	assert_true(n.entries >= NCALLS);
 	assert_int_equal(n.orphans, 0);
 	assert_int_equal(n.stacks, stacks ? n.entries : 0);

@@ -81,3 +81,31 @@ int itest_newlog(const char *path)
 	assert_true(fd >= 0);
 	return fd;
 }
+
+void itest_trace_run(const trace_attr_t *a, const char *logpath, void (*work)(void),
+		     void (*check)(trace_id_t t, bool log, void *ctx), void *ctx)
+{
+	trace_id_t t;
+	int fd = -1;
+
+	if (logpath) {
+		fd = itest_newlog(logpath);
+		assert_int_equal(posix_trace_create_withlog(0, a, fd, &t), 0);
+	} else {
+		assert_int_equal(posix_trace_create(0, a, &t), 0);
+	}
+	assert_int_equal(posix_trace_start(t), 0);
+	work();
+	assert_int_equal(posix_trace_stop(t), 0);
+	if (logpath) {
+		assert_int_equal(posix_trace_shutdown(t), 0);
+		close(fd);
+		t = itest_open_log(logpath, &fd);
+		check(t, true, ctx);
+		itest_close_log(t, fd);
+		unlink(logpath);
+	} else {
+		check(t, false, ctx);
+		assert_int_equal(posix_trace_shutdown(t), 0);
+	}
+}

@@ -47,4 +47,12 @@ int itest_newlog(const char *path);
 trace_id_t itest_open_log(const char *path, int *fd);
 void itest_close_log(trace_id_t t, int fd);
 
+/*
+ * A stream of attributes a on this process (with a log at logpath unless
+ * NULL) runs work() between start and stop; then check(t, log, ctx) reads
+ * the stream itself, or the log read back (log true), which is removed.
+ */
+void itest_trace_run(const trace_attr_t *a, const char *logpath, void (*work)(void),
+		     void (*check)(trace_id_t t, bool log, void *ctx), void *ctx);
+
 #endif

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "fmt_out.h"
 #include "backend/syscalls.h"
 
 const char *cli_prog = "test_cli_fmt";
@@ -22,34 +23,9 @@ const char *cli_prog = "test_cli_fmt";
 #define NR_GETPPID 110
 #define NR_READ	   0
 
-struct out {
-	char *s;
-	size_t len;
-	FILE *f;
-	struct fmt fmt;
-};
-
-static void out_open(struct out *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->f = open_memstream(&o->s, &o->len);
-	assert_non_null(o->f);
-	fmt_init(&o->fmt, o->f, 0, 0);
-}
-
-/* Everything written so far (the formatter's lines and the FILE's). */
 static const char *out_text(struct out *o)
 {
-	fmt_out(&o->fmt);
-	fflush(o->f);
-	return o->s ? o->s : "";
-}
-
-static void out_close(struct out *o)
-{
-	fmt_fini(&o->fmt);
-	fclose(o->f);
-	free(o->s);
+	return out_written(o, 0);
 }
 
 static void ev_init(struct cli_ev *ev, trace_event_id_t id, const char *name, int64_t ts_us,

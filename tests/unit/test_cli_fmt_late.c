@@ -15,38 +15,15 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "fmt_out.h"
 
 const char *cli_prog = "test_cli_fmt_late";
 
 #define NR_STATFS 137
 
-struct out {
-	char *s;
-	size_t len;
-	FILE *f;
-	struct fmt fmt;
-};
-
-static void out_open(struct out *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->f = open_memstream(&o->s, &o->len);
-	assert_non_null(o->f);
-	fmt_init(&o->fmt, o->f, 0, 0);
-}
-
 static const char *out_text(struct out *o)
 {
-	fmt_flush(&o->fmt);
-	fflush(o->f);
-	return o->s ? o->s : "";
-}
-
-static void out_close(struct out *o)
-{
-	fmt_fini(&o->fmt);
-	fclose(o->f);
-	free(o->s);
+	return out_written(o, 1);
 }
 
 static void ev_init(struct cli_ev *ev, trace_event_id_t id, const char *name, const void *data,

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The unit tests of the text printer: a formatter writing to memory. */
+#ifndef PTBPF_TEST_FMT_OUT_H
+#define PTBPF_TEST_FMT_OUT_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct out {
+	char *s;
+	size_t len;
+	FILE *f;
+	struct fmt fmt;
+};
+
+static void out_open(struct out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->f = open_memstream(&o->s, &o->len);
+	assert_non_null(o->f);
+	fmt_init(&o->fmt, o->f, 0, 0);
+}
+
+/* What is written so far: the finished lines (flush: the held ones too). */
+static const char *out_written(struct out *o, int flush)
+{
+	if (flush)
+		fmt_flush(&o->fmt);
+	else
+		fmt_out(&o->fmt);
+	fflush(o->f);
+	return o->s ? o->s : "";
+}
+
+static void out_close(struct out *o)
+{
+	fmt_fini(&o->fmt);
+	fclose(o->f);
+	free(o->s);
+}
+
+#endif

@@ -22,6 +22,7 @@
 
 #include "fdtable.h"
 #include "view.h"
+#include "view_out.h"
 
 const char *cli_prog = "test_cli_fdtable";
 
@@ -30,40 +31,11 @@ const char *cli_prog = "test_cli_fdtable";
 #define NR_FCNTL  72
 #define NR_OPENAT 257
 
-struct out {
-	char *s;
-	size_t len;
-	FILE *f;
-	struct fmt fmt;
-	struct view_opts o;
-	struct view *v;
-};
-
 static void out_open(struct out *o, int level)
 {
-	memset(o, 0, sizeof(*o));
-	o->f = open_memstream(&o->s, &o->len);
-	assert_non_null(o->f);
-	fmt_init(&o->fmt, o->f, 0, 0);
-	view_opts_init(&o->o);
+	out_begin(o);
 	o->o.fds = level;
-	assert_int_equal(view_new(&o->v, &o->o, &o->fmt, 0), 0);
-}
-
-static const char *out_text(struct out *o)
-{
-	view_end(o->v, 0);
-	fmt_flush(&o->fmt);
-	fflush(o->f);
-	return o->s ? o->s : "";
-}
-
-static void out_close(struct out *o)
-{
-	view_free(o->v);
-	fmt_fini(&o->fmt);
-	fclose(o->f);
-	free(o->s);
+	out_view(o);
 }
 
 static void ev_init(struct cli_ev *ev, trace_event_id_t id, const char *name, pid_t pid)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "view.h"
+#include "view_out.h"
 
 const char *cli_prog = "test_cli_view";
 
@@ -30,41 +31,12 @@ const char *cli_prog = "test_cli_view";
 #define NR_EXIT_GROUP	231
 #define NR_OPENAT	257
 
-struct out {
-	char *s;
-	size_t len;
-	FILE *f;
-	struct fmt fmt;
-	struct view_opts o;
-	struct view *v;
-};
-
 static void out_open(struct out *o, void (*opts)(struct view_opts *))
 {
-	memset(o, 0, sizeof(*o));
-	o->f = open_memstream(&o->s, &o->len);
-	assert_non_null(o->f);
-	fmt_init(&o->fmt, o->f, 0, 0);
-	view_opts_init(&o->o);
+	out_begin(o);
 	if (opts)
 		opts(&o->o);
-	assert_int_equal(view_new(&o->v, &o->o, &o->fmt, 0), 0);
-}
-
-static const char *out_text(struct out *o)
-{
-	view_end(o->v, 0);
-	fmt_flush(&o->fmt);
-	fflush(o->f);
-	return o->s ? o->s : "";
-}
-
-static void out_close(struct out *o)
-{
-	view_free(o->v);
-	fmt_fini(&o->fmt);
-	fclose(o->f);
-	free(o->s);
+	out_view(o);
 }
 
 static void ev_init(struct cli_ev *ev, trace_event_id_t id, const char *name, int64_t ts_us,

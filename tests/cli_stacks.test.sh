@@ -84,24 +84,11 @@ PY
 # convert --to chrome: the openat slice's "sf" leads through stackFrames
 # from libc's open out to main, each frame stored once
 "$P" convert "$T/own.log" --to chrome -o "$T/own.chrome.json" || fail "convert --to chrome"
-python3 - "$T/own.chrome.json" "$SC" <<'PY' || fail "convert --to chrome: stack frames"
-import json, sys
-d = json.load(open(sys.argv[1]))
-sf, mod = d["stackFrames"], sys.argv[2]
-names = set()
-for k, f in sf.items():
-    key = (f["name"], f.get("parent"))
-    assert key not in names, ("a frame stored twice", key)
-    names.add(key)
-for e in d["traceEvents"]:
-    if e.get("ph") == "X" and '"/nonexistent/ptbpf-stacks"' in e["args"]["call"]:
-        break
-else:
-    sys.exit("no slice of the openat")
-chain, i = [], e["sf"]
-while i:
-    chain.append(sf[i]["name"])
-    i = sf[i].get("parent")
+python3 "$SRC/tests/chrome_stack.py" "$T/own.chrome.json" '"/nonexistent/ptbpf-stacks"' \
+	>"$T/own.chain" || fail "convert --to chrome: stack frames"
+python3 - "$T/own.chain" "$SC" <<'PY' || fail "convert --to chrome: our frames"
+import sys
+chain, mod = open(sys.argv[1]).read().splitlines(), sys.argv[2]
 own = [n for n in chain if n.endswith("(%s)" % mod)]
 assert own[:4] == ["%s (%s)" % (f, mod) for f in ("inner", "middle", "outer", "main")], chain
 assert "libc.so.6" in chain[0], chain
@@ -230,19 +217,11 @@ assert all(f["module"] == "[kernel.kallsyms]" for f in k), k
 assert any(f.get("symbol") == "do_syscall_64" for f in k), k
 ' || fail "--kernel-stack --json"
 "$P" convert "$T/kfp.log" --to chrome -o "$T/kfp.chrome.json" || fail "convert --kernel-stack"
-python3 - "$T/kfp.chrome.json" "$SC" <<'PY' || fail "--kernel-stack: Chrome frames"
-import json, sys
-d = json.load(open(sys.argv[1]))
-sf = d["stackFrames"]
-for e in d["traceEvents"]:
-    if e.get("ph") == "X" and '"/nonexistent/ptbpf-stacks"' in e["args"]["call"]:
-        break
-else:
-    sys.exit("no slice of the openat")
-chain, i = [], e["sf"]
-while i:
-    chain.append(sf[i]["name"])
-    i = sf[i].get("parent")
+python3 "$SRC/tests/chrome_stack.py" "$T/kfp.chrome.json" '"/nonexistent/ptbpf-stacks"' \
+	>"$T/kfp.chain" || fail "--kernel-stack: Chrome frames"
+python3 - "$T/kfp.chain" <<'PY' || fail "--kernel-stack: Chrome frames in order"
+import sys
+chain = open(sys.argv[1]).read().splitlines()
 # innermost first: the kernel's, then ours from inner out
 names = [n.split(" ")[0] for n in chain]
 assert "do_syscall_64" in names and names.index("do_syscall_64") < names.index("inner"), chain

@@ -36,7 +36,7 @@ struct kern_opts {
 	unsigned int stack_depth; /* frames, 0: PTBPF_STACK_DEPTH_DEFAULT */
 	bool stack_fp;		  /* the user stack walked by frame pointers, not copied */
 	bool stack_kernel;	  /* the kernel stack too */
-	bool fdinfo; /* fd_info events at the syscalls that make fds */
+	bool fdinfo;		  /* fd_info events at the syscalls that make fds */
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

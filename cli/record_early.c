@@ -20,6 +20,7 @@
 #include <link.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,8 +412,14 @@ static void closer_main(int sock)
 	char buf[CMSG_SPACE(sizeof(int) * EARLY_MAX_FILES)], c;
 	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 	ssize_t got;
 
+	/* a Ctrl-C for ptbpf: it ends when ptbpf does (its socket hangs up),
+	 * and the uprobes still are its to close */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &ign, NULL);
 	if (sock > 0)
 		syscall(SYS_close_range, 0, sock - 1, 0);
 	syscall(SYS_close_range, sock + 1, ~0U, 0);

@@ -2,6 +2,7 @@
 /* ptbpf record: trace a command or running processes, live or into a log. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,11 @@ int cmd_record(int argc, char **argv)
 	/* before anything is started or written: a bad -e changes nothing */
 	if (evsel_parse(&sel, a.events ? a.events : EVSEL_DEFAULT))
 		return CLI_EXIT_USAGE;
+	/* The library registers for membarrier(2) when it creates a stream;
+	 * the kernel waits for an RCU grace period (~10 ms) to register a
+	 * process that has threads, none while it has one: so here, before
+	 * any, the library's registration then has nothing left to do. */
+	syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
 	memset(&r, 0, sizeof(r));
 	r.a = &a;
 	r.status_tty = isatty(STDERR_FILENO);

@@ -83,8 +83,10 @@ struct early {
 	int type;	 /* the uprobe PMU's, -1: none */
 	int n;
 	int fds[EARLY_MAX_FILES]; /* a uprobe per libposixtrace file the command may load */
-	pthread_t thread;	  /* opening them, or closing them */
+	pthread_t thread;	  /* opening them */
 	int running, released;
+	pid_t closer; /* the process that closes them (0: none), */
+	int sock;     /* and the socket they go to it by (-1: none) */
 };
 /*
  * Before the held command (pid, executable cmd) execs: raise the semaphore
@@ -96,7 +98,7 @@ void early_uev_attach(struct early *e, pid_t pid, const char *cmd);
 void early_uev_wait(struct early *e);
 /* The command has exited: the uprobes are closed, in the background. */
 void early_uev_release(struct early *e);
-/* Closed, and waited for. */
+/* Closed (by the closer process, not waited for). */
 void early_uev_detach(struct early *e);
 
 /* One recording: its options, stream and targets. */

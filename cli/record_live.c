@@ -71,10 +71,12 @@ int record_live(struct rec *r)
 		}
 		if (got) {
 			/* the exit and status checks (a wait4 each) every 10 ms
-			 * while events flow, not every 1024 events */
+			 * while full batches flow, not every 1024 events; after
+			 * a batch that emptied the stream at once (the command
+			 * may have exited: no 10 ms wait for the next tick) */
 			t = now_mono();
 			last_ev = t;
-			if (t < next_tick)
+			if (t < next_tick && got == LIVE_BATCH)
 				continue;
 			next_tick = t + 0.01;
 			/* a pipe or a file gets its lines within LIVE_OUT_S

@@ -9,6 +9,8 @@
 #include <bpf/libbpf.h>
 #include <ptbpf/ptbpf.h>
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,9 +143,8 @@ static int kern_ring_create(size_t per)
  * value), so all of them in one batch update, one wait, where the kernel
  * has batch updates of arrays of maps; one update each elsewhere.
  */
-int kern_backend__put_rings(struct kern_backend *kb)
+static int kern_backend__put_rings(struct kern_backend *kb, int outer)
 {
-	int outer = bpf_map__fd(kb->skel->maps.rings);
 	__u32 *keys = calloc((size_t)kb->nrings, sizeof(*keys));
 	__u32 count = (__u32)kb->nrings;
 	int i, err = 0;
@@ -162,33 +163,77 @@ int kern_backend__put_rings(struct kern_backend *kb)
 	return err;
 }
 
-/* One ring per possible CPU, created after load (the first is the inner
- * map template, tmpl, taken over: closed with the others), put in the
- * rings array, mapped, and watched by one epoll fd. */
-static int kern_backend__make_rings(struct kern_backend *kb, size_t per, int tmpl, bool later)
+/* One ring per possible CPU (the first, ring_fds[0], is the inner map
+ * template), put in the outer map. */
+static int kern_backend__new_rings(struct kern_backend *kb, size_t per, int outer)
 {
-	int i, err;
-
-	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
-	kb->rings = calloc((size_t)kb->nrings, sizeof(*kb->rings));
-	kb->active = calloc((size_t)kb->nrings, sizeof(*kb->active));
-	if (!kb->ring_fds || !kb->rings || !kb->active) {
-		close(tmpl);
-		return -ENOMEM;
-	}
-	for (i = 0; i < kb->nrings; i++)
-		kb->ring_fds[i] = -1;
-	for (i = 0; i < kb->nrings; i++) {
-		int fd = i ? kern_ring_create(per) : tmpl;
+	for (int i = 1; i < kb->nrings; i++) {
+		int fd = kern_ring_create(per);
 
 		if (fd < 0)
 			return kern_backend__load_err(fd);
 		kb->ring_fds[i] = fd;
-		kb->rings[i].kb = kb;
 	}
-	err = later ? 0 : kern_backend__put_rings(kb);
-	if (err)
-		return err;
+	return kern_backend__put_rings(kb, outer);
+}
+
+/* The rings made on a thread while the verifier checks the programs: the
+ * kernel allocates and clears a ring's pages at creation, and the outer
+ * map's update waits for a grace period; neither needs the programs. */
+struct kern_rings_job {
+	struct kern_backend *kb;
+	size_t per;
+	int outer; /* its own fd of the outer map: a failed load closes libbpf's */
+	int err;
+};
+
+static void *kern_rings_main(void *arg)
+{
+	struct kern_rings_job *j = arg;
+
+	j->err = kern_backend__new_rings(j->kb, j->per, j->outer);
+	return NULL;
+}
+
+/* The outer map made here (*outer), before the load, so that the rings can
+ * be put in it while the programs load; the rings' arrays, ring 0 the
+ * template (closed with the others from here on). */
+static int kern_backend__ring_maps(struct kern_backend *kb, int tmpl, int *outer)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mo, .inner_map_fd = tmpl);
+	int err;
+
+	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
+	if (!kb->ring_fds) {
+		close(tmpl);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < kb->nrings; i++)
+		kb->ring_fds[i] = -1;
+	kb->ring_fds[0] = tmpl;
+	kb->rings = calloc((size_t)kb->nrings, sizeof(*kb->rings));
+	kb->active = calloc((size_t)kb->nrings, sizeof(*kb->active));
+	if (!kb->rings || !kb->active)
+		return -ENOMEM;
+	for (int i = 0; i < kb->nrings; i++)
+		kb->rings[i].kb = kb;
+	*outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "rings", sizeof(__u32), sizeof(__u32),
+				(__u32)kb->nrings, &mo);
+	if (*outer < 0)
+		return kern_backend__load_err(-errno);
+	err = bpf_map__reuse_fd(kb->skel->maps.rings, *outer); /* a dup of it */
+	if (err) {
+		close(*outer);
+		return kern_backend__load_err(err);
+	}
+	return 0;
+}
+
+/* The rings mapped, and watched by one epoll fd. */
+static int kern_backend__map_rings(struct kern_backend *kb, size_t per)
+{
+	int i, err;
+
 	kb->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (kb->epfd < 0)
 		return -errno;
@@ -204,11 +249,34 @@ static int kern_backend__make_rings(struct kern_backend *kb, size_t per, int tmp
 	return 0;
 }
 
+/* kern_bpf__load() beside the rings' job (here if no thread starts). */
+static int kern_backend__load_with_rings(struct kern_backend *kb, size_t per, int outer)
+{
+	struct kern_rings_job j = { .kb = kb, .per = per, .outer = outer };
+	sigset_t all, old;
+	pthread_t thr;
+	int started, err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	started = !pthread_create(&thr, NULL, kern_rings_main, &j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!started)
+		kern_rings_main(&j);
+	err = kern_bpf__load(kb->skel);
+	if (started)
+		pthread_join(thr, NULL);
+	close(outer);
+	if (err)
+		return kern_backend__load_err(err);
+	return j.err;
+}
+
 static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o)
 {
 	size_t ring = kern_backend__ring_size(o ? o->ring_bytes : 0), per, min_per;
 	struct kern_bpf *skel;
-	int err, ncpu, tmpl;
+	int err, ncpu, tmpl, outer = -1;
 
 	skel = kern_bpf__open();
 	if (!skel)
@@ -269,12 +337,11 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	bpf_program__set_autoload(skel->progs.ptbpf_fd_exit, o && o->fdinfo);
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	probe__set_autoload(skel);
-	err = kern_bpf__load(skel);
-	if (err) {
-		close(tmpl);
-		return kern_backend__load_err(err);
-	}
-	err = kern_backend__make_rings(kb, per, tmpl, o && o->rings_later);
+	err = kern_backend__ring_maps(kb, tmpl, &outer);
+	if (!err)
+		err = kern_backend__load_with_rings(kb, per, outer);
+	if (!err)
+		err = kern_backend__map_rings(kb, per);
 	if (err)
 		return err;
 	err = kern_bpf__attach(skel);

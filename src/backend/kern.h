@@ -29,10 +29,6 @@ struct kern_opts {
 	 * written, each entry held in the kernel until the call returns; 0:
 	 * all, each entry written at once */
 	unsigned int syscall_status;
-	/* the rings are put in the map of maps by kern_backend__put_rings(),
-	 * which waits for an RCU grace period: the caller may overlap it
-	 * with other work; else kern_backend__open() does it */
-	bool rings_later;
 	/* bytes of user stack written after the entry of each syscall set
 	 * in stack_nrs (by number), 0: none */
 	unsigned int stack_bytes;
@@ -76,8 +72,6 @@ struct kern_counters {
  * the kernel lacks BPF features.
  */
 int kern_backend__open(struct kern_backend **out, const struct kern_opts *o);
-/* With rings_later: what must be done before the backend records (any thread). */
-int kern_backend__put_rings(struct kern_backend *kb);
 struct probe_target;
 /*
  * Attach a probe (backend/probe.h) whose events are written as the

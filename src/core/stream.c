@@ -45,8 +45,7 @@ static void stream__free(struct pt_stream *s)
 
 int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, int log_fd)
 {
-	struct kern_opts ko = { .rings_later = true };
-	struct rings_job rings = { 0 };
+	struct kern_opts ko = { 0 };
 	struct pt_stream *s;
 	size_t max_rec;
 	int err;
@@ -107,7 +106,6 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;
-	stream__rings_begin(&rings, s->kb);
 	err = kern_backend__add_pid(s->kb, s->pid);
 	if (err)
 		goto fail;
@@ -121,9 +119,6 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 		goto fail;
 	}
 	s->nrefused = 0;
-	err = stream__rings_end(&rings);
-	if (err)
-		goto fail;
 	/* the log last: a create that fails leaves its file as it was */
 	if (log_fd >= 0) {
 		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q,
@@ -139,7 +134,6 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	*out = s;
 	return 0;
 fail:
-	stream__rings_end(&rings);
 	if (s->log)
 		stream_log__close(s->log, NULL);
 	stream__free(s);

@@ -77,19 +77,6 @@
 #define UEV_RETRY_FAST_NS    (20 * NSEC_PER_SEC / 1000)
 #define UEV_RETRY_GAP_MAX_NS (128 * NSEC_PER_SEC / 1000)
 
-/* stream_rings.c: the kernel rings put in place while create goes on */
-struct rings_job {
-	struct kern_backend *kb;
-	pthread_t thr;
-	pid_t tid;
-	int err;
-	bool started;
-};
-/* Start putting kb's rings in place (on a thread, or here if none starts). */
-void stream__rings_begin(struct rings_job *j, struct kern_backend *kb);
-/* Wait until they are: 0 or a negative errno. Again: nothing more. */
-int stream__rings_end(struct rings_job *j);
-
 struct uev_src {
 	pid_t pid;
 	struct uev_consumer *c;

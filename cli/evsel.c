@@ -317,9 +317,14 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 		posix_trace_eventset_fill(sel, POSIX_TRACE_ALL_EVENTS);
 		for (i = 0; i < sizeof(default_off) / sizeof(default_off[0]); i++) {
 			const struct evsel_group *g = group_of(default_off[i]);
+			const struct ptbpf_event_desc *d;
 
-			set_range(sel, g->lo[0], g->hi[0], 0);
-			if (g->hi[1])
+			for (id = PTBPF_EV_KERNEL_FIRST; g->cls && id <= PTBPF_EV_KERNEL_LAST; id++)
+				if ((d = ptbpf_event_desc(id)) && !strcmp(d->group, g->cls))
+					posix_trace_eventset_del(id, sel);
+			if (!g->cls)
+				set_range(sel, g->lo[0], g->hi[0], 0);
+			if (!g->cls && g->hi[1])
 				set_range(sel, g->lo[1], g->hi[1], 0);
 		}
 	}

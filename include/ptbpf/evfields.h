@@ -6,9 +6,12 @@
  * Chrome writers and its -e groups, and API readers). Syscall events
  * (sys_enter_*, sys_exit_*) are not described here.
  *
- * Adding an event type: its id and struct in <ptbpf/events.h>, its name
- * in src/core/evtypes.c, and one entry (its group and fields) in
- * src/core/evfields.c. The writers need nothing more.
+ * Adding an event type: its id and struct in <ptbpf/events.h> and one
+ * entry (its name, group and fields) in src/core/evfields.c: the event
+ * names (posix_trace_eventid_get_name) come from it, and the JSON, CTF and
+ * Chrome writers and the -e groups need nothing more. (The strace-like
+ * text of an event is still written by hand in cli/fmt.c; without it, a
+ * new event prints as the other unknown ones.)
  */
 #ifndef PTBPF_EVFIELDS_H
 #define PTBPF_EVFIELDS_H

@@ -102,7 +102,7 @@ static const char *ctf_int_type(const struct ptbpf_event_field *f)
 static void ctf_fields_walk(struct ctf *c, struct sbuf *meta, const struct ptbpf_event_desc *d,
 			    const void *data, size_t len)
 {
-	static const unsigned char zeros[PTBPF_FD_PATH_MAX];
+	static const unsigned char zeros[256];
 	const unsigned char *p = data;
 	unsigned int i;
 
@@ -134,7 +134,10 @@ static void ctf_fields_walk(struct ctf *c, struct sbuf *meta, const struct ptbpf
 						  f->size / (f->elem ? f->elem : 1));
 				if (c) {
 					put(c, p + at, have ? n : 0);
-					put(c, zeros, f->size - (have ? n : 0));
+					for (n = have ? n : 0; n < f->size; n += sizeof(zeros))
+						put(c, zeros,
+						    f->size - n < sizeof(zeros) ? f->size - n
+										: sizeof(zeros));
 				}
 				break;
 			}

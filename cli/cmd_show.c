@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
+#include <ptbpf/evfields.h>
 
 #include "cli.h"
 #include "probes.h"
@@ -197,16 +198,17 @@ static const struct argp list_argp = {
 	       "or the function symbols (uprobe:) or USDT probes (usdt:) of a binary.",
 };
 
+/* The -e group of an event type (its class in <ptbpf/evfields.h>). */
 static const char *kind_of(trace_event_id_t id)
 {
-	if (id < PTBPF_EV_KERNEL_FIRST)
-		return "posix";
-	if (id <= PTBPF_EV_PROC_EXIT || id == PTBPF_EV_PROC_UNTRACED)
-		return "proc";
-	if (id <= PTBPF_EV_SIGNAL_DELIVER)
+	const struct ptbpf_event_desc *d = ptbpf_event_desc(id);
+
+	if (d && !strcmp(d->group, "signal"))
 		return "signals";
-	if (id <= PTBPF_EV_SCHED_WAKEUP)
-		return "sched";
+	if (d && (!strcmp(d->group, "stack") || !strcmp(d->group, "fd")))
+		return "other"; /* in no group but all */
+	if (d)
+		return d->group;
 	if (PTBPF_EV_IS_SYSCALL(id))
 		return "syscalls";
 	if (id >= PTBPF_EV_USER_BASE)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <ptbpf/ptbpf.h>
+#include <ptbpf/evfields.h>
 
 #include "convert.h"
 
@@ -22,36 +23,17 @@ enum ctf_layout {
 	L_GENERIC, /* uint32 len; uint8 data[len] */
 	L_SYS_ENTER,
 	L_SYS_EXIT,
-	L_FORK,
-	L_EXEC,
-	L_EXIT,
-	L_SIGNAL,
-	L_SWITCH,
-	L_WAKEUP,
+	L_FIELDS, /* the event's description (<ptbpf/evfields.h>), walked by ctf_fields_walk */
 };
 
 static enum ctf_layout layout_of(trace_event_id_t id)
 {
+	const struct ptbpf_event_desc *d;
+
 	if (PTBPF_EV_IS_SYSCALL(id))
 		return PTBPF_EV_SYSCALL_IS_EXIT(id) ? L_SYS_EXIT : L_SYS_ENTER;
-	switch (id) {
-	case PTBPF_EV_PROC_FORK:
-		return L_FORK;
-	case PTBPF_EV_PROC_EXEC:
-		return L_EXEC;
-	case PTBPF_EV_THREAD_EXIT:
-	case PTBPF_EV_PROC_EXIT:
-		return L_EXIT;
-	case PTBPF_EV_SIGNAL_GENERATE:
-	case PTBPF_EV_SIGNAL_DELIVER:
-		return L_SIGNAL;
-	case PTBPF_EV_SCHED_SWITCH_OUT:
-	case PTBPF_EV_SCHED_SWITCH_IN:
-		return L_SWITCH;
-	case PTBPF_EV_SCHED_WAKEUP:
-		return L_WAKEUP;
-	}
-	return L_GENERIC;
+	d = ptbpf_event_desc(id);
+	return d && d->nfields ? L_FIELDS : L_GENERIC;
 }
 
 struct ctf {
@@ -97,6 +79,88 @@ static void put_str(struct ctf *c, const char *s, size_t max)
 
 	put(c, s, n);
 	put(c, "", 1);
+}
+
+/* The CTF integer type of an integer field. */
+static const char *ctf_int_type(const struct ptbpf_event_field *f)
+{
+	int sgn = f->kind == PTBPF_FIELD_INT || f->kind == PTBPF_FIELD_PID ||
+		  f->kind == PTBPF_FIELD_TID || f->kind == PTBPF_FIELD_SIGNO ||
+		  f->kind == PTBPF_FIELD_WSTATUS;
+
+	if (f->size == 8)
+		return sgn ? "int64_t" : f->kind == PTBPF_FIELD_HEX ? "xuint64_t" : "uint64_t";
+	return sgn ? "int32_t" : "uint32_t"; /* 2-byte ones widened */
+}
+
+/*
+ * An event's fields by its description: with meta, their CTF declarations;
+ * with c, the payload's values packed in the same order (absent ones: 0,
+ * "" or zeros). Length fields are not written: a string ends in its NUL,
+ * a sequence has its count NAME_len (what the payload holds) before it.
+ */
+static void ctf_fields_walk(struct ctf *c, struct sbuf *meta, const struct ptbpf_event_desc *d,
+			    const void *data, size_t len)
+{
+	static const unsigned char zeros[256];
+	const unsigned char *p = data;
+	unsigned int i;
+
+	for (i = 0; i < d->nfields; i++) {
+		const struct ptbpf_event_field *f = &d->fields[i];
+		const char *et = f->kind == PTBPF_FIELD_ARRAY ? "xuint64_t" : "uint8_t";
+		unsigned long long v = 0;
+		size_t at = 0, n = 0;
+		int have = c && !ptbpf_event_field_span(d, i, p, len, &at, &n);
+
+		switch (f->kind) {
+		case PTBPF_FIELD_LENGTH:
+			break;
+		case PTBPF_FIELD_CHARS:
+		case PTBPF_FIELD_STRING:
+			if (meta)
+				sb_printf(meta, "\t\tstring %s;\n", f->name);
+			if (c) {
+				put(c, have ? p + at : zeros, have ? n : 0);
+				put(c, "", 1);
+			}
+			break;
+		case PTBPF_FIELD_BYTES:
+		case PTBPF_FIELD_ARRAY:
+			if (f->len_field < 0 && f->size) {
+				/* a fixed array: all of it */
+				if (meta)
+					sb_printf(meta, "\t\t%s %s[%u];\n", et, f->name,
+						  f->size / (f->elem ? f->elem : 1));
+				if (c) {
+					put(c, p + at, have ? n : 0);
+					for (n = have ? n : 0; n < f->size; n += sizeof(zeros))
+						put(c, zeros,
+						    f->size - n < sizeof(zeros) ? f->size - n
+										: sizeof(zeros));
+				}
+				break;
+			}
+			if (meta)
+				sb_printf(meta, "\t\tuint32_t %s_len;\n\t\t%s %s[%s_len];\n",
+					  f->name, et, f->name, f->name);
+			if (c) {
+				put_u32(c, have ? n / (f->elem ? f->elem : 1) : 0);
+				put(c, p + at, have ? n : 0);
+			}
+			break;
+		default:
+			if (meta)
+				sb_printf(meta, "\t\t%s %s;\n", ctf_int_type(f), f->name);
+			if (c) {
+				ptbpf_event_field_int(d, i, p, len, &v);
+				if (f->size == 8)
+					put_u64(c, v);
+				else
+					put_u32(c, (uint32_t)v);
+			}
+		}
+	}
 }
 
 /* header (8) + context (40) */
@@ -222,74 +286,9 @@ static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here
 		put_str(c, late[1], llen[1]);
 		break;
 	}
-	case L_FORK: {
-		struct ptbpf_ev_fork f = { 0 };
-
-		memcpy(&f, d, len < sizeof(f) ? len : sizeof(f));
-		put_s32(c, f.parent_pid);
-		put_s32(c, f.parent_tid);
-		put_s32(c, f.child_pid);
-		put_s32(c, f.child_tid);
-		put_u32(c, f.is_thread);
-		put_str(c, f.comm, sizeof(f.comm));
+	case L_FIELDS:
+		ctf_fields_walk(c, NULL, ptbpf_event_desc(id), d, len);
 		break;
-	}
-	case L_EXEC: {
-		struct ptbpf_ev_exec e;
-
-		memset(&e, 0, sizeof(e));
-		memcpy(&e, d, len < sizeof(e) ? len : sizeof(e));
-		put_s32(c, e.pid);
-		put_s32(c, e.old_tid);
-		put_u32(c, e.truncated);
-		put_str(c, e.filename, sizeof(e.filename));
-		break;
-	}
-	case L_EXIT: {
-		struct ptbpf_ev_exit e = { 0 };
-
-		memcpy(&e, d, len < sizeof(e) ? len : sizeof(e));
-		put_s32(c, e.pid);
-		put_s32(c, e.tid);
-		put_s32(c, e.exit_code);
-		put_u32(c, e.group_dead);
-		break;
-	}
-	case L_SIGNAL: {
-		struct ptbpf_ev_signal s = { 0 };
-
-		memcpy(&s, d, len < sizeof(s) ? len : sizeof(s));
-		put_s32(c, s.signo);
-		put_s32(c, s.code);
-		put_s32(c, s.sender_pid);
-		put_s32(c, s.sender_uid);
-		put_s32(c, s.target_pid);
-		put_s32(c, s.target_tid);
-		put_s32(c, s.result);
-		put_u32(c, s.group);
-		break;
-	}
-	case L_SWITCH: {
-		struct ptbpf_ev_sched_switch s = { 0 };
-
-		memcpy(&s, d, len < sizeof(s) ? len : sizeof(s));
-		put_s32(c, s.prev_tid);
-		put_s32(c, s.next_tid);
-		put_s64(c, s.prev_state);
-		put_u32(c, s.cpu);
-		put_u32(c, s.preempt);
-		break;
-	}
-	case L_WAKEUP: {
-		struct ptbpf_ev_sched_wakeup w = { 0 };
-
-		memcpy(&w, d, len < sizeof(w) ? len : sizeof(w));
-		put_s32(c, w.pid);
-		put_s32(c, w.tid);
-		put_s32(c, w.waker_tid);
-		put_u32(c, w.target_cpu);
-		break;
-	}
 	case L_GENERIC:
 		if (len > 65536)
 			len = 65536;
@@ -303,6 +302,8 @@ static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here
 static const char *ctf_fields(enum ctf_layout l)
 {
 	switch (l) {
+	case L_FIELDS:
+		break; /* ctf_fields_walk */
 	case L_SYS_ENTER:
 		return "\t\tint64_t nr;\n\t\txuint64_t arg0;\n\t\txuint64_t arg1;\n"
 		       "\t\txuint64_t arg2;\n\t\txuint64_t arg3;\n\t\txuint64_t arg4;\n"
@@ -314,25 +315,6 @@ static const char *ctf_fields(enum ctf_layout l)
 		 * _TRUNCATED and _FAULT bits (struct ptbpf_ev_sys_exit_ext) */
 		return "\t\tint64_t nr;\n\t\tint64_t ret;\n\t\tuint64_t duration;\n"
 		       "\t\tuint32_t late_flags;\n\t\tstring late_path0;\n\t\tstring late_path1;\n";
-	case L_FORK:
-		return "\t\tint32_t parent_pid;\n\t\tint32_t parent_tid;\n\t\tint32_t child_pid;\n"
-		       "\t\tint32_t child_tid;\n\t\tuint32_t is_thread;\n\t\tstring comm;\n";
-	case L_EXEC:
-		return "\t\tint32_t pid;\n\t\tint32_t old_tid;\n\t\tuint32_t truncated;\n"
-		       "\t\tstring filename;\n";
-	case L_EXIT:
-		return "\t\tint32_t pid;\n\t\tint32_t tid;\n\t\tint32_t exit_code;\n"
-		       "\t\tuint32_t group_dead;\n";
-	case L_SIGNAL:
-		return "\t\tint32_t signo;\n\t\tint32_t code;\n\t\tint32_t sender_pid;\n"
-		       "\t\tint32_t sender_uid;\n\t\tint32_t target_pid;\n\t\tint32_t target_tid;\n"
-		       "\t\tint32_t result;\n\t\tuint32_t group;\n";
-	case L_SWITCH:
-		return "\t\tint32_t prev_tid;\n\t\tint32_t next_tid;\n\t\tint64_t prev_state;\n"
-		       "\t\tuint32_t cpu;\n\t\tuint32_t preempt;\n";
-	case L_WAKEUP:
-		return "\t\tint32_t pid;\n\t\tint32_t tid;\n\t\tint32_t waker_tid;\n"
-		       "\t\tuint32_t target_cpu;\n";
 	case L_GENERIC:
 		break;
 	}
@@ -351,10 +333,10 @@ static const char *ctf_quoted(struct sbuf *q, const char *s)
 static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 {
 	char path[4096], gen[TRACE_NAME_MAX + 1] = "", name[TRACE_NAME_MAX + 1] = "";
-	struct sbuf q = { 0 };
+	struct sbuf q = { 0 }, f = { 0 };
 	trace_attr_t a;
 	FILE *m;
-	int id, err;
+	int id, err = 0;
 
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	m = fopen(path, "w");
@@ -403,11 +385,22 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 			continue;
 		fprintf(m,
 			"\nevent {\n\tname = %s;\n\tid = %d;\n\tstream_id = 0;\n"
-			"\tfields := struct {\n%s\t};\n};\n",
-			ctf_quoted(&q, c->names[id]), id, ctf_fields(layout_of(id)));
+			"\tfields := struct {\n",
+			ctf_quoted(&q, c->names[id]), id);
+		if (layout_of(id) == L_FIELDS) {
+			sb_reset(&f);
+			ctf_fields_walk(NULL, &f, ptbpf_event_desc((trace_event_id_t)id), NULL, 0);
+			fputs(f.failed ? "" : f.s, m);
+			err = f.failed ? -ENOMEM : 0;
+		} else {
+			fputs(ctf_fields(layout_of(id)), m);
+		}
+		fputs("\t};\n};\n", m);
 	}
-	err = q.failed ? -ENOMEM : 0;
+	if (q.failed)
+		err = -ENOMEM;
 	sb_free(&q);
+	sb_free(&f);
 	if (fclose(m) && !err)
 		err = -errno;
 	return err;

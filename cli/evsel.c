@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ptbpf/ptbpf.h>
+#include <ptbpf/evfields.h>
 
 #include "cli.h"
 #include "probes.h"
@@ -22,6 +23,7 @@
 struct evsel_group {
 	const char *name;
 	trace_event_id_t lo[2], hi[2]; /* up to two ranges; hi 0: none */
+	const char *cls; /* or: the kernel events of this group (<ptbpf/evfields.h>) */
 };
 
 static const struct evsel_group groups[] = {
@@ -32,15 +34,11 @@ static const struct evsel_group groups[] = {
 	{ "syscall",
 	  { PTBPF_EV_SYSCALL_BASE },
 	  { PTBPF_EV_SYSCALL_BASE + 2 * PTBPF_SYSCALL_NR_MAX - 1 } },
-	{ "proc",
-	  { PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_UNTRACED },
-	  { PTBPF_EV_PROC_EXIT, PTBPF_EV_PROC_UNTRACED } },
-	{ "process",
-	  { PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_UNTRACED },
-	  { PTBPF_EV_PROC_EXIT, PTBPF_EV_PROC_UNTRACED } },
-	{ "signals", { PTBPF_EV_SIGNAL_GENERATE }, { PTBPF_EV_SIGNAL_DELIVER } },
-	{ "signal", { PTBPF_EV_SIGNAL_GENERATE }, { PTBPF_EV_SIGNAL_DELIVER } },
-	{ "sched", { PTBPF_EV_SCHED_SWITCH_OUT }, { PTBPF_EV_SCHED_WAKEUP } },
+	{ "proc", { 0 }, { 0 }, "proc" },
+	{ "process", { 0 }, { 0 }, "proc" },
+	{ "signals", { 0 }, { 0 }, "signal" },
+	{ "signal", { 0 }, { 0 }, "signal" },
+	{ "sched", { 0 }, { 0 }, "sched" },
 	{ "user", { PTBPF_EV_USER_BASE }, { PTBPF_EV_ID_LIMIT - 1 } },
 	{ "posix", { 1 }, { PTBPF_EV_KERNEL_FIRST - 1 } },
 };
@@ -138,6 +136,26 @@ static int evsel_pattern(struct evsel *s, const char *tok, int add, int optional
 	return n;
 }
 
+/* The kernel events of class cls, as ranges of consecutive ids. */
+static int evsel_class(struct evsel *s, const char *cls, int add)
+{
+	trace_event_id_t id, lo = 0;
+
+	for (id = PTBPF_EV_KERNEL_FIRST; id <= PTBPF_EV_KERNEL_LAST + 1; id++) {
+		const struct ptbpf_event_desc *d = ptbpf_event_desc(id);
+		int in = id <= PTBPF_EV_KERNEL_LAST && d && !strcmp(d->group, cls);
+
+		if (in && !lo)
+			lo = id;
+		if (!in && lo) {
+			if (evsel_range(s, lo, id - 1, add))
+				return -1;
+			lo = 0;
+		}
+	}
+	return 0;
+}
+
 static const struct evsel_group *group_of(const char *name)
 {
 	size_t i;
@@ -168,6 +186,8 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 		return -1;
 	}
 	g = group_of(tok);
+	if (g && g->cls)
+		return evsel_class(s, g->cls, add);
 	if (g) {
 		if (evsel_range(s, g->lo[0], g->hi[0], add) ||
 		    (g->hi[1] && evsel_range(s, g->lo[1], g->hi[1], add)))
@@ -297,9 +317,14 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 		posix_trace_eventset_fill(sel, POSIX_TRACE_ALL_EVENTS);
 		for (i = 0; i < sizeof(default_off) / sizeof(default_off[0]); i++) {
 			const struct evsel_group *g = group_of(default_off[i]);
+			const struct ptbpf_event_desc *d;
 
-			set_range(sel, g->lo[0], g->hi[0], 0);
-			if (g->hi[1])
+			for (id = PTBPF_EV_KERNEL_FIRST; g->cls && id <= PTBPF_EV_KERNEL_LAST; id++)
+				if ((d = ptbpf_event_desc(id)) && !strcmp(d->group, g->cls))
+					posix_trace_eventset_del(id, sel);
+			if (!g->cls)
+				set_range(sel, g->lo[0], g->hi[0], 0);
+			if (!g->cls && g->hi[1])
 				set_range(sel, g->lo[1], g->hi[1], 0);
 		}
 	}

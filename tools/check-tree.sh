@@ -23,7 +23,7 @@ fi
 
 # the names the headers declare __PTBPF_API (visibility "default" once
 # preprocessed: comments and macros gone), one declaration per ';'
-printf '#include <ptbpf/ptbpf.h>\n' | cc -E -P -Iinclude - | tr '\n' ' ' | sed 's/;/;\n/g' |
+printf '#include <ptbpf/ptbpf.h>\n#include <ptbpf/evfields.h>\n' | cc -E -P -Iinclude - | tr '\n' ' ' | sed 's/;/;\n/g' |
 	grep 'visibility("default")' |
 	sed -E 's/\(([^()]|\([^()]*\))*\)[[:space:]]*;.*$/;/; s/[[:space:]]*;.*$//; s/.*[^A-Za-z0-9_]//' |
 	sort -u >"$tmp/declared"
@@ -34,7 +34,7 @@ if ! cmp -s "$tmp/declared" "$tmp/exported"; then
 	fail=1
 fi
 
-for h in trace.h ptbpf/ptbpf.h ptbpf/events.h; do
+for h in trace.h ptbpf/ptbpf.h ptbpf/events.h ptbpf/evfields.h; do
 	printf '#include <%s>\n' "$h" >"$tmp/h.c"
 	cp "$tmp/h.c" "$tmp/h.cpp"
 	for std in c89 c11; do

@@ -6,37 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ptbpf/events.h>
+#include <ptbpf/evfields.h>
 
 #include "backend/syscalls.h"
-
-static const char *const posix_names[] = {
-	[POSIX_TRACE_ERROR] = "posix_trace_error",
-	[POSIX_TRACE_START] = "posix_trace_start",
-	[POSIX_TRACE_STOP] = "posix_trace_stop",
-	[POSIX_TRACE_FILTER] = "posix_trace_filter",
-	[POSIX_TRACE_OVERFLOW] = "posix_trace_overflow",
-	[POSIX_TRACE_RESUME] = "posix_trace_resume",
-	[POSIX_TRACE_FLUSH_START] = "posix_trace_flush_start",
-	[POSIX_TRACE_FLUSH_STOP] = "posix_trace_flush_stop",
-};
-
-static const char *const kernel_names[] = {
-	[PTBPF_EV_PROC_FORK - PTBPF_EV_KERNEL_FIRST] = "proc_fork",
-	[PTBPF_EV_PROC_EXEC - PTBPF_EV_KERNEL_FIRST] = "proc_exec",
-	[PTBPF_EV_THREAD_EXIT - PTBPF_EV_KERNEL_FIRST] = "thread_exit",
-	[PTBPF_EV_PROC_EXIT - PTBPF_EV_KERNEL_FIRST] = "proc_exit",
-	[PTBPF_EV_SIGNAL_GENERATE - PTBPF_EV_KERNEL_FIRST] = "signal_generate",
-	[PTBPF_EV_SIGNAL_DELIVER - PTBPF_EV_KERNEL_FIRST] = "signal_deliver",
-	[PTBPF_EV_SCHED_SWITCH_OUT - PTBPF_EV_KERNEL_FIRST] = "sched_switch_out",
-	[PTBPF_EV_SCHED_SWITCH_IN - PTBPF_EV_KERNEL_FIRST] = "sched_switch_in",
-	[PTBPF_EV_SCHED_WAKEUP - PTBPF_EV_KERNEL_FIRST] = "sched_wakeup",
-	[PTBPF_EV_PROC_UNTRACED - PTBPF_EV_KERNEL_FIRST] = "proc_untraced",
-	[PTBPF_EV_USER_STACK - PTBPF_EV_KERNEL_FIRST] = "user_stack",
-	[PTBPF_EV_PROC_MAP - PTBPF_EV_KERNEL_FIRST] = "proc_map",
-	[PTBPF_EV_STACK_TRACE - PTBPF_EV_KERNEL_FIRST] = "stack_trace",
-	[PTBPF_EV_STACK_REF - PTBPF_EV_KERNEL_FIRST] = "stack_ref",
-	[PTBPF_EV_FD_INFO - PTBPF_EV_KERNEL_FIRST] = "fd_info",
-};
 
 #define UNNAMED_NAME "posix_trace_unnamed_userevent"
 
@@ -57,13 +29,12 @@ void evtypes__fini(struct evtypes *t)
 	t->user = NULL;
 }
 
+/* the names of the POSIX and kernel events: their table's (<ptbpf/evfields.h>) */
 static const char *fixed_name(uint32_t id)
 {
-	if (id < sizeof(posix_names) / sizeof(posix_names[0]))
-		return posix_names[id];
-	if (id >= PTBPF_EV_KERNEL_FIRST && id <= PTBPF_EV_KERNEL_LAST)
-		return kernel_names[id - PTBPF_EV_KERNEL_FIRST];
-	return NULL;
+	const struct ptbpf_event_desc *d = ptbpf_event_desc(id);
+
+	return d ? d->name : NULL;
 }
 
 int evtypes__name(const struct evtypes *t, uint32_t id, char *buf)

@@ -525,6 +525,19 @@ int kern_backend__epoll_fd(struct kern_backend *kb)
 	return kb->epfd;
 }
 
+bool kern_backend__populate(struct kern_backend *kb, size_t bytes)
+{
+	for (int i = 0; i < kb->nrings; i++) {
+		struct kring *r = &kb->rings[i].kr;
+		size_t before = r->touched;
+
+		if (kring__populate(r, bytes))
+			return false;
+		bytes -= r->touched - before;
+	}
+	return true;
+}
+
 /* Report the drops up to the cumulative count `dropped`, if any are new. */
 static void kern_backend__report_lost(struct kern_backend *kb, uint64_t dropped,
 				      uint64_t fallback_ts)

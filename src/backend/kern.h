@@ -113,6 +113,11 @@ unsigned int kern_backend__fill(struct kern_backend *kb);
 /* Wait up to timeout_ms for data (-1: forever), then drain. */
 int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct kern_cbs *cbs);
 int kern_backend__epoll_fd(struct kern_backend *kb);
+/*
+ * Fault in up to bytes more of the rings' data that kring__open() left,
+ * by the thread that drains them: true once all is.
+ */
+bool kern_backend__populate(struct kern_backend *kb, size_t bytes);
 void kern_backend__counters(struct kern_backend *kb, struct kern_counters *c);
 /* Detach and free every program, link and map. */
 void kern_backend__destroy(struct kern_backend *kb);

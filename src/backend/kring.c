@@ -31,11 +31,23 @@ int kring__open(struct kring *r, int map_fd, size_t size)
 	}
 	r->producer = p;
 	r->data = (unsigned char *)p + page;
-	pages__touch_read(r->data, 2 * size); /* see common/pages.h */
+	r->touched = size < KRING_EAGER ? size : KRING_EAGER;
+	pages__touch_read(r->data, r->touched);
 	r->cons = __atomic_load_n(r->consumer, __ATOMIC_ACQUIRE);
 	r->published = r->cons;
 	r->publish_every = size / 16;
 	return 0;
+}
+
+bool kring__populate(struct kring *r, size_t chunk)
+{
+	size_t all = 2 * (r->mask + 1);
+
+	if (chunk > all - r->touched)
+		chunk = all - r->touched;
+	pages__touch_read(r->data + r->touched, chunk);
+	r->touched += chunk;
+	return r->touched < all;
 }
 
 void kring__close(struct kring *r)

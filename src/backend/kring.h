@@ -24,11 +24,24 @@ struct kring {
 	unsigned long published; /* the consumer position the producers see */
 	size_t publish_every;	 /* bytes taken between two publications */
 	size_t head_len;	 /* bytes of the record kring__peek() found */
+	size_t touched;		 /* bytes of the two data copies faulted in */
 };
 
-/* Map the ring of map_fd, whose data size is size bytes. */
+/* What kring__open() faults in of a ring's data (see common/pages.h). */
+#define KRING_EAGER (1u << 20)
+
+/*
+ * Map the ring of map_fd, whose data size is size bytes; its first
+ * KRING_EAGER bytes are faulted in, the rest left to kring__populate().
+ */
 int kring__open(struct kring *r, int map_fd, size_t size);
 void kring__close(struct kring *r);
+
+/*
+ * Fault in up to chunk more bytes of the data's two copies, reading them
+ * (the records are not changed): false once all are.
+ */
+bool kring__populate(struct kring *r, size_t chunk);
 
 /* The producer position: a drain takes the records written before it. */
 unsigned long kring__producer_pos(const struct kring *r);

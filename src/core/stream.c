@@ -106,6 +106,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;
+	s->later_rings = true;
 	err = kern_backend__add_pid(s->kb, s->pid);
 	if (err)
 		goto fail;

@@ -105,6 +105,7 @@ struct pt_stream {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct populate later; /* buffers the drainer faults in as it starts */
+	bool later_rings;      /* and the kernel rings' pages (kring.h) */
 	struct pt_attr attr;
 	int policy;
 	pid_t pid;

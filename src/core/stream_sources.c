@@ -246,11 +246,13 @@ static bool stream__reader_drains(struct pt_stream *s, unsigned long *seen)
  * now (populate.h). A short command ends before and never pays for them.
  */
 #define POPULATE_AFTER_NS (50 * NSEC_PER_SEC / 1000)
+/* Of the kernel rings, between two drains: a few ms of page faults. */
+#define POPULATE_RINGS_STEP (2u << 20)
 
 /* Is it time to fault in the rest of the buffers (lock held)? */
 static bool populate_due(struct pt_stream *s, uint64_t *running_since)
 {
-	if (!s->later.n || s->status != POSIX_TRACE_RUNNING)
+	if ((!s->later.n && !s->later_rings) || s->status != POSIX_TRACE_RUNNING)
 		return false;
 	if (!*running_since)
 		*running_since = clock__mono_ns();
@@ -320,8 +322,11 @@ static void *drainer_main(void *arg)
 			populate = populate_due(s, &running_since);
 		pthread_mutex_unlock(&s->lock);
 		/* events wait in the rings meanwhile, a few ms at most */
-		if (populate)
+		if (populate) {
 			populate__run(&s->later, &s->shutting_down);
+			if (s->later_rings && kern_backend__populate(s->kb, POPULATE_RINGS_STEP))
+				s->later_rings = false;
+		}
 	}
 	if (efd >= 0)
 		close(efd);

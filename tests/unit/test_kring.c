@@ -142,12 +142,32 @@ static void test_busy_waited_for(void **state)
 	assert_int_equal(r.cons, limit);
 }
 
+/* The data's two copies are faulted in by chunks, to their end and no further. */
+static void test_populate_ends_at_second_copy(void **state)
+{
+	static uint8_t copies[2 * 4 * RING_SZ]; /* ASan: a read past them fails */
+	struct kring r = { .mask = 4 * RING_SZ - 1, .data = copies, .touched = RING_SZ };
+	size_t want = RING_SZ;
+
+	(void)state;
+	while (want + 5000 < sizeof(copies)) {
+		assert_true(kring__populate(&r, 5000));
+		want += 5000;
+		assert_int_equal(r.touched, want);
+	}
+	assert_false(kring__populate(&r, 5000));
+	assert_int_equal(r.touched, sizeof(copies));
+	assert_false(kring__populate(&r, 5000));
+	assert_int_equal(r.touched, sizeof(copies));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_taken_in_order_then_none),
 		cmocka_unit_test(test_busy_gives_up_after_wait),
 		cmocka_unit_test(test_busy_waited_for),
+		cmocka_unit_test(test_populate_ends_at_second_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,9 +13,12 @@
 #include <stddef.h>
 
 #define POPULATE_MAX 8
-/* Faulted in at once: the whole of a stream of the library's default size, */
-#define POPULATE_EAGER (4u << 20)
-/* and the start of a buffer that is seldom used soon (a log's handovers). */
+/*
+ * Faulted in at once: the whole of a stream of up to the library's default
+ * size; of a larger one (ptbpf record's), only the start, as of a buffer
+ * that is seldom used soon (a log's handovers).
+ */
+#define POPULATE_EAGER	     (4u << 20)
 #define POPULATE_EAGER_SMALL (256u << 10)
 
 struct populate {

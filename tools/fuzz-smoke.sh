@@ -6,7 +6,8 @@
 # a real binary of the system as one more seed) and the -k reader of stacks
 # and mappings (tests/fuzz/corpus/stacks); the printers of captured
 # syscall memory (tests/fuzz/corpus/decode_struct) run a quarter more, and
-# the walk of event fields (<ptbpf/evfields.h>) five seconds.
+# the walk of event fields (<ptbpf/evfields.h>) and -y's fd tables
+# (tests/fuzz/corpus/fdtable) five seconds each.
 #   tools/fuzz-smoke.sh [SECONDS]      (default 30 in all; env BUILD_DIR, JOBS)
 # Exits non-zero when the build fails or a fuzzer finds a crash (the input
 # is saved as $BUILD_DIR/log-crash-*, uev-crash-* or stacks-crash-*).
@@ -19,7 +20,7 @@ jobs=${JOBS:-$(nproc)}
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer fuzz_probe fuzz_stacks \
-	fuzz_decode_struct fuzz_evfields
+	fuzz_decode_struct fuzz_evfields fuzz_fdtable
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -49,3 +50,5 @@ fuzz fuzz_stacks stacks "$quarter" 20000
 fuzz fuzz_decode_struct decode_struct "$quarter" 4096
 # the walk of event fields: a few seconds cover its few branches
 fuzz fuzz_evfields evfields 5 2048
+# -y's fd tables: a few seconds too
+fuzz fuzz_fdtable fdtable 5 8192

@@ -55,6 +55,8 @@ PGID_FILE = None  # process groups we started, for bench/run's EXIT trap
 
 # the rows of stacks (-k), run on the getppid loop and the tree walk only
 STACK_ROWS = ("ptbpf_log_k", "ptbpf_log_k_fp", "strace_k")
+# the rows that record more than ptbpf -o, each against it: its name there
+EXTRA_ROWS = {"ptbpf_log_k": "stacks", "ptbpf_log_k_fp": "stacks", "ptbpf_log_y": "fds"}
 
 
 class NA(Exception):
@@ -343,6 +345,12 @@ class Bench:
             return ([self.ptbpf, "record", "-k", "-o", os.path.join(self.work, "rec.ptlog"),
                      "--"] + cmd, None, None)
 
+        def ptbpf_log_y(cmd):
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            return ([self.ptbpf, "record", "-y", "-o", os.path.join(self.work, "rec.ptlog"),
+                     "--"] + cmd, None, None)
+
         def ptbpf_log_k_fp(cmd):
             if not os.access(self.ptbpf, os.X_OK):
                 raise NA("ptbpf command not built")
@@ -381,6 +389,8 @@ class Bench:
             ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_fast"),
             ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_fast"),
             ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_fast"),
+            # -y: what each fd is, an fd_info event at each call that makes one
+            ("ptbpf_log_y", "ptbpf record -y -o FILE (fd paths)", ptbpf_log_y, "n_fast"),
             ("bpftrace", "bpftrace printf > /dev/null", bpft, "n_mid"),
             ("strace", "strace -f -o /dev/null", strace, "n_slow"),
             # user stacks (-k): 8 KiB of stack a syscall into the log, and
@@ -403,7 +413,7 @@ class Bench:
                 c = re.search(r"reftracer: events .* cpu_ns (\d+)", text)
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
                             cpu_ns=int(c.group(1)) if c else None)
-        if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_k", "ptbpf_log_k_fp"):
+        if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_y", "ptbpf_log_k", "ptbpf_log_k_fp"):
             m = re.search(r"(\d+) events (?:printed|written to .* bytes\)), (\d+) lost, "
                           r"[\d.]+ s, CPU ([\d.]+) s", text)
             if m:
@@ -457,8 +467,8 @@ class Bench:
             for key, label, runner, size in self.tracers():
                 if key == "ref_paths" and wkey != "tree":
                     continue  # no path argument: the same as "ref"
-                if key in STACK_ROWS and wkey == "getppid2":
-                    continue  # stacks: the loop and the tree walk
+                if (key in STACK_ROWS or key in EXTRA_ROWS) and wkey == "getppid2":
+                    continue  # stacks and fds: the loop and the tree walk
                 if self.rows_only and key not in self.rows_only and key != "untraced":
                     continue
                 cmd = [self.b("bench_syscalls")] + wargs(m[size])
@@ -1009,14 +1019,14 @@ def analyse(rows):
                 if ks:
                     r["ptbpf_frac"] = ", ".join(r["ptbpf_frac"])
                     r["goal"] = ("pass" if min(ks) >= 50 else "fail") + " (ptbpf <=1/50)"
-            # stacks: the price of -k over ptbpf -o, and its overhead
-            # against strace -k's on the same workload
-            if r["tracer"] in ("ptbpf_log_k", "ptbpf_log_k_fp") and r["overhead"] > 0:
+            # stacks, fds: the price of -k, -y over ptbpf -o; and the
+            # overhead of -k against strace -k's on the same workload
+            if r["tracer"] in EXTRA_ROWS and r["overhead"] > 0:
                 lo, sk = ov.get("ptbpf_log"), ov.get("strace_k")
                 if lo and lo["overhead"] > 0:
                     r["vs_log"] = paired_ratio(r, lo, base)
-                    r["stack_cost"] = r["overhead"] - lo["overhead"]
-                if sk and sk["overhead"] > 0:
+                    r["extra_cost"] = r["overhead"] - lo["overhead"]
+                if sk and sk["overhead"] > 0 and r["tracer"] in STACK_ROWS:
                     k = paired_ratio(sk, r, base)
                     r["vs_strace_k"] = k
                     r["goal"] = "%s (<=1/20 of strace -k: 1/%.0f)" % (
@@ -1200,8 +1210,9 @@ def table(rows):
         if r.get("ptbpf_frac"):
             ratio.append(r["ptbpf_frac"])
         if r.get("vs_log") is not None:
-            ratio.append("%.2fx ptbpf -o (stacks: +%s ns/syscall)" % (r["vs_log"],
-                                                                      num(r["stack_cost"])))
+            ratio.append("%.2fx ptbpf -o (%s: %s%s ns/syscall)" % (
+                r["vs_log"], EXTRA_ROWS[r["tracer"]], "+" if r["extra_cost"] >= 0 else "",
+                num(r["extra_cost"])))
         if r.get("vs_strace_k") is not None:
             ratio.append("1/%.0f of strace -k" % r["vs_strace_k"])
         if r.get("vs_lttng") is not None:

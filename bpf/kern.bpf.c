@@ -142,7 +142,7 @@ struct {
 
 /*
  * A path syscall whose entry could not read a path (its page not mapped
- * yet), by thread: read again at its exit (see sys_exit_late). nr_late
+ * yet), by thread: read again at its exit (see sys_exit_full). nr_late
  * counts them, so that an exit looks here only while there are some.
  */
 struct late_path {
@@ -166,9 +166,14 @@ struct scratch {
 	struct kern_rec rec;
 	union {
 		struct ptbpf_ev_sys_enter ent;
-		char raw[SYS_ENTER_FIXED + 2 * PTBPF_PATH_MAX];
+		/* room past CAPS_END for the verifier: a capture's offset
+		 * and size are each bounded, not their sum */
+		char raw[(SYS_ENTER_FIXED + 2 * PTBPF_PATH_MAX + 2 * KERN_CAP_AREA + 7) & ~7];
 	};
 };
+
+/* where the captures of a record end at the most */
+#define CAPS_END (SYS_ENTER_FIXED + 2 * PTBPF_PATH_MAX + KERN_CAP_AREA)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -368,6 +373,11 @@ static __always_inline bool rec_output(void *rec, __u32 size)
 	__u32 idx;
 	void *ring = cpu_ring(&idx);
 
+	/* bounded here, in the register the call takes: a check by the
+	 * caller may be on a copy the compiler spilled */
+	barrier_var(size);
+	if (size > sizeof(struct scratch))
+		ring = NULL;
 	if (ring)
 		emit_drops(ring);
 	if (!ring || bpf_ringbuf_output(ring, rec, size, ring_flags(ring, idx))) {
@@ -486,6 +496,8 @@ static __always_inline __u64 arg_at(const __u64 *args, int i)
 	}
 }
 
+#include "caps.bpf.h"
+
 /*
  * Read the user string at uptr into dst (PTBPF_PATH_MAX bytes). Returns
  * its length with the NUL, 0 on a fault; sets the flags.
@@ -539,12 +551,14 @@ static __always_inline void late_forget(__u32 tid)
 }
 
 /*
- * The exit of a syscall whose entry could not read a path: the paths read
- * now (the kernel faulted their pages in), or for execve the kernel's copy
- * of the name (the old memory is gone), after the return value.
+ * The exit of a syscall whose entry could not read a path (l) or whose
+ * exit captures (p): after the return value, the paths read now (the
+ * kernel faulted their pages in), or for execve the kernel's copy of the
+ * name (the old memory is gone), then the captures.
  */
-static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret, __u32 tgid,
-					 __u32 tid, __u64 thread, __u64 ip, __u64 enter_ts)
+static __always_inline int sys_exit_full(struct late_path *l, struct cap_args *p, __u32 nr,
+					 long ret, __u32 tgid, __u32 tid, __u64 thread, __u64 ip,
+					 __u64 enter_ts)
 {
 	struct ptbpf_ev_sys_exit_ext *x;
 	struct scratch *s;
@@ -559,7 +573,9 @@ static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret
 	x->duration = 0;
 	x->flags = 0;
 	x->reserved = 0;
-	if (l->name_len) {
+	if (!l) {
+		/* no late path */
+	} else if (l->name_len) {
 		long n =
 			bpf_probe_read_kernel_str(s->raw + SYS_EXIT_FIXED, PTBPF_PATH_MAX, l->name);
 
@@ -572,7 +588,7 @@ static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret
 	}
 	if (len0 > PTBPF_PATH_MAX)
 		len0 = PTBPF_PATH_MAX;
-	if (l->flags & PTBPF_SYS_PATH1_FAULT)
+	if (l && (l->flags & PTBPF_SYS_PATH1_FAULT))
 		len1 = read_path(s->raw + SYS_EXIT_FIXED + len0, l->ptr[1], &x->flags,
 				 PTBPF_SYS_PATH1_TRUNCATED, PTBPF_SYS_PATH1_FAULT);
 	if (len1 > PTBPF_PATH_MAX)
@@ -580,6 +596,14 @@ static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret
 	x->path_len[0] = len0;
 	x->path_len[1] = len1;
 	size = SYS_EXIT_FIXED + len0 + len1;
+	if (p && ret >= 0) {
+		__u32 at = caps_fill(size, nr, ret, KERN_CAP_EXIT, tid);
+
+		if (at != size && at <= CAPS_END) {
+			x->flags |= PTBPF_SYS_CAPS;
+			size = at;
+		}
+	}
 	rec_fill_ids(&s->rec, PTBPF_EV_SYS_EXIT(nr), size, tgid, tid, thread, ip);
 	if (enter_ts)
 		x->duration = s->rec.ts - enter_ts;
@@ -590,7 +614,10 @@ static __always_inline int sys_exit_late(struct late_path *l, __u32 nr, long ret
 		goto out;
 	rec_output(s, size);
 out:
-	late_forget(tid);
+	if (l)
+		late_forget(tid);
+	if (p)
+		bpf_map_delete_elem(&cap_pending, &tid);
 	return 0;
 }
 
@@ -626,6 +653,20 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	s->ent.path_len[0] = len0;
 	s->ent.path_len[1] = len1;
 	size = SYS_ENTER_FIXED + len0 + len1;
+	if (caps_at(nr, KERN_CAP_ENTRY)) {
+		__u32 at = caps_fill(size, nr, 0, KERN_CAP_ENTRY, tid);
+
+		if (at != size && at <= CAPS_END) {
+			s->ent.flags |= PTBPF_SYS_CAPS;
+			size = at;
+		}
+	}
+	if (caps_at(nr, KERN_CAP_EXIT)) {
+		s->ent.flags |= PTBPF_SYS_CAPS_AT_EXIT |
+				PTBPF_SYS_EXIT_ARG_FLAG(KERN_CAP_WHEN_EXIT_ARG(
+					cap_when[nr & (PTBPF_SYSCALL_NR_MAX - 1)]));
+		caps_note(tid, nr, args);
+	}
 	rec_fill_ids(&s->rec, PTBPF_EV_SYS_ENTER(nr), size, tgid, tid, thread, ip);
 	if (s->ent.flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
 		s->rec.flags |= KERN_REC_TRUNCATED;
@@ -1069,7 +1110,7 @@ static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32
 	__u8 pa;
 
 	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
-	if (pa || syscall_status) {
+	if (pa || syscall_status || caps_at(nr, KERN_CAP_ENTRY | KERN_CAP_EXIT)) {
 		__u64 a[6];
 
 		syscall_args(regs, a);
@@ -1152,7 +1193,8 @@ static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
  * with the paths its entry could not read (l) if any.
  */
 static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret, __u32 tgid,
-					 __u32 tid, __u64 thread, struct late_path *l)
+					 __u32 tid, __u64 thread, struct late_path *l,
+					 struct cap_args *p)
 {
 	bool wanted = status_wanted(ret);
 	__u64 enter_ts = release_enter(tid, nr, wanted);
@@ -1163,11 +1205,13 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 	if (!wanted) {
 		if (l)
 			late_forget(tid);
+		if (p)
+			bpf_map_delete_elem(&cap_pending, &tid);
 		__sync_fetch_and_add(&cnt_filtered, 1);
 		return 0;
 	}
-	if (l)
-		return sys_exit_late(l, nr, ret, tgid, tid, thread, regs->ip, enter_ts);
+	if (l || p)
+		return sys_exit_full(l, p, nr, ret, tgid, tid, thread, regs->ip, enter_ts);
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;
@@ -1193,22 +1237,29 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 		nr = sigreturn_exit_nr(nr);
 	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
-	if (nr_late && path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)]) {
-		/* an entry that could not read a path: rare, and looked up
-		 * only while there is one */
-		struct late_path *l;
+	if ((nr_late && path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)]) || caps_at(nr, KERN_CAP_EXIT)) {
+		/* an entry that could not read a path (rare, and looked up
+		 * only while there is one), or a capture at exit */
+		struct late_path *l = NULL;
+		struct cap_args *p = NULL;
 
 		tid = (__u32)bpf_get_current_pid_tgid();
-		l = bpf_map_lookup_elem(&late_paths, &tid);
-		if (l) {
+		if (nr_late && path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)])
+			l = bpf_map_lookup_elem(&late_paths, &tid);
+		if (caps_at(nr, KERN_CAP_EXIT))
+			p = bpf_map_lookup_elem(&cap_pending, &tid);
+		if (l || p) {
 			if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid) ||
 			    current_compat_thread(&thread)) {
-				late_forget(tid);
+				if (l)
+					late_forget(tid);
+				if (p)
+					bpf_map_delete_elem(&cap_pending, &tid);
 				return 0;
 			}
 			if (syscall_status)
-				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l);
-			return sys_exit_late(l, nr, ret, tgid, tid, thread, regs->ip, 0);
+				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l, p);
+			return sys_exit_full(l, p, nr, ret, tgid, tid, thread, regs->ip, 0);
 		}
 	}
 	if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid))
@@ -1216,7 +1267,7 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 	if (current_compat_thread(&thread))
 		return 0;
 	if (syscall_status)
-		return sys_exit_held(regs, nr, ret, tgid, tid, thread, NULL);
+		return sys_exit_held(regs, nr, ret, tgid, tid, thread, NULL, NULL);
 	/* the compact form: the return value */
 	r = rec_reserve(&rr, sizeof(__s64));
 	if (!r)

@@ -105,8 +105,44 @@ struct kern_ring_count {
 	__u64 pad[7];
 };
 
-/* Largest record: a sys_enter with two full paths. */
+/*
+ * Captures (bpf/caps.bpf.h): what syscall nr's arguments point to, as up
+ * to KERN_CAPS specs of a rodata table set before load from
+ * src/backend/syscall_caps.c. All the captures of one event take at most
+ * KERN_CAP_AREA bytes, headers included.
+ */
+#define KERN_CAPS     4
+#define KERN_CAP_AREA PTBPF_CAP_AREA
+
+/* kern_cap_spec.size: where the size of the memory comes from */
+#define KERN_CAP_FIXED	   1 /* max bytes */
+#define KERN_CAP_ARG	   2 /* args[size_arg] bytes, at most max (0: the string size) */
+#define KERN_CAP_RET	   3 /* the result's bytes, at most max (0: the string size) */
+#define KERN_CAP_ARG_ELEMS 4 /* args[size_arg] elements of max bytes */
+#define KERN_CAP_RET_ELEMS 5 /* the result's count of elements of max bytes */
+#define KERN_CAP_LENPTR	   6 /* the socklen_t args[size_arg] points to, at most max */
+#define KERN_CAP_STRING	   7 /* a NUL-terminated string, at most the string size */
+#define KERN_CAP_VECTOR	   8 /* a NULL-terminated array of strings (execve) */
+#define KERN_CAP_COUNT	   9 /* the same, only counted */
+
+/* kern_cap_spec.when; by syscall, also the first argument its exit captures */
+#define KERN_CAP_ENTRY		  0x1
+#define KERN_CAP_EXIT		  0x2
+#define KERN_CAP_WHEN_ARG_SHIFT	  4
+#define KERN_CAP_WHEN_EXIT_ARG(w) (((w) >> KERN_CAP_WHEN_ARG_SHIFT) & 0x7)
+
+struct kern_cap_spec {
+	__u8 type;     /* PTBPF_CAP_*, 0: no capture */
+	__u8 arg;      /* the argument that points to the memory */
+	__u8 size;     /* KERN_CAP_FIXED ... */
+	__u8 size_arg; /* the argument that holds the size or count */
+	__u16 max;
+	__u16 when; /* KERN_CAP_ENTRY or KERN_CAP_EXIT */
+};
+
+/* Largest record: a sys_enter with two full paths and its captures. */
 #define KERN_REC_MAX                                                                               \
-	(sizeof(struct kern_rec) + sizeof(struct ptbpf_ev_sys_enter) + 2 * PTBPF_PATH_MAX)
+	(sizeof(struct kern_rec) + sizeof(struct ptbpf_ev_sys_enter) + 2 * PTBPF_PATH_MAX +          \
+	 KERN_CAP_AREA)
 
 #endif

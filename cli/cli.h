@@ -256,7 +256,23 @@ int sys_noreturn(const struct sysdesc *d);	  /* exit, exit_group */
 int sys_nargs(const struct sysdesc *d);		  /* arguments it prints (6 if unknown) */
 void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
 		     size_t len);
+/* The same with the captures of its exit (xdata NULL: none). */
+void decode_sys_call(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
+		     size_t len, const void *xdata, size_t xlen);
+/*
+ * A call whose exit brings captures, split by other events as strace
+ * splits it: "read(3, " (then " <unfinished ...>"), and at its exit the
+ * arguments from the first one the exit brings: "\"abc\", 832" (after
+ * "<... read resumed>", before ")"). 0: the call is not split so (nothing
+ * printed).
+ */
+int decode_sys_unfinished(struct sbuf *b, const char *name, const struct sysdesc *d,
+			  const void *data, size_t len);
+int decode_sys_resumed(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
+		       const void *xdata, size_t xlen);
 void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret);
+/* What strace prints after the result, from the exit's captures (poll's revents). */
+void decode_sys_after_ret(struct sbuf *b, const void *xdata, size_t xlen);
 void decode_signal(struct sbuf *b, int sig);
 void decode_exit_status(struct sbuf *b, int status);
 const char *errno_name(int e);
@@ -287,6 +303,8 @@ void decode_sigset(struct sbuf *b, uint64_t mask);
  * any; json: the exit's "late_paths" field.
  */
 void fmt_late_keep(struct sbuf *keep, const struct cli_ev *ev);
+/* Does the kept entry lack a path (else it is kept for its exit's captures)? */
+int fmt_late_faults(const struct sbuf *keep);
 void fmt_late_redo(struct sbuf *text, const struct sbuf *keep, const char *sys,
 		   const struct cli_ev *exit_ev);
 void fmt_late_json(struct sbuf *b, const void *data, size_t len);
@@ -350,6 +368,7 @@ struct fmt {
 	struct cli_ev held;
 	struct sbuf held_text;
 	struct sbuf held_data; /* its payload, when it lacks a path (fmt_late_keep) */
+	struct sbuf resume_data; /* the payload of the entry an exit resumes */
 	int64_t held_ts;
 	struct sbuf deferred; /* other events seen while an entry is held */
 	int ndeferred;

@@ -225,6 +225,8 @@ int cmd_record(int argc, char **argv)
 	/* -y: what each fd is, recorded as fd_info events */
 	if (a.view.fds)
 		ptbpf_trace_attr_setfdinfo(&attr, 1);
+	/* -s: what arguments point to, captured for the decoding */
+	ptbpf_trace_attr_setstrsize(&attr, a.view.strsize);
 	if (a.view.stacks && record_set_stacks(&attr, &a)) {
 		ret = CLI_EXIT_USAGE;
 		goto abort_child;

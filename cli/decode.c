@@ -13,6 +13,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "decode_caps.h"
 #include "fdtable.h"
 
 enum atype {
@@ -754,12 +755,55 @@ static void print_arg(struct sbuf *b, int type, unsigned long v,
 		fdtable_arg(b, (int)v, type == A_DIRFD); /* -y: "<path>" */
 }
 
+/* The arguments [from, to) of the call, separated by ", ". */
+static void decode_args(struct sbuf *b, const struct sysdesc *d,
+			const struct ptbpf_ev_sys_enter *se, size_t len, const struct cap_set *ent,
+			const struct cap_set *exit, int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		int type = d ? d->a[i] : A_HEX;
+
+		if (i > from)
+			sb_puts(b, ", ");
+		if (type != A_PATH && caps_print_arg(b, ent, exit, i, se->args[i]))
+			continue;
+		if (!d) {
+			/* unknown syscall: a path if one was captured, else hex */
+			int j;
+
+			for (j = 0; j < 2; j++)
+				if (se->path_len[j] && se->path_arg[j] == i)
+					type = A_PATH;
+		}
+		print_arg(b, type, se->args[i], se, len, i);
+	}
+}
+
+/* The arguments the call prints: the mode of open/openat only with O_CREAT or O_TMPFILE. */
+static int decode_nargs(const struct sysdesc *d, const struct ptbpf_ev_sys_enter *se)
+{
+	int n = sys_nargs(d);
+
+	if (d && n >= 2 && d->a[n - 1] == A_MODE && d->a[n - 2] == A_OFLAGS &&
+	    !(se->args[n - 2] & (O_CREAT | __O_TMPFILE)))
+		n--;
+	return n;
+}
+
+/* The first argument printed when the call resumes, or n: none. */
+static int resume_arg(const struct ptbpf_ev_sys_enter *se, size_t len, int n)
+{
+	int a = caps_exit_arg(se, len);
+
+	return a >= 0 && a < n ? a : n;
+}
+
 /* "openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC)" */
-void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
-		     size_t len)
+void decode_sys_call(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
+		     size_t len, const void *xdata, size_t xlen)
 {
 	const struct ptbpf_ev_sys_enter *se = data;
-	int i, n;
+	struct cap_set ent, exit;
 
 	sb_puts(b, name);
 	sb_putc(b, '(');
@@ -774,28 +818,67 @@ void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, 
 		sb_puts(b, "})");
 		return;
 	}
-	n = sys_nargs(d);
-	/* the mode of open/openat only matters with O_CREAT or O_TMPFILE */
-	if (d && d->a[n - 1] == A_MODE && d->a[n - 2] == A_OFLAGS &&
-	    !(se->args[n - 2] & (O_CREAT | __O_TMPFILE)))
-		n--;
-	for (i = 0; i < n; i++) {
-		int type = d ? d->a[i] : A_HEX;
-
-		if (i)
-			sb_puts(b, ", ");
-		if (!d) {
-			/* unknown syscall: a path if one was captured, else hex */
-			int j;
-
-			for (j = 0; j < 2; j++)
-				if (se->path_len[j] && se->path_arg[j] == i)
-					type = A_PATH;
-		}
-		print_arg(b, type, se->args[i], se, len, i);
-	}
+	caps_of_entry(&ent, data, len);
+	caps_of_exit(&exit, xdata, xlen);
+	decode_args(b, d, se, len, &ent, &exit, 0, decode_nargs(d, se));
 	sb_putc(b, ')');
-	/* clone with CLONE_VFORK etc. keeps the raw args in JSON */
+}
+
+void decode_sys_after_ret(struct sbuf *b, const void *xdata, size_t xlen)
+{
+	struct cap_set exit;
+
+	caps_of_exit(&exit, xdata, xlen);
+	caps_print_after_ret(b, &exit);
+}
+
+void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
+		     size_t len)
+{
+	decode_sys_call(b, name, d, data, len, NULL, 0);
+}
+
+int decode_sys_unfinished(struct sbuf *b, const char *name, const struct sysdesc *d,
+			  const void *data, size_t len)
+{
+	const struct ptbpf_ev_sys_enter *se = data;
+	struct cap_set ent;
+	int n, r;
+
+	if (len < offsetof(struct ptbpf_ev_sys_enter, paths) ||
+	    !(se->flags & PTBPF_SYS_CAPS_AT_EXIT))
+		return 0;
+	n = decode_nargs(d, se);
+	r = resume_arg(se, len, n);
+	if (r >= n)
+		return 0;
+	caps_of_entry(&ent, data, len);
+	sb_puts(b, name);
+	sb_putc(b, '(');
+	decode_args(b, d, se, len, &ent, NULL, 0, r);
+	if (r)
+		sb_puts(b, ", ");
+	return 1;
+}
+
+int decode_sys_resumed(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
+		       const void *xdata, size_t xlen)
+{
+	const struct ptbpf_ev_sys_enter *se = data;
+	struct cap_set ent, exit;
+	int n, r;
+
+	if (!data || len < offsetof(struct ptbpf_ev_sys_enter, paths) ||
+	    !(se->flags & PTBPF_SYS_CAPS_AT_EXIT))
+		return 0;
+	n = decode_nargs(d, se);
+	r = resume_arg(se, len, n);
+	if (r >= n)
+		return 0;
+	caps_of_entry(&ent, data, len);
+	caps_of_exit(&exit, xdata, xlen);
+	decode_args(b, d, se, len, &ent, &exit, r, n);
+	return 1;
 }
 
 /* " = 3", " = -1 ENOENT (No such file or directory)", " = 0x7f..." */

@@ -15,6 +15,7 @@ struct fmt_pending {
 	pid_t tid;
 	int64_t ts; /* of its entry: -T */
 	char name[TRACE_EVENT_NAME_MAX];
+	struct sbuf data; /* its entry's payload, when its exit brings captures */
 };
 
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
@@ -32,7 +33,10 @@ void fmt_fini(struct fmt *f)
 	fmt_flush(f);
 	fmt_hold_fini(&f->hold);
 	fmt_chld_fini(f);
+	for (size_t i = 0; i < f->nunfinished; i++)
+		sb_free(&f->unfinished[i].data);
 	free(f->unfinished);
+	sb_free(&f->resume_data);
 	sb_free(&f->held_text);
 	sb_free(&f->held_data);
 	sb_free(&f->deferred);
@@ -144,7 +148,9 @@ static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
 }
 
-static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t ts)
+/* data: the entry's payload for its resumed line, or NULL */
+static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t ts,
+			   const struct sbuf *data)
 {
 	size_t i, n;
 
@@ -161,8 +167,12 @@ static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t t
 			f->unfinished = p;
 			f->capunfinished = cap;
 		}
+		memset(&f->unfinished[i].data, 0, sizeof(f->unfinished[i].data));
 		f->nunfinished++;
 	}
+	sb_reset(&f->unfinished[i].data);
+	if (data)
+		sb_cat(&f->unfinished[i].data, data);
 	f->unfinished[i].tid = tid;
 	f->unfinished[i].ts = ts;
 	/* not snprintf: two threads' syscalls interleave, so this runs for
@@ -172,15 +182,22 @@ static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t t
 	f->unfinished[i].name[n] = '\0';
 }
 
-/* Forgets tid's entry printed unfinished; its time, or -1 if none. */
+/* Forgets tid's entry printed unfinished; its time, or -1 if none. Its
+ * payload kept for the resumed line goes to f->resume_data (else emptied). */
 static int64_t unfinished_del(struct fmt *f, pid_t tid)
 {
 	size_t i;
 	int64_t ts;
 
+	sb_reset(&f->resume_data);
 	for (i = 0; i < f->nunfinished; i++) {
 		if (f->unfinished[i].tid == tid) {
+			struct sbuf d = f->unfinished[i].data;
+
 			ts = f->unfinished[i].ts;
+			f->unfinished[i].data = f->resume_data;
+			f->resume_data = d;
+			sb_free(&f->unfinished[i].data);
 			f->unfinished[i] = f->unfinished[--f->nunfinished];
 			return ts;
 		}
@@ -228,14 +245,24 @@ static void held_unfinished(struct fmt *f)
 	f->have_held = 0;
 	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
 	cut = f->line.len;
+	if (f->held_data.len && !fmt_late_faults(&f->held_data) &&
+	    decode_sys_unfinished(&f->line, sys_name_of(&f->held), f->held.desc, f->held_data.s,
+				  f->held_data.len)) {
+		/* "read(3,  <unfinished ...>": the rest when it resumes */
+		sb_puts(&f->line, " <unfinished ...>");
+		emit(f);
+		unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, &f->held_data);
+		emit_deferred(f);
+		return;
+	}
 	sb_cat(&f->line, &f->held_text);
 	sb_puts(&f->line, " <unfinished ...>");
 	/* a path its exit brings: the line waits for it (fmt_late_redo) */
-	if (f->held_data.len)
+	if (f->held_data.len && fmt_late_faults(&f->held_data))
 		emit_open(f, cut, f->held.tid, FMT_HOLD_LATE, f->held_ts, &f->held_data);
 	else
 		emit(f);
-	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts);
+	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, NULL);
 	emit_deferred(f);
 }
 
@@ -636,6 +663,7 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 			if (ev->len >= sizeof(*x)) {
 				decode_sys_ret(&f->line, ev->desc, x->ret);
 				fdtable_ret(&f->line, sys, x->ret); /* -y */
+				decode_sys_after_ret(&f->line, ev->data, ev->len);
 			} else
 				sb_puts(&f->line, " = ?");
 			syscall_time(f, f->held_ts, ts);
@@ -648,13 +676,18 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		line_start(f, ts, ev->info.posix_pid, ev->tid);
 		sb_puts(&f->line, "<... ");
 		sb_puts(&f->line, sys);
-		sb_puts(&f->line, " resumed>)");
+		sb_puts(&f->line, " resumed>");
+		if (f->resume_data.len)
+			decode_sys_resumed(&f->line, ev->desc, f->resume_data.s, f->resume_data.len,
+					   ev->data, ev->len);
+		sb_putc(&f->line, ')');
 		ret_at = f->line.len;
 		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit)) {
 			int64_t ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
 
 			decode_sys_ret(&f->line, ev->desc, ret);
 			fdtable_ret(&f->line, sys, ret); /* -y */
+			decode_sys_after_ret(&f->line, ev->data, ev->len);
 		} else
 			sb_puts(&f->line, " = ?");
 		syscall_time(f, exit_entry_ts(ev, entry_ts), ts);

@@ -32,8 +32,26 @@ void fmt_late_keep(struct sbuf *keep, const struct cli_ev *ev)
 	const struct ptbpf_ev_sys_enter *se = ev->data;
 
 	sb_truncate(keep, 0);
-	if (ev->len >= ENT_FIXED && (se->flags & FAULTS))
+	if (ev->len >= ENT_FIXED && (se->flags & (FAULTS | PTBPF_SYS_CAPS_AT_EXIT)))
 		sb_putn(keep, ev->data, ev->len);
+}
+
+int fmt_late_faults(const struct sbuf *keep)
+{
+	struct ptbpf_ev_sys_enter h;
+
+	if (keep->len < ENT_FIXED)
+		return 0;
+	memcpy(&h, keep->s, ENT_FIXED);
+	return (h.flags & FAULTS) != 0;
+}
+
+/* Does the exit payload carry captures? */
+static int exit_caps(const void *data, size_t len)
+{
+	const struct ptbpf_ev_sys_exit_ext *x = data;
+
+	return len >= EXIT_FIXED && (x->flags & PTBPF_SYS_CAPS);
 }
 
 /*
@@ -66,6 +84,8 @@ static int late_merge(struct sbuf *out, const struct ptbpf_ev_sys_enter *ent, si
 	sb_putn(out, (const char *)&h, ENT_FIXED);
 	for (i = 0; i < 2; i++)
 		sb_putn(out, from[i], h.path_len[i]);
+	/* the entry's captures follow its paths */
+	sb_putn(out, ent->paths + off, elen - ENT_FIXED - off);
 	return out->failed ? -1 : 0;
 }
 
@@ -75,11 +95,18 @@ void fmt_late_redo(struct sbuf *text, const struct sbuf *keep, const char *sys,
 	const struct ptbpf_ev_sys_exit_ext *x = late_of(exit_ev->data, exit_ev->len);
 	struct sbuf merged = { 0 };
 
-	if (!x || !keep->len)
+	if (!keep->len || (!x && !exit_caps(exit_ev->data, exit_ev->len)))
 		return;
+	if (!x) {
+		sb_truncate(text, 0);
+		decode_sys_call(text, sys, exit_ev->desc, keep->s, keep->len, exit_ev->data,
+				exit_ev->len);
+		return;
+	}
 	if (!late_merge(&merged, (const void *)keep->s, keep->len, x)) {
 		sb_truncate(text, 0);
-		decode_sys_args(text, sys, exit_ev->desc, merged.s, merged.len);
+		decode_sys_call(text, sys, exit_ev->desc, merged.s, merged.len, exit_ev->data,
+				exit_ev->len);
 	}
 	sb_free(&merged);
 }

@@ -145,6 +145,9 @@ struct view_opts {
 	size_t npaths;
 	int stacks; /* -k */
 	int fds;    /* -y: 1, -yy: 2 */
+	unsigned int strsize; /* -s: bytes of a string printed (and captured) */
+	int verbose;	      /* -v */
+	int xflag;	      /* -x: 1, -xx: 2 */
 };
 void view_opts_init(struct view_opts *o);
 /* The options: its input a struct view_opts (view_opts_init'ed). */

@@ -5,9 +5,11 @@
  * the strace options ptbpf does not take, each refused by name.
  */
 #include <argp.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ptbpf/ptbpf.h>
 
 #include "stack.h"
 #include "view.h"
@@ -152,6 +154,13 @@ static const struct argp_option view_options[] = {
 	  "Print the paths of fd arguments and results, as strace -y (-yy: socket endpoints "
 	  "and device numbers too; record -y records what each fd is)",
 	  10 },
+	{ "string-limit", 's', "N", 0,
+	  "Print at most N bytes of each string or buffer an argument points to, as strace -s "
+	  "(default 32; record captures that much, 0: nothing, arguments print as pointers)",
+	  10 },
+	{ "no-abbrev", 'v', NULL, 0, "Print every field of the structures arguments point to", 10 },
+	{ NULL, 'x', NULL, 0,
+	  "Print strings with a non-printable byte in hexadecimal (-xx: every string)", 10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
 	{ "columns", 'a', "X", REFUSED, "the column of syscall results", 0 },
 	{ "output-append-mode", 'A', "X", REFUSED, "appending to its -o file", 0 },
@@ -166,10 +175,7 @@ static const struct argp_option view_options[] = {
 	{ "summary-syscall-overhead", 'O', "X", REFUSED, "the overhead taken off -c's times", 0 },
 	{ NULL, 'q', "X", REFUSED, "suppressing attach and exit messages", 0 },
 	{ "relative-timestamps", 'r', "X", REFUSED, "times relative to the previous syscall", 0 },
-	{ "string-limit", 's', "X", REFUSED, "the length of the strings printed", 0 },
 	{ "user", 'u', "X", REFUSED, "running the command as another user", 0 },
-	{ "no-abbrev", 'v', "X", REFUSED, "unabbreviated structures", 0 },
-	{ NULL, 'x', "X", REFUSED, "strings in hexadecimal", 0 },
 	{ "const-print-style", 'X', "X", REFUSED, "the style of constants", 0 },
 	{ NULL, 'Y', "X", REFUSED, "the command names of pids", 0 },
 	{ "daemonize", OPT_NO_DAEMONIZE, "X", REFUSED, "running as a detached grandchild", 0 },
@@ -204,6 +210,7 @@ void view_opts_init(struct view_opts *o)
 	memcpy(o->columns, summary_default_columns, sizeof(o->columns));
 	o->times = -1;
 	o->status = VIEW_ST_ALL;
+	o->strsize = 32;
 }
 
 /* strace's qualify_tokens(): ! inverts, none, all, or a comma list */
@@ -368,6 +375,25 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 	case 'y':
 		if (o->fds < 2)
 			o->fds++;
+		break;
+	case 's': {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || arg[0] == '-' || n > PTBPF_STRSIZE_MAX)
+			argp_error(state, "-s: invalid string size '%s' (0 to %d)", arg,
+				   PTBPF_STRSIZE_MAX);
+		o->strsize = (unsigned int)n;
+		break;
+	}
+	case 'v':
+		o->verbose = 1;
+		break;
+	case 'x':
+		if (o->xflag < 2)
+			o->xflag++;
 		break;
 	case 'P':
 		if (o->npaths == VIEW_MAX_PATHS)

@@ -74,6 +74,61 @@
 #define PTBPF_SYS_PATH1_FAULT	  0x8
 /* rt_sigreturn: args[0] is the signal mask it restores (its frame's) */
 #define PTBPF_SYS_SIGMASK 0x10
+/* captures follow the paths (struct ptbpf_sys_cap), entry or exit */
+#define PTBPF_SYS_CAPS 0x20
+/* an entry whose exit brings captures of what the call wrote, the first
+ * of them of argument PTBPF_SYS_EXIT_ARG(flags) */
+#define PTBPF_SYS_CAPS_AT_EXIT	     0x40
+#define PTBPF_SYS_EXIT_ARG(flags)    (((flags) >> 8) & 0x7)
+#define PTBPF_SYS_EXIT_ARG_FLAG(arg) ((__u16)(((arg)&0x7) << 8))
+
+/*
+ * Captures, in a stream with ptbpf_trace_attr_setstrsize(): the memory
+ * that a syscall's arguments point to, read by BPF from the traced
+ * thread's own memory, at entry what the call reads (a write's buffer, an
+ * address to connect to, execve's argv) and at a successful exit what it
+ * wrote (a read's bytes, a struct stat, pipe fds). A sys_enter_NAME or
+ * sys_exit_NAME payload with PTBPF_SYS_CAPS in its flags (both the full
+ * forms: struct ptbpf_ev_sys_enter, struct ptbpf_ev_sys_exit_ext) holds,
+ * after its paths and to the end of the payload, a run of captures: each
+ * this header, then len bytes. Readers must bound every read by the
+ * payload's length: the bytes are the traced process's.
+ */
+/* All the captures of one event take at most this many bytes, headers included. */
+#define PTBPF_CAP_AREA 4096
+
+struct ptbpf_sys_cap {
+	__u8 arg;   /* the argument that points to it (0-5) */
+	__u8 type;  /* PTBPF_CAP_*: what the bytes are */
+	__u16 len;  /* bytes captured, which follow this header */
+	__u32 full; /* bytes there were (> len: cut at the string size or the room) */
+};
+
+/* ptbpf_sys_cap.type; structures in the x86_64 user ABI's layout */
+#define PTBPF_CAP_BYTES	      1	 /* a buffer; full: its size (the count, or the result) */
+#define PTBPF_CAP_STR	      2	 /* a string, NUL excluded; full: its length, NUL excluded */
+#define PTBPF_CAP_STAT	      3	 /* struct stat */
+#define PTBPF_CAP_STATX	      4	 /* struct statx */
+#define PTBPF_CAP_STATFS      5	 /* struct statfs */
+#define PTBPF_CAP_SOCKADDR    6	 /* a socket address; full: the length the call gave or got */
+#define PTBPF_CAP_TIMESPEC    7	 /* struct timespec, len / 16 of them */
+#define PTBPF_CAP_TIMEVAL     8	 /* struct timeval */
+#define PTBPF_CAP_INT	      9	 /* int, len / 4 of them (pipe fds) */
+#define PTBPF_CAP_WAIT_STATUS 10 /* int: a wait status */
+#define PTBPF_CAP_SIGACTION   11 /* the kernel's struct sigaction (rt_sigaction) */
+#define PTBPF_CAP_SIGSET      12 /* a signal set, 8 bytes */
+#define PTBPF_CAP_RLIMIT      13 /* struct rlimit */
+#define PTBPF_CAP_UTSNAME     14 /* struct utsname */
+#define PTBPF_CAP_SYSINFO     15 /* struct sysinfo */
+#define PTBPF_CAP_POLLFD      16 /* struct pollfd, len / 8 of them */
+#define PTBPF_CAP_EPOLL_EVENT 17 /* struct epoll_event (packed, 12 bytes), len / 12 of them */
+/*
+ * A vector of strings (execve's argv and envp): its captured entries, in
+ * order, each a PTBPF_CAP_STR of the same argument, then this record:
+ * len 0, full the number of entries the vector has (more than the
+ * captures before it when it was cut at 32 entries or at the room).
+ */
+#define PTBPF_CAP_VECTOR_END 18
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall
@@ -112,6 +167,8 @@ struct ptbpf_ev_sys_exit {
  *   (NUL included) of the entry's path i follow in paths[], path 0 first;
  *   0 for a path that was not read again. flags: PTBPF_SYS_PATH*_TRUNCATED,
  *   and _FAULT for a path that could not be read at exit either.
+ * - captures: with PTBPF_SYS_CAPS in flags, after the paths (struct
+ *   ptbpf_sys_cap).
  */
 struct ptbpf_ev_sys_exit_ext {
 	__s64 nr;

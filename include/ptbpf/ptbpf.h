@@ -172,6 +172,19 @@ __PTBPF_API int ptbpf_trace_attr_setfdinfo(trace_attr_t *attr, int on);
 __PTBPF_API int ptbpf_trace_attr_getfdinfo(const trace_attr_t *attr, int *on);
 
 /*
+ * Captures: a stream created with these attributes and strsize > 0 has
+ * its syscall events carry the memory their arguments point to (struct
+ * ptbpf_sys_cap in <ptbpf/events.h>): what a write writes, what a read
+ * read, a struct stat, a socket address, execve's argv. Strings and
+ * buffers are cut at strsize bytes (the real length is kept), structures
+ * are whole. 0 (the default): no captures. EINVAL: no attributes object,
+ * or strsize above PTBPF_STRSIZE_MAX.
+ */
+#define PTBPF_STRSIZE_MAX 4000
+__PTBPF_API int ptbpf_trace_attr_setstrsize(trace_attr_t *attr, unsigned int strsize);
+__PTBPF_API int ptbpf_trace_attr_getstrsize(const trace_attr_t *attr, unsigned int *strsize);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */

@@ -23,6 +23,7 @@
 #include "backend/map_build_id.h"
 #include "backend/kring.h"
 #include "backend/probe.h"
+#include "backend/syscall_caps.h"
 #include "backend/syscalls.h"
 #include "common/clock.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
@@ -114,6 +115,21 @@ static void kern_backend__set_nargs_table(struct kern_bpf *skel)
 {
 	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++)
 		skel->rodata->args_unused[nr] = (__u8)(6 - syscalls__nargs(nr));
+}
+
+/* The captures of syscall arguments, strsize bytes of each string. */
+static int kern_backend__set_caps(struct kern_bpf *skel, unsigned int strsize)
+{
+	int err;
+
+	if (!strsize)
+		return 0;
+	err = syscall_caps__table((void *)skel->rodata->cap_specs, (void *)skel->rodata->cap_when);
+	if (err < 0)
+		return err;
+	skel->rodata->cap_strsize = strsize;
+	/* the arguments of each thread in a call whose exit captures */
+	return bpf_map__set_max_entries(skel->maps.cap_pending, KERN_HELD_MAX);
 }
 
 /*
@@ -311,6 +327,9 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	skel->bss->inherit = o && o->inherit;
 	skel->rodata->follow_secure_exec = o && o->follow_secure_exec;
 	skel->rodata->syscall_status = kern_syscall_status(o);
+	err = kern_backend__set_caps(skel, o ? o->strsize : 0);
+	if (err)
+		return err;
 	/* a syscall in progress per thread: room for many blocked threads */
 	if (skel->rodata->syscall_status) {
 		err = bpf_map__set_max_entries(skel->maps.held, KERN_HELD_MAX);

@@ -37,6 +37,9 @@ struct kern_opts {
 	bool stack_fp;		  /* the user stack walked by frame pointers, not copied */
 	bool stack_kernel;	  /* the kernel stack too */
 	bool fdinfo;		  /* fd_info events at the syscalls that make fds */
+	/* bytes of each string or buffer a syscall argument points to that
+	 * its events capture (struct ptbpf_sys_cap), 0: no captures */
+	unsigned int strsize;
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -55,6 +55,9 @@ size_t attr__max_system_data_of(const struct pt_attr *a)
 
 	if (a->stack_bytes && tr > st)
 		st = tr;
+	/* a syscall's captures (struct ptbpf_sys_cap), at most this room */
+	if (a->strsize && attr__max_system_data() + PTBPF_CAP_AREA > st)
+		st = attr__max_system_data() + PTBPF_CAP_AREA;
 
 	return st > attr__max_system_data() ? st : attr__max_system_data();
 }

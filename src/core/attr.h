@@ -46,6 +46,9 @@ struct pt_attr {
 	uint16_t stack_flags; /* PTBPF_STACK_FP, PTBPF_STACK_KERNEL */
 	/* 1: fd_info events (what each fd of a traced process is) */
 	uint32_t fdinfo;
+	/* bytes of each string or buffer a syscall argument points to that
+	 * is captured, 0: none */
+	uint32_t strsize;
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

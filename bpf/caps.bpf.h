@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Captures of the memory syscall arguments point to (struct ptbpf_sys_cap
+ * in include/ptbpf/events.h), walking the table of kern_cap_spec that
+ * user space sets before load: included by kern.bpf.c, into whose scratch
+ * record the captures go after the paths.
+ */
+#ifndef PTBPF_BPF_CAPS_BPF_H
+#define PTBPF_BPF_CAPS_BPF_H
+
+/* bytes of a string or buffer captured, 0: no captures at all */
+const volatile __u32 cap_strsize = 0;
+const volatile struct kern_cap_spec cap_specs[PTBPF_SYSCALL_NR_MAX][KERN_CAPS];
+/* by syscall number: the KERN_CAP_ENTRY / KERN_CAP_EXIT of its specs, and
+ * the first argument its exit captures (KERN_CAP_WHEN_EXIT_ARG) */
+const volatile __u8 cap_when[PTBPF_SYSCALL_NR_MAX];
+
+/* The arguments of a syscall whose exit captures, by thread. */
+struct cap_args {
+	__u64 args[6];
+	__u32 nr;
+	__u32 pad;
+	__u64 spare; /* cap_arg() reads 8 words */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1); /* set before load */
+	__type(key, __u32);
+	__type(value, struct cap_args);
+} cap_pending SEC(".maps");
+
+/* execve's argv: entries captured at most */
+#define CAP_VECTOR_MAX 32
+/* entries counted at most (envp), by 8 */
+#define CAP_COUNT_CHUNKS 64
+
+#define CAP_HDR sizeof(struct ptbpf_sys_cap)
+
+/*
+ * at, its bounds forgotten: through memory, where the verifier does not
+ * follow a value. At the back edge of a loop, the states of the paths
+ * before (at different offsets) become one for the verifier, which would
+ * otherwise walk each path's sequel apart. Any at is checked against the
+ * end before use.
+ */
+static __always_inline __u64 cap_widen(char *raw, __u64 at)
+{
+	/* the last word of raw: past CAPS_END, no capture gets there */
+	volatile __u64 *slot = (void *)(raw + sizeof(((struct scratch *)0)->raw) - 8);
+
+	*slot = at;
+	return *slot;
+}
+
+/*
+ * The capture header at raw + at, if it and no byte fit before end (a
+ * constant: the verifier bounds at with it). NULL: no room.
+ */
+static __always_inline struct ptbpf_sys_cap *cap_hdr(char *raw, __u64 at, __u64 end, __u8 arg,
+						     __u8 type)
+{
+	struct ptbpf_sys_cap *h;
+
+	if (at > end - CAP_HDR)
+		return NULL;
+	h = (void *)(raw + at);
+	h->arg = arg;
+	h->type = type;
+	h->len = 0;
+	h->full = 0;
+	return h;
+}
+
+/* The room after a header at at, bounded for the verifier. */
+static __always_inline __u64 cap_room(__u64 at, __u64 end, __u64 want)
+{
+	__u64 room = end - at - CAP_HDR;
+	__u64 n = want < room ? want : room;
+
+	barrier_var(n);
+	return n & (KERN_CAP_AREA - 1);
+}
+
+/*
+ * n bytes of user memory at uptr as a capture of full bytes: the new at,
+ * or at unchanged when the memory could not be read.
+ */
+static __always_inline __u64 cap_bytes(char *raw, __u64 at, __u64 end, __u8 arg, __u8 type,
+				       __u64 uptr, __u32 want, __u32 full)
+{
+	struct ptbpf_sys_cap *h = cap_hdr(raw, at, end, arg, type);
+	__u64 n;
+
+	if (!h)
+		return at;
+	n = cap_room(at, end, want);
+	if (n && bpf_probe_read_user(raw + at + CAP_HDR, n, (const void *)uptr))
+		return at;
+	h->len = n;
+	h->full = full;
+	return at + CAP_HDR + n;
+}
+
+/*
+ * A NUL-terminated string at uptr, at most cap_strsize bytes of it: read
+ * with two bytes more, to tell one of exactly cap_strsize bytes from a
+ * longer one (whose full is then cap_strsize + 1, "more").
+ */
+static __always_inline __u64 cap_string(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr)
+{
+	struct ptbpf_sys_cap *h = cap_hdr(raw, at, end, arg, PTBPF_CAP_STR);
+	__u64 n, len;
+	long r;
+
+	if (!h)
+		return at;
+	n = cap_room(at, end, cap_strsize + 2);
+	if (n < 2)
+		return at;
+	r = bpf_probe_read_user_str(raw + at + CAP_HDR, n, (const void *)uptr);
+	if (r <= 0)
+		return at;
+	len = r - 1; /* without the NUL */
+	h->full = len;
+	if (len > cap_strsize)
+		len = cap_strsize;
+	h->len = len & (KERN_CAP_AREA - 1);
+	return at + CAP_HDR + h->len;
+}
+
+/* The entries of the NULL-terminated array at uptr, counted (at most 512). */
+static __always_inline __u32 cap_count(__u64 uptr)
+{
+	__u64 chunk[8];
+	__u32 n = 0;
+
+	for (int c = 0; c < CAP_COUNT_CHUNKS; c++) {
+		if (bpf_probe_read_user(chunk, sizeof(chunk),
+					(const void *)(uptr + c * sizeof(chunk))))
+			return n;
+		for (int i = 0; i < 8; i++) {
+			if (!chunk[i])
+				return n;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* execve's argv: its first entries as strings, then the vector's end. */
+static __always_inline __u64 cap_vector(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr)
+{
+	struct ptbpf_sys_cap *h;
+	/* widened: each of cap_count's returns is a constant of its own */
+	__u32 count = cap_widen(raw, cap_count(uptr));
+
+	at = cap_widen(raw, at);
+	for (int i = 0; i < CAP_VECTOR_MAX; i++, at = cap_widen(raw, at)) {
+		__u64 p;
+
+		if (i >= count || i >= cap_strsize)
+			break;
+		if (bpf_probe_read_user(&p, sizeof(p), (const void *)(uptr + i * sizeof(p))))
+			break;
+		at = cap_string(raw, at, end, arg, p);
+	}
+	h = cap_hdr(raw, at, end, arg, PTBPF_CAP_VECTOR_END);
+	if (!h)
+		return at;
+	h->full = count;
+	return at + CAP_HDR;
+}
+
+/*
+ * Argument i of args, which is in a map value (its size checked at the
+ * callers: 8 words there): an index, not a switch of six paths.
+ */
+static __always_inline __u64 cap_arg(const __u64 *args, __u8 i)
+{
+	return args[i & 7];
+}
+
+/*
+ * The captures of syscall nr when (KERN_CAP_ENTRY or KERN_CAP_EXIT, with
+ * its result ret) into raw from at on: the new at.
+ */
+static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr, const __u64 *args,
+				       long ret, const __u16 when)
+{
+	/* the vectors (execve's), after the loop: their code once */
+	__u64 vec = 0, cnt = 0;
+	__u8 vec_arg = 0, cnt_arg = 0;
+
+	/* at widened before the back edge: the loop head is where the
+	 * verifier compares the states */
+	at = cap_widen(raw, at);
+	for (int k = 0; k < KERN_CAPS; k++, at = cap_widen(raw, at)) {
+		const volatile struct kern_cap_spec *sp =
+			&cap_specs[nr & (PTBPF_SYSCALL_NR_MAX - 1)][k];
+		__u8 type = sp->type, arg = sp->arg, mode = sp->size;
+		__u32 max = sp->max, want, full;
+		__u64 uptr, n;
+
+		if (!type)
+			break;
+		if (sp->when != when)
+			continue;
+		uptr = cap_arg(args, arg);
+		if (!uptr)
+			continue;
+		switch (mode) {
+		case KERN_CAP_FIXED:
+			want = full = max;
+			break;
+		case KERN_CAP_ARG:
+		case KERN_CAP_RET:
+			n = mode == KERN_CAP_ARG ? cap_arg(args, sp->size_arg) : (__u64)ret;
+			full = n > 0xffffffffull ? 0xffffffffu : (__u32)n;
+			want = max ? max : cap_strsize;
+			if (want > full)
+				want = full;
+			break;
+		case KERN_CAP_ARG_ELEMS:
+		case KERN_CAP_RET_ELEMS:
+			n = mode == KERN_CAP_ARG_ELEMS ? cap_arg(args, sp->size_arg) : (__u64)ret;
+			if (n > KERN_CAP_AREA)
+				n = KERN_CAP_AREA;
+			want = full = (__u32)n * max;
+			break;
+		case KERN_CAP_LENPTR: {
+			__u32 l = 0;
+
+			if (bpf_probe_read_user(&l, sizeof(l),
+						(const void *)cap_arg(args, sp->size_arg)))
+				continue;
+			full = l;
+			want = l < max ? l : max;
+			break;
+		}
+		case KERN_CAP_STRING:
+			at = cap_string(raw, at, end, arg, uptr);
+			continue;
+		case KERN_CAP_VECTOR:
+			vec = uptr;
+			vec_arg = arg;
+			continue;
+		case KERN_CAP_COUNT:
+			cnt = uptr;
+			cnt_arg = arg;
+			continue;
+		default:
+			continue;
+		}
+		at = cap_bytes(raw, at, end, arg, type, uptr, want, full);
+	}
+	if (when != KERN_CAP_ENTRY)
+		return at; /* vectors are read at entry */
+	if (vec)
+		at = cap_vector(raw, cap_widen(raw, at), end, vec_arg, vec);
+	if (cnt) {
+		struct ptbpf_sys_cap *h;
+
+		at = cap_widen(raw, at);
+		h = cap_hdr(raw, at, end, cnt_arg, PTBPF_CAP_VECTOR_END);
+		if (h) {
+			h->full = cap_widen(raw, cap_count(cnt));
+			at += CAP_HDR;
+		}
+	}
+	return at;
+}
+
+/*
+ * The captures of syscall nr when (KERN_CAP_ENTRY: from the arguments of
+ * the scratch's sys_enter; KERN_CAP_EXIT: from those thread tid noted at
+ * entry, with the result ret) into the per-CPU scratch record from at
+ * on: the new at. A global function: the verifier walks it once, on its
+ * own, not in the context of each of its callers.
+ */
+__noinline int caps_fill(__u32 at, __u32 nr, long ret, __u32 when, __u32 tid)
+{
+	struct scratch *s;
+	struct cap_args *p;
+	__u32 zero = 0;
+
+	_Static_assert(sizeof(struct cap_args) >= 8 * sizeof(__u64), "cap_arg reads 8 words");
+	_Static_assert(__builtin_offsetof(struct ptbpf_ev_sys_enter, args) + 8 * sizeof(__u64) <=
+			       sizeof(((struct scratch *)0)->raw),
+		       "cap_arg reads 8 words");
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		return at;
+	if (when == KERN_CAP_ENTRY)
+		return caps_take(s->raw, at, CAPS_END, nr, s->ent.args, 0, KERN_CAP_ENTRY);
+	p = bpf_map_lookup_elem(&cap_pending, &tid);
+	if (!p || p->nr != nr)
+		return at;
+	return caps_take(s->raw, at, CAPS_END, nr, p->args, ret, KERN_CAP_EXIT);
+}
+
+/* At entry: note the arguments of a syscall whose exit captures. */
+static __always_inline void caps_note(__u32 tid, __u32 nr, const __u64 *args)
+{
+	struct cap_args a;
+
+	for (int i = 0; i < 6; i++)
+		a.args[i] = args[i];
+	a.nr = nr;
+	a.pad = 0;
+	a.spare = 0;
+	bpf_map_update_elem(&cap_pending, &tid, &a, BPF_ANY);
+}
+
+static __always_inline bool caps_at(__u32 nr, __u8 when)
+{
+	return cap_strsize && (cap_when[nr & (PTBPF_SYSCALL_NR_MAX - 1)] & when);
+}
+
+#endif

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf: the captures of a syscall event (struct ptbpf_sys_cap), found in
+ * its payload and printed as strace prints what the argument points to.
+ * The payload is the traced process's: every read is bounded by its length.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <ptbpf/ptbpf.h>
+
+#include "cli.h"
+#include "decode_caps.h"
+
+#define ENT_FIXED  offsetof(struct ptbpf_ev_sys_enter, paths)
+#define EXIT_FIXED offsetof(struct ptbpf_ev_sys_exit_ext, paths)
+
+static struct decode_opts dopts = { .strsize = 32 };
+
+void decode_set_opts(const struct decode_opts *o)
+{
+	dopts = *o;
+}
+
+const struct decode_opts *decode_get_opts(void)
+{
+	return &dopts;
+}
+
+/* The run of captures from off to the end of p[0..len). */
+static void caps_walk(struct cap_set *cs, const unsigned char *p, size_t len, size_t off)
+{
+	while (cs->n < CAP_SET_MAX && off <= len && len - off >= sizeof(struct ptbpf_sys_cap)) {
+		struct cap_ref *c = &cs->c[cs->n];
+
+		memcpy(&c->h, p + off, sizeof(c->h));
+		off += sizeof(c->h);
+		if (c->h.len > len - off)
+			return; /* cut short: what is before stands */
+		c->p = p + off;
+		off += c->h.len;
+		cs->n++;
+	}
+}
+
+void caps_of_entry(struct cap_set *cs, const void *data, size_t len)
+{
+	const struct ptbpf_ev_sys_enter *e = data;
+	size_t paths;
+
+	cs->n = 0;
+	if (!data || len < ENT_FIXED || !(e->flags & PTBPF_SYS_CAPS))
+		return;
+	paths = (size_t)e->path_len[0] + e->path_len[1];
+	if (paths > len - ENT_FIXED)
+		return;
+	caps_walk(cs, data, len, ENT_FIXED + paths);
+}
+
+void caps_of_exit(struct cap_set *cs, const void *data, size_t len)
+{
+	const struct ptbpf_ev_sys_exit_ext *x = data;
+	size_t paths;
+
+	cs->n = 0;
+	if (!data || len < EXIT_FIXED || !(x->flags & PTBPF_SYS_CAPS))
+		return;
+	paths = (size_t)x->path_len[0] + x->path_len[1];
+	if (paths > len - EXIT_FIXED)
+		return;
+	caps_walk(cs, data, len, EXIT_FIXED + paths);
+}
+
+int caps_exit_arg(const void *data, size_t len)
+{
+	const struct ptbpf_ev_sys_enter *e = data;
+
+	if (!data || len < ENT_FIXED || !(e->flags & PTBPF_SYS_CAPS_AT_EXIT))
+		return -1;
+	return PTBPF_SYS_EXIT_ARG(e->flags);
+}
+
+/* ["ls", "-l"] or 0x7ffd... / * 23 vars * /: the vector of argument arg. */
+static int print_vector(struct sbuf *b, const struct cap_set *cs, int arg, uint64_t raw)
+{
+	int i, nstr = 0, end = -1;
+
+	for (i = 0; i < cs->n; i++) {
+		if (cs->c[i].h.arg != arg)
+			continue;
+		if (cs->c[i].h.type == PTBPF_CAP_VECTOR_END) {
+			end = i;
+			break;
+		}
+		if (cs->c[i].h.type == PTBPF_CAP_STR)
+			nstr++;
+	}
+	if (end < 0)
+		return -1;
+	if (!nstr && cs->c[end].h.full) {
+		/* an environment: strace shows its pointer and its size */
+		sb_xhex(b, raw);
+		sb_printf(b, " /* %u var%s */", cs->c[end].h.full,
+			  cs->c[end].h.full == 1 ? "" : "s");
+		return 0;
+	}
+	sb_putc(b, '[');
+	nstr = 0;
+	for (i = 0; i < end; i++) {
+		const struct cap_ref *c = &cs->c[i];
+
+		if (c->h.arg != arg || c->h.type != PTBPF_CAP_STR)
+			continue;
+		if (nstr++)
+			sb_puts(b, ", ");
+		fmt_str(b, c->p, c->h.len, c->h.full, 1, &dopts);
+	}
+	if (cs->c[end].h.full > (unsigned)nstr)
+		sb_puts(b, nstr ? ", ..." : "...");
+	sb_putc(b, ']');
+	return 0;
+}
+
+static int print_timespecs(struct sbuf *b, const struct cap_ref *c)
+{
+	size_t n = c->h.len / 16;
+
+	if (n == 1)
+		return fmt_timespec(b, c->p, c->h.len);
+	if (!n)
+		return -1;
+	sb_putc(b, '[');
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sb_puts(b, ", ");
+		fmt_timespec(b, c->p + 16 * i, 16);
+	}
+	sb_putc(b, ']');
+	return 0;
+}
+
+/* One capture as strace prints what its argument points to; -1: cannot. */
+static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_ref *c,
+		     uint64_t raw)
+{
+	const void *p = c->p;
+	size_t len = c->h.len;
+
+	switch (c->h.type) {
+	case PTBPF_CAP_BYTES:
+		return fmt_str(b, p, len, c->h.full, 0, &dopts);
+	case PTBPF_CAP_STR:
+		if (cs && cs->n) {
+			int i;
+
+			/* a vector's entry: the vector is printed whole */
+			for (i = 0; i < cs->n; i++)
+				if (cs->c[i].h.arg == c->h.arg &&
+				    cs->c[i].h.type == PTBPF_CAP_VECTOR_END)
+					return print_vector(b, cs, c->h.arg, raw);
+		}
+		return fmt_str(b, p, len, c->h.full, 1, &dopts);
+	case PTBPF_CAP_VECTOR_END:
+		return print_vector(b, cs, c->h.arg, raw);
+	case PTBPF_CAP_STAT:
+		return fmt_stat(b, p, len, &dopts);
+	case PTBPF_CAP_STATX:
+		return fmt_statx(b, p, len, &dopts);
+	case PTBPF_CAP_STATFS:
+		return fmt_statfs(b, p, len, &dopts);
+	case PTBPF_CAP_SOCKADDR:
+		return fmt_sockaddr(b, p, len, c->h.full);
+	case PTBPF_CAP_TIMESPEC:
+		return print_timespecs(b, c);
+	case PTBPF_CAP_TIMEVAL:
+		return fmt_timeval(b, p, len);
+	case PTBPF_CAP_INT:
+		return len && len % 4 == 0 ? fmt_int_array(b, p, len, len / 4) : -1;
+	case PTBPF_CAP_WAIT_STATUS:
+		return fmt_wait_status(b, p, len);
+	case PTBPF_CAP_SIGACTION:
+		return fmt_sigaction(b, p, len);
+	case PTBPF_CAP_SIGSET:
+		return fmt_sigset(b, p, len);
+	case PTBPF_CAP_RLIMIT:
+		return fmt_rlimit(b, p, len);
+	case PTBPF_CAP_UTSNAME:
+		return fmt_utsname(b, p, len, &dopts);
+	case PTBPF_CAP_SYSINFO:
+		return fmt_sysinfo(b, p, len);
+	case PTBPF_CAP_POLLFD:
+		return fmt_pollfds(b, p, len, len / 8, 0);
+	case PTBPF_CAP_EPOLL_EVENT:
+		if (len == 12 && c->h.full == 12 && !cs)
+			return fmt_epoll_event(b, p, len);
+		return fmt_epoll_events(b, p, len, len / 12);
+	}
+	return -1;
+}
+
+static const struct cap_ref *cap_find(const struct cap_set *cs, int arg, int skip_poll)
+{
+	for (int i = 0; cs && i < cs->n; i++) {
+		const struct cap_ref *c = &cs->c[i];
+
+		if (c->h.arg != arg || (skip_poll && c->h.type == PTBPF_CAP_POLLFD))
+			continue;
+		return c;
+	}
+	return NULL;
+}
+
+int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
+		   uint64_t raw)
+{
+	const struct cap_ref *c = cap_find(exit, arg, 1);
+	const struct cap_set *from = exit;
+	size_t at = b->len;
+
+	if (!c) {
+		c = cap_find(ent, arg, 0);
+		from = ent;
+	}
+	if (!c)
+		return 0;
+	/* epoll_ctl's one event is not an array */
+	if (print_cap(b, c->h.type == PTBPF_CAP_EPOLL_EVENT && from == ent ? NULL : from, c, raw)) {
+		sb_truncate(b, at);
+		return 0;
+	}
+	return 1;
+}
+
+void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit)
+{
+	for (int i = 0; exit && i < exit->n; i++) {
+		const struct cap_ref *c = &exit->c[i];
+
+		if (c->h.type == PTBPF_CAP_POLLFD) {
+			size_t at = b->len;
+
+			if (fmt_pollfds(b, c->p, c->h.len, c->h.len / 8, 1))
+				sb_truncate(b, at);
+		}
+	}
+}

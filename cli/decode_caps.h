@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The captures of a syscall event (struct ptbpf_sys_cap), as strace prints them. */
+#ifndef PTBPF_DECODE_CAPS_H
+#define PTBPF_DECODE_CAPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <ptbpf/events.h>
+
+#include "cli.h"
+#include "decode_struct.h"
+
+/* -s, -v, -x: how much of what is captured is printed (default -s 32) */
+void decode_set_opts(const struct decode_opts *o);
+const struct decode_opts *decode_get_opts(void);
+
+#define CAP_SET_MAX 48 /* execve: 32 argv strings and the vectors' ends */
+
+struct cap_ref {
+	struct ptbpf_sys_cap h; /* a copy: the payload's is unaligned */
+	const unsigned char *p; /* h.len bytes, inside the payload */
+};
+
+struct cap_set {
+	struct cap_ref c[CAP_SET_MAX];
+	int n;
+};
+
+/* The captures of a sys_enter or sys_exit payload (none: n = 0). */
+void caps_of_entry(struct cap_set *cs, const void *data, size_t len);
+void caps_of_exit(struct cap_set *cs, const void *data, size_t len);
+/* The first argument an entry's exit brings a capture of, -1: none. */
+int caps_exit_arg(const void *data, size_t len);
+/* Argument arg (raw: its value) from the exit's captures, else the
+ * entry's: 1 printed, 0 nothing printed (no capture, or a short one). */
+int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
+		   uint64_t raw);
+/* What strace prints after the result: poll's " ([{fd=3, revents=POLLIN}])" */
+void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit);
+
+#endif

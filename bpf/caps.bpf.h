@@ -44,6 +44,17 @@ struct {
  * otherwise walk each path's sequel apart. Any at is checked against the
  * end before use.
  */
+/*
+ * at (checked against the end already) with a bound the verifier keeps:
+ * a check's bound may be on a copy that the compiler spilled before it
+ * (5.10 does not carry it to the spilled copy).
+ */
+static __always_inline __u64 cap_mask(__u64 at)
+{
+	barrier_var(at);
+	return at & CAP_MASK;
+}
+
 static __always_inline __u64 cap_widen(char *raw, __u64 at)
 {
 	/* the last word of raw: past CAPS_END, no capture gets there */
@@ -64,7 +75,7 @@ static __always_inline struct ptbpf_sys_cap *cap_hdr(char *raw, __u64 at, __u64 
 
 	if (at > end - CAP_HDR)
 		return NULL;
-	h = (void *)(raw + at);
+	h = (void *)(raw + cap_mask(at));
 	h->arg = arg;
 	h->type = type;
 	h->len = 0;
@@ -95,7 +106,7 @@ static __always_inline __u64 cap_bytes(char *raw, __u64 at, __u64 end, __u8 arg,
 	if (!h)
 		return at;
 	n = cap_room(at, end, want);
-	if (n && bpf_probe_read_user(raw + at + CAP_HDR, n, (const void *)uptr))
+	if (n && bpf_probe_read_user(raw + cap_mask(at) + CAP_HDR, n, (const void *)uptr))
 		return at;
 	h->len = n;
 	h->full = full;
@@ -118,7 +129,7 @@ static __always_inline __u64 cap_string(char *raw, __u64 at, __u64 end, __u8 arg
 	n = cap_room(at, end, cap_strsize + 2);
 	if (n < 2)
 		return at;
-	r = bpf_probe_read_user_str(raw + at + CAP_HDR, n, (const void *)uptr);
+	r = bpf_probe_read_user_str(raw + cap_mask(at) + CAP_HDR, n, (const void *)uptr);
 	if (r <= 0)
 		return at;
 	len = r - 1; /* without the NUL */

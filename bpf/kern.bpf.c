@@ -162,18 +162,29 @@ struct {
 
 __u32 nr_late;
 
+/* where the captures of a record end at the most */
+#define CAPS_END (SYS_ENTER_FIXED + 2 * PTBPF_PATH_MAX + KERN_CAP_AREA)
+/* the bound the verifier knows of a capture's offset (cap_mask()) */
+#define CAP_MASK (2 * KERN_CAP_AREA - 1)
+
 struct scratch {
 	struct kern_rec rec;
 	union {
 		struct ptbpf_ev_sys_enter ent;
-		/* room past CAPS_END for the verifier: a capture's offset
-		 * and size are each bounded, not their sum */
-		char raw[(SYS_ENTER_FIXED + 2 * PTBPF_PATH_MAX + 2 * KERN_CAP_AREA + 7) & ~7];
+		/* room past CAPS_END for the verifier, which bounds a
+		 * capture's offset (CAP_MASK), header and size (below
+		 * KERN_CAP_AREA) each, not their sum; and cap_widen()'s
+		 * word at the end */
+		char raw[CAP_MASK + 1 + 8 + KERN_CAP_AREA + 8];
 	};
 };
 
-/* where the captures of a record end at the most */
-#define CAPS_END (SYS_ENTER_FIXED + 2 * PTBPF_PATH_MAX + KERN_CAP_AREA)
+/* An entry kept until its result is known: a scratch record, its room
+ * for the verifier left out. */
+struct held_rec {
+	struct kern_rec rec;
+	char raw[(CAPS_END + 7) & ~7];
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -187,7 +198,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1); /* set before load */
 	__type(key, __u32);
-	__type(value, struct scratch);
+	__type(value, struct held_rec);
 } held SEC(".maps");
 
 /* task_struct.state before 5.14 */
@@ -1171,14 +1182,15 @@ static __always_inline bool status_wanted(long ret)
  */
 static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
 {
-	struct scratch *s = bpf_map_lookup_elem(&held, &tid);
+	struct held_rec *s = bpf_map_lookup_elem(&held, &tid);
 	__u64 ts = 0;
 	__u32 size;
 
 	if (!s)
 		return 0;
 	size = sizeof(s->rec) + s->rec.data_len;
-	if (wanted && s->ent.nr == nr && size <= sizeof(*s)) {
+	barrier_var(size);
+	if (wanted && ((struct ptbpf_ev_sys_enter *)s->raw)->nr == nr && size <= sizeof(*s)) {
 		if (rec_output(s, size))
 			ts = s->rec.ts;
 	} else if (!wanted) {

@@ -159,6 +159,29 @@ static __always_inline __u32 cap_count(__u64 uptr)
 	return n;
 }
 
+/* getdents64's records in its result's len bytes at uptr, counted; -1 when
+ * more than CAP_DIRENTS_MAX (or unreadable): no count rather than a wrong one. */
+#define CAP_DIRENTS_MAX 2048
+
+static __always_inline long cap_dirents(char *raw, __u64 uptr, long len)
+{
+	__u64 off = 0;
+	long n;
+
+	for (n = 0; n < CAP_DIRENTS_MAX; n++, off = cap_widen(raw, off)) {
+		__u16 reclen;
+
+		if (off >= (__u64)len)
+			return n;
+		/* struct linux_dirent64: d_reclen after d_ino and d_off */
+		if (bpf_probe_read_user(&reclen, sizeof(reclen), (const void *)(uptr + off + 16)) ||
+		    !reclen)
+			return -1;
+		off += reclen;
+	}
+	return off >= (__u64)len ? n : -1;
+}
+
 /* execve's argv: its first entries as strings, then the vector's end. */
 static __always_inline __u64 cap_vector(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr)
 {
@@ -199,9 +222,10 @@ static __always_inline __u64 cap_arg(const __u64 *args, __u8 i)
 static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr, const __u64 *args,
 				       long ret, const __u16 when)
 {
-	/* the vectors (execve's), after the loop: their code once */
-	__u64 vec = 0, cnt = 0;
-	__u8 vec_arg = 0, cnt_arg = 0;
+	/* the vectors (execve's) and getdents64's records, after the loop:
+	 * their code once */
+	__u64 vec = 0, cnt = 0, dir = 0;
+	__u8 vec_arg = 0, cnt_arg = 0, dir_arg = 0;
 
 	/* at widened before the back edge: the loop head is where the
 	 * verifier compares the states */
@@ -260,13 +284,29 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 			cnt = uptr;
 			cnt_arg = arg;
 			continue;
+		case KERN_CAP_DIRENTS:
+			dir = uptr;
+			dir_arg = arg;
+			continue;
 		default:
 			continue;
 		}
 		at = cap_bytes(raw, at, end, arg, type, uptr, want, full);
 	}
-	if (when != KERN_CAP_ENTRY)
-		return at; /* vectors are read at entry */
+	if (when != KERN_CAP_ENTRY) {
+		struct ptbpf_sys_cap *h;
+		long n;
+
+		if (!dir || ret < 0)
+			return at;
+		n = cap_dirents(raw, dir, ret);
+		at = cap_widen(raw, at);
+		h = n >= 0 ? cap_hdr(raw, at, end, dir_arg, PTBPF_CAP_DIRENTS) : NULL;
+		if (!h)
+			return at;
+		h->full = n;
+		return at + CAP_HDR;
+	}
 	if (vec)
 		at = cap_vector(raw, cap_widen(raw, at), end, vec_arg, vec);
 	if (cnt) {
@@ -283,27 +323,37 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 }
 
 /*
- * The captures of syscall nr when (KERN_CAP_ENTRY: from the arguments of
- * the scratch's sys_enter; KERN_CAP_EXIT: from those thread tid noted at
- * entry, with the result ret) into the per-CPU scratch record from at
- * on: the new at. A global function: the verifier walks it once, on its
- * own, not in the context of each of its callers.
+ * The captures of syscall nr at entry, from the arguments of the scratch's
+ * sys_enter, into the per-CPU scratch record from at on: the new at.
+ * Global functions (this one and the exit's): the verifier walks each
+ * once, on its own, not in the context of each of its callers; and each
+ * program has only its own.
  */
-__noinline int caps_fill(__u32 at, __u32 nr, long ret, __u32 when, __u32 tid)
+__noinline int caps_fill_entry(__u32 at, __u32 nr)
 {
 	struct scratch *s;
-	struct cap_args *p;
 	__u32 zero = 0;
 
-	_Static_assert(sizeof(struct cap_args) >= 8 * sizeof(__u64), "cap_arg reads 8 words");
 	_Static_assert(__builtin_offsetof(struct ptbpf_ev_sys_enter, args) + 8 * sizeof(__u64) <=
 			       sizeof(((struct scratch *)0)->raw),
 		       "cap_arg reads 8 words");
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
 		return at;
-	if (when == KERN_CAP_ENTRY)
-		return caps_take(s->raw, at, CAPS_END, nr, s->ent.args, 0, KERN_CAP_ENTRY);
+	return caps_take(s->raw, at, CAPS_END, nr, s->ent.args, 0, KERN_CAP_ENTRY);
+}
+
+/* The same at a successful exit (ret), from the arguments thread tid noted. */
+__noinline int caps_fill_exit(__u32 at, __u32 nr, long ret, __u32 tid)
+{
+	struct scratch *s;
+	struct cap_args *p;
+	__u32 zero = 0;
+
+	_Static_assert(sizeof(struct cap_args) >= 8 * sizeof(__u64), "cap_arg reads 8 words");
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		return at;
 	p = bpf_map_lookup_elem(&cap_pending, &tid);
 	if (!p || p->nr != nr)
 		return at;

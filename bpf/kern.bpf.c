@@ -608,7 +608,7 @@ static __always_inline int sys_exit_full(struct late_path *l, struct cap_args *p
 	x->path_len[1] = len1;
 	size = SYS_EXIT_FIXED + len0 + len1;
 	if (p && ret >= 0) {
-		__u32 at = caps_fill(size, nr, ret, KERN_CAP_EXIT, tid);
+		__u32 at = caps_fill_exit(size, nr, ret, tid);
 
 		if (at != size && at <= CAPS_END) {
 			x->flags |= PTBPF_SYS_CAPS;
@@ -665,7 +665,7 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	s->ent.path_len[1] = len1;
 	size = SYS_ENTER_FIXED + len0 + len1;
 	if (caps_at(nr, KERN_CAP_ENTRY)) {
-		__u32 at = caps_fill(size, nr, 0, KERN_CAP_ENTRY, tid);
+		__u32 at = caps_fill_entry(size, nr);
 
 		if (at != size && at <= CAPS_END) {
 			s->ent.flags |= PTBPF_SYS_CAPS;

@@ -161,6 +161,11 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return fmt_str(b, p, len, c->h.full, 1, &dopts);
 	case PTBPF_CAP_VECTOR_END:
 		return print_vector(b, cs, c->h.arg, raw);
+	case PTBPF_CAP_DIRENTS:
+		/* strace -v would print the records: not captured */
+		sb_xhex(b, raw);
+		sb_printf(b, " /* %u entries */", c->h.full);
+		return 0;
 	case PTBPF_CAP_STAT:
 		return fmt_stat(b, p, len, &dopts);
 	case PTBPF_CAP_STATX:

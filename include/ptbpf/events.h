@@ -129,6 +129,8 @@ struct ptbpf_sys_cap {
  * captures before it when it was cut at 32 entries or at the room).
  */
 #define PTBPF_CAP_VECTOR_END 18
+/* getdents64's records: len 0, full the number of records the call returned */
+#define PTBPF_CAP_DIRENTS 19
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

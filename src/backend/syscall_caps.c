@@ -41,6 +41,11 @@ struct cap_row {
 		PTBPF_CAP_SOCKADDR, a, KERN_CAP_LENPTR, n, 128, X                                  \
 	}
 
+#define STRING(a)                                                                                  \
+	{                                                                                          \
+		PTBPF_CAP_STR, a, KERN_CAP_STRING, 0, 0, E                                         \
+	}
+
 static const struct cap_row cap_rows[] = {
 	/* what the call reads */
 	{ "write", BUF_ARG(1, 2) },
@@ -103,6 +108,23 @@ static const struct cap_row cap_rows[] = {
 	{ "ppoll", { PTBPF_CAP_POLLFD, 0, KERN_CAP_ARG_ELEMS, 1, 8, X } },
 	{ "epoll_wait", { PTBPF_CAP_EPOLL_EVENT, 1, KERN_CAP_RET_ELEMS, 0, 12, X } },
 	{ "epoll_pwait", { PTBPF_CAP_EPOLL_EVENT, 1, KERN_CAP_RET_ELEMS, 0, 12, X } },
+	{ "getdents64", { PTBPF_CAP_DIRENTS, 1, KERN_CAP_DIRENTS, 0, 0, X } },
+	/* extended attributes: the name read, the value read or written */
+	{ "getxattr", STRING(1) },
+	{ "lgetxattr", STRING(1) },
+	{ "fgetxattr", STRING(1) },
+	{ "getxattr", BUF_RET(2) },
+	{ "lgetxattr", BUF_RET(2) },
+	{ "fgetxattr", BUF_RET(2) },
+	{ "setxattr", STRING(1) },
+	{ "lsetxattr", STRING(1) },
+	{ "fsetxattr", STRING(1) },
+	{ "setxattr", BUF_ARG(2, 3) },
+	{ "lsetxattr", BUF_ARG(2, 3) },
+	{ "fsetxattr", BUF_ARG(2, 3) },
+	{ "removexattr", STRING(1) },
+	{ "lremovexattr", STRING(1) },
+	{ "fremovexattr", STRING(1) },
 };
 
 int syscall_caps__table(struct kern_cap_spec specs[PTBPF_SYSCALL_NR_MAX][KERN_CAPS],

@@ -241,10 +241,15 @@ void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit)
 		const struct cap_ref *c = &exit->c[i];
 
 		if (c->h.type == PTBPF_CAP_POLLFD) {
-			size_t at = b->len;
+			size_t at = b->len, list;
 
-			if (fmt_pollfds(b, c->p, c->h.len, c->h.len / 8, 1))
+			sb_puts(b, " (");
+			list = b->len;
+			/* nothing when no fd has revents */
+			if (fmt_pollfds(b, c->p, c->h.len, c->h.len / 8, 1) || b->len == list)
 				sb_truncate(b, at);
+			else
+				sb_putc(b, ')');
 		}
 	}
 }

@@ -20,7 +20,7 @@ jobs=${JOBS:-$(nproc)}
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer fuzz_probe fuzz_stacks \
-	fuzz_decode_struct fuzz_evfields fuzz_fdtable
+	fuzz_decode_struct fuzz_evfields fuzz_fdtable fuzz_decode_caps
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -52,3 +52,5 @@ fuzz fuzz_decode_struct decode_struct "$quarter" 4096
 fuzz fuzz_evfields evfields 5 2048
 # -y's fd tables: a few seconds too
 fuzz fuzz_fdtable fdtable 5 8192
+# a syscall's line from its captures: a few seconds too
+fuzz fuzz_decode_caps decode_caps 5 8192

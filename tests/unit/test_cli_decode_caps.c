@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A syscall's line from its captures (cli/decode_caps.c through
+ * decode_sys_call and the split forms): payloads built by hand as BPF
+ * writes them, each expected line strace's for the same call; and hostile
+ * payloads (a capture longer than the payload, a header cut short, a
+ * vector without its end, path lengths past the end), each copied into a
+ * buffer of its exact size so that ASan sees any read past it.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <ptbpf/events.h>
+
+#include "cli.h"
+#include "decode_caps.h"
+
+const char *cli_prog = "test_cli_decode_caps";
+
+/* A payload under construction. */
+struct pl {
+	unsigned char b[4096];
+	size_t len;
+};
+
+static void pl_enter(struct pl *p, long nr, const uint64_t *args, uint16_t flags)
+{
+	struct ptbpf_ev_sys_enter e = { .nr = nr, .flags = flags };
+
+	memcpy(e.args, args, sizeof(e.args));
+	memcpy(p->b, &e, offsetof(struct ptbpf_ev_sys_enter, paths));
+	p->len = offsetof(struct ptbpf_ev_sys_enter, paths);
+}
+
+static void pl_exit(struct pl *p, long nr, int64_t ret)
+{
+	struct ptbpf_ev_sys_exit_ext x = { .nr = nr, .ret = ret, .flags = PTBPF_SYS_CAPS };
+
+	memcpy(p->b, &x, offsetof(struct ptbpf_ev_sys_exit_ext, paths));
+	p->len = offsetof(struct ptbpf_ev_sys_exit_ext, paths);
+}
+
+/* A path of the entry (before any capture). */
+static void pl_path(struct pl *p, int i, int arg, const char *s)
+{
+	struct ptbpf_ev_sys_enter *e = (void *)p->b;
+	size_t n = strlen(s) + 1;
+
+	e->path_len[i] = (uint16_t)n;
+	e->path_arg[i] = (uint8_t)arg;
+	memcpy(p->b + p->len, s, n);
+	p->len += n;
+}
+
+static void pl_cap(struct pl *p, int arg, int type, const void *bytes, size_t len, uint32_t full)
+{
+	struct ptbpf_sys_cap h = { .arg = (uint8_t)arg, .type = (uint8_t)type,
+				   .len = (uint16_t)len, .full = full };
+
+	memcpy(p->b + p->len, &h, sizeof(h));
+	p->len += sizeof(h);
+	memcpy(p->b + p->len, bytes, len);
+	p->len += len;
+}
+
+/* decode_sys_call on copies of exactly the payloads' sizes */
+static void expect_call(const char *want, const char *name, const struct pl *e,
+			const struct pl *x)
+{
+	struct sbuf b = { 0 };
+	void *ec = malloc(e->len), *xc = x ? malloc(x->len ? x->len : 1) : NULL;
+
+	memcpy(ec, e->b, e->len);
+	if (x)
+		memcpy(xc, x->b, x->len);
+	decode_sys_call(&b, name, sys_desc(name), ec, e->len, xc, x ? x->len : 0);
+	assert_false(b.failed);
+	assert_string_equal(b.s, want);
+	sb_free(&b);
+	free(ec);
+	free(xc);
+}
+
+static void test_read_write(void **state)
+{
+	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, wr[6] = { 1, 0x55aa0000, 3 };
+	struct pl e, x;
+
+	(void)state;
+	/* read(3, "\177ELF\2\1\1\3\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0\20t\2\0\0\0\0\0"..., 832) = 832 */
+	pl_enter(&e, 0, rd, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_exit(&x, 0, 832);
+	pl_cap(&x, 1, PTBPF_CAP_BYTES,
+	       "\177ELF\2\1\1\3\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0\20t\2\0\0\0\0\0", 32, 832);
+	expect_call("read(3, \"\\177ELF\\2\\1\\1\\3\\0\\0\\0\\0\\0\\0\\0\\0\\3\\0>\\0\\1\\0\\0\\0\\20t\\2\\0\\0"
+		    "\\0\\0\\0\"..., 832)",
+		    "read", &e, &x);
+	/* the call failed: no capture, the pointer */
+	expect_call("read(3, 0x7ffd1000, 832)", "read", &e, NULL);
+	/* write(1, "hi\n", 3) = 3 */
+	pl_enter(&e, 1, wr, PTBPF_SYS_CAPS);
+	pl_cap(&e, 1, PTBPF_CAP_BYTES, "hi\n", 3, 3);
+	expect_call("write(1, \"hi\\n\", 3)", "write", &e, NULL);
+}
+
+static void test_execve(void **state)
+{
+	uint64_t a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
+	struct pl e;
+
+	(void)state;
+	pl_enter(&e, 59, a, PTBPF_SYS_CAPS);
+	pl_path(&e, 0, 0, "/bin/ls");
+	pl_cap(&e, 1, PTBPF_CAP_STR, "ls", 2, 2);
+	pl_cap(&e, 1, PTBPF_CAP_STR, "-la", 3, 3);
+	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 2);
+	pl_cap(&e, 2, PTBPF_CAP_VECTOR_END, "", 0, 23);
+	expect_call("execve(\"/bin/ls\", [\"ls\", \"-la\"], 0x7ffd3000 /* 23 vars */)", "execve",
+		    &e, NULL);
+	/* more entries than captured (the room ran out) */
+	pl_enter(&e, 59, a, PTBPF_SYS_CAPS);
+	pl_path(&e, 0, 0, "/bin/ls");
+	pl_cap(&e, 1, PTBPF_CAP_STR, "ls", 2, 2);
+	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 40);
+	pl_cap(&e, 2, PTBPF_CAP_VECTOR_END, "", 0, 1);
+	expect_call("execve(\"/bin/ls\", [\"ls\", ...], 0x7ffd3000 /* 1 var */)", "execve", &e,
+		    NULL);
+	/* a string longer than -s: its length says so */
+	pl_enter(&e, 59, a, PTBPF_SYS_CAPS);
+	pl_path(&e, 0, 0, "/bin/echo");
+	pl_cap(&e, 1, PTBPF_CAP_STR, "0123456789012345678901234567890123", 32, 33);
+	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 1);
+	expect_call("execve(\"/bin/echo\", [\"01234567890123456789012345678901\"...], 0x7ffd3000)",
+		    "execve", &e, NULL);
+}
+
+static void test_split(void **state)
+{
+	uint64_t rd[6] = { 3, 0x7ffd1000, 832 };
+	struct pl e, x;
+	struct sbuf b = { 0 };
+
+	(void)state;
+	pl_enter(&e, 0, rd, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_exit(&x, 0, 5);
+	pl_cap(&x, 1, PTBPF_CAP_BYTES, "hello", 5, 5);
+	/* strace: "read(3,  <unfinished ...>", "<... read resumed>"hello", 832) = 5" */
+	assert_int_equal(decode_sys_unfinished(&b, "read", sys_desc("read"), e.b, e.len), 1);
+	assert_string_equal(b.s, "read(3, ");
+	sb_reset(&b);
+	assert_int_equal(decode_sys_resumed(&b, sys_desc("read"), e.b, e.len, x.b, x.len), 1);
+	assert_string_equal(b.s, "\"hello\", 832");
+	sb_reset(&b);
+	/* an entry whose exit brings nothing: not split so */
+	pl_enter(&e, 0, rd, 0);
+	assert_int_equal(decode_sys_unfinished(&b, "read", sys_desc("read"), e.b, e.len), 0);
+	assert_int_equal(b.len, 0);
+	sb_free(&b);
+}
+
+static void test_poll(void **state)
+{
+	uint64_t a[6] = { 0x7ffd1000, 1, 1000 };
+	struct {
+		int32_t fd;
+		int16_t ev, rev;
+	} in = { 3, 1, 0 }, out = { 3, 1, 1 };
+	struct pl e, x;
+	struct sbuf b = { 0 };
+
+	(void)state;
+	pl_enter(&e, 7, a, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT);
+	pl_cap(&e, 0, PTBPF_CAP_POLLFD, &in, sizeof(in), sizeof(in));
+	pl_exit(&x, 7, 1);
+	pl_cap(&x, 0, PTBPF_CAP_POLLFD, &out, sizeof(out), sizeof(out));
+	/* poll([{fd=3, events=POLLIN}], 1, 1000) = 1 ([{fd=3, revents=POLLIN}]) */
+	expect_call("poll([{fd=3, events=POLLIN}], 1, 1000)", "poll", &e, &x);
+	decode_sys_after_ret(&b, x.b, x.len);
+	assert_string_equal(b.s, " ([{fd=3, revents=POLLIN}])");
+	sb_free(&b);
+}
+
+static void test_hostile(void **state)
+{
+	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
+	struct pl e, x;
+	struct ptbpf_ev_sys_exit_ext *xh = (void *)x.b;
+	struct ptbpf_sys_cap *h;
+
+	(void)state;
+	pl_enter(&e, 0, rd, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	/* a capture that says it is longer than the payload: not printed */
+	pl_exit(&x, 0, 832);
+	pl_cap(&x, 1, PTBPF_CAP_BYTES, "abcd", 4, 4);
+	h = (void *)(x.b + offsetof(struct ptbpf_ev_sys_exit_ext, paths));
+	h->len = 5000;
+	expect_call("read(3, 0x7ffd1000, 832)", "read", &e, &x);
+	/* a header cut short */
+	pl_exit(&x, 0, 832);
+	x.len += 5;
+	expect_call("read(3, 0x7ffd1000, 832)", "read", &e, &x);
+	/* paths said longer than the payload: no capture is looked for */
+	pl_exit(&x, 0, 832);
+	pl_cap(&x, 1, PTBPF_CAP_BYTES, "abcd", 4, 4);
+	xh->path_len[0] = 60000;
+	expect_call("read(3, 0x7ffd1000, 832)", "read", &e, &x);
+	/* a capture the structure's printer finds short: the pointer */
+	pl_exit(&x, 5, 0);
+	pl_cap(&x, 1, PTBPF_CAP_STAT, "short", 5, 144);
+	{
+		uint64_t fs[6] = { 3, 0x7ffd4000 };
+
+		pl_enter(&e, 5, fs, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+		expect_call("fstat(3, 0x7ffd4000)", "fstat", &e, &x);
+	}
+	/* a vector's strings without its end: the pointer */
+	pl_enter(&e, 59, a, PTBPF_SYS_CAPS);
+	pl_path(&e, 0, 0, "/bin/ls");
+	pl_cap(&e, 1, PTBPF_CAP_STR, "ls", 2, 2);
+	expect_call("execve(\"/bin/ls\", \"ls\", 0x7ffd3000)", "execve", &e, NULL);
+	/* an unknown capture type: the pointer */
+	pl_enter(&e, 1, rd, PTBPF_SYS_CAPS);
+	pl_cap(&e, 1, 200, "xx", 2, 2);
+	expect_call("write(3, 0x7ffd1000, 832)", "write", &e, NULL);
+	/* a payload shorter than the fixed part */
+	e.len = 10;
+	expect_call("write(?)", "write", &e, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
+		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
+		cmocka_unit_test(test_hostile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

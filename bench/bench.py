@@ -55,8 +55,11 @@ PGID_FILE = None  # process groups we started, for bench/run's EXIT trap
 
 # the rows of stacks (-k), run on the getppid loop and the tree walk only
 STACK_ROWS = ("ptbpf_log_k", "ptbpf_log_k_fp", "strace_k")
+# the rows of the read/write loop
+RW_ROWS = ("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_log_s0", "strace", "perf")
 # the rows that record more than ptbpf -o, each against it: its name there
-EXTRA_ROWS = {"ptbpf_log_k": "stacks", "ptbpf_log_k_fp": "stacks", "ptbpf_log_y": "fds"}
+EXTRA_ROWS = {"ptbpf_log_k": "stacks", "ptbpf_log_k_fp": "stacks", "ptbpf_log_y": "fds",
+              "ptbpf_log_s0": "no captures"}
 
 
 class NA(Exception):
@@ -351,6 +354,12 @@ class Bench:
             return ([self.ptbpf, "record", "-y", "-o", os.path.join(self.work, "rec.ptlog"),
                      "--"] + cmd, None, None)
 
+        def ptbpf_log_s0(cmd):
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            return ([self.ptbpf, "record", "-s", "0", "-o", os.path.join(self.work, "rec.ptlog"),
+                     "--"] + cmd, None, None)
+
         def ptbpf_log_k_fp(cmd):
             if not os.access(self.ptbpf, os.X_OK):
                 raise NA("ptbpf command not built")
@@ -391,6 +400,8 @@ class Bench:
             ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_fast"),
             # -y: what each fd is, an fd_info event at each call that makes one
             ("ptbpf_log_y", "ptbpf record -y -o FILE (fd paths)", ptbpf_log_y, "n_fast"),
+            # -s 0: no captures, arguments as pointers (record decodes by default)
+            ("ptbpf_log_s0", "ptbpf record -s 0 -o FILE (no captures)", ptbpf_log_s0, "n_fast"),
             ("bpftrace", "bpftrace printf > /dev/null", bpft, "n_mid"),
             ("strace", "strace -f -o /dev/null", strace, "n_slow"),
             # user stacks (-k): 8 KiB of stack a syscall into the log, and
@@ -413,7 +424,8 @@ class Bench:
                 c = re.search(r"reftracer: events .* cpu_ns (\d+)", text)
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
                             cpu_ns=int(c.group(1)) if c else None)
-        if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_y", "ptbpf_log_k", "ptbpf_log_k_fp"):
+        if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_y", "ptbpf_log_k", "ptbpf_log_k_fp",
+                   "ptbpf_log_s0"):
             m = re.search(r"(\d+) events (?:printed|written to .* bytes\)), (\d+) lost, "
                           r"[\d.]+ s, CPU ([\d.]+) s", text)
             if m:
@@ -459,6 +471,8 @@ class Bench:
              lambda n: ["tree", tree_dir, str(m["tree_files"]),
                         str(max(1, round(m["tree_reps"] * n / m["n_mid"])))]),
             ("getppid2", "getppid loop, 2 threads", lambda n: ["getppid2", str(n)]),
+            # the buffers that decoding copies (strace's "..." of -s 32)
+            ("rw", "read/write loop (64 bytes through a pipe)", lambda n: ["rw", str(n)]),
         ]
         for wkey, wlabel, wargs in workloads:
             section = "syscalls: " + wlabel
@@ -469,6 +483,8 @@ class Bench:
                     continue  # no path argument: the same as "ref"
                 if (key in STACK_ROWS or key in EXTRA_ROWS) and wkey == "getppid2":
                     continue  # stacks and fds: the loop and the tree walk
+                if wkey == "rw" and key not in RW_ROWS:
+                    continue  # captures' cost: decoding on and off, and the peers
                 if self.rows_only and key not in self.rows_only and key != "untraced":
                     continue
                 cmd = [self.b("bench_syscalls")] + wargs(m[size])
@@ -1026,6 +1042,10 @@ def analyse(rows):
                 if lo and lo["overhead"] > 0:
                     r["vs_log"] = paired_ratio(r, lo, base)
                     r["extra_cost"] = r["overhead"] - lo["overhead"]
+                if r["tracer"] == "ptbpf_log_s0" and r.get("vs_log"):
+                    # decoding's price: ptbpf -o (captures on) over -s 0
+                    r["goal"] = "%s (decoding <=1.25x without: %.2fx)" % (
+                        "pass" if 1 / r["vs_log"] <= 1.25 else "fail", 1 / r["vs_log"])
                 if sk and sk["overhead"] > 0 and r["tracer"] in STACK_ROWS:
                     k = paired_ratio(sk, r, base)
                     r["vs_strace_k"] = k

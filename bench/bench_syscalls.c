@@ -8,6 +8,9 @@
  *                                     walk DIR (getdents64, newfstatat, and
  *                                     openat+read+close of the first FILES
  *                                     regular files), REPS times
+ *   bench_syscalls rw N               N/2 write()s of 64 bytes into a pipe,
+ *                                     each read() back (the buffers a
+ *                                     decoding tracer copies)
  *   bench_syscalls rate EV_PER_S SECS getppid() paced so that entry+exit
  *                                     events arrive at EV_PER_S for SECS
  *
@@ -45,6 +48,21 @@ static void loop_getppid(uint64_t n)
 
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
+}
+
+/* rw: n calls, a write of 64 bytes into a pipe and its read, by turns. */
+static void loop_rw(int p[2], uint64_t n)
+{
+	static const char out[64] = "the bytes a decoding tracer copies at each call.";
+	char in[64];
+	uint64_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		if (write(p[1], out, sizeof(out)) != sizeof(out) || read(p[0], in, sizeof(in)) < 0) {
+			perror("rw");
+			exit(1);
+		}
+	}
 }
 
 /* getppid2: both threads start together, each times its own loop. */
@@ -126,6 +144,21 @@ int main(int argc, char **argv)
 		loop_getppid(n);
 		t = bench_now_ns() - t0;
 		report((double)t / (double)n, n, n + n / 100 + 1, t);
+		return 0;
+	}
+	if (!strcmp(argv[1], "rw")) {
+		uint64_t n = strtoull(argv[2], NULL, 0) / 2 * 2;
+		int p[2];
+
+		if (pipe(p)) {
+			perror("pipe");
+			return 1;
+		}
+		loop_rw(p, n / 100 + 2); /* warm up */
+		t0 = bench_now_ns();
+		loop_rw(p, n);
+		t = bench_now_ns() - t0;
+		report((double)t / (double)n, n, n + n / 100 + 2 + 1, t);
 		return 0;
 	}
 	if (!strcmp(argv[1], "getppid2")) {

@@ -58,7 +58,8 @@ static void loop_rw(int p[2], uint64_t n)
 	uint64_t i;
 
 	for (i = 0; i < n / 2; i++) {
-		if (write(p[1], out, sizeof(out)) != sizeof(out) || read(p[0], in, sizeof(in)) < 0) {
+		if (write(p[1], out, sizeof(out)) != sizeof(out) ||
+		    read(p[0], in, sizeof(in)) < 0) {
 			perror("rw");
 			exit(1);
 		}

@@ -236,6 +236,19 @@ static void emit_deferred(struct fmt *f)
 	f->ndeferred = 0;
 }
 
+/*
+ * A call's text without its closing parenthesis, as strace prints an
+ * entry before "<unfinished ...>" (the parenthesis comes with the resumed
+ * line): "vfork(", "execve("/bin/ls", ["ls"], 0x7ffd1000 <c> 41 vars <e>"
+ * (<c> <e>: the comment's delimiters).
+ */
+static void call_open(struct sbuf *b, const char *text, size_t len)
+{
+	if (len && text[len - 1] == ')')
+		len--;
+	sb_putn(b, text, len);
+}
+
 static void held_unfinished(struct fmt *f)
 {
 	size_t cut;
@@ -255,7 +268,7 @@ static void held_unfinished(struct fmt *f)
 		emit_deferred(f);
 		return;
 	}
-	sb_cat(&f->line, &f->held_text);
+	call_open(&f->line, f->held_text.s, f->held_text.len);
 	sb_puts(&f->line, " <unfinished ...>");
 	/* a path its exit brings: the line waits for it (fmt_late_redo) */
 	if (f->held_data.len && fmt_late_faults(&f->held_data))
@@ -552,6 +565,8 @@ static void late_close(struct fmt *f, const struct cli_ev *ev, const char *sys)
 	sb_reset(&f->tmp);
 	fmt_late_redo(&f->tmp, &l->data, sys, ev);
 	if (f->tmp.len) {
+		if (f->tmp.s[f->tmp.len - 1] == ')')
+			sb_truncate(&f->tmp, f->tmp.len - 1);
 		sb_puts(&f->tmp, " <unfinished ...>\n");
 		fmt_hold_close(l, f->tmp.s, f->tmp.len);
 	} else {

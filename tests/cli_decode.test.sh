@@ -58,7 +58,7 @@ EOF
 cat >"$T/fix.ptbpf" <<'EOF'
 0.000000 0/0 === posix_trace_start ===
 0.000001 7/7 execve("/bin/x", ["x"], 0x7ffe9876 /* 3 vars */) = 0
-0.000002 7/7 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLD, child_tidptr=0x7f0099887766) <unfinished ...>
+0.000002 7/7 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLD, child_tidptr=0x7f0099887766 <unfinished ...>
 0.000003 9/9 read(0, "abc", 3) = 3
 0.000004 7/7 <... clone resumed>) = 9
 0.000004 7/10 write(1, "t\n", 2) = 2

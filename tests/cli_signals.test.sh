@@ -121,9 +121,9 @@ fi
 # until the threads interleave at least once)
 for i in 1 2 3 4 5; do
 	run latethr
-	grep -q 'openat(AT_FDCWD, "/etc/passwd", O_RDONLY) <unfinished \.\.\.>$' "$T/latethr.ptbpf" && break
+	grep -q 'openat(AT_FDCWD, "/etc/passwd", O_RDONLY <unfinished \.\.\.>$' "$T/latethr.ptbpf" && break
 done
-grep -q 'openat(AT_FDCWD, "/etc/passwd", O_RDONLY) <unfinished \.\.\.>$' "$T/latethr.ptbpf" ||
+grep -q 'openat(AT_FDCWD, "/etc/passwd", O_RDONLY <unfinished \.\.\.>$' "$T/latethr.ptbpf" ||
 	fail "latethr: the threads never interleaved at an openat in 5 runs"
 compare latethr "late paths of <unfinished ...> lines" '^openat\(("/etc/passwd"|AT_FDCWD, 0x)' --first-string
 "$P" record -f -o "$T/latethr.log" -- "$PROGS/sig_cases" latethr 2>"$T/latethr.err" ||

@@ -53,7 +53,7 @@ def joined(path, line_re):
             if r and tid in held:
                 head, tail = held.pop(tid).rstrip(), r.group(2)
                 # strace: "read(3, <unfinished ...>" + "<... read resumed>buf, 1) = 1";
-                # ptbpf: "read(3, buf, 1) <unfinished ...>" + "<... read resumed>) = 1"
+                # ptbpf before 2026-12: "read(3, buf, 1) <unfinished ...>" + "<... read resumed>) = 1"
                 if head.endswith(')') and tail.startswith(')'):
                     text = head + tail[1:]
                 elif tail.startswith(')') or head.endswith('('):

@@ -58,8 +58,9 @@ static void pl_path(struct pl *p, int i, int arg, const char *s)
 
 static void pl_cap(struct pl *p, int arg, int type, const void *bytes, size_t len, uint32_t full)
 {
-	struct ptbpf_sys_cap h = { .arg = (uint8_t)arg, .type = (uint8_t)type,
-				   .len = (uint16_t)len, .full = full };
+	struct ptbpf_sys_cap h = {
+		.arg = (uint8_t)arg, .type = (uint8_t)type, .len = (uint16_t)len, .full = full
+	};
 
 	memcpy(p->b + p->len, &h, sizeof(h));
 	p->len += sizeof(h);
@@ -68,8 +69,7 @@ static void pl_cap(struct pl *p, int arg, int type, const void *bytes, size_t le
 }
 
 /* decode_sys_call on copies of exactly the payloads' sizes */
-static void expect_call(const char *want, const char *name, const struct pl *e,
-			const struct pl *x)
+static void expect_call(const char *want, const char *name, const struct pl *e, const struct pl *x)
 {
 	struct sbuf b = { 0 };
 	void *ec = malloc(e->len), *xc = x ? malloc(x->len ? x->len : 1) : NULL;
@@ -91,14 +91,17 @@ static void test_read_write(void **state)
 	struct pl e, x;
 
 	(void)state;
-	/* read(3, "\177ELF\2\1\1\3\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0\20t\2\0\0\0\0\0"..., 832) = 832 */
+	/* read(3, "\177ELF\2\1\1\3\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0\20t\2\0\0\0\0\0"..., 832) = 832
+	 */
 	pl_enter(&e, 0, rd, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
 	pl_exit(&x, 0, 832);
 	pl_cap(&x, 1, PTBPF_CAP_BYTES,
 	       "\177ELF\2\1\1\3\0\0\0\0\0\0\0\0\3\0>\0\1\0\0\0\20t\2\0\0\0\0\0", 32, 832);
-	expect_call("read(3, \"\\177ELF\\2\\1\\1\\3\\0\\0\\0\\0\\0\\0\\0\\0\\3\\0>\\0\\1\\0\\0\\0\\20t\\2\\0\\0"
-		    "\\0\\0\\0\"..., 832)",
-		    "read", &e, &x);
+	expect_call(
+		"read(3, "
+		"\"\\177ELF\\2\\1\\1\\3\\0\\0\\0\\0\\0\\0\\0\\0\\3\\0>\\0\\1\\0\\0\\0\\20t\\2\\0\\0"
+		"\\0\\0\\0\"..., 832)",
+		"read", &e, &x);
 	/* the call failed: no capture, the pointer */
 	expect_call("read(3, 0x7ffd1000, 832)", "read", &e, NULL);
 	/* write(1, "hi\n", 3) = 3 */

@@ -181,7 +181,7 @@ static void test_many_deferred(void **state)
 		wakeup(&o, i, 101, 1000 + i);
 	sys_exit(&o, "getppid", NR_GETPPID, 67, 101, 99);
 	n += (size_t)snprintf(want + n, sizeof(want) - n,
-			      "0.000000 100/101 getppid() <unfinished ...>\n");
+			      "0.000000 100/101 getppid( <unfinished ...>\n");
 	for (i = 1; i <= 66; i++)
 		n += (size_t)snprintf(want + n, sizeof(want) - n,
 				      "0.0000%02d 100/101 sched_wakeup 100/%d by 101 cpu=1\n", i,
@@ -201,8 +201,8 @@ static void test_interleaved(void **state)
 	sys_enter(&o, "getppid", NR_GETPPID, 2, 102, NULL);
 	sys_exit(&o, "getppid", NR_GETPPID, 3, 101, 99);
 	sys_exit(&o, "getppid", NR_GETPPID, 4, 102, 99);
-	assert_string_equal(out_text(&o), "0.000000 100/101 getppid() <unfinished ...>\n"
-					  "0.000001 100/102 getppid() <unfinished ...>\n"
+	assert_string_equal(out_text(&o), "0.000000 100/101 getppid( <unfinished ...>\n"
+					  "0.000001 100/102 getppid( <unfinished ...>\n"
 					  "0.000002 100/101 <... getppid resumed>) = 99\n"
 					  "0.000003 100/102 <... getppid resumed>) = 99\n");
 	out_close(&o);
@@ -229,7 +229,7 @@ static void test_many_lines(void **state)
 	sys_enter(&o, "getppid", NR_GETPPID, 10 * i, 101, NULL);
 	fmt_flush(&o.fmt);
 	fflush(o.f);
-	snprintf(line, sizeof(line), "%d.%06d 100/101 getppid() <unfinished ...>\n", i / 100000,
+	snprintf(line, sizeof(line), "%d.%06d 100/101 getppid( <unfinished ...>\n", i / 100000,
 		 10 * i % 1000000);
 	sb_puts(&want, line);
 	assert_int_equal(o.len, want.len);

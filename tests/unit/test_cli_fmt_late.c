@@ -172,7 +172,7 @@ static void test_late_unfinished(void **state)
 	statfs_exit(&o, 2000);
 	getpid_call(&o, 101, 3000);
 	assert_string_equal(out_text(&o),
-			    "0.000000 100/100 statfs(\"/etc/hosts\", 0x2000) <unfinished ...>\n"
+			    "0.000000 100/100 statfs(\"/etc/hosts\", 0x2000 <unfinished ...>\n"
 			    "0.000001 100/101 getpid() = 101\n"
 			    "0.000002 100/100 <... statfs resumed>) = 0\n"
 			    "0.000003 100/101 getpid() = 101\n");
@@ -193,7 +193,7 @@ static void test_late_bounds(void **state)
 	fmt_out(&o.fmt);
 	fflush(o.f);
 	assert_non_null(o.s);
-	assert_string_equal(o.s, "0.000000 100/100 statfs(0x1000, 0x2000) <unfinished ...>\n"
+	assert_string_equal(o.s, "0.000000 100/100 statfs(0x1000, 0x2000 <unfinished ...>\n"
 				 "0.000001 100/101 getpid() = 101\n"
 				 "0.060000 100/101 getpid() = 101\n");
 	statfs_exit(&o, 60001000);
@@ -208,7 +208,7 @@ static void test_late_bounds(void **state)
 	fflush(o.f);
 	assert_non_null(o.s);
 	assert_true(
-		!strncmp(o.s, "0.000000 100/100 statfs(0x1000, 0x2000) <unfinished ...>\n", 57));
+		!strncmp(o.s, "0.000000 100/100 statfs(0x1000, 0x2000 <unfinished ...>\n", 56));
 	statfs_exit(&o, 100000);
 	s = out_text(&o);
 	assert_non_null(strstr(s, "0.000100 100/100 <... statfs resumed>) = 0\n"));
@@ -220,7 +220,7 @@ static void test_late_bounds(void **state)
 	statfs_enter(&o, 0);
 	getpid_call(&o, 101, 1000);
 	assert_string_equal(out_text(&o),
-			    "0.000000 100/100 statfs(0x1000, 0x2000) <unfinished ...>\n"
+			    "0.000000 100/100 statfs(0x1000, 0x2000 <unfinished ...>\n"
 			    "0.000001 100/101 getpid() = 101\n");
 	out_close(&o);
 }

@@ -139,7 +139,7 @@ static void test_times(void **state)
 	leave(&o, "read", NR_READ, 1500020, 100, 101, 10);
 	enter(&o, "exit_group", NR_EXIT_GROUP, 1500030, 100, 101, NULL, 0, NULL);
 	assert_string_equal(out_text(&o), "0.000000 100/101 getppid() = 99 <0.000012>\n"
-					  "0.000020 100/101 read(3, 0x1000, 10) <unfinished ...>\n"
+					  "0.000020 100/101 read(3, 0x1000, 10 <unfinished ...>\n"
 					  "0.000021 100/102 getppid() = 99 <0.000001>\n"
 					  "1.500020 100/101 <... read resumed>) = 10 <1.500000>\n"
 					  "1.500030 100/101 exit_group(0) = ?\n");
@@ -215,7 +215,7 @@ static void test_unfinished(void **state)
 	enter(&o, "read", NR_READ, 2, 100, 102, a, 0, NULL);
 	other(&o, PTBPF_EV_THREAD_EXIT, "thread_exit", 3, 100, 102, &ex, sizeof(ex));
 	enter(&o, "exit_group", NR_EXIT_GROUP, 4, 100, 101, NULL, 0, NULL);
-	assert_string_equal(out_text(&o), "0.000002 100/102 read(3, 0x1000, 10) <unfinished ...>\n"
+	assert_string_equal(out_text(&o), "0.000002 100/102 read(3, 0x1000, 10 <unfinished ...>\n"
 					  "0.000003 100/102 +++ exited with 0 +++\n"
 					  "0.000004 100/101 exit_group(0) = ?\n");
 	out_close(&o);

@@ -376,19 +376,23 @@ static __always_inline void rec_submit(struct ring_ref *rr, void *r)
 }
 
 /*
- * Copy a record built elsewhere (size bytes, its header included) into
- * this CPU's ring, or count a drop: true if it was written.
+ * Copy a record built elsewhere (size bytes, its header included, in an
+ * object of max bytes) into this CPU's ring, or count a drop: true if it
+ * was written.
  */
-static __always_inline bool rec_output(void *rec, __u32 size)
+static __always_inline bool rec_output_in(void *rec, __u64 size, const __u64 max)
 {
 	__u32 idx;
-	void *ring = cpu_ring(&idx);
+	void *ring;
 
 	/* bounded here, in the register the call takes: a check by the
 	 * caller may be on a copy the compiler spilled */
 	barrier_var(size);
-	if (size > sizeof(struct scratch))
-		ring = NULL;
+	if (size > max) {
+		count_drop();
+		return false;
+	}
+	ring = cpu_ring(&idx);
 	if (ring)
 		emit_drops(ring);
 	if (!ring || bpf_ringbuf_output(ring, rec, size, ring_flags(ring, idx))) {
@@ -397,6 +401,12 @@ static __always_inline bool rec_output(void *rec, __u32 size)
 	}
 	count_emitted(idx);
 	return true;
+}
+
+/* The same for a record in the scratch map. */
+static __always_inline bool rec_output(void *rec, __u32 size)
+{
+	return rec_output_in(rec, size, sizeof(struct scratch));
 }
 
 /*
@@ -1191,7 +1201,7 @@ static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
 	size = sizeof(s->rec) + s->rec.data_len;
 	barrier_var(size);
 	if (wanted && ((struct ptbpf_ev_sys_enter *)s->raw)->nr == nr && size <= sizeof(*s)) {
-		if (rec_output(s, size))
+		if (rec_output_in(s, size, sizeof(*s)))
 			ts = s->rec.ts;
 	} else if (!wanted) {
 		__sync_fetch_and_add(&cnt_filtered, 1);

@@ -179,7 +179,7 @@ grep -q 'exit_group(0) = ?$' "$T/p.txt" || fail "-T: exit_group has no time"
 grep -q -E 'getppid\(\) = [0-9]+ <0\.[0-9]{9}>$' "$T/p.txt" || fail "--syscall-times=ns"
 
 # strace's options that ptbpf does not take: refused, by name, exit 2
-for o in -s80 --string-limit=80 -i -n -r -x -v -A -E -u -X -b -I -O -q -a -D -F -Y \
+for o in -i -n -r -A -E -u -X -b -I -O -q -a -D -F -Y \
 	--seccomp-bpf --decode-fds=path --daemonize --tips --output-separately \
 	"-e abbrev=none" "-e read=3" "-e inject=open:error=ENOENT" "-e signal=none"; do
 	# shellcheck disable=SC2086
@@ -191,6 +191,15 @@ for o in -s80 --string-limit=80 -i -n -r -x -v -A -E -u -X -b -I -O -q -a -D -F 
 		{ cat "$T/o.err"; fail "$o: no 'not supported' naming it"; }
 	grep -q "Usage:" "$T/o.err" && fail "$o: argp's usage line"
 done
+# -s, -v, -x: taken (the decoding's string size, structures, hex); -s bounded
+"$P" record -s 8 -e write -- sh -c 'echo 0123456789abcdef' 2>&1 >/dev/null |
+	grep -q 'write(1, "01234567"\.\.\., 17) = 17' || fail "-s 8: write's buffer not cut at 8"
+"$P" record -s 4001 -- true >/dev/null 2>"$T/o.err" && fail "-s 4001 accepted"
+grep -q 'invalid string size' "$T/o.err" || fail "-s 4001: no message"
+"$P" record -s 0 -e write -- sh -c 'echo hi' 2>&1 >/dev/null |
+	grep -q 'write(1, 0x[0-9a-f]*, 3) = 3' || fail "-s 0: write's buffer not a pointer"
+"$P" record -v -x -s 32 -e write -- sh -c 'echo hi' 2>&1 >/dev/null | grep -q 'write(1, ' ||
+	fail "-v -x"
 # strace's -h: the help
 "$P" record -h | grep -q -e '--summary-only' || fail "-h: no help"
 echo PASS

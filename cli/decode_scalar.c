@@ -77,7 +77,8 @@ void decode_signal(struct sbuf *b, int sig)
 			sb_printf(b, "SIGRT_%d", sig - 32);
 		return;
 	}
-	a = sig > 0 && sig < 32 ? sigabbrev_np(sig) : NULL;
+	/* glibc's name of 29 is POLL, strace's IO */
+	a = sig == SIGIO ? "IO" : sig > 0 && sig < 32 ? sigabbrev_np(sig) : NULL;
 	if (a)
 		sb_printf(b, "SIG%s", a);
 	else
@@ -537,6 +538,13 @@ static const struct flag xattrfl[] = { F(XATTR_CREATE), F(XATTR_REPLACE) };
 static const struct flag mclfl[] = { F(MCL_CURRENT), F(MCL_FUTURE), F(MCL_ONFAULT) };
 static const struct flag flockops[] = { F(LOCK_SH), F(LOCK_EX), F(LOCK_NB), F(LOCK_UN) };
 static const struct flag timerfl[] = { F(TIMER_ABSTIME) };
+static const struct flag mremapfl[] = {
+	F(MREMAP_MAYMOVE),
+	F(MREMAP_FIXED),
+	{ 4, "MREMAP_DONTUNMAP" },
+};
+static const struct flag crangefl[] = { { 2, "CLOSE_RANGE_UNSHARE" },
+					{ 4, "CLOSE_RANGE_CLOEXEC" } };
 static const struct flag accatfl[] = { F(AT_SYMLINK_NOFOLLOW), F(AT_EACCESS), F(AT_EMPTY_PATH) };
 
 /* Types printed as flags of a table (strace's printflags): 0, or hex and a comment. */
@@ -562,6 +570,8 @@ static const struct {
 	{ A_FLOCKOP, flockops, NF(flockops), "LOCK_???" },
 	{ A_TIMERFL, timerfl, NF(timerfl), "TIMER_???" },
 	{ A_ACCATFL, accatfl, NF(accatfl), "AT_???" },
+	{ A_MREMAPFL, mremapfl, NF(mremapfl), "MREMAP_???" },
+	{ A_CRANGEFL, crangefl, NF(crangefl), "CLOSE_RANGE_???" },
 };
 
 /* The types of the tables above; 0: not one of them. */
@@ -807,6 +817,10 @@ unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)
 		op = args[1] & 0x7f;
 		m &= op < NF(futex_args) ? futex_args[op] : 0x3f;
 		break;
+	case S_MREMAP:
+		if ((args[3] & (MREMAP_MAYMOVE | MREMAP_FIXED)) != (MREMAP_MAYMOVE | MREMAP_FIXED))
+			m &= ~0x10U;
+		break;
 	}
 	return m;
 }
@@ -815,6 +829,10 @@ int scalar_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, in
 {
 	unsigned cmd;
 
+	if (d && d->ret == R_TIMEOUT && !ret) {
+		sb_puts(b, "0 (Timeout)");
+		return 1;
+	}
 	if (d && d->ret == R_OCT) {
 		sb_printf(b, "%#llo", (unsigned long long)ret);
 		return 1;

@@ -75,6 +75,8 @@ enum atype {
 	A_FLOCKOP,  /* LOCK_EX|LOCK_NB */
 	A_TIMERFL,  /* TIMER_ABSTIME */
 	A_ACCATFL,  /* faccessat2's AT_EACCESS */
+	A_MREMAPFL, /* MREMAP_MAYMOVE */
+	A_CRANGEFL, /* CLOSE_RANGE_CLOEXEC */
 };
 
 enum rtype {
@@ -83,14 +85,16 @@ enum rtype {
 	R_NONE,	   /* does not return (exit) */
 	R_FCNTL,   /* by the command: 0x8002 (flags O_RDWR|O_LARGEFILE) */
 	R_OCT,	   /* octal: umask's 022 */
+	R_TIMEOUT, /* 0 is "0 (Timeout)" (poll, select) */
 };
 
 /* Arguments a call prints by the values of others (else all nargs). */
 enum sform {
 	S_ALL = 0,
-	S_OPEN,	 /* the mode only with O_CREAT or O_TMPFILE */
-	S_FCNTL, /* no third argument for F_GETFD ... */
-	S_FUTEX, /* those its op uses */
+	S_OPEN,	  /* the mode only with O_CREAT or O_TMPFILE */
+	S_FCNTL,  /* no third argument for F_GETFD ... */
+	S_FUTEX,  /* those its op uses */
+	S_MREMAP, /* new_address only with MREMAP_MAYMOVE|MREMAP_FIXED */
 };
 
 struct sysdesc {

@@ -270,7 +270,8 @@ int decode_sys_unfinished(struct sbuf *b, const char *name, const struct sysdesc
 			  const void *data, size_t len);
 int decode_sys_resumed(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
 		       const void *xdata, size_t xlen);
-void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, int64_t ret);
+/* args: the entry's arguments (fcntl's result is by its command), NULL: unknown */
+void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, int64_t ret);
 /* What strace prints after the result, from the exit's captures (poll's revents). */
 void decode_sys_after_ret(struct sbuf *b, const void *xdata, size_t xlen);
 void decode_signal(struct sbuf *b, int sig);
@@ -367,8 +368,12 @@ struct fmt {
 	int have_held;
 	struct cli_ev held;
 	struct sbuf held_text;
-	struct sbuf held_data; /* its payload, when it lacks a path (fmt_late_keep) */
+	struct sbuf held_data;	 /* its payload, when it lacks a path (fmt_late_keep) */
 	struct sbuf resume_data; /* the payload of the entry an exit resumes */
+	/* the arguments of the held entry and of the one an exit resumes, for
+	 * the results printed by them (fcntl's); *_ok 0: unknown */
+	uint64_t held_args[6], resume_args[6];
+	int held_args_ok, resume_args_ok;
 	int64_t held_ts;
 	struct sbuf deferred; /* other events seen while an entry is held */
 	int ndeferred;

@@ -19,6 +19,8 @@ struct open_call {
 	unsigned int sf; /* its stack's innermost frame, 0: none */
 	struct sbuf text;
 	struct sbuf data; /* the entry's payload when it lacks a path (fmt_late_keep) */
+	uint64_t args[6]; /* the entry's arguments, for its result (fcntl's) */
+	int has_args;
 };
 
 struct name_ent {
@@ -129,7 +131,7 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 
 	sb_reset(&r);
 	if (exit_ev->len >= sizeof(struct ptbpf_ev_sys_exit))
-		decode_sys_ret(&r, exit_ev->desc,
+		decode_sys_ret(&r, exit_ev->desc, oc->has_args ? oc->args : NULL,
 			       ((const struct ptbpf_ev_sys_exit *)exit_ev->data)->ret);
 	chrome_begin(c);
 	sb_printf(&c->b,
@@ -234,6 +236,11 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 			oc->sf = 0;
 			sb_reset(&oc->text);
 			decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
+			oc->has_args = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
+			if (oc->has_args)
+				memcpy(oc->args,
+				       ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
+				       sizeof(oc->args));
 			fmt_late_keep(&oc->data, ev);
 			if (oc->text.failed)
 				sb_fail(&c->b); /* c->b says it for the whole output */

@@ -155,6 +155,19 @@ int fmt_linger(struct sbuf *b, const void *p, size_t len)
 	return 0;
 }
 
+void fmt_addrfam(struct sbuf *b, unsigned v)
+{
+	fmt_xval(b, v, xl_addrfams, DS_NELEM(xl_addrfams), "AF_???");
+}
+
+void fmt_packet_proto(struct sbuf *b, unsigned proto)
+{
+	sb_puts(b, "htons(");
+	fmt_xval(b, ntohs((uint16_t)proto), xl_ethernet_protocols, DS_NELEM(xl_ethernet_protocols),
+		 "ETH_P_???");
+	sb_putc(b, ')');
+}
+
 void fmt_msg_flags(struct sbuf *b, unsigned long v)
 {
 	fmt_flags_dflt(b, v, xl_msg_flags, DS_NELEM(xl_msg_flags), "MSG_???");

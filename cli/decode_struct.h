@@ -73,8 +73,10 @@ int fmt_linger(struct sbuf *b, const void *p, size_t len);
 int fmt_sockopt_int(struct sbuf *b, const void *p, size_t len);
 
 /* Names of scalar arguments. */
-const char *name_ioctl(unsigned long cmd);	     /* TCGETS, FIONREAD, ...; NULL: unknown */
-void fmt_msg_flags(struct sbuf *b, unsigned long v); /* MSG_DONTWAIT|MSG_NOSIGNAL */
+const char *name_ioctl(unsigned long cmd);	       /* TCGETS, FIONREAD, ...; NULL: unknown */
+void fmt_msg_flags(struct sbuf *b, unsigned long v);   /* MSG_DONTWAIT|MSG_NOSIGNAL */
+void fmt_addrfam(struct sbuf *b, unsigned v);	       /* AF_INET */
+void fmt_packet_proto(struct sbuf *b, unsigned proto); /* AF_PACKET socket's: htons(ETH_P_ALL) */
 void fmt_sockopt_level_name(struct sbuf *b, int level, int name); /* SOL_SOCKET, SO_REUSEADDR */
 void fmt_clockid(struct sbuf *b, int id);			  /* CLOCK_MONOTONIC */
 void fmt_epoll_ctl_op(struct sbuf *b, int op);			  /* EPOLL_CTL_ADD */

@@ -16,6 +16,8 @@ struct fmt_pending {
 	int64_t ts; /* of its entry: -T */
 	char name[TRACE_EVENT_NAME_MAX];
 	struct sbuf data; /* its entry's payload, when its exit brings captures */
+	uint64_t args[6]; /* its entry's arguments, for its result */
+	int args_ok;
 };
 
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
@@ -148,9 +150,9 @@ static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
 }
 
-/* data: the entry's payload for its resumed line, or NULL */
+/* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
 static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t ts,
-			   const struct sbuf *data)
+			   const struct sbuf *data, const uint64_t *args)
 {
 	size_t i, n;
 
@@ -175,6 +177,9 @@ static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t t
 		sb_cat(&f->unfinished[i].data, data);
 	f->unfinished[i].tid = tid;
 	f->unfinished[i].ts = ts;
+	f->unfinished[i].args_ok = args != NULL;
+	if (args)
+		memcpy(f->unfinished[i].args, args, sizeof(f->unfinished[i].args));
 	/* not snprintf: two threads' syscalls interleave, so this runs for
 	 * about every other syscall of a multithreaded process */
 	n = strnlen(name, sizeof(f->unfinished[i].name) - 1);
@@ -190,11 +195,14 @@ static int64_t unfinished_del(struct fmt *f, pid_t tid)
 	int64_t ts;
 
 	sb_reset(&f->resume_data);
+	f->resume_args_ok = 0;
 	for (i = 0; i < f->nunfinished; i++) {
 		if (f->unfinished[i].tid == tid) {
 			struct sbuf d = f->unfinished[i].data;
 
 			ts = f->unfinished[i].ts;
+			f->resume_args_ok = f->unfinished[i].args_ok;
+			memcpy(f->resume_args, f->unfinished[i].args, sizeof(f->resume_args));
 			f->unfinished[i].data = f->resume_data;
 			f->resume_data = d;
 			sb_free(&f->unfinished[i].data);
@@ -264,7 +272,8 @@ static void held_unfinished(struct fmt *f)
 		/* "read(3,  <unfinished ...>": the rest when it resumes */
 		sb_puts(&f->line, " <unfinished ...>");
 		emit(f);
-		unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, &f->held_data);
+		unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, &f->held_data,
+			       f->held_args_ok ? f->held_args : NULL);
 		emit_deferred(f);
 		return;
 	}
@@ -275,7 +284,8 @@ static void held_unfinished(struct fmt *f)
 		emit_open(f, cut, f->held.tid, FMT_HOLD_LATE, f->held_ts, &f->held_data);
 	else
 		emit(f);
-	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, NULL);
+	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, NULL,
+		       f->held_args_ok ? f->held_args : NULL);
 	emit_deferred(f);
 }
 
@@ -656,6 +666,11 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 				return;
 			}
 			fmt_late_keep(&f->held_data, ev);
+			f->held_args_ok = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
+			if (f->held_args_ok)
+				memcpy(f->held_args,
+				       ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
+				       sizeof(f->held_args));
 			f->held = *ev;
 			if (ev->name == ev->name_buf)
 				f->held.name = f->held.name_buf;
@@ -676,7 +691,8 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 			sb_cat(&f->line, &f->held_text);
 			ret_at = f->line.len;
 			if (ev->len >= sizeof(*x)) {
-				decode_sys_ret(&f->line, ev->desc, x->ret);
+				decode_sys_ret(&f->line, ev->desc,
+					       f->held_args_ok ? f->held_args : NULL, x->ret);
 				fdtable_ret(&f->line, sys, x->ret); /* -y */
 				decode_sys_after_ret(&f->line, ev->data, ev->len);
 			} else
@@ -700,7 +716,8 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit)) {
 			int64_t ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
 
-			decode_sys_ret(&f->line, ev->desc, ret);
+			decode_sys_ret(&f->line, ev->desc,
+				       f->resume_args_ok ? f->resume_args : NULL, ret);
 			fdtable_ret(&f->line, sys, ret); /* -y */
 			decode_sys_after_ret(&f->line, ev->data, ev->len);
 		} else

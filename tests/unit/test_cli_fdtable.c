@@ -269,7 +269,7 @@ static void test_life(void **state)
 static void test_results(void **state)
 {
 	struct ptbpf_ev_fd_info fi = fi_of(20, PTBPF_FD_FILE, "/x");
-	uint64_t dupfd[6] = { 3, F_DUPFD_CLOEXEC, 20 }, getfl[6] = { 3, F_GETFL };
+	uint64_t dupfd[6] = { 3, F_DUPFD_CLOEXEC, 20 }, getfl[6] = { 3, F_GETFL, 0x14 };
 	struct out o;
 
 	(void)state;
@@ -278,14 +278,14 @@ static void test_results(void **state)
 	call(&o, "fcntl", NR_FCNTL, 100, dupfd, 20);
 	call(&o, "fcntl", NR_FCNTL, 100, getfl, 20);
 	assert_string_equal(out_text(&o),
-			    "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 0x14) = 20</x>\n"
-			    "0.000000 100/100 fcntl(3, F_GETFL, 0) = 20\n");
+			    "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 20) = 20</x>\n"
+			    "0.000000 100/100 fcntl(3, F_GETFL) = 0x14 (flags O_RDONLY|0x14)\n");
 	out_close(&o);
 	out_open(&o, 0);
 	info(&o, 100, &fi);
 	call(&o, "fcntl", NR_FCNTL, 100, dupfd, 20);
 	assert_string_equal(out_text(&o),
-			    "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 0x14) = 20\n");
+			    "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 20) = 20\n");
 	out_close(&o);
 }
 

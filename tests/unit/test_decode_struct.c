@@ -29,6 +29,9 @@
 #include <termios.h>
 #include <time.h>
 
+#include <fcntl.h>
+#include <ptbpf/ptbpf.h>
+
 #include "decode_struct.h"
 
 const char *cli_prog = "test_decode_struct";
@@ -395,6 +398,281 @@ static int call_fixed(int which, struct sbuf *b, const void *p, size_t len)
 	}
 }
 
+/*
+ * Scalar arguments and results (cli/decode_scalar.c): the call as
+ * decode_sys_args prints it (no path captured: a path is its pointer) and
+ * its result; each strace 6.1's line for the same values (a test program
+ * making these calls under strace -f -s 32).
+ */
+static void test_scalar(void **state)
+{
+	static const struct {
+		const char *name;
+		uint64_t args[6];
+		int64_t ret;
+		const char *want;
+	} calls[] = {
+		{ "openat",
+		  { (uint64_t)AT_FDCWD, 0x1000, 02204000 },
+		  3,
+		  "openat(AT_FDCWD, 0x1000, O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY) = 3" },
+		{ "openat",
+		  { (uint64_t)AT_FDCWD, 0x1000, 010200000 },
+		  4,
+		  "openat(AT_FDCWD, 0x1000, O_RDONLY|O_PATH|O_DIRECTORY) = 4" },
+		{ "openat",
+		  { (uint64_t)AT_FDCWD, 0x1000, 0020200002, 0600 },
+		  6,
+		  "openat(AT_FDCWD, 0x1000, O_RDWR|O_TMPFILE, 0600) = 6" },
+		{ "openat",
+		  { (uint64_t)AT_FDCWD, 0x1000, 0x40000000 | 03 },
+		  -21,
+		  "openat(AT_FDCWD, 0x1000, O_ACCMODE|0x40000000) = -1 EISDIR (Is a directory)" },
+		{ "openat",
+		  { (uint64_t)AT_FDCWD, 0x1000,
+		    01 | 0200 | 0400 | 02000 | 04010000 | 040000 | 0100000 | 01000000 | 020000 },
+		  -21,
+		  "openat(AT_FDCWD, 0x1000, O_WRONLY|O_EXCL|O_NOCTTY|O_APPEND|O_SYNC|O_DIRECT|"
+		  "O_LARGEFILE|O_NOATIME|FASYNC) = -1 EISDIR (Is a directory)" },
+		{ "open",
+		  { 0x1000, 0102 | 01000, 0644 },
+		  3,
+		  "open(0x1000, O_RDWR|O_CREAT|O_TRUNC, 0644) = 3" },
+		{ "socket",
+		  { AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC },
+		  3,
+		  "socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK, 0) = 3" },
+		{ "socket",
+		  { AF_INET, SOCK_STREAM | SOCK_CLOEXEC },
+		  3,
+		  "socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_IP) = 3" },
+		{ "socket",
+		  { AF_INET6, SOCK_RAW, 58 },
+		  3,
+		  "socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6) = 3" },
+		{ "socket",
+		  { AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, 0 },
+		  3,
+		  "socket(AF_NETLINK, SOCK_RAW|SOCK_CLOEXEC, NETLINK_ROUTE) = 3" },
+		{ "socket",
+		  { AF_PACKET, SOCK_RAW, 0x0300 },
+		  3,
+		  "socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL)) = 3" },
+		{ "socket",
+		  { 99, 0x100, 3 },
+		  -22,
+		  "socket(0x63 /* AF_??? */, 0x100 /* SOCK_??? */, 3) = -1 EINVAL (Invalid "
+		  "argument)" },
+		{ "rseq",
+		  { 0x7f0000001000, 0x20, 0, 0x53053053 },
+		  0,
+		  "rseq(0x7f0000001000, 0x20, 0, 0x53053053) = 0" },
+		{ "getrandom",
+		  { 0x1000, 8, 1 },
+		  -11,
+		  "getrandom(0x1000, 8, GRND_NONBLOCK) = -1 EAGAIN (Resource temporarily "
+		  "unavailable)" },
+		{ "getrandom",
+		  { 0x1000, 4, 0x10 },
+		  -22,
+		  "getrandom(0x1000, 4, 0x10 /* GRND_??? */) = -1 EINVAL (Invalid argument)" },
+		{ "futex",
+		  { 0x1000, 129, 2147483647, 0, 3 },
+		  0,
+		  "futex(0x1000, FUTEX_WAKE_PRIVATE, 2147483647) = 0" },
+		{ "futex",
+		  { 0x1000, 128, 1 },
+		  -11,
+		  "futex(0x1000, FUTEX_WAIT_PRIVATE, 1, NULL) = -1 EAGAIN (Resource temporarily "
+		  "unavailable)" },
+		{ "futex",
+		  { 0x1000, 9 | 128 | 256, 1, 0, 0, 0xffffffff },
+		  0,
+		  "futex(0x1000, FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME, 1, NULL, "
+		  "FUTEX_BITSET_MATCH_ANY) = 0" },
+		{ "futex",
+		  { 0x1000, 10, 0xffffffff, 0, 0, 0x10 },
+		  0,
+		  "futex(0x1000, FUTEX_WAKE_BITSET, 4294967295, 0x10) = 0" },
+		{ "futex",
+		  { 0x1000, 4, 1, 2, 0x2000, 5 },
+		  0,
+		  "futex(0x1000, FUTEX_CMP_REQUEUE, 1, 2, 0x2000, 5) = 0" },
+		{ "futex",
+		  { 0x1000, 5, 1, 2, 0x2000, 0x14001001 },
+		  0,
+		  "futex(0x1000, FUTEX_WAKE_OP, 1, 2, 0x2000, "
+		  "FUTEX_OP_ADD<<28|0x1<<12|FUTEX_OP_CMP_GT<<24|0x1) = 0" },
+		{ "futex", { 0x1000, 6, 1 }, 0, "futex(0x1000, FUTEX_LOCK_PI, NULL) = 0" },
+		{ "futex", { 0x1000, 7 | 128 }, 0, "futex(0x1000, FUTEX_UNLOCK_PI_PRIVATE) = 0" },
+		{ "futex",
+		  { 0x1000, 2 | 128, 1 },
+		  0,
+		  "futex(0x1000, FUTEX_FD|FUTEX_PRIVATE_FLAG, 1) = 0" },
+		{ "futex",
+		  { 0x1000, 1 | 256, 1 },
+		  0,
+		  "futex(0x1000, 0x101 /* FUTEX_??? */, 1) = 0" },
+		{ "futex",
+		  { 0x1000, 14, 1 },
+		  0,
+		  "futex(0x1000, 0xe /* FUTEX_??? */, 1, NULL, NULL, 0) = 0" },
+		{ "fcntl",
+		  { 3, F_GETFL, 0x1000 },
+		  0x8002,
+		  "fcntl(3, F_GETFL) = 0x8002 (flags O_RDWR|O_LARGEFILE)" },
+		{ "fcntl", { 3, F_GETFD, 1 }, 1, "fcntl(3, F_GETFD) = 0x1 (flags FD_CLOEXEC)" },
+		{ "fcntl", { 0, F_GETFD }, 0, "fcntl(0, F_GETFD) = 0" },
+		{ "fcntl",
+		  { 3, F_GETFD },
+		  -9,
+		  "fcntl(3, F_GETFD) = -1 EBADF (Bad file descriptor)" },
+		{ "fcntl", { 3, F_SETFD, 3 }, 0, "fcntl(3, F_SETFD, FD_CLOEXEC|0x2) = 0" },
+		{ "fcntl", { 3, F_SETFL, 0 }, 0, "fcntl(3, F_SETFL, O_RDONLY) = 0" },
+		{ "fcntl", { 3, F_SETFL, 04002 }, 0, "fcntl(3, F_SETFL, O_RDWR|O_NONBLOCK) = 0" },
+		{ "fcntl", { 3, F_DUPFD_CLOEXEC, 21 }, 21, "fcntl(3, F_DUPFD_CLOEXEC, 21) = 21" },
+		{ "fcntl", { 3, F_GETSIG }, 10, "fcntl(3, F_GETSIG) = 10 (SIGUSR1)" },
+		{ "fcntl", { 3, F_GETLEASE }, 2, "fcntl(3, F_GETLEASE) = 0x2 (F_UNLCK)" },
+		{ "fcntl",
+		  { 22, F_GET_SEALS },
+		  9,
+		  "fcntl(22, F_GET_SEALS) = 0x9 (seals F_SEAL_SEAL|F_SEAL_WRITE)" },
+		{ "fcntl",
+		  { 3, 1234, 5 },
+		  -22,
+		  "fcntl(3, 0x4d2 /* F_??? */, 0x5) = -1 EINVAL (Invalid argument)" },
+		{ "ioctl",
+		  { 3, TCGETS, 0x1000 },
+		  -25,
+		  "ioctl(3, TCGETS, 0x1000) = -1 ENOTTY (Inappropriate ioctl for device)" },
+		{ "ioctl",
+		  { 4, 0x40049409, 3 },
+		  -95,
+		  "ioctl(4, BTRFS_IOC_CLONE or FICLONE, 3) = -1 EOPNOTSUPP (Operation not "
+		  "supported)" },
+		{ "ioctl",
+		  { 3, 0x12345678, 0 },
+		  -25,
+		  "ioctl(3, 0x12345678, 0) = -1 ENOTTY (Inappropriate ioctl for device)" },
+		{ "pipe2", { 0x1000, 0 }, 0, "pipe2(0x1000, 0) = 0" },
+		{ "pipe2",
+		  { 0x1000, 04000 | 02000000 },
+		  0,
+		  "pipe2(0x1000, O_NONBLOCK|O_CLOEXEC) = 0" },
+		{ "pipe2",
+		  { 0x1000, 040000 | 2 },
+		  -22,
+		  "pipe2(0x1000, O_DIRECT|0x2) = -1 EINVAL (Invalid argument)" },
+		{ "dup3", { 3, 10, 02000000 }, 10, "dup3(3, 10, O_CLOEXEC) = 10" },
+		{ "setsockopt",
+		  { 3, SOL_SOCKET, SO_REUSEADDR, 0x1000, 4 },
+		  0,
+		  "setsockopt(3, SOL_SOCKET, SO_REUSEADDR, 0x1000, 4) = 0" },
+		{ "getsockopt",
+		  { 3, SOL_TCP, TCP_NODELAY, 0x1000, 0x2000 },
+		  0,
+		  "getsockopt(3, SOL_TCP, TCP_NODELAY, 0x1000, 0x2000) = 0" },
+		{ "recvfrom",
+		  { 5, 0x1000, 14, MSG_WAITALL },
+		  14,
+		  "recvfrom(5, 0x1000, 14, MSG_WAITALL, NULL, NULL) = 14" },
+		{ "sendto",
+		  { 5, 0x1000, 1, MSG_DONTWAIT | MSG_NOSIGNAL },
+		  1,
+		  "sendto(5, 0x1000, 1, MSG_DONTWAIT|MSG_NOSIGNAL, NULL, 0) = 1" },
+		{ "epoll_ctl",
+		  { 5, EPOLL_CTL_ADD, 3, 0x1000 },
+		  0,
+		  "epoll_ctl(5, EPOLL_CTL_ADD, 3, 0x1000) = 0" },
+		{ "clone",
+		  { 0x1200000 | SIGCHLD, 0, 0, 0x7f0000000a10, 0 },
+		  42,
+		  "clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		  "child_tidptr=0x7f0000000a10) = 42" },
+		{ "clone",
+		  { 0x3d0f00, 0x7f0000100000, 0x7f0000000990, 0x7f0000000990, 0x7f00000006c0 },
+		  43,
+		  "clone(child_stack=0x7f0000100000, "
+		  "flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
+		  "CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_"
+		  "CLEARTID, "
+		  "parent_tid=0x7f0000000990, tls=0x7f00000006c0, child_tidptr=0x7f0000000990) = "
+		  "43" },
+		{ "clone", { SIGCHLD }, 44, "clone(child_stack=NULL, flags=SIGCHLD) = 44" },
+		{ "statx",
+		  { (uint64_t)AT_FDCWD, 0x1000, 0x900, 0x25e, 0x2000 },
+		  0,
+		  "statx(AT_FDCWD, 0x1000, "
+		  "AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW|AT_NO_AUTOMOUNT, "
+		  "STATX_MODE|STATX_NLINK|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE, 0x2000) = "
+		  "0" },
+		{ "statx",
+		  { (uint64_t)AT_FDCWD, 0x1000, 0x6000, 0xfff, 0x2000 },
+		  0,
+		  "statx(AT_FDCWD, 0x1000, AT_STATX_FORCE_SYNC|AT_STATX_DONT_SYNC, STATX_ALL, "
+		  "0x2000) = "
+		  "0" },
+		{ "getxattr",
+		  { 0x1000, 0x2000, 0, 0 },
+		  -61,
+		  "getxattr(0x1000, 0x2000, NULL, 0) = -1 ENODATA (No data available)" },
+		{ "getgroups", { 0, 0 }, 0, "getgroups(0, NULL) = 0" },
+		{ "fadvise64", { 3, 0, 0, 2 }, 0, "fadvise64(3, 0, 0, POSIX_FADV_SEQUENTIAL) = 0" },
+		{ "copy_file_range",
+		  { 3, 0, 4, 0, 9223372035781033984ULL, 0 },
+		  46,
+		  "copy_file_range(3, NULL, 4, NULL, 9223372035781033984, 0) = 46" },
+		{ "shutdown", { 4, SHUT_WR }, 0, "shutdown(4, SHUT_WR) = 0" },
+		{ "accept4",
+		  { 3, 0, 0, SOCK_CLOEXEC | SOCK_NONBLOCK },
+		  5,
+		  "accept4(3, NULL, NULL, SOCK_CLOEXEC|SOCK_NONBLOCK) = 5" },
+		{ "eventfd2", { 0, 02004000 }, 3, "eventfd2(0, EFD_CLOEXEC|EFD_NONBLOCK) = 3" },
+		{ "madvise",
+		  { 0x1000, 4096, 1234 },
+		  -22,
+		  "madvise(0x1000, 4096, 0x4d2 /* MADV_??? */) = -1 EINVAL (Invalid argument)" },
+		{ "clock_nanosleep",
+		  { 1, 1, 0x1000, 0 },
+		  0,
+		  "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, 0x1000, NULL) = 0" },
+		{ "umask", { 022 }, 022, "umask(022) = 022" },
+		{ "mremap",
+		  { 0x1000, 4096, 8192, 1, 0x5000 },
+		  0x9000,
+		  "mremap(0x1000, 4096, 8192, MREMAP_MAYMOVE) = 0x9000" },
+		{ "mremap",
+		  { 0x1000, 4096, 8192, 3, 0x5000 },
+		  0x5000,
+		  "mremap(0x1000, 4096, 8192, MREMAP_MAYMOVE|MREMAP_FIXED, 0x5000) = 0x5000" },
+		{ "close_range",
+		  { 3, 0xffffffff, 4 },
+		  0,
+		  "close_range(3, 4294967295, CLOSE_RANGE_CLOEXEC) = 0" },
+		{ "rt_sigaction", { SIGIO, 0, 0, 8 }, 0, "rt_sigaction(SIGIO, NULL, NULL, 8) = 0" },
+		{ "pselect6",
+		  { 0, 0, 0, 0, 0x1000, 0 },
+		  0,
+		  "pselect6(0, NULL, NULL, NULL, 0x1000, NULL) = 0 (Timeout)" },
+		{ "poll", { 0x1000, 1, 0 }, 1, "poll(0x1000, 1, 0) = 1" },
+		{ "setrlimit", { 4, 0x1000 }, 0, "setrlimit(RLIMIT_CORE, 0x1000) = 0" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		struct ptbpf_ev_sys_enter se = { 0 };
+		const struct sysdesc *d = sys_desc(calls[i].name);
+		struct sbuf b = { 0 };
+
+		assert_non_null(d);
+		memcpy(se.args, calls[i].args, sizeof(se.args));
+		decode_sys_args(&b, calls[i].name, d, &se, sizeof(se));
+		decode_sys_ret(&b, d, calls[i].args, calls[i].ret);
+		assert_string_equal(b.s, calls[i].want);
+		sb_free(&b);
+	}
+}
+
 /* Short of its need, a printer returns -1 having printed nothing; at its need it prints. */
 static void test_short(void **state)
 {
@@ -431,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_small),	cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_poll),	cmocka_unit_test(test_names),
 		cmocka_unit_test(test_hostile), cmocka_unit_test(test_short),
+		cmocka_unit_test(test_scalar),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -403,11 +403,8 @@ static __always_inline bool rec_output_in(void *rec, __u64 size, const __u64 max
 	return true;
 }
 
-/* The same for a record in the scratch map. */
-static __always_inline bool rec_output(void *rec, __u32 size)
-{
-	return rec_output_in(rec, size, sizeof(struct scratch));
-}
+/* The same for a record in the object s points to (a map value). */
+#define rec_output(s, size) rec_output_in(s, size, sizeof(*(s)))
 
 /*
  * Is the event id about task (traced, wanted)? task must be a BTF pointer

@@ -272,6 +272,14 @@ int decode_sys_resumed(struct sbuf *b, const struct sysdesc *d, const void *data
 		       const void *xdata, size_t xlen);
 /* args: the entry's arguments (fcntl's result is by its command), NULL: unknown */
 void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, int64_t ret);
+/*
+ * One argument at a time (JSON): the arguments an entry's line prints, a
+ * bit each; and argument i's text, with the entry's captures.
+ */
+unsigned decode_sys_argmask(const struct sysdesc *d, const void *data, size_t len);
+void decode_sys_arg(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len, int i);
+/* The name the kernel gives argument i of syscall sys ("fd"), NULL: none known. */
+const char *sys_arg_name(const char *sys, int i);
 /* What strace prints after the result, from the exit's captures (poll's revents). */
 void decode_sys_after_ret(struct sbuf *b, const void *xdata, size_t xlen);
 void decode_signal(struct sbuf *b, int sig);

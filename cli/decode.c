@@ -423,6 +423,26 @@ void decode_sys_call(struct sbuf *b, const char *name, const struct sysdesc *d, 
 	sb_putc(b, ')');
 }
 
+unsigned decode_sys_argmask(const struct sysdesc *d, const void *data, size_t len)
+{
+	const struct ptbpf_ev_sys_enter *se = data;
+
+	if (len < offsetof(struct ptbpf_ev_sys_enter, paths) || (se->flags & PTBPF_SYS_SIGMASK))
+		return 0;
+	return decode_mask(d, se);
+}
+
+void decode_sys_arg(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len, int i)
+{
+	const struct ptbpf_ev_sys_enter *se = data;
+	struct cap_set ent;
+
+	if (len < offsetof(struct ptbpf_ev_sys_enter, paths) || i < 0 || i > 5)
+		return;
+	caps_of_entry(&ent, data, len);
+	decode_args(b, d, se, len, &ent, NULL, i, i + 1, 1U << i);
+}
+
 void decode_sys_after_ret(struct sbuf *b, const void *xdata, size_t xlen)
 {
 	struct cap_set exit;

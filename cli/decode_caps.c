@@ -5,6 +5,7 @@
  * The payload is the traced process's: every read is bounded by its length.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ptbpf/ptbpf.h>
 
@@ -235,6 +236,40 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	return 1;
 }
 
+void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t xlen)
+{
+	struct cap_set x;
+	struct sbuf t = { 0 };
+	int first = 1;
+
+	caps_of_exit(&x, xdata, xlen);
+	for (int i = 0; i < x.n; i++) {
+		const struct cap_ref *c = &x.c[i];
+		const char *n = sys_arg_name(sys, c->h.arg);
+
+		sb_puts(b, first ? ",\"decoded\":{" : ",");
+		first = 0;
+		if (n)
+			sb_json_str(b, n, strlen(n));
+		else
+			sb_printf(b, "\"arg%d\"", c->h.arg);
+		sb_putc(b, ':');
+		if (c->h.type == PTBPF_CAP_DIRENTS) {
+			/* the pointer is the entry's: the count alone */
+			sb_printf(b, "{\"entries\":%u}", c->h.full);
+			continue;
+		}
+		sb_reset(&t);
+		if (print_cap(&t, &x, c, 0) || t.failed)
+			sb_puts(b, "null");
+		else
+			sb_json_str(b, t.s, t.len);
+	}
+	if (!first)
+		sb_putc(b, '}');
+	sb_free(&t);
+}
+
 void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit)
 {
 	for (int i = 0; exit && i < exit->n; i++) {
@@ -252,4 +287,29 @@ void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit)
 				sb_putc(b, ')');
 		}
 	}
+}
+
+struct argnames {
+	const char *sys;
+	const char *arg[6];
+};
+
+static const struct argnames argnames[] = {
+#include "syscall_argnames.h"
+};
+
+static int argnames_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct argnames *)e)->sys);
+}
+
+const char *sys_arg_name(const char *sys, int i)
+{
+	const struct argnames *a;
+
+	if (!sys || i < 0 || i > 5)
+		return NULL;
+	a = bsearch(sys, argnames, sizeof(argnames) / sizeof(argnames[0]), sizeof(argnames[0]),
+		    argnames_cmp);
+	return a ? a->arg[i] : NULL;
 }

@@ -35,6 +35,8 @@ int caps_exit_arg(const void *data, size_t len);
  * entry's: 1 printed, 0 nothing printed (no capture, or a short one). */
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
 		   uint64_t raw);
+/* JSON: an exit's captures, ",\"decoded\":{\"buf\":\"...\"}" by argument name. */
+void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t xlen);
 /* What strace prints after the result: poll's " ([{fd=3, revents=POLLIN}])" */
 void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit);
 

@@ -10,7 +10,21 @@
 #include <ptbpf/evfields.h>
 
 #include "cli.h"
+#include "decode_caps.h"
 #include "probes.h"
+
+/* Is s[0..n) a decimal integer JSON takes as a number? */
+static int json_is_int(const char *s, size_t n)
+{
+	size_t i = n && s[0] == '-';
+
+	if (i == n || n - i > 18 || (s[i] == '0' && n - i > 1))
+		return 0;
+	for (; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
 
 static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *sys)
 {
@@ -46,6 +60,8 @@ static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *
 	sb_puts(b, "],\"text\":");
 	{
 		struct sbuf t = { 0 };
+		unsigned mask = decode_sys_argmask(ev->desc, ev->data, ev->len);
+		int first = 1;
 
 		sb_reset(&t);
 		decode_sys_args(&t, sys, ev->desc, ev->data, ev->len);
@@ -53,6 +69,30 @@ static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *
 			sb_fail(b);
 		else
 			sb_json_str(b, t.s, t.len);
+		/* each argument by its name: a number as one, else strace's text */
+		for (i = 0; i < 6; i++) {
+			const char *n = sys_arg_name(sys, i);
+
+			if (!(mask & (1U << i)))
+				continue;
+			sb_puts(b, first ? ",\"decoded\":{" : ",");
+			first = 0;
+			if (n)
+				sb_json_str(b, n, strlen(n));
+			else
+				sb_printf(b, "\"arg%d\"", i);
+			sb_putc(b, ':');
+			sb_reset(&t);
+			decode_sys_arg(&t, ev->desc, ev->data, ev->len, i);
+			if (t.failed)
+				sb_fail(b);
+			else if (json_is_int(t.s, t.len))
+				sb_putn(b, t.s, t.len);
+			else
+				sb_json_str(b, t.s, t.len);
+		}
+		if (!first)
+			sb_putc(b, '}');
 		sb_free(&t);
 	}
 }
@@ -178,6 +218,7 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 			if (x->ret < 0 && x->ret >= -4095 && errno_name((int)-x->ret))
 				sb_printf(b, ",\"errno\":\"%s\"", errno_name((int)-x->ret));
 			fmt_late_json(b, d, len);
+			caps_json_exit(b, sys, d, len);
 		}
 		return;
 	}

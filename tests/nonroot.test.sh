@@ -83,7 +83,7 @@ untraced() { # DESCRIPTION WHY CAPS COMMAND...: the open of $secret is not recor
 	out=$(as_user "$caps" "$tmp"/ptbpf record -f -e openat,execve -- "$@" 2>&1)
 	st=$?
 	set -e
-	if [ $st != 0 ] || echo "$out" | grep -q "secret-file" ||
+	if [ $st != 0 ] || echo "$out" | grep -q "openat(.*secret-file" ||
 		! echo "$out" | grep -q "+++ untraced: exec of \".*\" $why (tracing it needs CAP_SYS_PTRACE) +++"; then
 		echo "FAIL: $what: exit $st: $out" >&2
 		fail=1

@@ -228,6 +228,18 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	}
 	if (!c)
 		return 0;
+	if (from == exit && c->h.type == PTBPF_CAP_INT && c->h.len == 4) {
+		/* a length the call read and wrote: "[128 => 16]" when it changed */
+		const struct cap_ref *in = cap_find(ent, arg, 0);
+		int32_t a, z;
+
+		if (in && in->h.type == PTBPF_CAP_INT && in->h.len == 4 && memcmp(in->p, c->p, 4)) {
+			memcpy(&a, in->p, 4);
+			memcpy(&z, c->p, 4);
+			sb_printf(b, "[%d => %d]", a, z);
+			return 1;
+		}
+	}
 	/* epoll_ctl's one event is not an array */
 	if (print_cap(b, c->h.type == PTBPF_CAP_EPOLL_EVENT && from == ent ? NULL : from, c, raw)) {
 		sb_truncate(b, at);

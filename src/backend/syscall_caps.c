@@ -46,6 +46,10 @@ struct cap_row {
 		PTBPF_CAP_STR, a, KERN_CAP_STRING, 0, 0, E                                         \
 	}
 
+/* a socklen_t the call reads and writes */
+#define LEN_IN(a)  FIXED(PTBPF_CAP_INT, a, 4, E)
+#define LEN_OUT(a) FIXED(PTBPF_CAP_INT, a, 4, X)
+
 static const struct cap_row cap_rows[] = {
 	/* what the call reads */
 	{ "write", BUF_ARG(1, 2) },
@@ -77,6 +81,8 @@ static const struct cap_row cap_rows[] = {
 	{ "pread64", BUF_RET(1) },
 	{ "recvfrom", BUF_RET(1) },
 	{ "recvfrom", SA_LENPTR(4, 5) },
+	{ "recvfrom", LEN_IN(5) },
+	{ "recvfrom", LEN_OUT(5) },
 	{ "readlink", BUF_RET(1) },
 	{ "readlinkat", BUF_RET(2) },
 	{ "getrandom", BUF_RET(0) },
@@ -95,6 +101,18 @@ static const struct cap_row cap_rows[] = {
 	{ "accept4", SA_LENPTR(1, 2) },
 	{ "getsockname", SA_LENPTR(1, 2) },
 	{ "getpeername", SA_LENPTR(1, 2) },
+	/* the value-result lengths: "[16]", or "[128 => 16]" when they differ */
+	{ "accept", LEN_IN(2) },
+	{ "accept", LEN_OUT(2) },
+	{ "accept4", LEN_IN(2) },
+	{ "accept4", LEN_OUT(2) },
+	{ "getsockname", LEN_IN(2) },
+	{ "getsockname", LEN_OUT(2) },
+	{ "getpeername", LEN_IN(2) },
+	{ "getpeername", LEN_OUT(2) },
+	{ "getsockopt", { PTBPF_CAP_INT, 3, KERN_CAP_LENPTR, 4, 16, X } },
+	{ "getsockopt", LEN_IN(4) },
+	{ "getsockopt", LEN_OUT(4) },
 	{ "wait4", FIXED(PTBPF_CAP_WAIT_STATUS, 1, 4, X) },
 	{ "rt_sigaction", FIXED(PTBPF_CAP_SIGACTION, 2, 32, X) },
 	{ "rt_sigprocmask", FIXED(PTBPF_CAP_SIGSET, 2, 8, X) },

@@ -274,10 +274,18 @@ int decode_sys_resumed(struct sbuf *b, const struct sysdesc *d, const void *data
 void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, int64_t ret);
 /*
  * One argument at a time (JSON): the arguments an entry's line prints, a
- * bit each; and argument i's text, with the entry's captures.
+ * bit each; and argument i's text, with the captures of the entry and of
+ * its exit xdata (NULL: none).
  */
 unsigned decode_sys_argmask(const struct sysdesc *d, const void *data, size_t len);
-void decode_sys_arg(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len, int i);
+void decode_sys_arg(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
+		    const void *xdata, size_t xlen, int i);
+/*
+ * ,"fd":3,"buf":"\"...\"",...: each argument the call prints by its
+ * name, a number as one, else strace's text (fmt_json.c).
+ */
+void fmt_json_args(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *data,
+		   size_t len, const void *xdata, size_t xlen);
 /* The name the kernel gives argument i of syscall sys ("fd"), NULL: none known. */
 const char *sys_arg_name(const char *sys, int i);
 /* What strace prints after the result, from the exit's captures (poll's revents). */

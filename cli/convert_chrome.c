@@ -18,8 +18,9 @@ struct open_call {
 	trace_event_id_t id;
 	unsigned int sf; /* its stack's innermost frame, 0: none */
 	struct sbuf text;
-	struct sbuf data; /* the entry's payload when it lacks a path (fmt_late_keep) */
-	uint64_t args[6]; /* the entry's arguments, for its result (fcntl's) */
+	struct sbuf data;  /* the entry's payload when it lacks a path (fmt_late_keep) */
+	struct sbuf entry; /* the entry's payload: its arguments one by one */
+	uint64_t args[6];  /* the entry's arguments, for its result (fcntl's) */
 	int has_args;
 };
 
@@ -145,6 +146,9 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 	sb_json_str(&c->b, oc->text.s, oc->text.len);
 	sb_puts(&c->b, ",\"ret\":");
 	sb_json_str(&c->b, r.len > 3 ? r.s + 3 : "?", r.len > 3 ? r.len - 3 : 1);
+	/* each argument by its name, what the exit brought included */
+	fmt_json_args(&c->b, sys, exit_ev->desc, oc->entry.s, oc->entry.len, exit_ev->data,
+		      exit_ev->len);
 	sb_putc(&c->b, '}');
 	if (oc->sf)
 		sb_printf(&c->b, ",\"sf\":\"%u\"", oc->sf);
@@ -242,7 +246,9 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 				       ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
 				       sizeof(oc->args));
 			fmt_late_keep(&oc->data, ev);
-			if (oc->text.failed)
+			sb_reset(&oc->entry);
+			sb_putn(&oc->entry, ev->data, ev->len);
+			if (oc->text.failed || oc->entry.failed)
 				sb_fail(&c->b); /* c->b says it for the whole output */
 			if (sys_noreturn(ev->desc)) {
 				chrome_instant(c, ev, sys, oc->text.s, oc->text.len);
@@ -330,6 +336,7 @@ int convert_chrome(trace_id_t trid, FILE *out)
 		}
 		sb_free(&oc->text);
 		sb_free(&oc->data);
+		sb_free(&oc->entry);
 	}
 	for (i = 0; i < c.nnames; i++) {
 		struct name_ent *n = &c.names[i];

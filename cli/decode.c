@@ -432,15 +432,17 @@ unsigned decode_sys_argmask(const struct sysdesc *d, const void *data, size_t le
 	return decode_mask(d, se);
 }
 
-void decode_sys_arg(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len, int i)
+void decode_sys_arg(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
+		    const void *xdata, size_t xlen, int i)
 {
 	const struct ptbpf_ev_sys_enter *se = data;
-	struct cap_set ent;
+	struct cap_set ent, exit;
 
 	if (len < offsetof(struct ptbpf_ev_sys_enter, paths) || i < 0 || i > 5)
 		return;
 	caps_of_entry(&ent, data, len);
-	decode_args(b, d, se, len, &ent, NULL, i, i + 1, 1U << i);
+	caps_of_exit(&exit, xdata, xlen);
+	decode_args(b, d, se, len, &ent, &exit, i, i + 1, 1U << i);
 }
 
 void decode_sys_after_ret(struct sbuf *b, const void *xdata, size_t xlen)

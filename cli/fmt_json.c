@@ -26,6 +26,35 @@ static int json_is_int(const char *s, size_t n)
 	return 1;
 }
 
+void fmt_json_args(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *data,
+		   size_t len, const void *xdata, size_t xlen)
+{
+	unsigned mask = decode_sys_argmask(d, data, len);
+	struct sbuf t = { 0 };
+
+	for (int i = 0; i < 6; i++) {
+		const char *n = sys_arg_name(sys, i);
+
+		if (!(mask & (1U << i)))
+			continue;
+		sb_putc(b, ',');
+		if (n)
+			sb_json_str(b, n, strlen(n));
+		else
+			sb_printf(b, "\"arg%d\"", i);
+		sb_putc(b, ':');
+		sb_reset(&t);
+		decode_sys_arg(&t, d, data, len, xdata, xlen, i);
+		if (t.failed)
+			sb_fail(b);
+		else if (json_is_int(t.s, t.len))
+			sb_putn(b, t.s, t.len);
+		else
+			sb_json_str(b, t.s, t.len);
+	}
+	sb_free(&t);
+}
+
 static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *sys)
 {
 	const struct ptbpf_ev_sys_enter *se = ev->data;
@@ -60,8 +89,6 @@ static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *
 	sb_puts(b, "],\"text\":");
 	{
 		struct sbuf t = { 0 };
-		unsigned mask = decode_sys_argmask(ev->desc, ev->data, ev->len);
-		int first = 1;
 
 		sb_reset(&t);
 		decode_sys_args(&t, sys, ev->desc, ev->data, ev->len);
@@ -69,30 +96,16 @@ static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *
 			sb_fail(b);
 		else
 			sb_json_str(b, t.s, t.len);
-		/* each argument by its name: a number as one, else strace's text */
-		for (i = 0; i < 6; i++) {
-			const char *n = sys_arg_name(sys, i);
-
-			if (!(mask & (1U << i)))
-				continue;
-			sb_puts(b, first ? ",\"decoded\":{" : ",");
-			first = 0;
-			if (n)
-				sb_json_str(b, n, strlen(n));
-			else
-				sb_printf(b, "\"arg%d\"", i);
-			sb_putc(b, ':');
-			sb_reset(&t);
-			decode_sys_arg(&t, ev->desc, ev->data, ev->len, i);
-			if (t.failed)
-				sb_fail(b);
-			else if (json_is_int(t.s, t.len))
-				sb_putn(b, t.s, t.len);
-			else
-				sb_json_str(b, t.s, t.len);
-		}
-		if (!first)
+		sb_reset(&t);
+		fmt_json_args(&t, sys, ev->desc, ev->data, ev->len, NULL, 0);
+		if (t.failed) {
+			sb_fail(b);
+		} else if (t.len) {
+			/* the pairs without the first one's comma */
+			sb_puts(b, ",\"decoded\":{");
+			sb_putn(b, t.s + 1, t.len - 1);
 			sb_putc(b, '}');
+		}
 		sb_free(&t);
 	}
 }

@@ -15,20 +15,12 @@ const volatile struct kern_cap_spec cap_specs[PTBPF_SYSCALL_NR_MAX][KERN_CAPS];
  * the first argument its exit captures (KERN_CAP_WHEN_EXIT_ARG) */
 const volatile __u8 cap_when[PTBPF_SYSCALL_NR_MAX];
 
-/* The arguments of a syscall whose exit captures, by thread. */
-struct cap_args {
-	__u64 args[6];
-	__u32 nr;
-	__u32 pad;
-	__u64 spare; /* cap_arg() reads 8 words */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 1); /* set before load */
-	__type(key, __u32);
-	__type(value, struct cap_args);
-} cap_pending SEC(".maps");
+/*
+ * Where the exit's captures find the call's arguments: at the exit, the
+ * registers still hold them (the kernel saved them at entry and a syscall
+ * returns only its result), copied there past any capture.
+ */
+#define CAP_ARGS_AT (CAP_MASK + 1)
 
 /* execve's argv: entries captured at most */
 #define CAP_VECTOR_MAX 32
@@ -343,34 +335,19 @@ __noinline int caps_fill_entry(__u32 at, __u32 nr)
 	return caps_take(s->raw, at, CAPS_END, nr, s->ent.args, 0, KERN_CAP_ENTRY);
 }
 
-/* The same at a successful exit (ret), from the arguments thread tid noted. */
-__noinline int caps_fill_exit(__u32 at, __u32 nr, long ret, __u32 tid)
+/* The same at a successful exit (ret), from the arguments at CAP_ARGS_AT. */
+__noinline int caps_fill_exit(__u32 at, __u32 nr, long ret)
 {
 	struct scratch *s;
-	struct cap_args *p;
 	__u32 zero = 0;
 
-	_Static_assert(sizeof(struct cap_args) >= 8 * sizeof(__u64), "cap_arg reads 8 words");
+	_Static_assert(CAP_ARGS_AT + 8 * sizeof(__u64) <= sizeof(((struct scratch *)0)->raw) - 8,
+		       "cap_arg reads 8 words, before cap_widen()'s");
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
 		return at;
-	p = bpf_map_lookup_elem(&cap_pending, &tid);
-	if (!p || p->nr != nr)
-		return at;
-	return caps_take(s->raw, at, CAPS_END, nr, p->args, ret, KERN_CAP_EXIT);
-}
-
-/* At entry: note the arguments of a syscall whose exit captures. */
-static __always_inline void caps_note(__u32 tid, __u32 nr, const __u64 *args)
-{
-	struct cap_args a;
-
-	for (int i = 0; i < 6; i++)
-		a.args[i] = args[i];
-	a.nr = nr;
-	a.pad = 0;
-	a.spare = 0;
-	bpf_map_update_elem(&cap_pending, &tid, &a, BPF_ANY);
+	return caps_take(s->raw, at, CAPS_END, nr, (const __u64 *)(s->raw + CAP_ARGS_AT), ret,
+			 KERN_CAP_EXIT);
 }
 
 static __always_inline bool caps_at(__u32 nr, __u8 when)

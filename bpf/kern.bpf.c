@@ -574,7 +574,7 @@ static __always_inline void late_forget(__u32 tid)
  * kernel faulted their pages in), or for execve the kernel's copy of the
  * name (the old memory is gone), then the captures.
  */
-static __always_inline int sys_exit_full(struct late_path *l, struct cap_args *p, __u32 nr,
+static __always_inline int sys_exit_full(struct late_path *l, struct pt_regs *caps, __u32 nr,
 					 long ret, __u32 tgid, __u32 tid, __u64 thread, __u64 ip,
 					 __u64 enter_ts)
 {
@@ -614,8 +614,12 @@ static __always_inline int sys_exit_full(struct late_path *l, struct cap_args *p
 	x->path_len[0] = len0;
 	x->path_len[1] = len1;
 	size = SYS_EXIT_FIXED + len0 + len1;
-	if (p && ret >= 0) {
-		__u32 at = caps_fill_exit(size, nr, ret, tid);
+	if (caps && ret >= 0) {
+		__u64 *a = (void *)(s->raw + CAP_ARGS_AT);
+		__u32 at;
+
+		syscall_args(caps, a);
+		at = caps_fill_exit(size, nr, ret);
 
 		if (at != size && at <= CAPS_END) {
 			x->flags |= PTBPF_SYS_CAPS;
@@ -634,8 +638,6 @@ static __always_inline int sys_exit_full(struct late_path *l, struct cap_args *p
 out:
 	if (l)
 		late_forget(tid);
-	if (p)
-		bpf_map_delete_elem(&cap_pending, &tid);
 	return 0;
 }
 
@@ -679,12 +681,10 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 			size = at;
 		}
 	}
-	if (caps_at(nr, KERN_CAP_EXIT)) {
+	if (caps_at(nr, KERN_CAP_EXIT))
 		s->ent.flags |= PTBPF_SYS_CAPS_AT_EXIT |
 				PTBPF_SYS_EXIT_ARG_FLAG(KERN_CAP_WHEN_EXIT_ARG(
 					cap_when[nr & (PTBPF_SYSCALL_NR_MAX - 1)]));
-		caps_note(tid, nr, args);
-	}
 	rec_fill_ids(&s->rec, PTBPF_EV_SYS_ENTER(nr), size, tgid, tid, thread, ip);
 	if (s->ent.flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
 		s->rec.flags |= KERN_REC_TRUNCATED;
@@ -1213,7 +1213,7 @@ static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
  */
 static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret, __u32 tgid,
 					 __u32 tid, __u64 thread, struct late_path *l,
-					 struct cap_args *p)
+					 struct pt_regs *caps)
 {
 	bool wanted = status_wanted(ret);
 	__u64 enter_ts = release_enter(tid, nr, wanted);
@@ -1224,13 +1224,11 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 	if (!wanted) {
 		if (l)
 			late_forget(tid);
-		if (p)
-			bpf_map_delete_elem(&cap_pending, &tid);
 		__sync_fetch_and_add(&cnt_filtered, 1);
 		return 0;
 	}
-	if (l || p)
-		return sys_exit_full(l, p, nr, ret, tgid, tid, thread, regs->ip, enter_ts);
+	if (l || caps)
+		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, enter_ts);
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;
@@ -1260,25 +1258,22 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 		/* an entry that could not read a path (rare, and looked up
 		 * only while there is one), or a capture at exit */
 		struct late_path *l = NULL;
-		struct cap_args *p = NULL;
+		/* the exit's captures read the arguments from the registers */
+		struct pt_regs *caps = caps_at(nr, KERN_CAP_EXIT) ? regs : NULL;
 
 		tid = (__u32)bpf_get_current_pid_tgid();
 		if (nr_late && path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)])
 			l = bpf_map_lookup_elem(&late_paths, &tid);
-		if (caps_at(nr, KERN_CAP_EXIT))
-			p = bpf_map_lookup_elem(&cap_pending, &tid);
-		if (l || p) {
+		if (l || caps) {
 			if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid) ||
 			    current_compat_thread(&thread)) {
 				if (l)
 					late_forget(tid);
-				if (p)
-					bpf_map_delete_elem(&cap_pending, &tid);
 				return 0;
 			}
 			if (syscall_status)
-				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l, p);
-			return sys_exit_full(l, p, nr, ret, tgid, tid, thread, regs->ip, 0);
+				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l, caps);
+			return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, 0);
 		}
 	}
 	if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid))

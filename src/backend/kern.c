@@ -128,8 +128,7 @@ static int kern_backend__set_caps(struct kern_bpf *skel, unsigned int strsize)
 	if (err < 0)
 		return err;
 	skel->rodata->cap_strsize = strsize;
-	/* the arguments of each thread in a call whose exit captures */
-	return bpf_map__set_max_entries(skel->maps.cap_pending, KERN_HELD_MAX);
+	return 0;
 }
 
 /*

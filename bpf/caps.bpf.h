@@ -174,6 +174,53 @@ static __always_inline long cap_dirents(char *raw, __u64 uptr, long len)
 	return off >= (__u64)len ? n : -1;
 }
 
+/* iovec elements captured at most (the vector's end counts them all) */
+#define CAP_IOV_MAX 8
+
+/*
+ * An iovec array of count elements at uptr: each element's base, length
+ * and first bytes (left: the bytes the call moved in all, a read's result;
+ * ~0 for a write), then the vector's end.
+ */
+static __always_inline __u64 cap_iovec(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr,
+				       __u64 count, __u64 left)
+{
+	struct ptbpf_sys_cap *h;
+
+	at = cap_widen(raw, at);
+	for (int i = 0; i < CAP_IOV_MAX; i++, at = cap_widen(raw, at)) {
+		__u64 iov[2], n, r, m;
+
+		if (i >= count)
+			break;
+		if (bpf_probe_read_user(iov, sizeof(iov), (const void *)(uptr + i * sizeof(iov))))
+			break;
+		h = cap_hdr(raw, at, end, arg, PTBPF_CAP_IOV);
+		if (!h)
+			break;
+		n = iov[1] < left ? iov[1] : left; /* what the buffer held */
+		left -= n;
+		r = cap_room(at, end, sizeof(iov) + (n < cap_strsize ? n : cap_strsize));
+		if (r < sizeof(iov))
+			break;
+		__builtin_memcpy(raw + cap_mask(at) + CAP_HDR, iov, sizeof(iov));
+		m = (r - sizeof(iov)) & (KERN_CAP_AREA - 1);
+		h->full = n > 0xfffffffeull ? 0xfffffffeu : (__u32)n;
+		if (m && bpf_probe_read_user(raw + cap_mask(at) + CAP_HDR + sizeof(iov), m,
+					     (const void *)iov[0])) {
+			m = 0;
+			h->full = 0xffffffffu;
+		}
+		h->len = sizeof(iov) + m;
+		at += CAP_HDR + sizeof(iov) + m;
+	}
+	h = cap_hdr(raw, at, end, arg, PTBPF_CAP_VECTOR_END);
+	if (!h)
+		return at;
+	h->full = count > 0xffffffffull ? 0xffffffffu : (__u32)count;
+	return at + CAP_HDR;
+}
+
 /* execve's argv: its first entries as strings, then the vector's end. */
 static __always_inline __u64 cap_vector(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr)
 {
@@ -216,8 +263,8 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 {
 	/* the vectors (execve's) and getdents64's records, after the loop:
 	 * their code once */
-	__u64 vec = 0, cnt = 0, dir = 0;
-	__u8 vec_arg = 0, cnt_arg = 0, dir_arg = 0;
+	__u64 vec = 0, cnt = 0, dir = 0, iov = 0, iov_cnt = 0;
+	__u8 vec_arg = 0, cnt_arg = 0, dir_arg = 0, iov_arg = 0;
 
 	/* at widened before the back edge: the loop head is where the
 	 * verifier compares the states */
@@ -280,11 +327,19 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 			dir = uptr;
 			dir_arg = arg;
 			continue;
+		case KERN_CAP_IOVEC:
+			iov = uptr;
+			iov_arg = arg;
+			iov_cnt = cap_arg(args, sp->size_arg);
+			continue;
 		default:
 			continue;
 		}
 		at = cap_bytes(raw, at, end, arg, type, uptr, want, full);
 	}
+	if (iov)
+		at = cap_iovec(raw, at, end, iov_arg, iov, iov_cnt,
+			       when == KERN_CAP_EXIT ? (__u64)ret : ~0ull);
 	if (when != KERN_CAP_ENTRY) {
 		struct ptbpf_sys_cap *h;
 		long n;

@@ -125,6 +125,7 @@ struct kern_ring_count {
 #define KERN_CAP_VECTOR	   8 /* a NULL-terminated array of strings (execve) */
 #define KERN_CAP_COUNT	   9 /* the same, only counted */
 #define KERN_CAP_DIRENTS   10 /* the linux_dirent64 records of the result's bytes, counted */
+#define KERN_CAP_IOVEC	   11 /* args[size_arg] struct iovec and their buffers */
 
 /* kern_cap_spec.when; by syscall, also the first argument its exit captures */
 #define KERN_CAP_ENTRY		  0x1

@@ -121,6 +121,49 @@ static int print_vector(struct sbuf *b, const struct cap_set *cs, int arg, uint6
 	return 0;
 }
 
+/* [{iov_base="abc", iov_len=3}, ...]: the iovec array of argument arg. */
+static int print_iovec(struct sbuf *b, const struct cap_set *cs, int arg)
+{
+	int i, n = 0, end = -1;
+
+	for (i = 0; i < cs->n; i++)
+		if (cs->c[i].h.arg == arg && cs->c[i].h.type == PTBPF_CAP_VECTOR_END) {
+			end = i;
+			break;
+		}
+	if (end < 0)
+		return -1;
+	sb_putc(b, '[');
+	for (i = 0; i < end; i++) {
+		const struct cap_ref *c = &cs->c[i];
+		uint64_t iov[2];
+
+		if (c->h.arg != arg || c->h.type != PTBPF_CAP_IOV || c->h.len < sizeof(iov))
+			continue;
+		memcpy(iov, c->p, sizeof(iov));
+		sb_puts(b, n++ ? ", {iov_base=" : "{iov_base=");
+		if (c->h.full == 0xffffffffu)
+			sb_xhex(b, iov[0]); /* unreadable: its address, as strace */
+		else
+			fmt_str(b, c->p + sizeof(iov), c->h.len - sizeof(iov), c->h.full, 0,
+				&dopts);
+		sb_printf(b, ", iov_len=%llu}", (unsigned long long)iov[1]);
+	}
+	if (cs->c[end].h.full > (unsigned)n)
+		sb_puts(b, n ? ", ..." : "...");
+	sb_putc(b, ']');
+	return 0;
+}
+
+/* Does argument arg have an iovec array's captures? */
+static int has_iov(const struct cap_set *cs, int arg)
+{
+	for (int i = 0; cs && i < cs->n; i++)
+		if (cs->c[i].h.arg == arg && cs->c[i].h.type == PTBPF_CAP_IOV)
+			return 1;
+	return 0;
+}
+
 static int print_timespecs(struct sbuf *b, const struct cap_ref *c)
 {
 	size_t n = c->h.len / 16;
@@ -161,7 +204,11 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		}
 		return fmt_str(b, p, len, c->h.full, 1, &dopts);
 	case PTBPF_CAP_VECTOR_END:
+		if (has_iov(cs, c->h.arg))
+			return print_iovec(b, cs, c->h.arg);
 		return print_vector(b, cs, c->h.arg, raw);
+	case PTBPF_CAP_IOV:
+		return cs ? print_iovec(b, cs, c->h.arg) : -1;
 	case PTBPF_CAP_DIRENTS:
 		/* strace -v would print the records: not captured */
 		sb_xhex(b, raw);

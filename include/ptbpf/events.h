@@ -131,6 +131,14 @@ struct ptbpf_sys_cap {
 #define PTBPF_CAP_VECTOR_END 18
 /* getdents64's records: len 0, full the number of records the call returned */
 #define PTBPF_CAP_DIRENTS 19
+/*
+ * An iovec array (readv, writev...): one capture per element, in order,
+ * then a PTBPF_CAP_VECTOR_END with the array's count. Each holds the
+ * element's iov_base and iov_len (__u64 each), then the first bytes of its
+ * buffer; full: the bytes the buffer held for the call (a read's: what its
+ * result left for it), 0xffffffff when it could not be read.
+ */
+#define PTBPF_CAP_IOV 20
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -127,6 +127,13 @@ static const struct cap_row cap_rows[] = {
 	{ "epoll_wait", { PTBPF_CAP_EPOLL_EVENT, 1, KERN_CAP_RET_ELEMS, 0, 12, X } },
 	{ "epoll_pwait", { PTBPF_CAP_EPOLL_EVENT, 1, KERN_CAP_RET_ELEMS, 0, 12, X } },
 	{ "getdents64", { PTBPF_CAP_DIRENTS, 1, KERN_CAP_DIRENTS, 0, 0, X } },
+	/* iovecs: what a write wrote, what a read read */
+	{ "writev", { PTBPF_CAP_IOV, 1, KERN_CAP_IOVEC, 2, 0, E } },
+	{ "pwritev", { PTBPF_CAP_IOV, 1, KERN_CAP_IOVEC, 2, 0, E } },
+	{ "pwritev2", { PTBPF_CAP_IOV, 1, KERN_CAP_IOVEC, 2, 0, E } },
+	{ "readv", { PTBPF_CAP_IOV, 1, KERN_CAP_IOVEC, 2, 0, X } },
+	{ "preadv", { PTBPF_CAP_IOV, 1, KERN_CAP_IOVEC, 2, 0, X } },
+	{ "preadv2", { PTBPF_CAP_IOV, 1, KERN_CAP_IOVEC, 2, 0, X } },
 	/* extended attributes: the name read, the value read or written */
 	{ "getxattr", STRING(1) },
 	{ "lgetxattr", STRING(1) },

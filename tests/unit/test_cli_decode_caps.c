@@ -187,6 +187,39 @@ static void test_poll(void **state)
 	sb_free(&b);
 }
 
+/* strace: readv(3, [{iov_base="head:t", iov_len=6}, {iov_base="ail\n", iov_len=10}], 2) = 10 */
+static void test_iovec(void **state)
+{
+	uint64_t a[6] = { 3, 0x7ffd1000, 2 };
+	uint64_t e0[2] = { 0x1000, 6 }, e1[2] = { 0x2000, 10 };
+	unsigned char b0[16 + 6], b1[16 + 4], bad[8] = { 0 };
+	struct pl e, x;
+
+	(void)state;
+	memcpy(b0, e0, 16);
+	memcpy(b0 + 16, "head:t", 6);
+	memcpy(b1, e1, 16);
+	memcpy(b1 + 16, "ail\n", 4);
+	pl_enter(&e, 19, a, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_exit(&x, 19, 10);
+	pl_cap(&x, 1, PTBPF_CAP_IOV, b0, sizeof(b0), 6);
+	pl_cap(&x, 1, PTBPF_CAP_IOV, b1, sizeof(b1), 4);
+	pl_cap(&x, 1, PTBPF_CAP_VECTOR_END, "", 0, 2);
+	expect_call("readv(3, [{iov_base=\"head:t\", iov_len=6}, {iov_base=\"ail\\n\", "
+		    "iov_len=10}], 2)",
+		    "readv", &e, &x);
+	/* a buffer that could not be read: its address; more elements than captured */
+	pl_exit(&x, 19, 10);
+	pl_cap(&x, 1, PTBPF_CAP_IOV, e0, 16, 0xffffffffu);
+	pl_cap(&x, 1, PTBPF_CAP_VECTOR_END, "", 0, 9);
+	expect_call("readv(3, [{iov_base=0x1000, iov_len=6}, ...], 2)", "readv", &e, &x);
+	/* an element shorter than its base and length: left out */
+	pl_exit(&x, 19, 10);
+	pl_cap(&x, 1, PTBPF_CAP_IOV, bad, sizeof(bad), 0);
+	pl_cap(&x, 1, PTBPF_CAP_VECTOR_END, "", 0, 1);
+	expect_call("readv(3, [...], 2)", "readv", &e, &x);
+}
+
 static void test_hostile(void **state)
 {
 	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
@@ -239,7 +272,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
 		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
-		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_iovec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -387,12 +387,24 @@ static int mask_end(unsigned mask)
 	return mask ? 32 - __builtin_clz(mask) : 0;
 }
 
-/* The first argument printed when the call resumes, or n: none. */
-static int resume_arg(const struct ptbpf_ev_sys_enter *se, size_t len, int n)
+/*
+ * Where a call whose exit brings captures splits when other events come
+ * between (strace's "read(3, " and "<... read resumed>buf, 832)"): the
+ * first argument its exit brings, with the arguments it prints (*mask)
+ * and one past the last (*n); -1 when it does not split so.
+ */
+static int split_arg(const struct sysdesc *d, const void *data, size_t len, unsigned *mask, int *n)
 {
-	int a = caps_exit_arg(se, len);
+	const struct ptbpf_ev_sys_enter *se = data;
+	int a;
 
-	return a >= 0 && a < n ? a : n;
+	if (!data || len < offsetof(struct ptbpf_ev_sys_enter, paths) ||
+	    !(se->flags & PTBPF_SYS_CAPS_AT_EXIT))
+		return -1;
+	*mask = decode_mask(d, se);
+	*n = mask_end(*mask);
+	a = caps_exit_arg(se, len);
+	return a >= 0 && a < *n ? a : -1;
 }
 
 /* "openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC)" */
@@ -462,23 +474,16 @@ void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, 
 int decode_sys_unfinished(struct sbuf *b, const char *name, const struct sysdesc *d,
 			  const void *data, size_t len)
 {
-	const struct ptbpf_ev_sys_enter *se = data;
 	struct cap_set ent;
 	unsigned mask;
-	int n, r;
+	int n, r = split_arg(d, data, len, &mask, &n);
 
-	if (len < offsetof(struct ptbpf_ev_sys_enter, paths) ||
-	    !(se->flags & PTBPF_SYS_CAPS_AT_EXIT))
-		return 0;
-	mask = decode_mask(d, se);
-	n = mask_end(mask);
-	r = resume_arg(se, len, n);
-	if (r >= n)
+	if (r < 0)
 		return 0;
 	caps_of_entry(&ent, data, len);
 	sb_puts(b, name);
 	sb_putc(b, '(');
-	decode_args(b, d, se, len, &ent, NULL, 0, r, mask);
+	decode_args(b, d, data, len, &ent, NULL, 0, r, mask);
 	if (mask & ((1U << r) - 1))
 		sb_puts(b, ", ");
 	return 1;
@@ -487,22 +492,15 @@ int decode_sys_unfinished(struct sbuf *b, const char *name, const struct sysdesc
 int decode_sys_resumed(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
 		       const void *xdata, size_t xlen)
 {
-	const struct ptbpf_ev_sys_enter *se = data;
 	struct cap_set ent, exit;
 	unsigned mask;
-	int n, r;
+	int n, r = split_arg(d, data, len, &mask, &n);
 
-	if (!data || len < offsetof(struct ptbpf_ev_sys_enter, paths) ||
-	    !(se->flags & PTBPF_SYS_CAPS_AT_EXIT))
-		return 0;
-	mask = decode_mask(d, se);
-	n = mask_end(mask);
-	r = resume_arg(se, len, n);
-	if (r >= n)
+	if (r < 0)
 		return 0;
 	caps_of_entry(&ent, data, len);
 	caps_of_exit(&exit, xdata, xlen);
-	decode_args(b, d, se, len, &ent, &exit, r, n, mask);
+	decode_args(b, d, data, len, &ent, &exit, r, n, mask);
 	return 1;
 }
 

@@ -52,8 +52,11 @@ struct made {
 	struct stat st;
 };
 
-static void make_calls(struct made *m)
+static struct made made;
+
+static void make_calls(void)
 {
+	struct made *m = &made;
 	char buf[64];
 
 	assert_int_equal(pipe2(m->pipe, O_CLOEXEC), 0);
@@ -83,6 +86,18 @@ static int caps_in(const unsigned char *p, size_t len, size_t off, struct ptbpf_
 	}
 	assert_int_equal(off, len); /* the captures run to the payload's end */
 	return k;
+}
+
+/* The one capture of MSG's bytes, of argument 1, cut at strsize. */
+static void check_msg(const struct ptbpf_sys_cap *c, const unsigned char **bytes, int k,
+		      unsigned int strsize)
+{
+	assert_int_equal(k, 1);
+	assert_int_equal(c[0].arg, 1);
+	assert_int_equal(c[0].type, PTBPF_CAP_BYTES);
+	assert_int_equal(c[0].full, strlen(MSG));
+	assert_int_equal(c[0].len, strsize);
+	assert_memory_equal(bytes[0], MSG, strsize);
 }
 
 struct seen {
@@ -136,20 +151,10 @@ static void check(trace_id_t t, bool log, const struct made *m, unsigned int str
 		}
 		k = caps_in(d.b, len, off, c, bytes, 8);
 		if (nr == SYS_write && !exit && d.e.args[0] == (__u64)m->pipe[1]) {
-			assert_int_equal(k, 1);
-			assert_int_equal(c[0].arg, 1);
-			assert_int_equal(c[0].type, PTBPF_CAP_BYTES);
-			assert_int_equal(c[0].full, strlen(MSG));
-			assert_int_equal(c[0].len, strsize);
-			assert_memory_equal(bytes[0], MSG, strsize);
+			check_msg(c, bytes, k, strsize);
 			n->write_in++;
 		} else if (nr == SYS_read && exit && d.x.ret == (__s64)strlen(MSG)) {
-			assert_int_equal(k, 1);
-			assert_int_equal(c[0].arg, 1);
-			assert_int_equal(c[0].type, PTBPF_CAP_BYTES);
-			assert_int_equal(c[0].full, strlen(MSG));
-			assert_int_equal(c[0].len, strsize);
-			assert_memory_equal(bytes[0], MSG, strsize);
+			check_msg(c, bytes, k, strsize);
 			n->read_out++;
 		} else if (nr == SYS_fstat && exit && d.x.ret == 0) {
 			struct stat st;
@@ -173,48 +178,39 @@ static void check(trace_id_t t, bool log, const struct made *m, unsigned int str
 	}
 }
 
+struct caps_run {
+	unsigned int strsize;
+	struct seen n;
+};
+
+static void check_run(trace_id_t t, bool log, void *ctx)
+{
+	struct caps_run *r = ctx;
+
+	check(t, log, &made, r->strsize, &r->n);
+}
+
 static void trace_caps(unsigned int strsize, const char *logpath)
 {
-	struct made m;
-	struct seen n;
+	struct caps_run r = { .strsize = strsize };
+	struct seen *n = &r.n;
 	trace_attr_t a;
-	trace_id_t t;
-	int fd = -1;
 
 	itest_require_bpf();
 	assert_int_equal(posix_trace_attr_init(&a), 0);
 	assert_int_equal(ptbpf_trace_attr_setstrsize(&a, strsize), 0);
-	if (logpath) {
-		fd = itest_newlog(logpath);
-		assert_int_equal(posix_trace_create_withlog(0, &a, fd, &t), 0);
-	} else {
-		assert_int_equal(posix_trace_create(0, &a, &t), 0);
-	}
-	assert_int_equal(posix_trace_start(t), 0);
-	make_calls(&m);
-	assert_int_equal(posix_trace_stop(t), 0);
-	if (logpath) {
-		assert_int_equal(posix_trace_shutdown(t), 0);
-		close(fd);
-		t = itest_open_log(logpath, &fd);
-		check(t, true, &m, strsize, &n);
-		itest_close_log(t, fd);
-		unlink(logpath);
-	} else {
-		check(t, false, &m, strsize, &n);
-		assert_int_equal(posix_trace_shutdown(t), 0);
-	}
+	itest_trace_run(&a, logpath, make_calls, check_run, &r);
 	if (!strsize) {
-		assert_int_equal(n.any_caps, 0);
-		assert_int_equal(n.read_flag, 0);
+		assert_int_equal(n->any_caps, 0);
+		assert_int_equal(n->read_flag, 0);
 		return;
 	}
-	assert_int_equal(n.write_in, 1);
-	assert_int_equal(n.read_out, 1);
-	assert_int_equal(n.read_flag, 1);
-	assert_int_equal(n.stat_out, 2);
-	assert_int_equal(n.stat_failed, 0);
-	assert_int_equal(n.pipe_out, 1);
+	assert_int_equal(n->write_in, 1);
+	assert_int_equal(n->read_out, 1);
+	assert_int_equal(n->read_flag, 1);
+	assert_int_equal(n->stat_out, 2);
+	assert_int_equal(n->stat_failed, 0);
+	assert_int_equal(n->pipe_out, 1);
 }
 
 static void test_stream(void **state)

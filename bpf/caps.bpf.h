@@ -188,7 +188,9 @@ static __always_inline __u64 cap_iovec(char *raw, __u64 at, __u64 end, __u8 arg,
 	struct ptbpf_sys_cap *h;
 
 	at = cap_widen(raw, at);
-	for (int i = 0; i < CAP_IOV_MAX; i++, at = cap_widen(raw, at)) {
+	/* left widened too: each element's min() would split the states */
+	for (int i = 0; i < CAP_IOV_MAX;
+	     i++, at = cap_widen(raw, at), left = cap_widen(raw, left)) {
 		__u64 iov[2], n, r, m;
 
 		if (i >= count)

@@ -115,15 +115,15 @@ struct kern_ring_count {
 #define KERN_CAP_AREA PTBPF_CAP_AREA
 
 /* kern_cap_spec.size: where the size of the memory comes from */
-#define KERN_CAP_FIXED	   1 /* max bytes */
-#define KERN_CAP_ARG	   2 /* args[size_arg] bytes, at most max (0: the string size) */
-#define KERN_CAP_RET	   3 /* the result's bytes, at most max (0: the string size) */
-#define KERN_CAP_ARG_ELEMS 4 /* args[size_arg] elements of max bytes */
-#define KERN_CAP_RET_ELEMS 5 /* the result's count of elements of max bytes */
-#define KERN_CAP_LENPTR	   6 /* the socklen_t args[size_arg] points to, at most max */
-#define KERN_CAP_STRING	   7 /* a NUL-terminated string, at most the string size */
-#define KERN_CAP_VECTOR	   8 /* a NULL-terminated array of strings (execve) */
-#define KERN_CAP_COUNT	   9 /* the same, only counted */
+#define KERN_CAP_FIXED	   1  /* max bytes */
+#define KERN_CAP_ARG	   2  /* args[size_arg] bytes, at most max (0: the string size) */
+#define KERN_CAP_RET	   3  /* the result's bytes, at most max (0: the string size) */
+#define KERN_CAP_ARG_ELEMS 4  /* args[size_arg] elements of max bytes */
+#define KERN_CAP_RET_ELEMS 5  /* the result's count of elements of max bytes */
+#define KERN_CAP_LENPTR	   6  /* the socklen_t args[size_arg] points to, at most max */
+#define KERN_CAP_STRING	   7  /* a NUL-terminated string, at most the string size */
+#define KERN_CAP_VECTOR	   8  /* a NULL-terminated array of strings (execve) */
+#define KERN_CAP_COUNT	   9  /* the same, only counted */
 #define KERN_CAP_DIRENTS   10 /* the linux_dirent64 records of the result's bytes, counted */
 #define KERN_CAP_IOVEC	   11 /* args[size_arg] struct iovec and their buffers */
 
@@ -144,7 +144,7 @@ struct kern_cap_spec {
 
 /* Largest record: a sys_enter with two full paths and its captures. */
 #define KERN_REC_MAX                                                                               \
-	(sizeof(struct kern_rec) + sizeof(struct ptbpf_ev_sys_enter) + 2 * PTBPF_PATH_MAX +          \
+	(sizeof(struct kern_rec) + sizeof(struct ptbpf_ev_sys_enter) + 2 * PTBPF_PATH_MAX +        \
 	 KERN_CAP_AREA)
 
 #endif

@@ -143,8 +143,8 @@ struct view_opts {
 	unsigned int status; /* VIEW_ST_* printed */
 	const char *paths[VIEW_MAX_PATHS];
 	size_t npaths;
-	int stacks; /* -k */
-	int fds;    /* -y: 1, -yy: 2 */
+	int stacks;	      /* -k */
+	int fds;	      /* -y: 1, -yy: 2 */
 	unsigned int strsize; /* -s: bytes of a string printed (and captured) */
 	int verbose;	      /* -v */
 	int xflag;	      /* -x: 1, -xx: 2 */

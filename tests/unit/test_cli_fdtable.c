@@ -284,8 +284,7 @@ static void test_results(void **state)
 	out_open(&o, 0);
 	info(&o, 100, &fi);
 	call(&o, "fcntl", NR_FCNTL, 100, dupfd, 20);
-	assert_string_equal(out_text(&o),
-			    "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 20) = 20\n");
+	assert_string_equal(out_text(&o), "0.000000 100/100 fcntl(3, F_DUPFD_CLOEXEC, 20) = 20\n");
 	out_close(&o);
 }
 

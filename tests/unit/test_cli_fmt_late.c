@@ -207,8 +207,7 @@ static void test_late_bounds(void **state)
 	fmt_out(&o.fmt);
 	fflush(o.f);
 	assert_non_null(o.s);
-	assert_true(
-		!strncmp(o.s, "0.000000 100/100 statfs(0x1000, 0x2000 <unfinished ...>\n", 56));
+	assert_true(!strncmp(o.s, "0.000000 100/100 statfs(0x1000, 0x2000 <unfinished ...>\n", 56));
 	statfs_exit(&o, 100000);
 	s = out_text(&o);
 	assert_non_null(strstr(s, "0.000100 100/100 <... statfs resumed>) = 0\n"));

@@ -21,10 +21,11 @@ EV='!sched,!signals'
 grep -q "events \(printed\|written to\)" "$T/rec.err" || fail "no summary"
 "$P" show "$T/t.log" >"$T/show.txt" || fail "show failed"
 
-# Timestamps, pids and addresses differ between runs (and sizes read from
-# /proc/self/maps by a sanitizer runtime).
+# Timestamps, pids and addresses differ between runs (and sizes and bytes
+# read from /proc/self/maps by a sanitizer runtime: a read's buffer too).
 norm() {
 	sed -E -e 's/^[0-9]+\.[0-9]+ [0-9]+\/[0-9]+ //' -e 's/0x[0-9a-f]+/ADDR/g' \
+		-e 's/^read\(([0-9]+), "([^"\\]|\\.)*"(\.\.\.)?, /read(\1, BUF, /' \
 		-e 's/\b[0-9]{2,}\b/N/g' "$1" | grep -v '^=== posix_trace_' |
 		sed -n '/show\.tmp/,$p'
 }

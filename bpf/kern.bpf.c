@@ -1128,7 +1128,9 @@ static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32
 	__u8 pa;
 
 	pa = path_args[nr & (PTBPF_SYSCALL_NR_MAX - 1)];
-	if (pa || syscall_status || caps_at(nr, KERN_CAP_ENTRY | KERN_CAP_EXIT)) {
+	/* a call that captures at exit only stays compact: user space, which
+	 * has the table, flags its entry (kern_expand) */
+	if (pa || syscall_status || caps_at(nr, KERN_CAP_ENTRY)) {
 		__u64 a[6];
 
 		syscall_args(regs, a);
@@ -1196,7 +1198,6 @@ static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
 	if (!s)
 		return 0;
 	size = sizeof(s->rec) + s->rec.data_len;
-	barrier_var(size);
 	if (wanted && ((struct ptbpf_ev_sys_enter *)s->raw)->nr == nr && size <= sizeof(*s)) {
 		if (rec_output_in(s, size, sizeof(*s)))
 			ts = s->rec.ts;

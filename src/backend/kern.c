@@ -596,8 +596,11 @@ union kern_full {
  * Expand the compact payload of r into f: its length, or 0 if r is no
  * compact record of a syscall (cannot happen: the kernel side wrote it).
  */
-static uint32_t kern_expand(const struct kern_rec *r, union kern_full *f)
+static uint32_t kern_expand(const struct kern_backend *kb, const struct kern_rec *r,
+			    union kern_full *f)
 {
+	uint8_t when;
+
 	if (!PTBPF_EV_IS_SYSCALL(r->id))
 		return 0;
 	if (PTBPF_EV_SYSCALL_IS_EXIT(r->id)) {
@@ -622,6 +625,11 @@ static uint32_t kern_expand(const struct kern_rec *r, union kern_full *f)
 	memset(&f->ent, 0, sizeof(f->ent));
 	f->ent.nr = PTBPF_EV_SYSCALL_NR(r->id);
 	memcpy(f->ent.args, r + 1, r->data_len);
+	/* an entry whose exit captures: BPF wrote it compact (sys_enter_event) */
+	when = kb->skel->rodata->cap_when[f->ent.nr % PTBPF_SYSCALL_NR_MAX];
+	if (kb->skel->rodata->cap_strsize && (when & KERN_CAP_EXIT))
+		f->ent.flags = PTBPF_SYS_CAPS_AT_EXIT |
+			       PTBPF_SYS_EXIT_ARG_FLAG(KERN_CAP_WHEN_EXIT_ARG(when));
 	return offsetof(struct ptbpf_ev_sys_enter, paths);
 }
 
@@ -730,7 +738,7 @@ static void kern_backend__sample(struct kern_ring *ring, const struct kern_rec *
 			return;
 		data = &full;
 	} else if (r->flags & KERN_REC_COMPACT) {
-		h.data_len = kern_expand(r, &full);
+		h.data_len = kern_expand(kb, r, &full);
 		if (!h.data_len)
 			return;
 		data = &full;

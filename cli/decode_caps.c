@@ -43,32 +43,38 @@ static void caps_walk(struct cap_set *cs, const unsigned char *p, size_t len, si
 	}
 }
 
-void caps_of_entry(struct cap_set *cs, const void *data, size_t len)
+/*
+ * The captures after a payload's fixed part (its header's size) and its
+ * paths, if its flags (at flags_at) say there are: the sys_enter and
+ * sys_exit_ext headers differ only in where these fields are.
+ */
+static void caps_after(struct cap_set *cs, const void *data, size_t len, size_t fixed,
+		       size_t flags_at, size_t paths_at)
 {
-	const struct ptbpf_ev_sys_enter *e = data;
+	uint16_t flags, plen[2];
 	size_t paths;
 
 	cs->n = 0;
-	if (!data || len < ENT_FIXED || !(e->flags & PTBPF_SYS_CAPS))
+	if (!data || len < fixed)
 		return;
-	paths = (size_t)e->path_len[0] + e->path_len[1];
-	if (paths > len - ENT_FIXED)
+	memcpy(&flags, (const char *)data + flags_at, sizeof(flags));
+	memcpy(plen, (const char *)data + paths_at, sizeof(plen));
+	paths = (size_t)plen[0] + plen[1];
+	if (!(flags & PTBPF_SYS_CAPS) || paths > len - fixed)
 		return;
-	caps_walk(cs, data, len, ENT_FIXED + paths);
+	caps_walk(cs, data, len, fixed + paths);
+}
+
+void caps_of_entry(struct cap_set *cs, const void *data, size_t len)
+{
+	caps_after(cs, data, len, ENT_FIXED, offsetof(struct ptbpf_ev_sys_enter, flags),
+		   offsetof(struct ptbpf_ev_sys_enter, path_len));
 }
 
 void caps_of_exit(struct cap_set *cs, const void *data, size_t len)
 {
-	const struct ptbpf_ev_sys_exit_ext *x = data;
-	size_t paths;
-
-	cs->n = 0;
-	if (!data || len < EXIT_FIXED || !(x->flags & PTBPF_SYS_CAPS))
-		return;
-	paths = (size_t)x->path_len[0] + x->path_len[1];
-	if (paths > len - EXIT_FIXED)
-		return;
-	caps_walk(cs, data, len, EXIT_FIXED + paths);
+	caps_after(cs, data, len, EXIT_FIXED, offsetof(struct ptbpf_ev_sys_exit_ext, flags),
+		   offsetof(struct ptbpf_ev_sys_exit_ext, path_len));
 }
 
 int caps_exit_arg(const void *data, size_t len)

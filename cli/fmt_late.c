@@ -9,6 +9,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "decode_caps.h"
 
 #define ENT_FIXED  offsetof(struct ptbpf_ev_sys_enter, paths)
 #define EXIT_FIXED offsetof(struct ptbpf_ev_sys_exit_ext, paths)
@@ -44,14 +45,6 @@ int fmt_late_faults(const struct sbuf *keep)
 		return 0;
 	memcpy(&h, keep->s, ENT_FIXED);
 	return (h.flags & FAULTS) != 0;
-}
-
-/* Does the exit payload carry captures? */
-static int exit_caps(const void *data, size_t len)
-{
-	const struct ptbpf_ev_sys_exit_ext *x = data;
-
-	return len >= EXIT_FIXED && (x->flags & PTBPF_SYS_CAPS);
 }
 
 /*
@@ -94,8 +87,10 @@ void fmt_late_redo(struct sbuf *text, const struct sbuf *keep, const char *sys,
 {
 	const struct ptbpf_ev_sys_exit_ext *x = late_of(exit_ev->data, exit_ev->len);
 	struct sbuf merged = { 0 };
+	struct cap_set caps;
 
-	if (!keep->len || (!x && !exit_caps(exit_ev->data, exit_ev->len)))
+	caps_of_exit(&caps, exit_ev->data, exit_ev->len);
+	if (!keep->len || (!x && !caps.n))
 		return;
 	if (!x) {
 		sb_truncate(text, 0);

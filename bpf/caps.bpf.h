@@ -21,6 +21,9 @@ const volatile __u8 cap_when[PTBPF_SYSCALL_NR_MAX];
  * returns only its result), copied there past any capture.
  */
 #define CAP_ARGS_AT (CAP_MASK + 1)
+/* the state of a walk (bpf_loop's steps): in the scratch map, whose words
+ * the verifier does not follow, so that it checks one step, not each */
+#define CAP_WALK_AT (CAP_ARGS_AT + 8 * sizeof(__u64))
 
 /* execve's argv: entries captured at most */
 #define CAP_VECTOR_MAX 32
@@ -132,8 +135,40 @@ static __always_inline __u64 cap_string(char *raw, __u64 at, __u64 end, __u8 arg
 	return at + CAP_HDR + h->len;
 }
 
+/* One chunk of the NULL-terminated array at *ctx: bpf_loop()'s step. */
+static long cap_count_step(__u64 c, void *ctx)
+{
+	__u64 uptr = *(__u64 *)ctx, chunk[8];
+	struct scratch *s;
+	__u32 zero = 0;
+	__u64 *st;
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		return 1;
+	st = (void *)(s->raw + CAP_WALK_AT); /* the count */
+	if (bpf_probe_read_user(chunk, sizeof(chunk), (const void *)(uptr + c * sizeof(chunk))))
+		return 1;
+	for (int i = 0; i < 8; i++) {
+		if (!chunk[i])
+			return 1;
+		st[0]++;
+	}
+	return 0;
+}
+
 /* The entries of the NULL-terminated array at uptr, counted (at most 512). */
-static __always_inline __u32 cap_count(__u64 uptr)
+static __always_inline __u32 cap_count_loop(char *raw, __u64 uptr)
+{
+	__u64 *st = (void *)(raw + CAP_WALK_AT);
+
+	st[0] = 0;
+	bpf_loop(CAP_COUNT_CHUNKS, cap_count_step, &uptr, 0);
+	return st[0];
+}
+
+/* The same, in a bounded loop (before 5.17). */
+static __always_inline __u32 cap_count_bounded(__u64 uptr)
 {
 	__u64 chunk[8];
 	__u32 n = 0;
@@ -155,7 +190,51 @@ static __always_inline __u32 cap_count(__u64 uptr)
  * more than CAP_DIRENTS_MAX (or unreadable): no count rather than a wrong one. */
 #define CAP_DIRENTS_MAX 2048
 
-static __always_inline long cap_dirents(char *raw, __u64 uptr, long len)
+struct dirents_walk {
+	__u64 uptr, len;
+};
+
+/* One record of the walk: bpf_loop()'s step (1: the walk is over). */
+static long cap_dirents_step(__u64 i, void *ctx)
+{
+	struct dirents_walk *w = ctx;
+	struct scratch *s;
+	__u32 zero = 0;
+	__u64 *st;
+	__u16 reclen;
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		return 1;
+	st = (void *)(s->raw + CAP_WALK_AT); /* the offset, the count */
+	if (st[0] >= w->len)
+		return 1;
+	/* struct linux_dirent64: d_reclen after d_ino and d_off */
+	if (bpf_probe_read_user(&reclen, sizeof(reclen), (const void *)(w->uptr + st[0] + 16)) ||
+	    !reclen) {
+		st[1] = ~0ull;
+		return 1;
+	}
+	st[0] += reclen;
+	st[1]++;
+	return 0;
+}
+
+static __always_inline long cap_dirents_loop(char *raw, __u64 uptr, long len)
+{
+	struct dirents_walk w = { .uptr = uptr, .len = len };
+	__u64 *st = (void *)(raw + CAP_WALK_AT);
+
+	st[0] = 0;
+	st[1] = 0;
+	bpf_loop(CAP_DIRENTS_MAX, cap_dirents_step, &w, 0);
+	if (st[1] == ~0ull || st[0] < (__u64)len)
+		return -1;
+	return st[1];
+}
+
+/* The same, in a bounded loop (before 5.17). */
+static __always_inline long cap_dirents_bounded(char *raw, __u64 uptr, long len)
 {
 	__u64 off = 0;
 	long n;
@@ -224,11 +303,12 @@ static __always_inline __u64 cap_iovec(char *raw, __u64 at, __u64 end, __u8 arg,
 }
 
 /* execve's argv: its first entries as strings, then the vector's end. */
-static __always_inline __u64 cap_vector(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr)
+static __always_inline __u64 cap_vector(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr,
+					const bool loop)
 {
 	struct ptbpf_sys_cap *h;
 	/* widened: each of cap_count's returns is a constant of its own */
-	__u32 count = cap_widen(raw, cap_count(uptr));
+	__u32 count = cap_widen(raw, loop ? cap_count_loop(raw, uptr) : cap_count_bounded(uptr));
 
 	at = cap_widen(raw, at);
 	for (int i = 0; i < CAP_VECTOR_MAX; i++, at = cap_widen(raw, at)) {
@@ -261,7 +341,7 @@ static __always_inline __u64 cap_arg(const __u64 *args, __u8 i)
  * its result ret) into raw from at on: the new at.
  */
 static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr, const __u64 *args,
-				       long ret, const __u16 when)
+				       long ret, const __u16 when, const bool loop)
 {
 	/* the vectors (execve's) and getdents64's records, after the loop:
 	 * their code once */
@@ -348,7 +428,7 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 
 		if (!dir || ret < 0)
 			return at;
-		n = cap_dirents(raw, dir, ret);
+		n = loop ? cap_dirents_loop(raw, dir, ret) : cap_dirents_bounded(raw, dir, ret);
 		at = cap_widen(raw, at);
 		h = n >= 0 ? cap_hdr(raw, at, end, dir_arg, PTBPF_CAP_DIRENTS) : NULL;
 		if (!h)
@@ -357,14 +437,14 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 		return at + CAP_HDR;
 	}
 	if (vec)
-		at = cap_vector(raw, cap_widen(raw, at), end, vec_arg, vec);
+		at = cap_vector(raw, cap_widen(raw, at), end, vec_arg, vec, loop);
 	if (cnt) {
 		struct ptbpf_sys_cap *h;
 
 		at = cap_widen(raw, at);
 		h = cap_hdr(raw, at, end, cnt_arg, PTBPF_CAP_VECTOR_END);
 		if (h) {
-			h->full = cap_widen(raw, cap_count(cnt));
+			h->full = cap_widen(raw, loop ? cap_count_loop(raw, cnt) : cap_count_bounded(cnt));
 			at += CAP_HDR;
 		}
 	}
@@ -374,11 +454,8 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 /*
  * The captures of syscall nr at entry, from the arguments of the scratch's
  * sys_enter, into the per-CPU scratch record from at on: the new at.
- * Global functions (this one and the exit's): the verifier walks each
- * once, on its own, not in the context of each of its callers; and each
- * program has only its own.
  */
-__noinline int caps_fill_entry(__u32 at, __u32 nr)
+static __always_inline int caps_fill_entry_in(__u32 at, __u32 nr, const bool loop)
 {
 	struct scratch *s;
 	__u32 zero = 0;
@@ -389,22 +466,47 @@ __noinline int caps_fill_entry(__u32 at, __u32 nr)
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
 		return at;
-	return caps_take(s->raw, at, CAPS_END, nr, s->ent.args, 0, KERN_CAP_ENTRY);
+	return caps_take(s->raw, at, CAPS_END, nr, s->ent.args, 0, KERN_CAP_ENTRY, loop);
 }
 
 /* The same at a successful exit (ret), from the arguments at CAP_ARGS_AT. */
-__noinline int caps_fill_exit(__u32 at, __u32 nr, long ret)
+static __always_inline int caps_fill_exit_in(__u32 at, __u32 nr, long ret, const bool loop)
 {
 	struct scratch *s;
 	__u32 zero = 0;
 
-	_Static_assert(CAP_ARGS_AT + 8 * sizeof(__u64) <= sizeof(((struct scratch *)0)->raw) - 8,
-		       "cap_arg reads 8 words, before cap_widen()'s");
+	_Static_assert(CAP_WALK_AT + 2 * sizeof(__u64) <= sizeof(((struct scratch *)0)->raw) - 8,
+		       "cap_arg's 8 words and a walk's 2, before cap_widen()'s");
 	s = bpf_map_lookup_elem(&scratch_map, &zero);
 	if (!s)
 		return at;
 	return caps_take(s->raw, at, CAPS_END, nr, (const __u64 *)(s->raw + CAP_ARGS_AT), ret,
-			 KERN_CAP_EXIT);
+			 KERN_CAP_EXIT, loop);
+}
+
+/*
+ * Global functions: the verifier walks each once, on its own, not in the
+ * context of each of its callers; and each program has only its own (the
+ * _bounded ones: the programs for kernels without bpf_loop).
+ */
+__noinline int caps_fill_entry(__u32 at, __u32 nr)
+{
+	return caps_fill_entry_in(at, nr, true);
+}
+
+__noinline int caps_fill_entry_bounded(__u32 at, __u32 nr)
+{
+	return caps_fill_entry_in(at, nr, false);
+}
+
+__noinline int caps_fill_exit(__u32 at, __u32 nr, long ret)
+{
+	return caps_fill_exit_in(at, nr, ret, true);
+}
+
+__noinline int caps_fill_exit_bounded(__u32 at, __u32 nr, long ret)
+{
+	return caps_fill_exit_in(at, nr, ret, false);
 }
 
 static __always_inline bool caps_at(__u32 nr, __u8 when)

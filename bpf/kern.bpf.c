@@ -576,7 +576,7 @@ static __always_inline void late_forget(__u32 tid)
  */
 static __always_inline int sys_exit_full(struct late_path *l, struct pt_regs *caps, __u32 nr,
 					 long ret, __u32 tgid, __u32 tid, __u64 thread, __u64 ip,
-					 __u64 enter_ts)
+					 __u64 enter_ts, const bool loop)
 {
 	struct ptbpf_ev_sys_exit_ext *x;
 	struct scratch *s;
@@ -619,7 +619,7 @@ static __always_inline int sys_exit_full(struct late_path *l, struct pt_regs *ca
 		__u32 at;
 
 		syscall_args(caps, a);
-		at = caps_fill_exit(size, nr, ret);
+		at = loop ? caps_fill_exit(size, nr, ret) : caps_fill_exit_bounded(size, nr, ret);
 
 		if (at != size && at <= CAPS_END) {
 			x->flags |= PTBPF_SYS_CAPS;
@@ -642,7 +642,8 @@ out:
 }
 
 static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, __u64 ip,
-					   const __u64 *args, __u32 nr, __u8 pa, bool hold)
+					   const __u64 *args, __u32 nr, __u8 pa, bool hold,
+					   const bool loop)
 {
 	struct scratch *s;
 	__u32 zero = 0, len0 = 0, len1 = 0, size;
@@ -674,7 +675,7 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	s->ent.path_len[1] = len1;
 	size = SYS_ENTER_FIXED + len0 + len1;
 	if (caps_at(nr, KERN_CAP_ENTRY)) {
-		__u32 at = caps_fill_entry(size, nr);
+		__u32 at = loop ? caps_fill_entry(size, nr) : caps_fill_entry_bounded(size, nr);
 
 		if (at != size && at <= CAPS_END) {
 			s->ent.flags |= PTBPF_SYS_CAPS;
@@ -1123,7 +1124,7 @@ int BPF_PROG(ptbpf_map_exec, struct task_struct *p, pid_t old_pid, struct linux_
 #include "fdinfo.bpf.h"
 
 static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32 tgid, __u32 tid,
-					   __u64 thread)
+					   __u64 thread, const bool loop)
 {
 	__u8 pa;
 
@@ -1134,7 +1135,8 @@ static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32
 		__u64 a[6];
 
 		syscall_args(regs, a);
-		return sys_enter_paths(tgid, tid, thread, regs->ip, a, nr, pa, syscall_status != 0);
+		return sys_enter_paths(tgid, tid, thread, regs->ip, a, nr, pa, syscall_status != 0,
+				       loop);
 	}
 
 	/* the common case: the compact form */
@@ -1156,8 +1158,14 @@ static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32
 	}
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
+/*
+ * The syscall programs come in two builds: with loop, their captures'
+ * long walks are bpf_loop()'s (5.17 on), which the verifier checks once;
+ * without, bounded loops it checks at each turn (tens of milliseconds
+ * more at start-up). User space loads the one the kernel can.
+ */
+static __always_inline int sys_enter_prog(void *ctx, struct pt_regs *regs, long id,
+					  const bool loop)
 {
 	__u64 thread = 0;
 	__u32 tgid, tid, nr;
@@ -1171,12 +1179,24 @@ int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	if (current_compat_thread(&thread))
 		return 0;
-	sys_enter_event(regs, nr, tgid, tid, thread);
+	sys_enter_event(regs, nr, tgid, tid, thread, loop);
 	if (stack_bytes)
 		user_stack(regs, nr, tgid, tid, thread);
 	if (stack_ips)
 		stack_ips_event(ctx, nr, tgid, tid, thread, regs->ip);
 	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ptbpf_sys_enter, struct pt_regs *regs, long id)
+{
+	return sys_enter_prog(ctx, regs, id, true);
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ptbpf_sys_enter_bounded, struct pt_regs *regs, long id)
+{
+	return sys_enter_prog(ctx, regs, id, false);
 }
 
 /* With syscall_status: is a call that returned ret written? */
@@ -1214,7 +1234,7 @@ static __always_inline __u64 release_enter(__u32 tid, long nr, bool wanted)
  */
 static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret, __u32 tgid,
 					 __u32 tid, __u64 thread, struct late_path *l,
-					 struct pt_regs *caps)
+					 struct pt_regs *caps, const bool loop)
 {
 	bool wanted = status_wanted(ret);
 	__u64 enter_ts = release_enter(tid, nr, wanted);
@@ -1229,7 +1249,8 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 		return 0;
 	}
 	if (l || caps)
-		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, enter_ts);
+		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, enter_ts,
+				     loop);
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;
@@ -1242,8 +1263,7 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 	return 0;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
+static __always_inline int sys_exit_prog(struct pt_regs *regs, long ret, const bool loop)
 {
 	struct ring_ref rr;
 	struct kern_rec *r;
@@ -1273,8 +1293,10 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 				return 0;
 			}
 			if (syscall_status)
-				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l, caps);
-			return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, 0);
+				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l, caps,
+						     loop);
+			return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, 0,
+					     loop);
 		}
 	}
 	if (!current_wanted_ids(PTBPF_EV_SYS_EXIT(nr), &tgid, &tid))
@@ -1282,7 +1304,7 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 	if (current_compat_thread(&thread))
 		return 0;
 	if (syscall_status)
-		return sys_exit_held(regs, nr, ret, tgid, tid, thread, NULL, NULL);
+		return sys_exit_held(regs, nr, ret, tgid, tid, thread, NULL, NULL, loop);
 	/* the compact form: the return value */
 	r = rec_reserve(&rr, sizeof(__s64));
 	if (!r)
@@ -1292,6 +1314,18 @@ int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
 	*(__s64 *)(r + 1) = ret;
 	rec_submit(&rr, r);
 	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ptbpf_sys_exit, struct pt_regs *regs, long ret)
+{
+	return sys_exit_prog(regs, ret, true);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ptbpf_sys_exit_bounded, struct pt_regs *regs, long ret)
+{
+	return sys_exit_prog(regs, ret, false);
 }
 
 /* ---------------------------------------------------------------- */

@@ -3,7 +3,9 @@
  * ptbpf_trace_attr_setstrsize(): syscall events carry what their pointer
  * arguments point to (struct ptbpf_sys_cap): a write's bytes at entry, cut
  * at the string size with the real length kept; at a successful exit a
- * read's bytes, a struct stat, the fds of pipe2; none at a failed exit;
+ * read's bytes, a struct stat, the fds of pipe2, the count of getdents64's
+ * records (a walk of hundreds: bpf_loop()'s, or a bounded loop's before
+ * 5.17); none at a failed exit;
  * the same in the stream and in its log; none without the attribute.
  */
 #include <errno.h>
@@ -11,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdlib.h>
@@ -50,9 +53,49 @@ static void test_attr(void **state)
 struct made {
 	int pipe[2];
 	struct stat st;
+	long dirents; /* the records of the getdents64 below */
 };
 
+#define DIR_FILES 600 /* more records than one 32 KiB getdents64 holds */
+
 static struct made made;
+
+/* A directory of DIR_FILES files, read by one getdents64 whose records
+ * are counted here. */
+static void make_dirents(struct made *m)
+{
+	static char buf[32768];
+	char dir[] = "/tmp/itest_caps.XXXXXX", path[64];
+	long n, off;
+	int fd, i;
+
+	assert_non_null(mkdtemp(dir));
+	for (i = 0; i < DIR_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+	assert_true(n > 0);
+	m->dirents = 0;
+	for (off = 0; off < n; m->dirents++) {
+		unsigned short reclen;
+
+		/* struct linux_dirent64: d_reclen after d_ino and d_off */
+		memcpy(&reclen, buf + off + 16, sizeof(reclen));
+		off += reclen;
+	}
+	assert_true(m->dirents > 256);
+	close(fd);
+	for (i = 0; i < DIR_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", dir, i);
+		unlink(path);
+	}
+	rmdir(dir);
+}
 
 static void make_calls(void)
 {
@@ -68,6 +111,7 @@ static void make_calls(void)
 	assert_int_equal(syscall(SYS_fstat, m->pipe[0], &m->st), 0);
 	close(m->pipe[0]);
 	close(m->pipe[1]);
+	make_dirents(m);
 }
 
 /* The captures after off in p[0..len): into c (at most n), how many. */
@@ -101,7 +145,7 @@ static void check_msg(const struct ptbpf_sys_cap *c, const unsigned char **bytes
 }
 
 struct seen {
-	int write_in, read_out, stat_out, stat_failed, pipe_out, read_flag, any_caps;
+	int write_in, read_out, stat_out, stat_failed, pipe_out, read_flag, any_caps, dirents;
 };
 
 static void check(trace_id_t t, bool log, const struct made *m, unsigned int strsize,
@@ -165,6 +209,12 @@ static void check(trace_id_t t, bool log, const struct made *m, unsigned int str
 			memcpy(&st, bytes[0], sizeof(st));
 			if (st.st_ino == m->st.st_ino && S_ISFIFO(st.st_mode))
 				n->stat_out++;
+		} else if (nr == SYS_getdents64 && exit && d.x.ret > 0) {
+			assert_int_equal(k, 1);
+			assert_int_equal(c[0].type, PTBPF_CAP_DIRENTS);
+			assert_int_equal(c[0].len, 0);
+			assert_int_equal(c[0].full, m->dirents);
+			n->dirents++;
 		} else if (nr == SYS_pipe2 && exit) {
 			int fds[2];
 
@@ -211,6 +261,7 @@ static void trace_caps(unsigned int strsize, const char *logpath)
 	assert_int_equal(n->stat_out, 2);
 	assert_int_equal(n->stat_failed, 0);
 	assert_int_equal(n->pipe_out, 1);
+	assert_int_equal(n->dirents, 1);
 }
 
 static void test_stream(void **state)

@@ -444,7 +444,8 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 		at = cap_widen(raw, at);
 		h = cap_hdr(raw, at, end, cnt_arg, PTBPF_CAP_VECTOR_END);
 		if (h) {
-			h->full = cap_widen(raw, loop ? cap_count_loop(raw, cnt) : cap_count_bounded(cnt));
+			h->full = cap_widen(raw, loop ? cap_count_loop(raw, cnt)
+						      : cap_count_bounded(cnt));
 			at += CAP_HDR;
 		}
 	}

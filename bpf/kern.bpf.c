@@ -1164,8 +1164,7 @@ static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32
  * without, bounded loops it checks at each turn (tens of milliseconds
  * more at start-up). User space loads the one the kernel can.
  */
-static __always_inline int sys_enter_prog(void *ctx, struct pt_regs *regs, long id,
-					  const bool loop)
+static __always_inline int sys_enter_prog(void *ctx, struct pt_regs *regs, long id, const bool loop)
 {
 	__u64 thread = 0;
 	__u32 tgid, tid, nr;
@@ -1249,8 +1248,7 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 		return 0;
 	}
 	if (l || caps)
-		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, enter_ts,
-				     loop);
+		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, enter_ts, loop);
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;

@@ -257,49 +257,119 @@ static __always_inline long cap_dirents_bounded(char *raw, __u64 uptr, long len)
 #define CAP_IOV_MAX 8
 
 /*
- * An iovec array of count elements at uptr: each element's base, length
- * and first bytes (left: the bytes the call moved in all, a read's result;
- * ~0 for a write), then the vector's end.
+ * Element i of the iovec array at uptr, captured at at: its base, length
+ * and first bytes, *left lowered by what its buffer held (left: the bytes
+ * the call moved in all, a read's result; ~0 for a write). The new at, 0
+ * to stop (no room, or the element unreadable).
+ */
+static __always_inline __u64 cap_iov_elem(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr,
+					  __u64 i, __u64 *left)
+{
+	struct ptbpf_sys_cap *h;
+	__u64 iov[2], n, r, m;
+
+	if (bpf_probe_read_user(iov, sizeof(iov), (const void *)(uptr + i * sizeof(iov))))
+		return 0;
+	h = cap_hdr(raw, at, end, arg, PTBPF_CAP_IOV);
+	if (!h)
+		return 0;
+	n = iov[1] < *left ? iov[1] : *left; /* what the buffer held */
+	*left -= n;
+	r = cap_room(at, end, sizeof(iov) + (n < cap_strsize ? n : cap_strsize));
+	if (r < sizeof(iov))
+		return 0;
+	__builtin_memcpy(raw + cap_mask(at) + CAP_HDR, iov, sizeof(iov));
+	m = (r - sizeof(iov)) & (KERN_CAP_AREA - 1);
+	h->full = n > 0xfffffffeull ? 0xfffffffeu : (__u32)n;
+	if (m && bpf_probe_read_user(raw + cap_mask(at) + CAP_HDR + sizeof(iov), m,
+				     (const void *)iov[0])) {
+		m = 0;
+		h->full = 0xffffffffu;
+	}
+	h->len = sizeof(iov) + m;
+	return at + CAP_HDR + sizeof(iov) + m;
+}
+
+/* What a bpf_loop() walk over an array at uptr is given. */
+struct cap_walk {
+	__u64 uptr, count;
+	__u8 arg;
+};
+
+/* One iovec element: bpf_loop()'s step, at and left in the scratch map. */
+static long cap_iov_step(__u64 i, void *ctx)
+{
+	struct cap_walk *w = ctx;
+	struct scratch *s;
+	__u32 zero = 0;
+	__u64 *st, at;
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s || i >= w->count)
+		return 1;
+	st = (void *)(s->raw + CAP_WALK_AT); /* at, left */
+	at = cap_iov_elem(s->raw, st[0], CAPS_END, w->arg, w->uptr, i, &st[1]);
+	if (!at)
+		return 1;
+	st[0] = at;
+	return 0;
+}
+
+/*
+ * An iovec array of count elements at uptr: each element (left: as for
+ * cap_iov_elem), then the vector's end.
  */
 static __always_inline __u64 cap_iovec(char *raw, __u64 at, __u64 end, __u8 arg, __u64 uptr,
-				       __u64 count, __u64 left)
+				       __u64 count, __u64 left, const bool loop)
 {
 	struct ptbpf_sys_cap *h;
 
-	at = cap_widen(raw, at);
-	/* left widened too: each element's min() would split the states */
-	for (int i = 0; i < CAP_IOV_MAX;
-	     i++, at = cap_widen(raw, at), left = cap_widen(raw, left)) {
-		__u64 iov[2], n, r, m;
+	if (loop) {
+		struct cap_walk w = { .uptr = uptr, .count = count, .arg = arg };
+		__u64 *st = (void *)(raw + CAP_WALK_AT);
 
-		if (i >= count)
-			break;
-		if (bpf_probe_read_user(iov, sizeof(iov), (const void *)(uptr + i * sizeof(iov))))
-			break;
-		h = cap_hdr(raw, at, end, arg, PTBPF_CAP_IOV);
-		if (!h)
-			break;
-		n = iov[1] < left ? iov[1] : left; /* what the buffer held */
-		left -= n;
-		r = cap_room(at, end, sizeof(iov) + (n < cap_strsize ? n : cap_strsize));
-		if (r < sizeof(iov))
-			break;
-		__builtin_memcpy(raw + cap_mask(at) + CAP_HDR, iov, sizeof(iov));
-		m = (r - sizeof(iov)) & (KERN_CAP_AREA - 1);
-		h->full = n > 0xfffffffeull ? 0xfffffffeu : (__u32)n;
-		if (m && bpf_probe_read_user(raw + cap_mask(at) + CAP_HDR + sizeof(iov), m,
-					     (const void *)iov[0])) {
-			m = 0;
-			h->full = 0xffffffffu;
+		st[0] = at;
+		st[1] = left;
+		bpf_loop(CAP_IOV_MAX, cap_iov_step, &w, 0);
+		at = st[0];
+	} else {
+		at = cap_widen(raw, at);
+		/* left widened too: each element's min() would split the states */
+		for (int i = 0; i < CAP_IOV_MAX;
+		     i++, at = cap_widen(raw, at), left = cap_widen(raw, left)) {
+			__u64 next;
+
+			if (i >= count)
+				break;
+			next = cap_iov_elem(raw, at, end, arg, uptr, i, &left);
+			if (!next)
+				break;
+			at = next;
 		}
-		h->len = sizeof(iov) + m;
-		at += CAP_HDR + sizeof(iov) + m;
 	}
 	h = cap_hdr(raw, at, end, arg, PTBPF_CAP_VECTOR_END);
 	if (!h)
 		return at;
 	h->full = count > 0xffffffffull ? 0xffffffffu : (__u32)count;
 	return at + CAP_HDR;
+}
+
+/* One of execve's argv strings: bpf_loop()'s step, at in the scratch map. */
+static long cap_vector_step(__u64 i, void *ctx)
+{
+	struct cap_walk *w = ctx;
+	struct scratch *s;
+	__u32 zero = 0;
+	__u64 *st, p;
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s || i >= w->count || i >= cap_strsize)
+		return 1;
+	st = (void *)(s->raw + CAP_WALK_AT); /* at */
+	if (bpf_probe_read_user(&p, sizeof(p), (const void *)(w->uptr + i * sizeof(p))))
+		return 1;
+	st[0] = cap_string(s->raw, st[0], CAPS_END, w->arg, p);
+	return 0;
 }
 
 /* execve's argv: its first entries as strings, then the vector's end. */
@@ -310,15 +380,25 @@ static __always_inline __u64 cap_vector(char *raw, __u64 at, __u64 end, __u8 arg
 	/* widened: each of cap_count's returns is a constant of its own */
 	__u32 count = cap_widen(raw, loop ? cap_count_loop(raw, uptr) : cap_count_bounded(uptr));
 
-	at = cap_widen(raw, at);
-	for (int i = 0; i < CAP_VECTOR_MAX; i++, at = cap_widen(raw, at)) {
-		__u64 p;
+	if (loop) {
+		struct cap_walk w = { .uptr = uptr, .count = count, .arg = arg };
+		__u64 *st = (void *)(raw + CAP_WALK_AT);
 
-		if (i >= count || i >= cap_strsize)
-			break;
-		if (bpf_probe_read_user(&p, sizeof(p), (const void *)(uptr + i * sizeof(p))))
-			break;
-		at = cap_string(raw, at, end, arg, p);
+		st[0] = at;
+		bpf_loop(CAP_VECTOR_MAX, cap_vector_step, &w, 0);
+		at = st[0];
+	} else {
+		at = cap_widen(raw, at);
+		for (int i = 0; i < CAP_VECTOR_MAX; i++, at = cap_widen(raw, at)) {
+			__u64 p;
+
+			if (i >= count || i >= cap_strsize)
+				break;
+			if (bpf_probe_read_user(&p, sizeof(p),
+						(const void *)(uptr + i * sizeof(p))))
+				break;
+			at = cap_string(raw, at, end, arg, p);
+		}
 	}
 	h = cap_hdr(raw, at, end, arg, PTBPF_CAP_VECTOR_END);
 	if (!h)
@@ -421,7 +501,7 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 	}
 	if (iov)
 		at = cap_iovec(raw, at, end, iov_arg, iov, iov_cnt,
-			       when == KERN_CAP_EXIT ? (__u64)ret : ~0ull);
+			       when == KERN_CAP_EXIT ? (__u64)ret : ~0ull, loop);
 	if (when != KERN_CAP_ENTRY) {
 		struct ptbpf_sys_cap *h;
 		long n;

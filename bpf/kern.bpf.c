@@ -631,7 +631,8 @@ static __always_inline int sys_exit_full(struct late_path *l, struct pt_regs *ca
 		x->duration = s->rec.ts - enter_ts;
 	if (x->flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
 		s->rec.flags |= KERN_REC_TRUNCATED;
-	size += sizeof(s->rec);
+	/* forgotten: the paths' many sizes would each walk what follows */
+	size = cap_widen(s->raw, size + sizeof(s->rec));
 	if (size > sizeof(*s))
 		goto out;
 	rec_output(s, size);
@@ -689,7 +690,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	rec_fill_ids(&s->rec, PTBPF_EV_SYS_ENTER(nr), size, tgid, tid, thread, ip);
 	if (s->ent.flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
 		s->rec.flags |= KERN_REC_TRUNCATED;
-	size += sizeof(s->rec);
+	/* forgotten: the paths' many sizes would each walk what follows */
+	size = cap_widen(s->raw, size + sizeof(s->rec));
 	if (size > sizeof(*s))
 		return 0;
 	if (hold) {

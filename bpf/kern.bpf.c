@@ -496,24 +496,6 @@ static __always_inline void syscall_args(struct pt_regs *regs, __u64 *args)
 	args[5] = regs->r9;
 }
 
-static __always_inline __u64 arg_at(const __u64 *args, int i)
-{
-	switch (i) {
-	case 0:
-		return args[0];
-	case 1:
-		return args[1];
-	case 2:
-		return args[2];
-	case 3:
-		return args[3];
-	case 4:
-		return args[4];
-	default:
-		return args[5];
-	}
-}
-
 #include "caps.bpf.h"
 
 /*
@@ -543,16 +525,18 @@ static __always_inline __u32 read_path(char *dst, __u64 uptr, __u16 *flags, __u1
  * The entry of tid could not read a path: note its pointers for the exit.
  * The scratch record was written out already, so it holds the value.
  */
-static __always_inline void late_note(struct scratch *s, __u32 tid, __u32 nr, const __u64 *args,
-				      int a0, int a1)
+static __always_inline void late_note(struct scratch *s, __u32 tid, __u32 nr, int a0, int a1)
 {
 	struct late_path *l = (void *)s->raw;
 	__u16 flags = s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT);
+	/* read before l, which overlays them, is written */
+	__u64 p0 = a0 >= 0 ? cap_arg(s->ent.args, a0) : 0;
+	__u64 p1 = a1 >= 0 ? cap_arg(s->ent.args, a1) : 0;
 
 	if (sizeof(*l) > sizeof(s->raw))
 		return;
-	l->ptr[0] = a0 >= 0 ? arg_at(args, a0) : 0;
-	l->ptr[1] = a1 >= 0 ? arg_at(args, a1) : 0;
+	l->ptr[0] = p0;
+	l->ptr[1] = p1;
 	l->flags = flags;
 	l->name_len = 0;
 	l->nr = nr;
@@ -663,13 +647,13 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	s->ent.path_arg[0] = a0 >= 0 ? a0 : 0;
 	s->ent.path_arg[1] = a1 >= 0 ? a1 : 0;
 	if (a0 >= 0)
-		len0 = read_path(s->raw + SYS_ENTER_FIXED, arg_at(args, a0), &s->ent.flags,
+		len0 = read_path(s->raw + SYS_ENTER_FIXED, cap_arg(s->ent.args, a0), &s->ent.flags,
 				 PTBPF_SYS_PATH0_TRUNCATED, PTBPF_SYS_PATH0_FAULT);
 	if (len0 > PTBPF_PATH_MAX)
 		len0 = PTBPF_PATH_MAX;
 	if (a1 >= 0)
-		len1 = read_path(s->raw + SYS_ENTER_FIXED + len0, arg_at(args, a1), &s->ent.flags,
-				 PTBPF_SYS_PATH1_TRUNCATED, PTBPF_SYS_PATH1_FAULT);
+		len1 = read_path(s->raw + SYS_ENTER_FIXED + len0, cap_arg(s->ent.args, a1),
+				 &s->ent.flags, PTBPF_SYS_PATH1_TRUNCATED, PTBPF_SYS_PATH1_FAULT);
 	if (len1 > PTBPF_PATH_MAX)
 		len1 = PTBPF_PATH_MAX;
 	s->ent.path_len[0] = len0;
@@ -699,13 +683,13 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 		if (bpf_map_update_elem(&held, &tid, s, BPF_ANY))
 			count_drop();
 		else if (s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT))
-			late_note(s, tid, nr, args, a0, a1);
+			late_note(s, tid, nr, a0, a1);
 		return 0;
 	}
 	if (!rec_output(s, size))
 		return 0;
 	if (s->ent.flags & (PTBPF_SYS_PATH0_FAULT | PTBPF_SYS_PATH1_FAULT))
-		late_note(s, tid, nr, args, a0, a1);
+		late_note(s, tid, nr, a0, a1);
 	return 0;
 }
 

@@ -81,16 +81,37 @@ static int log_policy(int posix)
 	}
 }
 
+/* Every type of t, named in the log in one write. */
 static void write_all_types(struct stream_log *l, struct evtypes *t)
 {
 	struct evtypes it = *t; /* own cursor */
-	char name[TRACE_EVENT_NAME_MAX];
+	struct log_type_name *pairs = NULL;
+	char(*names)[TRACE_EVENT_NAME_MAX] = NULL;
+	size_t n = 0, cap = 0;
 	uint32_t id;
 
 	it.iter = 0;
-	while (!evtypes__next(&it, &id))
-		if (!evtypes__name(t, id, name))
-			log_writer__add_type(l->w, id, name);
+	while (!evtypes__next(&it, &id)) {
+		if (n == cap) {
+			size_t c = cap ? 2 * cap : 256;
+			void *np = realloc(pairs, c * sizeof(*pairs));
+			void *nn = np ? realloc(names, c * sizeof(*names)) : NULL;
+
+			if (np)
+				pairs = np;
+			if (!nn)
+				break;
+			names = nn;
+			cap = c;
+		}
+		if (!evtypes__name(t, id, names[n]))
+			pairs[n++].id = id;
+	}
+	for (size_t i = 0; i < n; i++)
+		pairs[i].name = names[i];
+	log_writer__add_types(l->w, pairs, n);
+	free(pairs);
+	free(names);
 }
 
 static int write_event(struct stream_log *l, const struct pt_event_hdr *h, const void *data)

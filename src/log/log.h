@@ -102,6 +102,15 @@ int log_writer__open(struct log_writer **w, int fd, const struct log_meta *m,
  */
 int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name);
 
+struct log_type_name {
+	uint32_t id;
+	const char *name;
+};
+
+/* The same for n pairs, the new ones written in one write: the start of a
+ * stream names hundreds. Checks every name before it records any. */
+int log_writer__add_types(struct log_writer *w, const struct log_type_name *t, size_t n);
+
 /*
  * Buffer one event (h->data_len bytes at data; more than LOG_MAX_DATA bytes
  * are cut and the event marked PT_TRUNCATED_RECORD). Writes to the file when

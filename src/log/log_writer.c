@@ -106,6 +106,7 @@ struct log_writer {
 	uint32_t type_used;
 	struct wtype *types; /* distinct ids recorded, latest name */
 	uint32_t ntypes;
+	uint32_t types_cap;
 };
 
 static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t *done)
@@ -350,52 +351,106 @@ fail:
 	return err;
 }
 
-int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name)
+/* The index of id in w->types, w->ntypes if it has none. */
+static uint32_t log_writer__type_index(const struct log_writer *w, uint32_t id)
 {
-	unsigned char rec[LOG_TYPE_REC_MAX];
-	struct log_type_rec t;
-	struct wtype *nt;
-	size_t nlen, done;
 	uint32_t i;
-	int err;
 
-	if (!w || !name)
-		return -EINVAL;
-	nlen = strnlen(name, LOG_NAME_MAX);
-	if (nlen == 0 || nlen >= LOG_NAME_MAX)
-		return -EINVAL;
 	for (i = 0; i < w->ntypes; i++)
 		if (w->types[i].id == id)
 			break;
-	if (i < w->ntypes && !strcmp(w->types[i].name, name))
-		return 0;
-	if (w->type_used >= w->type_slots)
-		return -ENOSPC;
-	t.id = htole32(id);
-	t.name_len = htole16((uint16_t)nlen);
-	t.reserved = 0;
-	memcpy(rec + 24, &t, sizeof(t));
-	memcpy(rec + 24 + sizeof(t), name, nlen);
-	rec_seal(w->seed, rec, LOG_REC_TYPE, (uint32_t)(sizeof(t) + nlen), w->type_used);
-	err = pwrite_all(w->fd, rec, (size_t)(24 + log_round8(sizeof(t) + nlen)),
-			 w->type_off + (uint64_t)w->type_used * LOG_TYPE_REC_MAX, &done);
-	if (err)
-		return err;
-	/*
-	 * Slots are fixed-size so that a torn type write never shifts the
-	 * following ones; the reader walks slot by slot.
-	 */
-	w->type_used++;
+	return i;
+}
+
+/* Remember name for id (i: its index, or w->ntypes for a new one). */
+static int log_writer__keep_type(struct log_writer *w, uint32_t i, uint32_t id, const char *name,
+				 size_t nlen)
+{
 	if (i == w->ntypes) {
-		nt = realloc(w->types, (w->ntypes + 1) * sizeof(*nt));
-		if (!nt)
-			return -ENOMEM;
-		w->types = nt;
+		if (w->ntypes == w->types_cap) {
+			uint32_t cap = w->types_cap ? 2 * w->types_cap : 64;
+			struct wtype *nt = realloc(w->types, cap * sizeof(*nt));
+
+			if (!nt)
+				return -ENOMEM;
+			w->types = nt;
+			w->types_cap = cap;
+		}
 		w->ntypes++;
 		w->types[i].id = id;
 	}
-	memcpy(w->types[i].name, name, nlen + 1);
+	memcpy(w->types[i].name, name, nlen);
+	w->types[i].name[nlen] = '\0';
 	return 0;
+}
+
+int log_writer__add_types(struct log_writer *w, const struct log_type_name *t, size_t n)
+{
+	unsigned char *slots;
+	uint32_t first, ntypes, k = 0;
+	size_t j, done;
+	int err = 0;
+
+	if (!w || (n && !t))
+		return -EINVAL;
+	for (j = 0; j < n; j++) {
+		size_t nlen = t[j].name ? strnlen(t[j].name, LOG_NAME_MAX) : 0;
+
+		if (nlen == 0 || nlen >= LOG_NAME_MAX)
+			return -EINVAL;
+	}
+	slots = calloc(n ? n : 1, LOG_TYPE_REC_MAX);
+	if (!slots)
+		return -ENOMEM;
+	/*
+	 * Slots are fixed-size so that a torn type write never shifts the
+	 * following ones; the reader walks slot by slot. The new ones go
+	 * out in one write.
+	 */
+	first = w->type_used;
+	ntypes = w->ntypes;
+	for (j = 0; j < n && !err; j++) {
+		size_t nlen = strnlen(t[j].name, LOG_NAME_MAX);
+		uint32_t i = log_writer__type_index(w, t[j].id);
+		unsigned char *rec = slots + (size_t)k * LOG_TYPE_REC_MAX;
+		struct log_type_rec tr;
+
+		if (i < w->ntypes && !strcmp(w->types[i].name, t[j].name))
+			continue;
+		if (w->type_used >= w->type_slots) {
+			err = -ENOSPC;
+			break;
+		}
+		tr.id = htole32(t[j].id);
+		tr.name_len = htole16((uint16_t)nlen);
+		tr.reserved = 0;
+		memcpy(rec + 24, &tr, sizeof(tr));
+		memcpy(rec + 24 + sizeof(tr), t[j].name, nlen);
+		rec_seal(w->seed, rec, LOG_REC_TYPE, (uint32_t)(sizeof(tr) + nlen), w->type_used);
+		err = log_writer__keep_type(w, i, t[j].id, t[j].name, nlen);
+		w->type_used++;
+		k++;
+	}
+	if (k) {
+		int werr = pwrite_all(w->fd, slots, (size_t)k * LOG_TYPE_REC_MAX,
+				      w->type_off + (uint64_t)first * LOG_TYPE_REC_MAX, &done);
+
+		if (werr) {
+			/* not recorded: the next add tries again */
+			w->type_used = first;
+			w->ntypes = ntypes;
+			err = werr;
+		}
+	}
+	free(slots);
+	return err;
+}
+
+int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name)
+{
+	struct log_type_name t = { id, name };
+
+	return log_writer__add_types(w, &t, 1);
 }
 
 /* Close the open EVENTS record: its header, count, crc; it joins the buffer. */

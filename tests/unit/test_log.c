@@ -322,6 +322,45 @@ static void test_types(void **state)
 	close(fd);
 }
 
+/* Names in one batch: as one by one (a repeat is a no-op, a new name for an
+ * id replaces the old), nothing when one is bad, -ENOSPC past the slots. */
+static void test_types_batch(void **state)
+{
+	int fd = memfile();
+	struct log_writer_opts o = { .type_slots = 5 };
+	struct log_writer *w = wopen(fd, LOG_POLICY_APPEND, 0, &o);
+	const struct log_type_name bad[] = { { 9, "fine" }, { 10, "" } };
+	const struct log_type_name batch[] = {
+		{ 1, "one" }, { 2, "two" }, { 1, "one" }, { 3, "three" }, { 2, "deux" },
+	};
+	const struct log_type_name more[] = { { 3, "three" }, { 4, "four" }, { 5, "five" } };
+	struct log_reader *r;
+	const char *name;
+
+	(void)state;
+	assert_int_equal(log_writer__add_types(w, bad, 2), -EINVAL);
+	assert_int_equal(log_writer__add_types(w, NULL, 1), -EINVAL);
+	assert_int_equal(log_writer__add_types(w, NULL, 0), 0);
+	assert_int_equal(log_writer__add_types(w, batch, 5), 0); /* slots: 1 2 3 2 */
+	/* one slot left: 3 is a no-op, 4 fits, 5 does not */
+	assert_int_equal(log_writer__add_types(w, more, 3), -ENOSPC);
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(log_reader__type_count(r), 4);
+	assert_int_equal(log_reader__type_name(r, 1, &name), 0);
+	assert_string_equal(name, "one");
+	assert_int_equal(log_reader__type_name(r, 2, &name), 0);
+	assert_string_equal(name, "deux");
+	assert_int_equal(log_reader__type_name(r, 3, &name), 0);
+	assert_string_equal(name, "three");
+	assert_int_equal(log_reader__type_name(r, 4, &name), 0);
+	assert_string_equal(name, "four");
+	assert_int_equal(log_reader__type_name(r, 5, &name), -ENOENT);
+	assert_int_equal(log_reader__type_name(r, 9, &name), -ENOENT);
+	log_reader__close(r);
+	close(fd);
+}
+
 /* ------------------------------------------------------------------ policies */
 
 static void test_until_full(void **state)
@@ -1550,6 +1589,7 @@ int main(void)
 		cmocka_unit_test(test_crc32c),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_types_batch),
 		cmocka_unit_test(test_until_full),
 		cmocka_unit_test(test_append_unlimited),
 		cmocka_unit_test(test_loop),
@@ -1570,17 +1610,17 @@ int main(void)
 	};
 	/* format 3.0, the default: the same without the 1.0 layouts, and packing */
 	const struct CMUnitTest v3[] = {
-		cmocka_unit_test(test_pack_codec),   cmocka_unit_test(test_pack_zero_tail),
-		cmocka_unit_test(test_pack_threads), cmocka_unit_test(test_pack_size),
-		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_types),
-		cmocka_unit_test(test_until_full),   cmocka_unit_test(test_append_unlimited),
-		cmocka_unit_test(test_loop),	     cmocka_unit_test(test_loop_too_big),
-		cmocka_unit_test(test_bad_header),   cmocka_unit_test(test_no_trailer),
-		cmocka_unit_test(test_sigkill),	     cmocka_unit_test(test_truncate_everywhere),
-		cmocka_unit_test(test_byte_flips),   cmocka_unit_test(test_hostile_ts),
-		cmocka_unit_test(test_write_error),  cmocka_unit_test(test_writeback),
-		cmocka_unit_test(test_prealloc),     cmocka_unit_test(test_large_offsets),
-		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_pack_codec),	    cmocka_unit_test(test_pack_zero_tail),
+		cmocka_unit_test(test_pack_threads),	    cmocka_unit_test(test_pack_size),
+		cmocka_unit_test(test_round_trip),	    cmocka_unit_test(test_types),
+		cmocka_unit_test(test_types_batch),	    cmocka_unit_test(test_until_full),
+		cmocka_unit_test(test_append_unlimited),    cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_loop_too_big),	    cmocka_unit_test(test_bad_header),
+		cmocka_unit_test(test_no_trailer),	    cmocka_unit_test(test_sigkill),
+		cmocka_unit_test(test_truncate_everywhere), cmocka_unit_test(test_byte_flips),
+		cmocka_unit_test(test_hostile_ts),	    cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_writeback),	    cmocka_unit_test(test_prealloc),
+		cmocka_unit_test(test_large_offsets),	    cmocka_unit_test(test_corpus),
 	};
 	int failed = cmocka_run_group_tests_name("log format 1.0", v1, setup_v1, NULL);
 

@@ -312,6 +312,8 @@ void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t 
 
 /* decode_sigset.c: a signal mask as strace prints it: "[HUP INT]", "~[KILL]" */
 void decode_sigset(struct sbuf *b, uint64_t mask);
+/* strace's name of signal sig (1-31) without "SIG", NULL for others */
+const char *sig_abbrev(int sig);
 
 /*
  * fmt_late.c: paths an entry could not read, brought by its exit. keep: a

@@ -356,7 +356,7 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (type != A_PATH && caps_print_arg(b, ent, exit, i, se->args[i]))
+		if (type != A_PATH && caps_print_arg(b, ent, exit, i, args))
 			continue;
 		if (!d) {
 			/* unknown syscall: a path if one was captured, else hex */

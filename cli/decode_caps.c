@@ -268,12 +268,31 @@ static const struct cap_ref *cap_find(const struct cap_set *cs, int arg, int ski
 	return NULL;
 }
 
+/* ioctl's argument arg by its command cmd: 1 printed, 0 not. */
+static int print_ioctl_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit,
+			   int arg, uint64_t cmd)
+{
+	const struct cap_ref *x = cap_find(exit, arg, 0), *e = cap_find(ent, arg, 0);
+	size_t at = b->len;
+
+	if (x && x->h.type == PTBPF_CAP_IOCTL &&
+	    !fmt_ioctl_mem(b, (unsigned)cmd, 1, x->p, x->h.len, &dopts))
+		return 1;
+	sb_truncate(b, at);
+	if (e && e->h.type == PTBPF_CAP_IOCTL &&
+	    !fmt_ioctl_mem(b, (unsigned)cmd, 0, e->p, e->h.len, &dopts))
+		return 1;
+	sb_truncate(b, at);
+	return 0;
+}
+
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
-		   uint64_t raw)
+		   const uint64_t *args)
 {
 	const struct cap_ref *c = cap_find(exit, arg, 1);
 	const struct cap_set *from = exit;
 	size_t at = b->len;
+	uint64_t raw = args[arg];
 
 	if (!c) {
 		c = cap_find(ent, arg, 0);
@@ -281,6 +300,8 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	}
 	if (!c)
 		return 0;
+	if (c->h.type == PTBPF_CAP_IOCTL)
+		return arg == 2 && print_ioctl_arg(b, ent, exit, arg, args[1]);
 	if (from == exit && c->h.type == PTBPF_CAP_INT && c->h.len == 4) {
 		/* a length the call read and wrote: "[128 => 16]" when it changed */
 		const struct cap_ref *in = cap_find(ent, arg, 0);
@@ -319,6 +340,8 @@ void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t x
 		else
 			sb_printf(b, "\"arg%d\"", c->h.arg);
 		sb_putc(b, ':');
+		if (c->h.type == PTBPF_CAP_IOCTL)
+			continue; /* what it is depends on the entry's command */
 		if (c->h.type == PTBPF_CAP_DIRENTS) {
 			/* the pointer is the entry's: the count alone */
 			sb_printf(b, "{\"entries\":%u}", c->h.full);

@@ -77,8 +77,7 @@ void decode_signal(struct sbuf *b, int sig)
 			sb_printf(b, "SIGRT_%d", sig - 32);
 		return;
 	}
-	/* glibc's name of 29 is POLL, strace's IO */
-	a = sig == SIGIO ? "IO" : sig > 0 && sig < 32 ? sigabbrev_np(sig) : NULL;
+	a = sig_abbrev(sig);
 	if (a)
 		sb_printf(b, "SIG%s", a);
 	else
@@ -775,10 +774,17 @@ void scalar_arg(struct sbuf *b, int type, const uint64_t *args, int i)
 		break;
 	case A_IOCTL:
 		s = name_ioctl((unsigned)v);
-		if (s)
+		if (s) {
 			sb_puts(b, s);
-		else
-			sb_xhex(b, (unsigned)v);
+		} else {
+			/* strace's form of a command it has no name for */
+			static const char *const dirs[] = { "_IOC_NONE", "_IOC_WRITE", "_IOC_READ",
+							    "_IOC_READ|_IOC_WRITE" };
+			unsigned int c = (unsigned)v;
+
+			sb_printf(b, "_IOC(%s, %#x, %#x, %#x)", dirs[(c >> 30) & 3],
+				  (c >> 8) & 0xff, c & 0xff, (c >> 16) & 0x3fff);
+		}
 		break;
 	case A_IOCTLARG:
 		print_ioctl_arg(b, args[1], v);

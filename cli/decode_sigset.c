@@ -7,10 +7,18 @@
 
 #define KERNEL_SIGRTMIN 32 /* the kernel's; glibc keeps 32 and 33 for itself */
 
+const char *sig_abbrev(int sig)
+{
+	/* glibc's name of 29 is POLL, strace's IO */
+	if (sig == SIGIO)
+		return "IO";
+	return sig > 0 && sig < KERNEL_SIGRTMIN ? sigabbrev_np(sig) : NULL;
+}
+
 /* "USR1", "RTMIN", "RT_3": strace's names, by the kernel's numbers */
 static void sig_short_name(struct sbuf *b, int sig)
 {
-	const char *a = sig < KERNEL_SIGRTMIN ? sigabbrev_np(sig) : NULL;
+	const char *a = sig_abbrev(sig);
 
 	if (a)
 		sb_puts(b, a);

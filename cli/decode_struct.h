@@ -68,6 +68,9 @@ int fmt_dirents_count(struct sbuf *b, const void *p, size_t len, size_t ret,
 int fmt_winsize(struct sbuf *b, const void *p, size_t len); /* TIOCGWINSZ */
 int fmt_termios(struct sbuf *b, const void *p, size_t len,
 		const struct decode_opts *o); /* TCGETS */
+/* ioctl's third argument's memory for command cmd, at exit or entry */
+int fmt_ioctl_mem(struct sbuf *b, unsigned long cmd, int exiting, const void *p, size_t len,
+		  const struct decode_opts *o);
 /* getsockopt/setsockopt values: SO_LINGER's struct, an int option's [1] */
 int fmt_linger(struct sbuf *b, const void *p, size_t len);
 int fmt_sockopt_int(struct sbuf *b, const void *p, size_t len);

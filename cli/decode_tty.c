@@ -271,3 +271,39 @@ int fmt_termios(struct sbuf *b, const void *p, size_t len, const struct decode_o
 	sb_puts(b, "]}");
 	return 0;
 }
+
+/*
+ * What ioctl's third argument points to for command cmd, as strace prints
+ * it: at exit (exiting) for what the kernel wrote, at entry for what it
+ * reads. -1: nothing for this command at this end (its raw value stays).
+ */
+int fmt_ioctl_mem(struct sbuf *b, unsigned long cmd, int exiting, const void *p, size_t len,
+		  const struct decode_opts *o)
+{
+	switch (cmd) {
+	case TCGETS:
+		return exiting ? fmt_termios(b, p, len, o) : -1;
+	case TCSETS:
+	case TCSETSW:
+	case TCSETSF:
+		return exiting ? -1 : fmt_termios(b, p, len, o);
+	case TIOCGWINSZ:
+		return exiting ? fmt_winsize(b, p, len) : -1;
+	case TIOCSWINSZ:
+		return exiting ? -1 : fmt_winsize(b, p, len);
+	/* an int the kernel writes, printed in decimal */
+	case TIOCGPGRP:
+	case TIOCGSID:
+	case TIOCGPTN:
+	case FIONREAD:
+	case TIOCOUTQ:
+		return exiting && len >= 4 ? fmt_int_array(b, p, 4, 1) : -1;
+	/* an int the kernel reads */
+	case TIOCSPGRP:
+	case TIOCSPTLCK:
+	case FIONBIO:
+	case FIOASYNC:
+		return !exiting && len >= 4 ? fmt_int_array(b, p, 4, 1) : -1;
+	}
+	return -1;
+}

@@ -139,6 +139,12 @@ struct ptbpf_sys_cap {
  * result left for it), 0xffffffff when it could not be read.
  */
 #define PTBPF_CAP_IOV 20
+/*
+ * ioctl's third argument's memory, at entry and at a successful exit: 36
+ * bytes (the kernel's struct termios, the largest the reader decodes),
+ * what they are depends on the command; none when they could not be read.
+ */
+#define PTBPF_CAP_IOCTL 21
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -76,6 +76,10 @@ static const struct cap_row cap_rows[] = {
 	{ "epoll_ctl", FIXED(PTBPF_CAP_EPOLL_EVENT, 3, 12, E) },
 	{ "utimensat", FIXED(PTBPF_CAP_TIMESPEC, 2, 32, E) },
 	{ "setsockopt", { PTBPF_CAP_INT, 3, KERN_CAP_ARG, 4, 16, E } },
+	/* what it is, and whether the call reads or writes it, depends on the
+	 * command: both ends, the reader picks */
+	{ "ioctl", FIXED(PTBPF_CAP_IOCTL, 2, 36, E) },
+	{ "ioctl", FIXED(PTBPF_CAP_IOCTL, 2, 36, X) },
 	/* what the call writes, at a successful exit */
 	{ "read", BUF_RET(1) },
 	{ "pread64", BUF_RET(1) },

@@ -220,6 +220,57 @@ static void test_iovec(void **state)
 	expect_call("readv(3, [...], 2)", "readv", &e, &x);
 }
 
+/* ioctl: what its third argument points to by command and end (strace 6.1
+ * on a pty), the address where the command or the end has nothing. */
+static void test_ioctl(void **state)
+{
+	/* the kernel's struct termios of a fresh pty: 36 bytes */
+	static const uint32_t tio[9] = { 0x500, 0x5, 0xbf, 0x8a3b };
+	static const uint16_t ws[4] = { 24, 80, 0, 0 };
+	static const int32_t pgrp = 4242;
+	uint64_t tcgets[6] = { 0, 0x5401, 0x7ffd4000 }, tcsets[6] = { 0, 0x5402, 0x7ffd4000 },
+		 winsz[6] = { 2, 0x5413, 0x7ffd5000 }, pg[6] = { 2, 0x540f, 0x7ffd6000 },
+		 other[6] = { 3, 0x1234, 0x7ffd7000 };
+	struct pl e, x;
+
+	(void)state;
+	pl_enter(&e, 16, tcgets, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT);
+	pl_cap(&e, 2, PTBPF_CAP_IOCTL, tio, 36, 36);
+	pl_exit(&x, 16, 0);
+	pl_cap(&x, 2, PTBPF_CAP_IOCTL, tio, 36, 36);
+	expect_call("ioctl(0, TCGETS, {c_iflag=ICRNL|IXON, c_oflag=NL0|CR0|TAB0|BS0|VT0|FF0|OPOST|"
+		    "ONLCR, c_cflag=B38400|CS8|CREAD, c_lflag=ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|"
+		    "ECHOCTL|ECHOKE, ...})",
+		    "ioctl", &e, &x);
+	/* failed (no exit capture): the entry's bytes are not what TCGETS gets */
+	expect_call("ioctl(0, TCGETS, 0x7ffd4000)", "ioctl", &e, NULL);
+	/* TCSETS: what the call reads, at entry */
+	pl_enter(&e, 16, tcsets, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT);
+	pl_cap(&e, 2, PTBPF_CAP_IOCTL, tio, 36, 36);
+	expect_call("ioctl(0, TCSETS, {c_iflag=ICRNL|IXON, c_oflag=NL0|CR0|TAB0|BS0|VT0|FF0|OPOST|"
+		    "ONLCR, c_cflag=B38400|CS8|CREAD, c_lflag=ISIG|ICANON|ECHO|ECHOE|ECHOK|IEXTEN|"
+		    "ECHOCTL|ECHOKE, ...})",
+		    "ioctl", &e, NULL);
+	pl_enter(&e, 16, winsz, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_exit(&x, 16, 0);
+	pl_cap(&x, 2, PTBPF_CAP_IOCTL, ws, sizeof(ws), sizeof(ws));
+	expect_call("ioctl(2, TIOCGWINSZ, {ws_row=24, ws_col=80, ws_xpixel=0, ws_ypixel=0})",
+		    "ioctl", &e, &x);
+	pl_enter(&e, 16, pg, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_exit(&x, 16, 0);
+	pl_cap(&x, 2, PTBPF_CAP_IOCTL, &pgrp, sizeof(pgrp), sizeof(pgrp));
+	expect_call("ioctl(2, TIOCGPGRP, [4242])", "ioctl", &e, &x);
+	/* too short for what the command needs, or a command without a
+	 * decoder: the address */
+	pl_exit(&x, 16, 0);
+	pl_cap(&x, 2, PTBPF_CAP_IOCTL, &pgrp, 2, 2);
+	expect_call("ioctl(2, TIOCGPGRP, 0x7ffd6000)", "ioctl", &e, &x);
+	pl_enter(&e, 16, other, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_exit(&x, 16, 0);
+	pl_cap(&x, 2, PTBPF_CAP_IOCTL, tio, 36, 36);
+	expect_call("ioctl(3, _IOC(_IOC_NONE, 0x12, 0x34, 0), 0x7ffd7000)", "ioctl", &e, &x);
+}
+
 static void test_hostile(void **state)
 {
 	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
@@ -272,7 +323,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
 		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
-		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_iovec),
+		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_iovec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

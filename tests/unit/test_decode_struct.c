@@ -553,7 +553,8 @@ static void test_scalar(void **state)
 		{ "ioctl",
 		  { 3, 0x12345678, 0 },
 		  -25,
-		  "ioctl(3, 0x12345678, 0) = -1 ENOTTY (Inappropriate ioctl for device)" },
+		  "ioctl(3, _IOC(_IOC_NONE, 0x56, 0x78, 0x1234), 0) = -1 ENOTTY (Inappropriate "
+		  "ioctl for device)" },
 		{ "pipe2", { 0x1000, 0 }, 0, "pipe2(0x1000, 0) = 0" },
 		{ "pipe2",
 		  { 0x1000, 04000 | 02000000 },

@@ -20,6 +20,7 @@ static const char *const names[] = {
 	"connect", "accept4",  "newfstatat",  "rt_sigaction", "epoll_wait",
 	"pipe2",   "getxattr", "statx",	      "wait4",	      "recvfrom",
 	"uname",   "ppoll",    "syscall_400", "readv",	      "writev",
+	"ioctl",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

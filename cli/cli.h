@@ -42,6 +42,11 @@ struct evsel {
 	struct evsel_op *ops;
 	size_t n, cap;
 	int from_all; /* starts with an exclusion: from the default selection */
+	int other;    /* selects events other than syscalls by name */
+	int syscalls; /* selects syscalls */
+	/* set by the caller: a selection of syscalls only keeps the signal
+	 * and exit lines, as strace's -e trace= does (evsel_select) */
+	int strace_lines;
 };
 /* What record selects without -e: what strace shows (no sched events). */
 #define EVSEL_DEFAULT "!sched"

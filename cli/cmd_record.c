@@ -119,6 +119,7 @@ int cmd_record(int argc, char **argv)
 	/* before anything is started or written: a bad -e changes nothing */
 	if (evsel_parse(&sel, a.events ? a.events : EVSEL_DEFAULT))
 		return CLI_EXIT_USAGE;
+	sel.strace_lines = 1;
 	/* The library registers for membarrier(2) when it creates a stream;
 	 * the kernel waits for an RCU grace period (~10 ms) to register a
 	 * process that has threads, none while it has one: so here, before

@@ -179,6 +179,7 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 		tok++;
 	}
 	if (tok[0] == '%' || tok[0] == '/') {
+		s->syscalls |= add;
 		n = evsel_pattern(s, tok, add, optional);
 		if (n || optional)
 			return n < 0 ? -1 : 0;
@@ -186,6 +187,10 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 		return -1;
 	}
 	g = group_of(tok);
+	if (g && !g->cls && g->lo[0] == PTBPF_EV_SYSCALL_BASE && !g->hi[1])
+		s->syscalls |= add;
+	else if (g)
+		s->other |= add;
 	if (g && g->cls)
 		return evsel_class(s, g->cls, add);
 	if (g) {
@@ -194,6 +199,8 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 			return -1;
 		return 0;
 	}
+	if (probe_is_spec(tok) || !strncmp(tok, "user:", 5))
+		s->other |= add;
 	if (probe_is_spec(tok)) {
 		struct evsel_op op = { .kind = EVSEL_PROBE, .add = add, .probe = strdup(tok) };
 
@@ -218,8 +225,11 @@ static int evsel_token(struct evsel *s, const char *tok, int add)
 		strcpy(op.user, tok + 5);
 		return evsel_push(s, &op);
 	}
-	if (!ptbpf_system_eventid(tok, &id))
+	if (!ptbpf_system_eventid(tok, &id)) {
+		s->other |= add;
 		return evsel_range(s, id, id, add);
+	}
+	s->syscalls |= add; /* a syscall's name */
 	snprintf(name, sizeof(name), "sys_enter_%s", tok);
 	if (ptbpf_system_eventid(name, &id)) {
 		if (optional)
@@ -327,6 +337,17 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 			if (!g->cls && g->hi[1])
 				set_range(sel, g->lo[1], g->hi[1], 0);
 		}
+	}
+	if (s->strace_lines && s->syscalls && !s->other && !s->from_all) {
+		/* strace's -e trace= selects syscalls; it prints the signals
+		 * and how each process ended all the same */
+		struct evsel extra = { 0 };
+
+		if (!evsel_class(&extra, "signal", 1) && !ptbpf_system_eventid("proc_exit", &id))
+			evsel_range(&extra, id, id, 1);
+		for (i = 0; i < extra.n; i++)
+			set_range(sel, extra.ops[i].lo, extra.ops[i].hi, 1);
+		evsel_free(&extra);
 	}
 	for (i = 0; i < s->n; i++) {
 		const struct evsel_op *op = &s->ops[i];

@@ -35,8 +35,9 @@ static const struct argp_option record_opts[] = {
 	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
 	  "strace's syscall classes (%file, %desc, %network, %process, %signal, %ipc, %memory, "
 	  "%creds, %clock, %stat, %lstat, %fstat, %statfs...) and /REGEX of syscall names; a "
-	  "leading ! excludes (default: all but sched). strace's trace=EVENTS and status=SET "
-	  "are taken too",
+	  "leading ! excludes (default: all but sched). A selection of syscalls only keeps "
+	  "the signals and the exits, as strace's trace= does. strace's trace=EVENTS and "
+	  "status=SET are taken too",
 	  0 },
 	{ "stack", OPT_STACK, "SYSCALLS", 0,
 	  "As -k, the user stacks of these syscalls only (names, classes as -e)", 0 },

@@ -9,8 +9,20 @@
 	{ cat "$T/a.err"; fail "record -e openat,close"; }
 grep -q 'openat(AT_FDCWD, ".*f.tmp"' "$T/a.txt" || fail "openat missing"
 grep -q -E 'close\([0-9]+\) = 0' "$T/a.txt" || fail "close missing"
-bad=$(grep -v -E '^[0-9.]+ [0-9]+/[0-9]+ (openat|close)\(|=== posix_trace_' "$T/a.txt")
+# as strace -e trace=openat,close: how the process ended too, and its signals
+# (with their signal_generate lines, as without -e)
+bad=$(grep -v -E '^[0-9.]+ [0-9]+/[0-9]+ ((openat|close)\(|--- SIG|\+\+\+ |signal_generate )|=== posix_trace_' "$T/a.txt")
 [ -z "$bad" ] || { echo "$bad" | head; fail "events other than openat/close recorded"; }
+grep -q -E ' \+\+\+ exited with 0 \+\+\+$' "$T/a.txt" || fail "exit line missing"
+# an event other than a syscall named: exactly what is named
+"$P" record -e openat,proc_exec --output-text "$T/a2.txt" -- "$PROGS/cli_target" "$T/f.tmp" 2>/dev/null ||
+	fail "record -e openat,proc_exec"
+grep -q -E 'exited with|SIG' "$T/a2.txt" && fail "-e openat,proc_exec: exit or signal recorded"
+# and !signals takes the signals away
+"$P" record -e 'kill,!signals' --output-text "$T/a3.txt" -- sh -c 'kill -USR1 $$' 2>/dev/null
+grep -q -E ' kill\([0-9]+, SIGUSR1\) = 0' "$T/a3.txt" || fail "-e kill,!signals: kill missing"
+grep -q -E -- '--- SIGUSR1|signal_generate' "$T/a3.txt" && fail "-e kill,!signals: signal recorded"
+grep -q '+++ killed by SIGUSR1 +++' "$T/a3.txt" || fail "-e kill,!signals: exit missing"
 
 # the same through a log, with event names checked in JSON
 "$P" record -e openat,close -o "$T/a.log" -- "$PROGS/cli_target" "$T/f.tmp" 2>/dev/null ||
@@ -21,7 +33,9 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 names = {r["name"] for r in recs if r["type"] == "event"}
 names = {n for n in names if not n.startswith("posix_trace_")}
-assert names == {"sys_enter_openat", "sys_exit_openat", "sys_enter_close", "sys_exit_close"}, names
+want = {"sys_enter_openat", "sys_exit_openat", "sys_enter_close", "sys_exit_close", "proc_exit"}
+names = {n for n in names if not n.startswith("signal_")}
+assert names == want, names
 print("ok:", sorted(names))
 PY
 
@@ -30,8 +44,9 @@ PY
 	fail "record -e syscalls,!read,!mmap"
 grep -q -E ' write\([0-9]+, ' "$T/b.txt" || fail "write missing"
 grep -q -E ' (read|mmap)\(' "$T/b.txt" && fail "read or mmap recorded"
-grep -q -E ' (sched_switch_|sched_wakeup|proc_exec|proc_fork|signal_)|exited with' "$T/b.txt" &&
+grep -q -E ' (sched_switch_|sched_wakeup|proc_exec|proc_fork)' "$T/b.txt" &&
 	fail "non-syscall events recorded"
+grep -q 'exited with' "$T/b.txt" || fail "syscalls,!read,!mmap: exit line missing, strace has it"
 
 # proc group only
 "$P" record -f -e proc --output-text "$T/c.txt" -- "$PROGS/cli_target" "$T/f.tmp" 2>/dev/null || fail "record -e proc"

@@ -61,8 +61,12 @@ done
 names ptbpf "$T/p.txt" | tr '\n' ' ' >"$T/p.set"
 [ "$(cat "$T/p.set")" = "access chdir execve getpid lstat mkdir newfstatat stat statfs " ] ||
 	fail "-e %file,!openat,getpid: $(cat "$T/p.set")"
-bad=$(grep -v -E '^[0-9.]+ [0-9]+/[0-9]+ [a-z_0-9]+\(|=== posix_trace_' "$T/p.txt")
+# other lines: strace's own for a selection of syscalls, signals and exits
+# (and the signal_generate lines ptbpf prints without -e too)
+bad=$(grep -v -E '^[0-9.]+ [0-9]+/[0-9]+ ([a-z_0-9]+\(|--- SIG|\+\+\+ |signal_generate )|=== posix_trace_' "$T/p.txt")
 [ -z "$bad" ] || { echo "$bad" | head; fail "-e %file: events of other kinds recorded"; }
+grep -q -E ' \+\+\+ exited with 0 \+\+\+$' "$T/p.txt" || fail "-e %file: no exit line, as strace has"
+grep -q -E ' --- SIGCHLD ' "$T/p.txt" || fail "-e %file: no SIGCHLD line, as strace has"
 
 # Where this ptbpf records no exit of rt_sigreturn, its status is not
 # known: -z and -Z print it as neither (the calls compared leave it out).

@@ -417,17 +417,64 @@ static __always_inline __u64 cap_arg(const __u64 *args, __u8 i)
 }
 
 /*
+ * What caps_take's loop leaves for after it (the vectors, getdents64's
+ * records, iovecs, a msghdr): in the scratch map, where the verifier does
+ * not follow values, so that the loop's paths meet at its head as one
+ * state whatever each row set.
+ */
+struct cap_pending {
+	__u64 vec, cnt, dir, iov, iov_cnt, msg, ctl, ctl_len;
+	__u8 vec_arg, cnt_arg, dir_arg, iov_arg, msg_arg, pad[3];
+	__u32 ctl_max, pad2;
+};
+
+#define CAP_PEND_AT (CAP_WALK_AT + 2 * sizeof(__u64))
+
+/*
+ * A msghdr at pd->msg: the struct, its name, then for after it its
+ * iovecs and its control, in pd.
+ */
+static __always_inline __u64 cap_msghdr(char *raw, __u64 at, __u64 end, struct cap_pending *pd)
+{
+	/* struct user_msghdr: name, namelen, iov, iovlen, control,
+	 * controllen, flags */
+	__u64 m[7];
+	__u8 arg = pd->msg_arg;
+	struct ptbpf_sys_cap *h = cap_hdr(raw, at, end, arg, PTBPF_CAP_MSGHDR);
+	__u32 namelen;
+
+	if (!h || bpf_probe_read_user(m, sizeof(m), (const void *)pd->msg) ||
+	    cap_room(at, end, sizeof(m)) != sizeof(m))
+		return at;
+	__builtin_memcpy(raw + cap_mask(at) + CAP_HDR, m, sizeof(m));
+	h->len = sizeof(m);
+	h->full = sizeof(m);
+	at += CAP_HDR + sizeof(m);
+	namelen = (__u32)m[1];
+	if (m[0] && namelen)
+		at = cap_bytes(raw, cap_widen(raw, at), end, arg, PTBPF_CAP_SOCKADDR, m[0],
+			       namelen < 128 ? namelen : 128, namelen);
+	pd->iov = m[2];
+	pd->iov_cnt = m[3];
+	pd->iov_arg = arg;
+	pd->ctl = m[4];
+	pd->ctl_len = m[5];
+	return at;
+}
+
+/*
  * The captures of syscall nr when (KERN_CAP_ENTRY or KERN_CAP_EXIT, with
  * its result ret) into raw from at on: the new at.
  */
 static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr, const __u64 *args,
 				       long ret, const __u16 when, const bool loop)
 {
-	/* the vectors (execve's) and getdents64's records, after the loop:
-	 * their code once */
-	__u64 vec = 0, cnt = 0, dir = 0, iov = 0, iov_cnt = 0;
-	__u8 vec_arg = 0, cnt_arg = 0, dir_arg = 0, iov_arg = 0;
+	struct cap_pending *pd = (void *)(raw + CAP_PEND_AT);
 
+	_Static_assert(CAP_PEND_AT + sizeof(struct cap_pending) <=
+			       sizeof(((struct scratch *)0)->raw) - 8,
+		       "the pending captures, before cap_widen()'s word");
+	__builtin_memset(pd, 0, sizeof(*pd));
 	/* at widened before the back edge: the loop head is where the
 	 * verifier compares the states */
 	at = cap_widen(raw, at);
@@ -478,51 +525,67 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 			at = cap_string(raw, at, end, arg, uptr);
 			continue;
 		case KERN_CAP_VECTOR:
-			vec = uptr;
-			vec_arg = arg;
+			pd->vec = uptr;
+			pd->vec_arg = arg;
 			continue;
 		case KERN_CAP_COUNT:
-			cnt = uptr;
-			cnt_arg = arg;
+			pd->cnt = uptr;
+			pd->cnt_arg = arg;
 			continue;
 		case KERN_CAP_DIRENTS:
-			dir = uptr;
-			dir_arg = arg;
+			pd->dir = uptr;
+			pd->dir_arg = arg;
+			continue;
+		case KERN_CAP_MSGHDR:
+			pd->msg = uptr;
+			pd->msg_arg = arg;
+			pd->ctl_max = max;
 			continue;
 		case KERN_CAP_IOVEC:
-			iov = uptr;
-			iov_arg = arg;
-			iov_cnt = cap_arg(args, sp->size_arg);
+			pd->iov = uptr;
+			pd->iov_arg = arg;
+			pd->iov_cnt = cap_arg(args, sp->size_arg);
 			continue;
 		default:
 			continue;
 		}
 		at = cap_bytes(raw, at, end, arg, type, uptr, want, full);
 	}
-	if (iov)
-		at = cap_iovec(raw, at, end, iov_arg, iov, iov_cnt,
+	if (pd->msg)
+		at = cap_widen(raw, cap_msghdr(raw, at, end, pd));
+	if (pd->iov)
+		at = cap_iovec(raw, at, end, pd->iov_arg, pd->iov, pd->iov_cnt,
 			       when == KERN_CAP_EXIT ? (__u64)ret : ~0ull, loop);
+	if (pd->ctl && pd->ctl_len) {
+		__u64 len = pd->ctl_len;
+
+		at = cap_bytes(raw, cap_widen(raw, at), end, pd->msg_arg, PTBPF_CAP_CMSG, pd->ctl,
+			       len < pd->ctl_max ? len : pd->ctl_max,
+			       len > 0xffffffffull ? 0xffffffffu : (__u32)len);
+	}
 	if (when != KERN_CAP_ENTRY) {
 		struct ptbpf_sys_cap *h;
 		long n;
 
-		if (!dir || ret < 0)
+		if (!pd->dir || ret < 0)
 			return at;
-		n = loop ? cap_dirents_loop(raw, dir, ret) : cap_dirents_bounded(raw, dir, ret);
+		n = loop ? cap_dirents_loop(raw, pd->dir, ret)
+			 : cap_dirents_bounded(raw, pd->dir, ret);
 		at = cap_widen(raw, at);
-		h = n >= 0 ? cap_hdr(raw, at, end, dir_arg, PTBPF_CAP_DIRENTS) : NULL;
+		h = n >= 0 ? cap_hdr(raw, at, end, pd->dir_arg, PTBPF_CAP_DIRENTS) : NULL;
 		if (!h)
 			return at;
 		h->full = n;
 		return at + CAP_HDR;
 	}
-	if (vec)
-		at = cap_vector(raw, cap_widen(raw, at), end, vec_arg, vec, loop);
-	if (cnt) {
+	if (pd->vec)
+		at = cap_vector(raw, cap_widen(raw, at), end, pd->vec_arg, pd->vec, loop);
+	if (pd->cnt) {
 		struct ptbpf_sys_cap *h;
+		__u64 cnt = pd->cnt;
 
 		at = cap_widen(raw, at);
-		h = cap_hdr(raw, at, end, cnt_arg, PTBPF_CAP_VECTOR_END);
+		h = cap_hdr(raw, at, end, pd->cnt_arg, PTBPF_CAP_VECTOR_END);
 		if (h) {
 			h->full = cap_widen(raw, loop ? cap_count_loop(raw, cnt)
 						      : cap_count_bounded(cnt));

@@ -126,6 +126,7 @@ struct kern_ring_count {
 #define KERN_CAP_COUNT	   9  /* the same, only counted */
 #define KERN_CAP_DIRENTS   10 /* the linux_dirent64 records of the result's bytes, counted */
 #define KERN_CAP_IOVEC	   11 /* args[size_arg] struct iovec and their buffers */
+#define KERN_CAP_MSGHDR	   12 /* a struct msghdr, its name, iovecs and control (max bytes) */
 
 /* kern_cap_spec.when; by syscall, also the first argument its exit captures */
 #define KERN_CAP_ENTRY		  0x1

@@ -91,7 +91,7 @@ static const struct sysdesc sysdescs[] = {
 	{ "getrusage", 2, R_INT, S_ALL, { A_INT, A_PTR } },
 	{ "getsid", 1, R_INT, S_ALL, { A_PID } },
 	{ "getsockname", 3, R_INT, S_ALL, { A_FD, A_PTR, A_PTR } },
-	{ "getsockopt", 5, R_INT, S_ALL, { A_FD, A_SOCKOPT, A_SKIP, A_PTR, A_PTR } },
+	{ "getsockopt", 5, R_INT, S_ALL, { A_FD, A_SOCKOPT, A_SKIP, A_OPTVAL, A_PTR } },
 	{ "gettid", 0, R_INT, S_ALL, { 0 } },
 	{ "getuid", 0, R_INT, S_ALL, { 0 } },
 	{ "getxattr", 4, R_INT, S_ALL, { A_PATH, A_STR, A_PTR, A_ULONG } },
@@ -174,7 +174,7 @@ static const struct sysdesc sysdescs[] = {
 	{ "setresuid", 3, R_INT, S_ALL, { A_INT, A_INT, A_INT } },
 	{ "setrlimit", 2, R_INT, S_ALL, { A_RLIMIT, A_PTR } },
 	{ "setsid", 0, R_INT, S_ALL, { 0 } },
-	{ "setsockopt", 5, R_INT, S_ALL, { A_FD, A_SOCKOPT, A_SKIP, A_PTR, A_INT } },
+	{ "setsockopt", 5, R_INT, S_ALL, { A_FD, A_SOCKOPT, A_SKIP, A_OPTVAL, A_INT } },
 	{ "setuid", 1, R_INT, S_ALL, { A_INT } },
 	{ "setxattr", 5, R_INT, S_ALL, { A_PATH, A_STR, A_PTR, A_ULONG, A_XATTRFL } },
 	{ "shutdown", 2, R_INT, S_ALL, { A_FD, A_SHUTHOW } },
@@ -356,7 +356,7 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (type != A_PATH && caps_print_arg(b, ent, exit, i, args))
+		if (type != A_PATH && caps_print_arg(b, ent, exit, i, args, type))
 			continue;
 		if (!d) {
 			/* unknown syscall: a path if one was captured, else hex */

@@ -7,10 +7,12 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
 #include "decode_caps.h"
+#include "decode_scalar.h"
 
 #define ENT_FIXED  offsetof(struct ptbpf_ev_sys_enter, paths)
 #define EXIT_FIXED offsetof(struct ptbpf_ev_sys_exit_ext, paths)
@@ -268,6 +270,61 @@ static const struct cap_ref *cap_find(const struct cap_set *cs, int arg, int ski
 	return NULL;
 }
 
+/*
+ * The struct msghdr of argument arg, whose capture is cs->c[i] (the name,
+ * iovecs and control that follow it in cs); in: recvmsg's msghdr at entry
+ * (the name length it offered), or NULL. 0, or -1 having printed nothing.
+ */
+static int print_msghdr(struct sbuf *b, const struct cap_set *cs, int i, const struct cap_ref *in)
+{
+	const struct cap_ref *c = &cs->c[i], *name = NULL, *ctl = NULL;
+	uint64_t m[7];
+	int32_t namelen, inlen;
+	size_t at = b->len;
+	int j, iov = 0;
+
+	if (c->h.len < sizeof(m))
+		return -1;
+	memcpy(m, c->p, sizeof(m));
+	for (j = i + 1; j < cs->n && cs->c[j].h.arg == c->h.arg; j++) {
+		if (cs->c[j].h.type == PTBPF_CAP_SOCKADDR && !name)
+			name = &cs->c[j];
+		else if (cs->c[j].h.type == PTBPF_CAP_CMSG)
+			ctl = &cs->c[j];
+		else if (cs->c[j].h.type == PTBPF_CAP_VECTOR_END)
+			iov = 1;
+	}
+	namelen = (int32_t)m[1];
+	sb_puts(b, "{msg_name=");
+	if (!m[0])
+		sb_puts(b, "NULL");
+	else if (!name || fmt_sockaddr(b, name->p, name->h.len, name->h.full))
+		sb_xhex(b, m[0]);
+	sb_puts(b, ", msg_namelen=");
+	if (in && in->h.len >= 16 && (memcpy(&inlen, in->p + 8, 4), inlen != namelen))
+		sb_printf(b, "%d => ", inlen);
+	sb_printf(b, "%d, msg_iov=", namelen);
+	if (!m[2])
+		sb_puts(b, "NULL");
+	else if (!iov || print_iovec(b, cs, c->h.arg))
+		sb_xhex(b, m[2]);
+	sb_printf(b, ", msg_iovlen=%llu", (unsigned long long)m[3]);
+	if (m[5]) {
+		/* strace prints the control messages only when there is a length */
+		sb_puts(b, ", msg_control=");
+		if (!ctl || fmt_cmsgs(b, ctl->p, ctl->h.len, ctl->h.full))
+			sb_xhex(b, m[4]);
+	}
+	sb_printf(b, ", msg_controllen=%llu, msg_flags=", (unsigned long long)m[5]);
+	fmt_msg_flags(b, (uint32_t)m[6]);
+	sb_putc(b, '}');
+	if (b->failed) {
+		sb_truncate(b, at);
+		return -1;
+	}
+	return 0;
+}
+
 /* ioctl's argument arg by its command cmd: 1 printed, 0 not. */
 static int print_ioctl_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit,
 			   int arg, uint64_t cmd)
@@ -287,7 +344,7 @@ static int print_ioctl_arg(struct sbuf *b, const struct cap_set *ent, const stru
 }
 
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
-		   const uint64_t *args)
+		   const uint64_t *args, int type)
 {
 	const struct cap_ref *c = cap_find(exit, arg, 1);
 	const struct cap_set *from = exit;
@@ -302,6 +359,19 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 		return 0;
 	if (c->h.type == PTBPF_CAP_IOCTL)
 		return arg == 2 && print_ioctl_arg(b, ent, exit, arg, args[1]);
+	if (c->h.type == PTBPF_CAP_MSGHDR) {
+		const struct cap_ref *in = cap_find(ent, arg, 0);
+
+		if (in && in->h.type != PTBPF_CAP_MSGHDR_IN)
+			in = NULL;
+		return !print_msghdr(b, from, (int)(c - from->c), in);
+	}
+	if (c->h.type == PTBPF_CAP_MSGHDR_IN)
+		return 0; /* recvmsg failed: strace prints the address */
+	/* SO_LINGER's value is a struct, not two ints */
+	if (type == A_OPTVAL && args[1] == SOL_SOCKET && args[2] == SO_LINGER &&
+	    c->h.type == PTBPF_CAP_INT)
+		return !fmt_linger(b, c->p, c->h.len);
 	if (from == exit && c->h.type == PTBPF_CAP_INT && c->h.len == 4) {
 		/* a length the call read and wrote: "[128 => 16]" when it changed */
 		const struct cap_ref *in = cap_find(ent, arg, 0);
@@ -328,11 +398,18 @@ void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t x
 	struct sbuf t = { 0 };
 	int first = 1;
 
+	unsigned int done = 0;
+
 	caps_of_exit(&x, xdata, xlen);
 	for (int i = 0; i < x.n; i++) {
 		const struct cap_ref *c = &x.c[i];
 		const char *n = sys_arg_name(sys, c->h.arg);
 
+		/* an argument once (an iovec array's elements, a msghdr's
+		 * parts); an ioctl's bytes depend on the entry's command */
+		if ((done & (1u << (c->h.arg & 7))) || c->h.type == PTBPF_CAP_IOCTL)
+			continue;
+		done |= 1u << (c->h.arg & 7);
 		sb_puts(b, first ? ",\"decoded\":{" : ",");
 		first = 0;
 		if (n)
@@ -340,15 +417,15 @@ void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t x
 		else
 			sb_printf(b, "\"arg%d\"", c->h.arg);
 		sb_putc(b, ':');
-		if (c->h.type == PTBPF_CAP_IOCTL)
-			continue; /* what it is depends on the entry's command */
 		if (c->h.type == PTBPF_CAP_DIRENTS) {
 			/* the pointer is the entry's: the count alone */
 			sb_printf(b, "{\"entries\":%u}", c->h.full);
 			continue;
 		}
 		sb_reset(&t);
-		if (print_cap(&t, &x, c, 0) || t.failed)
+		if ((c->h.type == PTBPF_CAP_MSGHDR ? print_msghdr(&t, &x, i, NULL)
+						   : print_cap(&t, &x, c, 0)) ||
+		    t.failed)
 			sb_puts(b, "null");
 		else
 			sb_json_str(b, t.s, t.len);

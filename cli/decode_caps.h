@@ -31,10 +31,11 @@ void caps_of_entry(struct cap_set *cs, const void *data, size_t len);
 void caps_of_exit(struct cap_set *cs, const void *data, size_t len);
 /* The first argument an entry's exit brings a capture of, -1: none. */
 int caps_exit_arg(const void *data, size_t len);
-/* Argument arg (args: the call's values) from the exit's captures, else
- * the entry's: 1 printed, 0 nothing printed (no capture, or a short one). */
+/* Argument arg (args: the call's values; type: its A_* in the syscall's
+ * description) from the exit's captures, else the entry's: 1 printed, 0
+ * nothing printed (no capture, or a short one). */
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
-		   const uint64_t *args);
+		   const uint64_t *args, int type);
 /* JSON: an exit's captures, ",\"decoded\":{\"buf\":\"...\"}" by argument name. */
 void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t xlen);
 /* What strace prints after the result: poll's " ([{fd=3, revents=POLLIN}])" */

@@ -199,3 +199,70 @@ void fmt_sockopt_level_name(struct sbuf *b, int level, int name)
 	/* a level strace has no names for (or that ptbpf lacks): the number */
 	sb_printf(b, "%u", (unsigned)name);
 }
+
+/*
+ * Control messages (struct cmsghdr, 16 bytes, then the data, each at an
+ * 8-byte boundary) of len bytes captured of full: strace's list, for the
+ * types ptbpf decodes (SCM_RIGHTS, SCM_CREDENTIALS); -1 for any other,
+ * whose data strace decodes its own way: the caller prints the address.
+ */
+int fmt_cmsgs(struct sbuf *b, const void *p, size_t len, size_t full)
+{
+	const unsigned char *c = p;
+	size_t off = 0, at = b->len;
+
+	sb_putc(b, '[');
+	while (len - off >= 16) {
+		uint64_t clen;
+		int level, type;
+		size_t dlen, i;
+
+		memcpy(&clen, c + off, 8);
+		memcpy(&level, c + off + 8, 4);
+		memcpy(&type, c + off + 12, 4);
+		dlen = clen > len - off ? len - off : clen;
+		dlen = dlen > 16 ? dlen - 16 : 0;
+		if (level != SOL_SOCKET || (type != SCM_RIGHTS && type != SCM_CREDENTIALS)) {
+			sb_truncate(b, at);
+			return -1;
+		}
+		if (off)
+			sb_puts(b, ", ");
+		sb_printf(b, "{cmsg_len=%llu, cmsg_level=SOL_SOCKET, cmsg_type=%s, cmsg_data=",
+			  (unsigned long long)clen,
+			  type == SCM_RIGHTS ? "SCM_RIGHTS" : "SCM_CREDENTIALS");
+		if (type == SCM_RIGHTS) {
+			sb_putc(b, '[');
+			for (i = 0; i + 4 <= dlen; i += 4) {
+				int fd;
+
+				memcpy(&fd, c + off + 16 + i, 4);
+				sb_printf(b, i ? ", %d" : "%d", fd);
+			}
+			sb_puts(b, "]}");
+		} else if (dlen >= 12) {
+			uint32_t u[3];
+
+			memcpy(u, c + off + 16, sizeof(u));
+			sb_printf(b, "{pid=%u, uid=%u, gid=%u}}", u[0], u[1], u[2]);
+		} else {
+			sb_truncate(b, at);
+			return -1;
+		}
+		if (clen < 16) {
+			off += 16;
+			break;
+		}
+		clen = (clen + 7) & ~7ull;
+		if (clen >= len - off) {
+			off = len;
+			break;
+		}
+		off += clen;
+	}
+	/* strace: what is left after the last whole message, or not read */
+	if (off < len || len < full)
+		sb_puts(b, off ? ", ..." : "...");
+	sb_putc(b, ']');
+	return 0;
+}

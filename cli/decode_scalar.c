@@ -625,6 +625,7 @@ void scalar_arg(struct sbuf *b, int type, const uint64_t *args, int i)
 		sb_udec(b, v, 0);
 		break;
 	case A_PTR:
+	case A_OPTVAL:
 	case A_STR:
 		print_ptr(b, v);
 		break;

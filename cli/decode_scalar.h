@@ -46,6 +46,7 @@ enum atype {
 	A_SOCKTYPE,  /* SOCK_STREAM|SOCK_CLOEXEC ... */
 	A_SOCKPROTO, /* IPPROTO_TCP, NETLINK_ROUTE ..., by the domain (argument 0) */
 	A_SOCKOPT,   /* a socket option's level and name (this argument and the next) */
+	A_OPTVAL,    /* a socket option's value (a pointer: its capture by the option) */
 	A_MSGFL,     /* MSG_DONTWAIT ... */
 	A_RLIMIT,    /* RLIMIT_STACK ... */
 	A_ARCHPRCTL, /* ARCH_SET_FS ... */

@@ -76,7 +76,9 @@ int fmt_linger(struct sbuf *b, const void *p, size_t len);
 int fmt_sockopt_int(struct sbuf *b, const void *p, size_t len);
 
 /* Names of scalar arguments. */
-const char *name_ioctl(unsigned long cmd);	       /* TCGETS, FIONREAD, ...; NULL: unknown */
+const char *name_ioctl(unsigned long cmd); /* TCGETS, FIONREAD, ...; NULL: unknown */
+/* msghdr's control messages, len bytes captured of full */
+int fmt_cmsgs(struct sbuf *b, const void *p, size_t len, size_t full);
 void fmt_msg_flags(struct sbuf *b, unsigned long v);   /* MSG_DONTWAIT|MSG_NOSIGNAL */
 void fmt_addrfam(struct sbuf *b, unsigned v);	       /* AF_INET */
 void fmt_packet_proto(struct sbuf *b, unsigned proto); /* AF_PACKET socket's: htons(ETH_P_ALL) */

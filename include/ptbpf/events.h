@@ -145,6 +145,18 @@ struct ptbpf_sys_cap {
  * what they are depends on the command; none when they could not be read.
  */
 #define PTBPF_CAP_IOCTL 21
+/*
+ * sendmsg's and recvmsg's struct msghdr (56 bytes: at entry for sendmsg,
+ * at a successful exit for recvmsg), then of the same argument: its name
+ * (a PTBPF_CAP_SOCKADDR, full: msg_namelen), its iovecs (PTBPF_CAP_IOV...
+ * then PTBPF_CAP_VECTOR_END, as readv's) and its control messages (a
+ * PTBPF_CAP_CMSG), those it has and that could be read.
+ */
+#define PTBPF_CAP_MSGHDR 22
+/* recvmsg's struct msghdr at entry, alone: the name length it offered */
+#define PTBPF_CAP_MSGHDR_IN 23
+/* the control messages of a msghdr (struct cmsghdr...); full: msg_controllen */
+#define PTBPF_CAP_CMSG 24
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -78,6 +78,7 @@ static const struct cap_row cap_rows[] = {
 	{ "setsockopt", { PTBPF_CAP_INT, 3, KERN_CAP_ARG, 4, 16, E } },
 	/* what it is, and whether the call reads or writes it, depends on the
 	 * command: both ends, the reader picks */
+	{ "sendmsg", { PTBPF_CAP_MSGHDR, 1, KERN_CAP_MSGHDR, 0, 128, E } },
 	{ "ioctl", FIXED(PTBPF_CAP_IOCTL, 2, 36, E) },
 	{ "ioctl", FIXED(PTBPF_CAP_IOCTL, 2, 36, X) },
 	/* what the call writes, at a successful exit */
@@ -87,6 +88,9 @@ static const struct cap_row cap_rows[] = {
 	{ "recvfrom", SA_LENPTR(4, 5) },
 	{ "recvfrom", LEN_IN(5) },
 	{ "recvfrom", LEN_OUT(5) },
+	/* the name length it offers, then what the call filled in */
+	{ "recvmsg", FIXED(PTBPF_CAP_MSGHDR_IN, 1, 56, E) },
+	{ "recvmsg", { PTBPF_CAP_MSGHDR, 1, KERN_CAP_MSGHDR, 0, 128, X } },
 	{ "readlink", BUF_RET(1) },
 	{ "readlinkat", BUF_RET(2) },
 	{ "getrandom", BUF_RET(0) },

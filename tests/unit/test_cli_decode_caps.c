@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <cmocka.h>
 #include <ptbpf/events.h>
 
@@ -220,6 +221,80 @@ static void test_iovec(void **state)
 	expect_call("readv(3, [...], 2)", "readv", &e, &x);
 }
 
+/* sendmsg and recvmsg: the msghdr and its parts (strace 6.1's lines for
+ * the same calls of tests/progs/decode_net.c and a python UDP socket) */
+static void test_msghdr(void **state)
+{
+	uint64_t snd[6] = { 4, 0x7ffd1000, 0 }, rcv[6] = { 6, 0x7ffd2000, 0x40 };
+	uint64_t m[7] = { 0x7ffd3000, 16, 0x7ffd4000, 1, 0, 0, 0 };
+	uint64_t r[7] = { 0x7ffd5000, 0, 0x7ffd6000, 1, 0x7ffd7000, 24, 0 };
+	uint64_t rin[7] = { 0x7ffd5000, 110, 0x7ffd6000, 1, 0x7ffd7000, 24, 0 };
+	unsigned char sin[16] = { 2, 0, 0x1f, 0x90, 127, 0, 0, 1 }, iov[16 + 5];
+	/* one SCM_RIGHTS of fd 8: cmsg_len 20, padded to 24 */
+	unsigned char cm[24] = { 20, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 8 };
+	uint64_t base[2] = { 0x1000, 5 };
+	struct pl e, x;
+
+	(void)state;
+	memcpy(iov, base, 16);
+	memcpy(iov + 16, "hello", 5);
+	pl_enter(&e, 46, snd, PTBPF_SYS_CAPS);
+	pl_cap(&e, 1, PTBPF_CAP_MSGHDR, m, sizeof(m), sizeof(m));
+	pl_cap(&e, 1, PTBPF_CAP_SOCKADDR, sin, sizeof(sin), 16);
+	pl_cap(&e, 1, PTBPF_CAP_IOV, iov, sizeof(iov), 5);
+	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 1);
+	expect_call("sendmsg(4, {msg_name={sa_family=AF_INET, sin_port=htons(8080), "
+		    "sin_addr=inet_addr(\"127.0.0.1\")}, msg_namelen=16, msg_iov=[{iov_base="
+		    "\"hello\", iov_len=5}], msg_iovlen=1, msg_controllen=0, msg_flags=0}, 0)",
+		    "sendmsg", &e, NULL);
+	/* recvmsg: the name length it offered, a name not filled in, a control */
+	pl_enter(&e, 47, rcv, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_cap(&e, 1, PTBPF_CAP_MSGHDR_IN, rin, sizeof(rin), sizeof(rin));
+	pl_exit(&x, 47, 5);
+	pl_cap(&x, 1, PTBPF_CAP_MSGHDR, r, sizeof(r), sizeof(r));
+	pl_cap(&x, 1, PTBPF_CAP_IOV, iov, sizeof(iov), 5);
+	pl_cap(&x, 1, PTBPF_CAP_VECTOR_END, "", 0, 1);
+	pl_cap(&x, 1, PTBPF_CAP_CMSG, cm, sizeof(cm), 24);
+	expect_call("recvmsg(6, {msg_name=0x7ffd5000, msg_namelen=110 => 0, msg_iov=[{iov_base="
+		    "\"hello\", iov_len=5}], msg_iovlen=1, msg_control=[{cmsg_len=20, "
+		    "cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[8]}], "
+		    "msg_controllen=24, msg_flags=0}, MSG_DONTWAIT)",
+		    "recvmsg", &e, &x);
+	/* failed: the entry's msghdr is not what the call filled in */
+	expect_call("recvmsg(6, 0x7ffd2000, MSG_DONTWAIT)", "recvmsg", &e, NULL);
+	/* a control message ptbpf does not decode: its address, not a guess */
+	cm[12] = 29; /* SO_TIMESTAMP_OLD */
+	pl_exit(&x, 47, 5);
+	pl_cap(&x, 1, PTBPF_CAP_MSGHDR, r, sizeof(r), sizeof(r));
+	pl_cap(&x, 1, PTBPF_CAP_CMSG, cm, sizeof(cm), 24);
+	expect_call("recvmsg(6, {msg_name=0x7ffd5000, msg_namelen=110 => 0, msg_iov=0x7ffd6000, "
+		    "msg_iovlen=1, msg_control=0x7ffd7000, msg_controllen=24, msg_flags=0}, "
+		    "MSG_DONTWAIT)",
+		    "recvmsg", &e, &x);
+	/* a msghdr cut short: the pointer */
+	pl_exit(&x, 47, 5);
+	pl_cap(&x, 1, PTBPF_CAP_MSGHDR, r, 40, 56);
+	expect_call("recvmsg(6, 0x7ffd2000, MSG_DONTWAIT)", "recvmsg", &e, &x);
+}
+
+/* SO_LINGER's value is a struct (strace: {l_onoff=1, l_linger=0}) */
+static void test_linger(void **state)
+{
+	uint64_t a[6] = { 5, SOL_SOCKET, SO_LINGER, 0x7ffd1000, 8 };
+	const int32_t lg[2] = { 1, 0 };
+	struct pl e;
+
+	(void)state;
+	pl_enter(&e, 54, a, PTBPF_SYS_CAPS);
+	pl_cap(&e, 3, PTBPF_CAP_INT, lg, sizeof(lg), sizeof(lg));
+	expect_call("setsockopt(5, SOL_SOCKET, SO_LINGER, {l_onoff=1, l_linger=0}, 8)",
+		    "setsockopt", &e, NULL);
+	a[2] = SO_KEEPALIVE;
+	pl_enter(&e, 54, a, PTBPF_SYS_CAPS);
+	pl_cap(&e, 3, PTBPF_CAP_INT, lg, 4, 4);
+	expect_call("setsockopt(5, SOL_SOCKET, SO_KEEPALIVE, [1], 8)", "setsockopt", &e, NULL);
+}
+
 /* ioctl: what its third argument points to by command and end (strace 6.1
  * on a pty), the address where the command or the end has nothing. */
 static void test_ioctl(void **state)
@@ -324,7 +399,8 @@ int main(void)
 		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
 		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
 		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_iovec),
+		cmocka_unit_test(test_iovec),	   cmocka_unit_test(test_msghdr),
+		cmocka_unit_test(test_linger),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -111,7 +111,7 @@ struct kern_ring_count {
  * src/backend/syscall_caps.c. All the captures of one event take at most
  * KERN_CAP_AREA bytes, headers included.
  */
-#define KERN_CAPS     4
+#define KERN_CAPS     6
 #define KERN_CAP_AREA PTBPF_CAP_AREA
 
 /* kern_cap_spec.size: where the size of the memory comes from */

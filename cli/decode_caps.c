@@ -351,7 +351,9 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	size_t at = b->len;
 	uint64_t raw = args[arg];
 
-	if (!c) {
+	/* a timespec captured at both ends (ppoll's): the entry's is the
+	 * argument, the exit's what was left of it (caps_print_after_ret) */
+	if (!c || (c->h.type == PTBPF_CAP_TIMESPEC && cap_find(ent, arg, 0))) {
 		c = cap_find(ent, arg, 0);
 		from = ent;
 	}
@@ -441,15 +443,25 @@ void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit)
 		const struct cap_ref *c = &exit->c[i];
 
 		if (c->h.type == PTBPF_CAP_POLLFD) {
+			const struct cap_ref *left = cap_find(exit, 2, 0);
 			size_t at = b->len, list;
 
 			sb_puts(b, " (");
 			list = b->len;
 			/* nothing when no fd has revents */
-			if (fmt_pollfds(b, c->p, c->h.len, c->h.len / 8, 1) || b->len == list)
+			if (fmt_pollfds(b, c->p, c->h.len, c->h.len / 8, 1) || b->len == list) {
 				sb_truncate(b, at);
-			else
-				sb_putc(b, ')');
+				continue;
+			}
+			/* ppoll's timeout: what is left of it, as strace */
+			if (left && left->h.type == PTBPF_CAP_TIMESPEC) {
+				size_t l = b->len;
+
+				sb_puts(b, ", left ");
+				if (fmt_timespec(b, left->p, left->h.len))
+					sb_truncate(b, l);
+			}
+			sb_putc(b, ')');
 		}
 	}
 }

@@ -132,6 +132,7 @@ static const struct cap_row cap_rows[] = {
 	{ "gettimeofday", FIXED(PTBPF_CAP_TIMEVAL, 0, 16, X) },
 	{ "poll", { PTBPF_CAP_POLLFD, 0, KERN_CAP_ARG_ELEMS, 1, 8, X } },
 	{ "ppoll", { PTBPF_CAP_POLLFD, 0, KERN_CAP_ARG_ELEMS, 1, 8, X } },
+	{ "ppoll", FIXED(PTBPF_CAP_TIMESPEC, 2, 16, X) }, /* the time left */
 	{ "epoll_wait", { PTBPF_CAP_EPOLL_EVENT, 1, KERN_CAP_RET_ELEMS, 0, 12, X } },
 	{ "epoll_pwait", { PTBPF_CAP_EPOLL_EVENT, 1, KERN_CAP_RET_ELEMS, 0, 12, X } },
 	{ "getdents64", { PTBPF_CAP_DIRENTS, 1, KERN_CAP_DIRENTS, 0, 0, X } },

@@ -185,6 +185,27 @@ static void test_poll(void **state)
 	expect_call("poll([{fd=3, events=POLLIN}], 1, 1000)", "poll", &e, &x);
 	decode_sys_after_ret(&b, x.b, x.len);
 	assert_string_equal(b.s, " ([{fd=3, revents=POLLIN}])");
+	/* ppoll: the timeout is the entry's, what was left of it after the
+	 * result (strace 6.1: ppoll([{fd=3, events=POLLIN}], 1, {tv_sec=1,
+	 * tv_nsec=500}, NULL, 8) = 1 ([{fd=3, revents=POLLIN}], left {tv_sec=0,
+	 * tv_nsec=999990561})) */
+	{
+		uint64_t pa[6] = { 0x7ffd1000, 1, 0x7ffd2000, 0, 8 };
+		const int64_t ts[2] = { 1, 500 }, left[2] = { 0, 999990561 };
+
+		pl_enter(&e, 271, pa, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT);
+		pl_cap(&e, 0, PTBPF_CAP_POLLFD, &in, sizeof(in), sizeof(in));
+		pl_cap(&e, 2, PTBPF_CAP_TIMESPEC, ts, sizeof(ts), sizeof(ts));
+		pl_exit(&x, 271, 1);
+		pl_cap(&x, 0, PTBPF_CAP_POLLFD, &out, sizeof(out), sizeof(out));
+		pl_cap(&x, 2, PTBPF_CAP_TIMESPEC, left, sizeof(left), sizeof(left));
+		expect_call("ppoll([{fd=3, events=POLLIN}], 1, {tv_sec=1, tv_nsec=500}, NULL, 8)",
+			    "ppoll", &e, &x);
+		sb_reset(&b);
+		decode_sys_after_ret(&b, x.b, x.len);
+		assert_string_equal(b.s, " ([{fd=3, revents=POLLIN}], left {tv_sec=0, "
+					 "tv_nsec=999990561})");
+	}
 	sb_free(&b);
 }
 

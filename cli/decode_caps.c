@@ -234,6 +234,20 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return print_timespecs(b, c);
 	case PTBPF_CAP_TIMEVAL:
 		return fmt_timeval(b, p, len);
+	case PTBPF_CAP_ITIMERSPEC: {
+		size_t at = b->len;
+
+		if (len < 32)
+			return -1;
+		sb_puts(b, "{it_interval=");
+		fmt_timespec(b, p, 16);
+		sb_puts(b, ", it_value=");
+		fmt_timespec(b, (const unsigned char *)p + 16, 16);
+		sb_putc(b, '}');
+		if (b->failed)
+			sb_truncate(b, at);
+		return b->failed ? -1 : 0;
+	}
 	case PTBPF_CAP_INT:
 		return len && len % 4 == 0 ? fmt_int_array(b, p, len, len / 4) : -1;
 	case PTBPF_CAP_WAIT_STATUS:

@@ -157,6 +157,8 @@ struct ptbpf_sys_cap {
 #define PTBPF_CAP_MSGHDR_IN 23
 /* the control messages of a msghdr (struct cmsghdr...); full: msg_controllen */
 #define PTBPF_CAP_CMSG 24
+/* struct itimerspec: the interval, then the value (two struct timespec) */
+#define PTBPF_CAP_ITIMERSPEC 25
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

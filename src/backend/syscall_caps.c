@@ -79,6 +79,9 @@ static const struct cap_row cap_rows[] = {
 	/* what it is, and whether the call reads or writes it, depends on the
 	 * command: both ends, the reader picks */
 	{ "sendmsg", { PTBPF_CAP_MSGHDR, 1, KERN_CAP_MSGHDR, 0, 128, E } },
+	{ "timerfd_settime", FIXED(PTBPF_CAP_ITIMERSPEC, 2, 32, E) },
+	{ "timerfd_settime", FIXED(PTBPF_CAP_ITIMERSPEC, 3, 32, X) },
+	{ "timerfd_gettime", FIXED(PTBPF_CAP_ITIMERSPEC, 1, 32, X) },
 	{ "ioctl", FIXED(PTBPF_CAP_IOCTL, 2, 36, E) },
 	{ "ioctl", FIXED(PTBPF_CAP_IOCTL, 2, 36, X) },
 	/* what the call writes, at a successful exit */

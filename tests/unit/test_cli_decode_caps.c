@@ -298,6 +298,25 @@ static void test_msghdr(void **state)
 	expect_call("recvmsg(6, 0x7ffd2000, MSG_DONTWAIT)", "recvmsg", &e, &x);
 }
 
+/* timerfd_settime's struct itimerspec (strace 6.1, tests/progs/decode_proc.c) */
+static void test_itimerspec(void **state)
+{
+	uint64_t a[6] = { 8, 0, 0x7ffd1000, 0 };
+	const int64_t its[4] = { 0, 0, 0, 2000000 };
+	struct pl e;
+
+	(void)state;
+	pl_enter(&e, 286, a, PTBPF_SYS_CAPS);
+	pl_cap(&e, 2, PTBPF_CAP_ITIMERSPEC, its, sizeof(its), sizeof(its));
+	expect_call("timerfd_settime(8, 0, {it_interval={tv_sec=0, tv_nsec=0}, it_value={tv_sec=0, "
+		    "tv_nsec=2000000}}, NULL)",
+		    "timerfd_settime", &e, NULL);
+	/* cut short: the address */
+	pl_enter(&e, 286, a, PTBPF_SYS_CAPS);
+	pl_cap(&e, 2, PTBPF_CAP_ITIMERSPEC, its, 16, 32);
+	expect_call("timerfd_settime(8, 0, 0x7ffd1000, NULL)", "timerfd_settime", &e, NULL);
+}
+
 /* SO_LINGER's value is a struct (strace: {l_onoff=1, l_linger=0}) */
 static void test_linger(void **state)
 {
@@ -421,7 +440,7 @@ int main(void)
 		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
 		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_iovec),	   cmocka_unit_test(test_msghdr),
-		cmocka_unit_test(test_linger),
+		cmocka_unit_test(test_linger),	   cmocka_unit_test(test_itimerspec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -423,10 +423,28 @@ static __always_inline __u64 cap_arg(const __u64 *args, __u8 i)
  * state whatever each row set.
  */
 struct cap_pending {
-	__u64 vec, cnt, dir, iov, iov_cnt, msg, ctl, ctl_len;
-	__u8 vec_arg, cnt_arg, dir_arg, iov_arg, msg_arg, pad[3];
-	__u32 ctl_max, pad2;
+	__u64 vec, cnt, dir, iov, iov_cnt, msg, ctl, ctl_len, fds_bits;
+	__u8 vec_arg, cnt_arg, dir_arg, iov_arg, msg_arg, fds_arg, pad[2];
+	__u32 ctl_max, fds_max;
 };
+
+/* select's three fd_sets, from argument pd->fds_arg on (those not NULL) */
+static __always_inline __u64 cap_fdsets(char *raw, __u64 at, __u64 end, const __u64 *args,
+					struct cap_pending *pd)
+{
+	__u64 n = (pd->fds_bits + 63) / 64 * 8;
+
+	if (n > pd->fds_max)
+		n = pd->fds_max;
+	for (int i = 0; i < 3; i++, at = cap_widen(raw, at)) {
+		__u8 arg = pd->fds_arg + i;
+		__u64 uptr = cap_arg(args, arg);
+
+		if (uptr)
+			at = cap_bytes(raw, at, end, arg, PTBPF_CAP_FDSET, uptr, n, n);
+	}
+	return at;
+}
 
 #define CAP_PEND_AT (CAP_WALK_AT + 2 * sizeof(__u64))
 
@@ -541,6 +559,12 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 			pd->msg_arg = arg;
 			pd->ctl_max = max;
 			continue;
+		case KERN_CAP_FDSETS:
+			/* arg: the count of bits (nfds, not 0: uptr) */
+			pd->fds_bits = uptr;
+			pd->fds_arg = arg + 1;
+			pd->fds_max = max;
+			continue;
 		case KERN_CAP_IOVEC:
 			pd->iov = uptr;
 			pd->iov_arg = arg;
@@ -551,6 +575,8 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 		}
 		at = cap_bytes(raw, at, end, arg, type, uptr, want, full);
 	}
+	if (pd->fds_max)
+		at = cap_fdsets(raw, cap_widen(raw, at), end, args, pd);
 	if (pd->msg)
 		at = cap_widen(raw, cap_msghdr(raw, at, end, pd));
 	if (pd->iov)

@@ -127,6 +127,7 @@ struct kern_ring_count {
 #define KERN_CAP_DIRENTS   10 /* the linux_dirent64 records of the result's bytes, counted */
 #define KERN_CAP_IOVEC	   11 /* args[size_arg] struct iovec and their buffers */
 #define KERN_CAP_MSGHDR	   12 /* a struct msghdr, its name, iovecs and control (max bytes) */
+#define KERN_CAP_FDSETS	   13 /* the fd_sets of the 3 args after arg, of args[arg] bits */
 
 /* kern_cap_spec.when; by syscall, also the first argument its exit captures */
 #define KERN_CAP_ENTRY		  0x1

@@ -190,6 +190,21 @@ static int print_timespecs(struct sbuf *b, const struct cap_ref *c)
 	return 0;
 }
 
+/* An fd_set of len bytes, its first nbits: "[3 5]"; 0 if no bit is set. */
+static int print_fdset(struct sbuf *b, const unsigned char *p, size_t len, uint64_t nbits)
+{
+	int n = 0;
+
+	if (nbits > len * 8)
+		nbits = len * 8;
+	sb_putc(b, '[');
+	for (uint64_t i = 0; i < nbits; i++)
+		if (p[i / 8] & (1u << (i % 8)))
+			sb_printf(b, n++ ? " %llu" : "%llu", (unsigned long long)i);
+	sb_putc(b, ']');
+	return n;
+}
+
 /* One capture as strace prints what its argument points to; -1: cannot. */
 static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_ref *c,
 		     uint64_t raw)
@@ -365,9 +380,12 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	size_t at = b->len;
 	uint64_t raw = args[arg];
 
-	/* a timespec captured at both ends (ppoll's): the entry's is the
-	 * argument, the exit's what was left of it (caps_print_after_ret) */
-	if (!c || (c->h.type == PTBPF_CAP_TIMESPEC && cap_find(ent, arg, 0))) {
+	/* a timeout or fd set captured at both ends (ppoll's, select's): the
+	 * entry's is the argument, the exit's what was left of it or what is
+	 * ready (caps_print_after_ret) */
+	if (!c || ((c->h.type == PTBPF_CAP_TIMESPEC || c->h.type == PTBPF_CAP_TIMEVAL ||
+		    c->h.type == PTBPF_CAP_FDSET) &&
+		   cap_find(ent, arg, 0))) {
 		c = cap_find(ent, arg, 0);
 		from = ent;
 	}
@@ -384,6 +402,19 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	}
 	if (c->h.type == PTBPF_CAP_MSGHDR_IN)
 		return 0; /* recvmsg failed: strace prints the address */
+	if (c->h.type == PTBPF_CAP_FDSET) {
+		print_fdset(b, c->p, c->h.len, args[0]);
+		return 1;
+	}
+	if (c->h.type == PTBPF_CAP_SIGSET_ARG) {
+		uint64_t sa[2];
+
+		/* pselect6's: a mask pointed to is not captured */
+		if (c->h.len < sizeof(sa) || (memcpy(sa, c->p, sizeof(sa)), sa[0]))
+			return 0;
+		sb_printf(b, "{sigmask=NULL, sigsetsize=%llu}", (unsigned long long)sa[1]);
+		return 1;
+	}
 	/* SO_LINGER's value is a struct, not two ints */
 	if (type == A_OPTVAL && args[1] == SOL_SOCKET && args[2] == SO_LINGER &&
 	    c->h.type == PTBPF_CAP_INT)
@@ -451,8 +482,53 @@ void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t x
 	sb_free(&t);
 }
 
+/* select's: " (in [3], out [4], left {...})", nothing when no fd is ready */
+static void print_ready_fds(struct sbuf *b, const struct cap_set *exit)
+{
+	static const char *const what[] = { "in", "out", "except" };
+	const struct cap_ref *left = cap_find(exit, 4, 0);
+	size_t at = b->len, mark;
+	int any = 0;
+
+	sb_puts(b, " (");
+	for (int k = 1; k <= 3; k++) {
+		const struct cap_ref *c = cap_find(exit, k, 0);
+
+		if (!c || c->h.type != PTBPF_CAP_FDSET)
+			continue;
+		mark = b->len;
+		sb_printf(b, "%s%s ", any ? ", " : "", what[k - 1]);
+		if (print_fdset(b, c->p, c->h.len, (uint64_t)c->h.len * 8))
+			any = 1;
+		else
+			sb_truncate(b, mark);
+	}
+	if (!any) {
+		sb_truncate(b, at);
+		return;
+	}
+	if (left) {
+		mark = b->len;
+		sb_puts(b, ", left ");
+		if ((left->h.type == PTBPF_CAP_TIMEVAL ? fmt_timeval(b, left->p, left->h.len)
+						       : fmt_timespec(b, left->p, left->h.len)))
+			sb_truncate(b, mark);
+	}
+	sb_putc(b, ')');
+}
+
 void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit)
 {
+	const struct cap_ref *fds = cap_find(exit, 1, 0);
+
+	if (!fds)
+		fds = cap_find(exit, 2, 0);
+	if (!fds)
+		fds = cap_find(exit, 3, 0);
+	if (fds && fds->h.type == PTBPF_CAP_FDSET) {
+		print_ready_fds(b, exit);
+		return;
+	}
 	for (int i = 0; exit && i < exit->n; i++) {
 		const struct cap_ref *c = &exit->c[i];
 

@@ -159,6 +159,10 @@ struct ptbpf_sys_cap {
 #define PTBPF_CAP_CMSG 24
 /* struct itimerspec: the interval, then the value (two struct timespec) */
 #define PTBPF_CAP_ITIMERSPEC 25
+/* an fd_set of select or pselect6: the words that hold its nfds bits */
+#define PTBPF_CAP_FDSET 26
+/* pselect6's last argument: its signal set's pointer and size (16 bytes) */
+#define PTBPF_CAP_SIGSET_ARG 27
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -79,6 +79,16 @@ static const struct cap_row cap_rows[] = {
 	/* what it is, and whether the call reads or writes it, depends on the
 	 * command: both ends, the reader picks */
 	{ "sendmsg", { PTBPF_CAP_MSGHDR, 1, KERN_CAP_MSGHDR, 0, 128, E } },
+	/* the fd sets at both ends: what was asked, what is ready */
+	{ "select", { PTBPF_CAP_FDSET, 0, KERN_CAP_FDSETS, 0, 128, E } },
+	{ "select", FIXED(PTBPF_CAP_TIMEVAL, 4, 16, E) },
+	{ "select", { PTBPF_CAP_FDSET, 0, KERN_CAP_FDSETS, 0, 128, X } },
+	{ "select", FIXED(PTBPF_CAP_TIMEVAL, 4, 16, X) },
+	{ "pselect6", { PTBPF_CAP_FDSET, 0, KERN_CAP_FDSETS, 0, 128, E } },
+	{ "pselect6", FIXED(PTBPF_CAP_TIMESPEC, 4, 16, E) },
+	{ "pselect6", FIXED(PTBPF_CAP_SIGSET_ARG, 5, 16, E) },
+	{ "pselect6", { PTBPF_CAP_FDSET, 0, KERN_CAP_FDSETS, 0, 128, X } },
+	{ "pselect6", FIXED(PTBPF_CAP_TIMESPEC, 4, 16, X) },
 	{ "timerfd_settime", FIXED(PTBPF_CAP_ITIMERSPEC, 2, 32, E) },
 	{ "timerfd_settime", FIXED(PTBPF_CAP_ITIMERSPEC, 3, 32, X) },
 	{ "timerfd_gettime", FIXED(PTBPF_CAP_ITIMERSPEC, 1, 32, X) },

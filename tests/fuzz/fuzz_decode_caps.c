@@ -16,10 +16,11 @@
 const char *cli_prog = "fuzz_decode_caps";
 
 static const char *const names[] = {
-	"read",	   "write",	 "execve",	 "poll",       "getdents64", "connect",
-	"accept4", "newfstatat", "rt_sigaction", "epoll_wait", "pipe2",	     "getxattr",
-	"statx",   "wait4",	 "recvfrom",	 "uname",      "ppoll",	     "syscall_400",
-	"readv",   "writev",	 "ioctl",	 "sendmsg",    "recvmsg",    "setsockopt",
+	"read",	    "write",	  "execve",	     "poll",	   "getdents64", "connect",
+	"accept4",  "newfstatat", "rt_sigaction",    "epoll_wait", "pipe2",	 "getxattr",
+	"statx",    "wait4",	  "recvfrom",	     "uname",	   "ppoll",	 "syscall_400",
+	"readv",    "writev",	  "ioctl",	     "sendmsg",	   "recvmsg",	 "setsockopt",
+	"pselect6", "select",	  "timerfd_settime",
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -253,6 +253,10 @@ int fmt_cmsgs(struct sbuf *b, const void *p, size_t len, size_t full)
 			off += 16;
 			break;
 		}
+		if (clen >= len - off) {
+			off = len; /* also a length whose rounding would wrap */
+			break;
+		}
 		clen = (clen + 7) & ~7ull;
 		if (clen >= len - off) {
 			off = len;

@@ -292,6 +292,18 @@ static void test_msghdr(void **state)
 		    "msg_iovlen=1, msg_control=0x7ffd7000, msg_controllen=24, msg_flags=0}, "
 		    "MSG_DONTWAIT)",
 		    "recvmsg", &e, &x);
+	/* a hostile cmsg_len, whose rounding up would wrap: one message */
+	cm[12] = 1;
+	memset(cm, 0xff, 8);
+	cm[0] = 0xfc;
+	pl_exit(&x, 47, 5);
+	pl_cap(&x, 1, PTBPF_CAP_MSGHDR, r, sizeof(r), sizeof(r));
+	pl_cap(&x, 1, PTBPF_CAP_CMSG, cm, sizeof(cm), 24);
+	expect_call("recvmsg(6, {msg_name=0x7ffd5000, msg_namelen=110 => 0, msg_iov=0x7ffd6000, "
+		    "msg_iovlen=1, msg_control=[{cmsg_len=18446744073709551612, "
+		    "cmsg_level=SOL_SOCKET, cmsg_type=SCM_RIGHTS, cmsg_data=[8, 0]}], "
+		    "msg_controllen=24, msg_flags=0}, MSG_DONTWAIT)",
+		    "recvmsg", &e, &x);
 	/* a msghdr cut short: the pointer */
 	pl_exit(&x, 47, 5);
 	pl_cap(&x, 1, PTBPF_CAP_MSGHDR, r, 40, 56);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
@@ -172,6 +174,27 @@ static int has_iov(const struct cap_set *cs, int arg)
 	return 0;
 }
 
+/* strace's comment of a time: its date, 2020-03-04T05:06:07.000000500+0100 */
+static void print_time_comment(struct sbuf *b, int64_t sec, int64_t nsec)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+	char buf[64];
+
+	if (!localtime_r(&t, &tm) || !strftime(buf, sizeof(buf), "%FT%T", &tm))
+		return;
+	sb_printf(b, " /* %s", buf);
+	if (nsec)
+		sb_printf(b, ".%09lld", (long long)nsec);
+	if (strftime(buf, sizeof(buf), "%z", &tm))
+		sb_puts(b, buf);
+	sb_puts(b, " */");
+}
+
+/*
+ * One timespec, or utimensat's two: UTIME_NOW and UTIME_OMIT by name, a
+ * time with its date (as strace prints the pair).
+ */
 static int print_timespecs(struct sbuf *b, const struct cap_ref *c)
 {
 	size_t n = c->h.len / 16;
@@ -182,9 +205,19 @@ static int print_timespecs(struct sbuf *b, const struct cap_ref *c)
 		return -1;
 	sb_putc(b, '[');
 	for (size_t i = 0; i < n; i++) {
+		int64_t ts[2];
+
 		if (i)
 			sb_puts(b, ", ");
-		fmt_timespec(b, c->p + 16 * i, 16);
+		memcpy(ts, c->p + 16 * i, sizeof(ts));
+		if (ts[1] == UTIME_NOW) {
+			sb_puts(b, "UTIME_NOW");
+		} else if (ts[1] == UTIME_OMIT) {
+			sb_puts(b, "UTIME_OMIT");
+		} else {
+			fmt_timespec(b, c->p + 16 * i, 16);
+			print_time_comment(b, ts[0], ts[1]);
+		}
 	}
 	sb_putc(b, ']');
 	return 0;

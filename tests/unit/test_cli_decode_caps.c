@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <cmocka.h>
 #include <ptbpf/events.h>
 
@@ -371,6 +372,33 @@ static void test_select(void **state)
 	sb_free(&b);
 }
 
+/* utimensat's pair: names for UTIME_NOW and UTIME_OMIT, a date for a time
+ * (strace 6.1, touch -d and touch -a, TZ=UTC and TZ=CET-1) */
+static void test_utimensat(void **state)
+{
+	uint64_t a[6] = { 0, 0, 0x7ffd1000, 0 };
+	const int64_t t1[4] = { 86400, 500, 0, 1073741823 }, t2[4] = { 0, 1073741822, 1583294767 };
+	struct pl e;
+
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	pl_enter(&e, 280, a, PTBPF_SYS_CAPS);
+	pl_cap(&e, 2, PTBPF_CAP_TIMESPEC, t1, sizeof(t1), sizeof(t1));
+	expect_call("utimensat(0, NULL, [{tv_sec=86400, tv_nsec=500} /* "
+		    "1970-01-02T00:00:00.000000500+0000 */, UTIME_NOW], 0)",
+		    "utimensat", &e, NULL);
+	setenv("TZ", "CET-1", 1); /* POSIX: no tzdata needed */
+	tzset();
+	pl_enter(&e, 280, a, PTBPF_SYS_CAPS);
+	pl_cap(&e, 2, PTBPF_CAP_TIMESPEC, t2, sizeof(t2), sizeof(t2));
+	expect_call("utimensat(0, NULL, [UTIME_OMIT, {tv_sec=1583294767, tv_nsec=0} /* "
+		    "2020-03-04T05:06:07+0100 */], 0)",
+		    "utimensat", &e, NULL);
+	unsetenv("TZ");
+	tzset();
+}
+
 /* SO_LINGER's value is a struct (strace: {l_onoff=1, l_linger=0}) */
 static void test_linger(void **state)
 {
@@ -495,7 +523,7 @@ int main(void)
 		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_iovec),	   cmocka_unit_test(test_msghdr),
 		cmocka_unit_test(test_linger),	   cmocka_unit_test(test_itimerspec),
-		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_select),	   cmocka_unit_test(test_utimensat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

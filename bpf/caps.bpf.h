@@ -135,18 +135,31 @@ static __always_inline __u64 cap_string(char *raw, __u64 at, __u64 end, __u8 arg
 	return at + CAP_HDR + h->len;
 }
 
+/*
+ * The state of a bpf_loop() walk, words of the scratch map (raw: the
+ * scratch record's, if not NULL); NULL: no map value.
+ */
+static __always_inline __u64 *cap_walk_state(char **raw)
+{
+	struct scratch *s;
+	__u32 zero = 0;
+
+	s = bpf_map_lookup_elem(&scratch_map, &zero);
+	if (!s)
+		return NULL;
+	if (raw)
+		*raw = s->raw;
+	return (void *)(s->raw + CAP_WALK_AT);
+}
+
 /* One chunk of the NULL-terminated array at *ctx: bpf_loop()'s step. */
 static long cap_count_step(__u64 c, void *ctx)
 {
 	__u64 uptr = *(__u64 *)ctx, chunk[8];
-	struct scratch *s;
-	__u32 zero = 0;
-	__u64 *st;
+	__u64 *st = cap_walk_state(NULL); /* the count */
 
-	s = bpf_map_lookup_elem(&scratch_map, &zero);
-	if (!s)
+	if (!st)
 		return 1;
-	st = (void *)(s->raw + CAP_WALK_AT); /* the count */
 	if (bpf_probe_read_user(chunk, sizeof(chunk), (const void *)(uptr + c * sizeof(chunk))))
 		return 1;
 	for (int i = 0; i < 8; i++) {
@@ -198,15 +211,11 @@ struct dirents_walk {
 static long cap_dirents_step(__u64 i, void *ctx)
 {
 	struct dirents_walk *w = ctx;
-	struct scratch *s;
-	__u32 zero = 0;
-	__u64 *st;
+	__u64 *st = cap_walk_state(NULL); /* the offset, the count */
 	__u16 reclen;
 
-	s = bpf_map_lookup_elem(&scratch_map, &zero);
-	if (!s)
+	if (!st)
 		return 1;
-	st = (void *)(s->raw + CAP_WALK_AT); /* the offset, the count */
 	if (st[0] >= w->len)
 		return 1;
 	/* struct linux_dirent64: d_reclen after d_ino and d_off */
@@ -300,15 +309,12 @@ struct cap_walk {
 static long cap_iov_step(__u64 i, void *ctx)
 {
 	struct cap_walk *w = ctx;
-	struct scratch *s;
-	__u32 zero = 0;
-	__u64 *st, at;
+	char *raw;
+	__u64 *st = cap_walk_state(&raw), at; /* at, left */
 
-	s = bpf_map_lookup_elem(&scratch_map, &zero);
-	if (!s || i >= w->count)
+	if (!st || i >= w->count)
 		return 1;
-	st = (void *)(s->raw + CAP_WALK_AT); /* at, left */
-	at = cap_iov_elem(s->raw, st[0], CAPS_END, w->arg, w->uptr, i, &st[1]);
+	at = cap_iov_elem(raw, st[0], CAPS_END, w->arg, w->uptr, i, &st[1]);
 	if (!at)
 		return 1;
 	st[0] = at;
@@ -358,17 +364,14 @@ static __always_inline __u64 cap_iovec(char *raw, __u64 at, __u64 end, __u8 arg,
 static long cap_vector_step(__u64 i, void *ctx)
 {
 	struct cap_walk *w = ctx;
-	struct scratch *s;
-	__u32 zero = 0;
-	__u64 *st, p;
+	char *raw;
+	__u64 *st = cap_walk_state(&raw), p; /* at */
 
-	s = bpf_map_lookup_elem(&scratch_map, &zero);
-	if (!s || i >= w->count || i >= cap_strsize)
+	if (!st || i >= w->count || i >= cap_strsize)
 		return 1;
-	st = (void *)(s->raw + CAP_WALK_AT); /* at */
 	if (bpf_probe_read_user(&p, sizeof(p), (const void *)(w->uptr + i * sizeof(p))))
 		return 1;
-	st[0] = cap_string(s->raw, st[0], CAPS_END, w->arg, p);
+	st[0] = cap_string(raw, st[0], CAPS_END, w->arg, p);
 	return 0;
 }
 

@@ -19,7 +19,7 @@ jobs=${JOBS:-$(nproc)}
 
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_uev_consumer fuzz_probe fuzz_stacks \
+cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_log_image fuzz_uev_consumer fuzz_probe fuzz_stacks \
 	fuzz_decode_struct fuzz_evfields fuzz_fdtable fuzz_decode_caps
 
 work=$(mktemp -d)
@@ -41,6 +41,8 @@ quarter=$((secs / 4))
 rest=$((secs - 3 * quarter))
 [ "$rest" -ge 1 ] || rest=1
 fuzz fuzz_log_reader log "$rest" 65536
+# the log's stack images: a few seconds cover the codec
+fuzz fuzz_log_image log_image 5 40000
 fuzz fuzz_uev_consumer uev "$quarter" 4096
 # an ELF file with symbols: the first byte 2 makes the target read it as a binary
 mkdir -p "$work/probe"

@@ -3,7 +3,10 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <ptbpf/events.h>
+#include <ptbpf/ptbpf.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +48,7 @@ struct stream_log {
 	pid_t thr_tid; /* written by the flusher, read after joining it */
 	int fd;
 	struct log_meta meta;
+	struct log_writer_opts wopts;
 	struct log_writer *w;
 	struct evtypes *types; /* the stream's (its lock is held when used) */
 	struct batch pending;  /* handed over by the stream */
@@ -236,6 +240,13 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	l->fd = fd;
 	l->types = types;
 	meta_from_attr(&l->meta, a, stream_policy);
+	if (a->stack_bytes && !(a->stack_flags & PTBPF_STACK_FP)) {
+		/* copied stacks: a thread's next one costs what changed */
+		l->wopts.image_id = PTBPF_EV_USER_STACK;
+		l->wopts.image_prefix = offsetof(struct ptbpf_ev_user_stack, stack);
+		l->wopts.image_addr_off =
+			offsetof(struct ptbpf_ev_user_stack, regs) + 8 * PTBPF_STACK_REG_SP;
+	}
 	batch__init(&l->pending);
 	batch__init(&l->writing);
 	pthread_mutex_init(&l->m, NULL);
@@ -257,7 +268,7 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 		err = queue__init_deferred(&l->spare, q->limit, q->max_record, later);
 	if (err)
 		goto fail;
-	err = log_writer__open(&l->w, fd, &l->meta, NULL);
+	err = log_writer__open(&l->w, fd, &l->meta, &l->wopts);
 	if (err)
 		goto fail;
 	write_all_types(l, types);
@@ -454,7 +465,7 @@ int stream_log__clear(struct stream_log *l)
 
 	pthread_mutex_lock(&l->m);
 	stream_log__drain(l);
-	err = log_writer__open(&nw, l->fd, &l->meta, NULL);
+	err = log_writer__open(&nw, l->fd, &l->meta, &l->wopts);
 	if (!err) {
 		log_writer__free(l->w);
 		l->w = nw;

@@ -80,6 +80,15 @@ struct log_writer_opts {
 	/* for tests and tools; 0 = defaults (4096 slots; data right after them) */
 	uint32_t type_slots; /* max distinct (id, name) type records, <= 4096 */
 	uint64_t data_off;   /* file offset of the first event record (8-aligned) */
+	/*
+	 * Events of id image_id (0: none) are memory images: image_prefix
+	 * bytes that hold the image's address (a little-endian u64 at
+	 * image_addr_off), then the image (a thread's user stack). Each is
+	 * stored as what differs from its thread's last one (format 4.0).
+	 */
+	uint32_t image_id;
+	uint32_t image_prefix;
+	uint32_t image_addr_off;
 };
 
 struct log_writer;

@@ -13,10 +13,13 @@
 
 #define LOG_MAGIC "PTBPFLOG"
 /*
- * 3.0: events packed in EVENTS records, an event's data without its zero
- * tail (the writer's default); 2.0: the same, data always whole; 1.0: an
- * EVENT record per event (LOG_WRITER_EVENT_RECORDS). All three are read.
+ * 4.0: 3.0 with memory images stored as their difference from the last
+ * (log_image.h; written when the writer is given an image id); 3.0:
+ * events packed in EVENTS records, an event's data without its zero tail
+ * (the writer's default); 2.0: the same, data always whole; 1.0: an EVENT
+ * record per event (LOG_WRITER_EVENT_RECORDS). All four are read.
  */
+#define LOG_VERSION_MAJOR_V4 4
 #define LOG_VERSION_MAJOR    3
 #define LOG_VERSION_MAJOR_V2 2
 #define LOG_VERSION_MAJOR_V1 1
@@ -33,7 +36,7 @@
 #define LOG_REC_TYPE   2
 #define LOG_REC_WRAP   3
 #define LOG_REC_STATUS 4
-#define LOG_REC_EVENTS 5 /* 2.0, 3.0: packed events (log_pack.h) */
+#define LOG_REC_EVENTS 5 /* 2.0 and up: packed events (log_pack.h) */
 
 /* log_file_hdr.layout */
 #define LOG_LAYOUT_LINEAR 0 /* APPEND, UNTIL_FULL: records from data_off to the end */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Packed events: see log_pack.h and docs/log-format.md. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log/log_format.h"
@@ -12,6 +13,33 @@ void log_pack__reset(struct log_pack *p, uint64_t base_ts)
 	p->next = 0;
 	p->last = 0;
 	p->prev_ts = base_ts;
+	for (uint32_t i = 0; i < LOG_PACK_CTX; i++)
+		p->img[i].len = 0;
+}
+
+void log_pack__fini(struct log_pack *p)
+{
+	for (uint32_t i = 0; i < LOG_PACK_CTX; i++) {
+		free(p->img[i].buf);
+		p->img[i].buf = NULL;
+		p->img[i].len = 0;
+	}
+	free(p->spare.buf);
+	p->spare.buf = NULL;
+}
+
+static bool image_buf(struct log_image *img)
+{
+	if (!img->buf)
+		img->buf = malloc(LOG_MAX_DATA);
+	return img->buf != NULL;
+}
+
+struct log_image *log_pack__image(struct log_pack *p, uint32_t slot)
+{
+	struct log_image *img = &p->img[slot % LOG_PACK_CTX];
+
+	return image_buf(img) ? img : NULL;
 }
 
 static int64_t unzigzag(uint64_t v)
@@ -19,7 +47,7 @@ static int64_t unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-static int get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v)
+int log_pack__get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v)
 {
 	const unsigned char *q = *pos;
 	uint64_t r = 0;
@@ -57,7 +85,8 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 	if ((tag & TAG_SLOT_MASK) == TAG_NEW_CTX) {
 		if (tag & TAG_SAME_PROG)
 			return -EINVAL;
-		if (get_u(&q, end, &pid) || get_u(&q, end, &tid) || get_u(&q, end, &thread))
+		if (log_pack__get_u(&q, end, &pid) || log_pack__get_u(&q, end, &tid) ||
+		    log_pack__get_u(&q, end, &thread))
 			return -EINVAL;
 		if (unzigzag(pid) != (int32_t)unzigzag(pid) ||
 		    unzigzag(tid) != (int32_t)unzigzag(tid))
@@ -67,6 +96,7 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 		if (p->used < LOG_PACK_CTX)
 			p->used++;
 		c = &p->ctx[slot];
+		p->img[slot].len = 0;
 		c->pid = (int32_t)unzigzag(pid);
 		c->tid = (int32_t)unzigzag(tid);
 		c->thread = thread;
@@ -76,21 +106,34 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 			return -EINVAL;
 		c = &p->ctx[slot];
 	}
-	if (get_u(&q, end, &dts) || get_u(&q, end, &id) || id > UINT32_MAX)
+	if (log_pack__get_u(&q, end, &dts) || log_pack__get_u(&q, end, &id) || id > UINT32_MAX)
 		return -EINVAL;
 	if (!(tag & TAG_SAME_PROG)) {
-		if (get_u(&q, end, &prog))
+		if (log_pack__get_u(&q, end, &prog))
 			return -EINVAL;
 		c->prog_addr = prog;
 	}
-	if (get_u(&q, end, &len) || len > LOG_MAX_DATA)
+	if (log_pack__get_u(&q, end, &len) || len > LOG_MAX_DATA)
 		return -EINVAL;
 	stored = len;
-	if ((tag & TAG_ZERO_TAIL) &&
-	    (len > LOG_PACK_ZEXT_MAX || get_u(&q, end, &stored) || stored >= len))
+	if ((tag & TAG_ZERO_TAIL) && ((tag & TAG_IMAGE) || len > LOG_PACK_ZEXT_MAX ||
+				      log_pack__get_u(&q, end, &stored) || stored >= len))
+		return -EINVAL;
+	if ((tag & TAG_IMAGE) && log_pack__get_u(&q, end, &stored))
 		return -EINVAL;
 	if (stored > (uint64_t)(end - q))
 		return -EINVAL;
+	if (tag & TAG_IMAGE) {
+		struct log_image *base = &p->img[slot], t;
+
+		/* decoded into the spare, which then becomes the slot's image */
+		if (!image_buf(&p->spare) ||
+		    log_image__decode(base, q, stored, (uint32_t)len, &p->spare))
+			return -EINVAL;
+		t = *base;
+		*base = p->spare;
+		p->spare = t;
+	}
 	memset(h, 0, sizeof(*h));
 	h->id = (uint32_t)id;
 	h->trunc = (tag & TAG_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
@@ -102,6 +145,8 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 	h->data_len = (uint32_t)len;
 	p->prev_ts = h->ts;
 	*data = q;
+	if (tag & TAG_IMAGE)
+		*data = p->img[slot].buf;
 	if (tag & TAG_ZERO_TAIL) {
 		memcpy(p->zext, q, stored);
 		memset(p->zext + stored, 0, len - stored);

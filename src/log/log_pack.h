@@ -10,14 +10,17 @@
  * One event: a tag byte, then varints (LEB128; signed ones zigzag):
  *   tag bits 0-2: context slot 0..6, or 7: a new context follows
  *   tag bit 3: truncated (PT_TRUNCATED_RECORD); bit 4: prog_addr as last time
- *   in this context; bit 5: a zero tail (below); bits 6-7: zero
+ *   in this context; bit 5: a zero tail (below); bit 6: a memory image
+ *   (below); bit 7: zero
  *   [new context: pid (signed), tid (signed), thread]
  *   ts - previous ts (signed; the first event's previous is base_ts)
  *   id
  *   [prog_addr, unless tag bit 4]
  *   data_len, then data_len bytes of data; or, with tag bit 5 (a zero tail,
  *   format 3.0): data_len, stored (< data_len), then stored bytes of data,
- *   the other data_len - stored bytes being zero
+ *   the other data_len - stored bytes being zero; or, with tag bit 6 (an
+ *   image, format 4.0): data_len, stored, then a body of stored bytes
+ *   (log_image.h) that makes the data_len bytes
  * Internal to src/log.
  */
 #ifndef PTBPF_LOG_PACK_H
@@ -30,6 +33,7 @@
 #include <string.h>
 
 #include "common/event.h"
+#include "log/log_image.h"
 
 #define LOG_PACK_CTX 7
 #define LOG_PACK_NEW 0x100u /* slot flag of log_pack__encode(): a new context */
@@ -54,9 +58,21 @@ struct log_pack {
 	uint32_t last; /* slot of the last event (the writer's; decode leaves it) */
 	uint64_t prev_ts;
 	unsigned char zext[LOG_PACK_ZEXT_MAX]; /* decode: data with its zero tail */
+	/* each slot's last image in this record, and a buffer to decode into */
+	struct log_image img[LOG_PACK_CTX];
+	struct log_image spare;
 };
 
 void log_pack__reset(struct log_pack *p, uint64_t base_ts);
+/* Free the image buffers (p stays usable). */
+void log_pack__fini(struct log_pack *p);
+/*
+ * The image of slot (allocated on first use): the base of the next image
+ * event of that context. NULL when out of memory.
+ */
+struct log_image *log_pack__image(struct log_pack *p, uint32_t slot);
+/* A varint at *pos (before end): 0, or -EINVAL (past end, overlong). */
+int log_pack__get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v);
 
 /*
  * Decode the event at *pos (before end) into h and *data (data_len bytes
@@ -75,7 +91,8 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 #define TAG_TRUNC     0x08u
 #define TAG_SAME_PROG 0x10u
 #define TAG_ZERO_TAIL 0x20u
-#define TAG_RESERVED  0xc0u
+#define TAG_IMAGE     0x40u
+#define TAG_RESERVED  0x80u
 
 /* LEB128; the values an event repeats (deltas, ids, lengths) take a byte
  * or two */
@@ -164,13 +181,14 @@ static inline int log_pack__find_ctx(const struct log_pack *p, const struct pt_e
 
 /*
  * Encode the header of event h (data_len given apart: it may be cut; stored:
- * the bytes of it that follow, log_pack__stored_len()) into out
+ * the bytes of it that follow, log_pack__stored_len(), or with image the
+ * length of its image body) into out
  * (LOG_PACK_HDR_MAX bytes) without changing p; returns its length and the
  * slot it uses. log_pack__commit(p, slot, h) then makes it part of p.
  */
 static inline __attribute__((always_inline)) size_t
 log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h, uint16_t trunc,
-		 uint32_t data_len, uint32_t stored, unsigned char *out, uint32_t *slot)
+		 uint32_t data_len, uint32_t stored, bool image, unsigned char *out, uint32_t *slot)
 {
 	int c = log_pack__find_ctx(p, h);
 	unsigned char tag = 0;
@@ -195,7 +213,10 @@ log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h, uint16_
 	if (!(tag & TAG_SAME_PROG))
 		n += log_pack__put_u(out + n, h->prog_addr);
 	n += log_pack__put_u(out + n, data_len);
-	if (stored < data_len) {
+	if (image) {
+		tag |= TAG_IMAGE;
+		n += log_pack__put_u(out + n, stored);
+	} else if (stored < data_len) {
 		tag |= TAG_ZERO_TAIL;
 		n += log_pack__put_u(out + n, stored);
 	}
@@ -209,7 +230,8 @@ static inline void log_pack__commit(struct log_pack *p, uint32_t slot, const str
 
 	p->last = slot % LOG_PACK_NEW;
 	if (slot & LOG_PACK_NEW) {
-		/* a new context takes the round-robin slot */
+		/* a new context takes the round-robin slot, without an image */
+		p->img[p->last].len = 0;
 		p->next = (p->next + 1) % LOG_PACK_CTX;
 		if (p->used < LOG_PACK_CTX)
 			p->used++;

@@ -164,8 +164,8 @@ static int read_hdr(struct log_reader *r)
 		return -EINVAL;
 	memcpy(&h, raw, sizeof(h));
 	if (memcmp(h.magic, LOG_MAGIC, 8) ||
-	    (le16toh(h.major) != LOG_VERSION_MAJOR && le16toh(h.major) != LOG_VERSION_MAJOR_V2 &&
-	     le16toh(h.major) != LOG_VERSION_MAJOR_V1))
+	    (le16toh(h.major) != LOG_VERSION_MAJOR_V4 && le16toh(h.major) != LOG_VERSION_MAJOR &&
+	     le16toh(h.major) != LOG_VERSION_MAJOR_V2 && le16toh(h.major) != LOG_VERSION_MAJOR_V1))
 		return -EINVAL;
 	hsize = le32toh(h.hdr_size);
 	if (hsize < sizeof(h) || hsize > got)
@@ -561,5 +561,6 @@ void log_reader__close(struct log_reader *r)
 		return;
 	free(r->types);
 	free(r->buf);
+	log_pack__fini(&r->pack);
 	free(r);
 }

@@ -49,6 +49,9 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
  */
 #define PACK_TARGET (16u << 10)
 #define PACK_MIN    128u
+/* With memory images, whose first in a record is stored whole: the most a
+ * reader takes (LOG_MAX_REC) */
+#define PACK_TARGET_IMAGES LOG_MAX_DATA
 
 /*
  * The counters are read by the accessors, possibly from another thread than
@@ -87,6 +90,9 @@ struct log_writer {
 	uint64_t blk_fast; /* payload bytes it may grow to without a check (0: none) */
 	uint64_t blk_base_ts;
 	struct log_pack pack;
+	/* memory images (log_writer_opts): their encoded body */
+	uint32_t image_id, image_prefix, image_addr_off;
+	unsigned char *image_body;
 
 	uint64_t unsynced;     /* bytes written since writeback was last started */
 	uint64_t prealloc_end; /* APPEND: blocks allocated up to here; 0: none */
@@ -156,7 +162,9 @@ static void put_hdr(struct log_writer *w, const struct log_meta *m, unsigned cha
 	memset(&h, 0, sizeof(h));
 	clock_gettime(CLOCK_REALTIME, &now);
 	memcpy(h.magic, LOG_MAGIC, 8);
-	h.major = htole16(w->packed ? LOG_VERSION_MAJOR : LOG_VERSION_MAJOR_V1);
+	h.major = htole16(!w->packed	? LOG_VERSION_MAJOR_V1
+			  : w->image_id ? LOG_VERSION_MAJOR_V4
+					: LOG_VERSION_MAJOR);
 	h.minor = htole16(LOG_VERSION_MINOR);
 	h.hdr_size = htole32(sizeof(h));
 	h.seed = htole32(w->seed);
@@ -291,8 +299,22 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		}
 		w->cap = w->max_size & ~(uint64_t)7;
 	}
-	w->blk_target = PACK_TARGET;
-	if (w->layout == LOG_LAYOUT_RING && w->cap / 16 < PACK_TARGET)
+	if (o && o->image_id && w->packed) {
+		if (o->image_addr_off + 8 > o->image_prefix || o->image_prefix > LOG_MAX_DATA) {
+			err = -EINVAL;
+			goto fail;
+		}
+		w->image_id = o->image_id;
+		w->image_prefix = o->image_prefix;
+		w->image_addr_off = o->image_addr_off;
+		w->image_body = malloc(LOG_IMAGE_BODY_MAX(LOG_MAX_DATA));
+		if (!w->image_body) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	w->blk_target = w->image_id ? PACK_TARGET_IMAGES : PACK_TARGET;
+	if (w->layout == LOG_LAYOUT_RING && w->cap / 16 < w->blk_target)
 		w->blk_target = w->cap / 16 > PACK_MIN ? (uint32_t)(w->cap / 16) : PACK_MIN;
 	w->buf_size = o && o->buf_size ? o->buf_size : WBUF_DEFAULT;
 	if (w->buf_size < WBUF_MIN)
@@ -347,6 +369,7 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 	return 0;
 fail:
 	free(w->buf);
+	free(w->image_body);
 	free(w);
 	return err;
 }
@@ -746,13 +769,37 @@ static inline void copy_data(unsigned char *to, const unsigned char *from, uint3
 	}
 }
 
-/* Format 3.0: the event joins the open EVENTS record, or starts one. */
+/* An image event's body, against its context's last image in the open record. */
+static uint32_t image_encode(struct log_writer *w, const struct pt_event_hdr *h,
+			     const unsigned char *data, uint32_t dlen)
+{
+	int c = w->blk_open ? log_pack__find_ctx(&w->pack, h) : -1;
+
+	return (uint32_t)log_image__encode(c >= 0 ? &w->pack.img[c] : NULL, data, dlen,
+					   w->image_prefix, w->image_addr_off, w->image_body);
+}
+
+/* The image just committed: the base of its context's next one. */
+static void image_keep(struct log_writer *w, const unsigned char *data, uint32_t dlen)
+{
+	struct log_image *img = log_pack__image(&w->pack, w->pack.last);
+
+	/* without memory, the next image is stored whole */
+	if (img)
+		log_image__set(img, data, dlen, w->image_prefix, w->image_addr_off);
+}
+
+/* Format 3.0 and 4.0: the event joins the open EVENTS record, or starts one. */
 static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
 			 uint32_t dlen, uint16_t trunc, bool last)
 {
 	unsigned char eh[LOG_PACK_HDR_MAX], *at;
 	uint64_t grow = 0, plen = w->blk_plen;
-	uint32_t slot, stored = log_pack__stored_len(data, dlen);
+	bool image = h->id == w->image_id && w->image_id && dlen >= w->image_prefix &&
+		     dlen <= LOG_MAX_DATA - 64;
+	const unsigned char *src = image ? w->image_body : data;
+	uint32_t slot,
+		stored = image ? image_encode(w, h, data, dlen) : log_pack__stored_len(data, dlen);
 	size_t n = 0;
 	int err;
 
@@ -763,12 +810,12 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	 */
 	if (plen + LOG_PACK_HDR_MAX + stored <= w->blk_fast) {
 		at = w->buf + w->buf_len + 24 + plen;
-		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, at, &slot);
+		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, image, at, &slot);
 		grow = log_round8(plen + n + stored) - log_round8(plen);
 		goto data;
 	}
 	if (w->blk_open) {
-		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, eh, &slot);
+		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, image, eh, &slot);
 		if (blk_fits(w, plen + n + stored)) {
 			grow = log_round8(plen + n + stored) - log_round8(plen);
 			if (until_full_refuses(w, grow, last))
@@ -779,7 +826,9 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	}
 	if (!w->blk_open) {
 		log_pack__reset(&w->pack, h->ts);
-		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, eh, &slot);
+		if (image) /* now without a base */
+			stored = image_encode(w, h, data, dlen);
+		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, image, eh, &slot);
 		grow = 24 + log_round8(sizeof(struct log_events_hdr) + n + stored);
 		err = room_for(w, (size_t)grow, last);
 		if (err)
@@ -793,8 +842,10 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	at = w->buf + w->buf_len + 24 + w->blk_plen;
 	memcpy(at, eh, n);
 data:
-	copy_data(at + n, data, stored);
+	copy_data(at + n, src, stored);
 	log_pack__commit(&w->pack, slot, h);
+	if (image)
+		image_keep(w, data, dlen);
 	w->blk_plen += (uint32_t)(n + stored);
 	w->blk_count++;
 	CNT_SET(w->bytes, w->bytes + grow);
@@ -888,6 +939,8 @@ void log_writer__free(struct log_writer *w)
 	log_compact__fini(&w->small);
 	free(w->types);
 	free(w->buf);
+	free(w->image_body);
+	log_pack__fini(&w->pack);
 	free(w);
 }
 

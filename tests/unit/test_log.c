@@ -736,8 +736,8 @@ static void test_bad_header(void **state)
 		case 0: /* bad magic, crc fixed */
 			patch_hdr(fd, 0, "PTBPFLOX", 8, 1);
 			break;
-		case 1: /* unknown major (1.0, 2.0 and 3.0 are read) */
-			v = 4;
+		case 1: /* unknown major (1.0 to 4.0 are read) */
+			v = 5;
 			patch_hdr(fd, offsetof(struct log_file_hdr, major), &v, 2, 1);
 			break;
 		case 2: /* bad crc */
@@ -1294,7 +1294,7 @@ static void test_pack_codec(void **state)
 {
 	enum { N = 300 };
 	static unsigned char buf[N * (LOG_PACK_HDR_MAX + 32)];
-	struct log_pack wp, rp;
+	struct log_pack wp = { 0 }, rp = { 0 };
 	struct pt_event_hdr h, out;
 	const unsigned char *pos, *data;
 	unsigned char d[32];
@@ -1306,7 +1306,7 @@ static void test_pack_codec(void **state)
 		size_t n;
 
 		pk_make(i, &h, d);
-		n = log_pack__encode(&wp, &h, h.trunc, h.data_len, h.data_len, buf + len, &slot);
+		n = log_pack__encode(&wp, &h, h.trunc, h.data_len, h.data_len, false, buf + len, &slot);
 		assert_true(n >= 4 && n <= LOG_PACK_HDR_MAX);
 		memcpy(buf + len + n, d, h.data_len);
 		log_pack__commit(&wp, slot, &h);
@@ -1368,7 +1368,7 @@ static void test_pack_zero_tail(void **state)
 	const unsigned char one[] = { 0x27, 0, 0, 0, 0, 1, 0, 6, 2, 0xaa, 0xbb };
 	const unsigned char *pos, *data;
 	struct pt_event_hdr h, out;
-	struct log_pack wp, rp;
+	struct log_pack wp = { 0 }, rp = { 0 };
 	size_t len = 0;
 	uint32_t slot;
 
@@ -1421,7 +1421,7 @@ static void test_pack_zero_tail(void **state)
 				assert_true(h.data_len - stored > 2);
 			if (len + LOG_PACK_HDR_MAX + stored > sizeof(buf))
 				break;
-			n = (uint32_t)log_pack__encode(&wp, &h, 0, h.data_len, stored, buf + len,
+			n = (uint32_t)log_pack__encode(&wp, &h, 0, h.data_len, stored, false, buf + len,
 						       &slot);
 			memcpy(buf + len + n, d, stored);
 			log_pack__commit(&wp, slot, &h);

@@ -21,6 +21,12 @@
  * writes: with this much, it loses nothing (docs/benchmarks.md).
  */
 #define RECORD_DEFAULT_BUFSIZE ((size_t)32 << 20)
+/*
+ * With -k's copied stacks (8 KiB a syscall): the tree walk of bench/run
+ * makes about 1 GB/s of them, more than the drainer takes on 2 CPUs, and
+ * with this much it loses nothing (docs/benchmarks.md).
+ */
+#define RECORD_STACKS_BUFSIZE ((size_t)128 << 20)
 /* ptbpf's own threads run this much below the caller's nice value. */
 #define DEFAULT_NICE_BOOST 5
 /* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */
@@ -37,7 +43,8 @@ struct record_args {
 	const char *pids;
 	int follow;
 	size_t bufsize;
-	int policy; /* -1: default */
+	int bufsize_set; /* --buffer-size given */
+	int policy;	 /* -1: default */
 	int log_policy;
 	size_t log_size;
 	double duration;

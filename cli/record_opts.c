@@ -54,7 +54,7 @@ static const struct argp_option record_opts[] = {
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
 	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0,
-	  "Stream buffer size (suffixes K, M, G; default 32M)", 0 },
+	  "Stream buffer size (suffixes K, M, G; default 32M, with -k 128M)", 0 },
 	{ "policy", OPT_POLICY, "POLICY", 0,
 	  "What to do when the stream is full: loop, until-full, flush", 0 },
 	{ "log-policy", OPT_LOGPOLICY, "POLICY", 0,
@@ -216,6 +216,7 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case OPT_BUFSIZE:
 		if (parse_size(arg, &a->bufsize))
 			argp_error(state, "invalid buffer size '%s'", arg);
+		a->bufsize_set = 1;
 		break;
 	case OPT_POLICY:
 		a->policy = policy_value(arg, stream_policies);
@@ -262,6 +263,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		/* as perf's --call-graph implies -g */
 		if (a->stack_depth || a->stack_flags || a->stack_mode_set)
 			a->view.stacks = 1;
+		if (a->view.stacks && !(a->stack_flags & PTBPF_STACK_FP) && !a->bufsize_set)
+			a->bufsize = RECORD_STACKS_BUFSIZE;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -115,6 +116,13 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 			view_opts_prints(&r->a->view) ? "printed" : "summarized",
 			(unsigned long long)c->lost);
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
+	if (getenv("PTBPF_VERBOSE"))
+		fprintf(stderr,
+			"%s: kernel ring: %llu written, %llu no room; user-event rings: %llu "
+			"lost; log: %llu events, %llu refused\n",
+			cli_prog, (unsigned long long)c->kernel_emitted,
+			(unsigned long long)c->kernel_dropped, (unsigned long long)c->user_dropped,
+			(unsigned long long)c->log_events, (unsigned long long)c->log_dropped);
 }
 
 /*

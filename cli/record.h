@@ -40,6 +40,7 @@ struct record_args {
 	unsigned int stack_depth; /* --stack-depth, 0: the default */
 	unsigned int stack_flags; /* --kernel-stack, --call-graph=fp: PTBPF_STACK_* */
 	int stack_mode_set;	  /* --call-graph given */
+	size_t stack_bytes;	  /* --call-graph=dwarf,SIZE; 0: the default */
 	const char *pids;
 	int follow;
 	size_t bufsize;

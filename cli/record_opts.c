@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ptbpf/events.h>
 #include <ptbpf/ptbpf.h>
 
 #include "record.h"
@@ -45,9 +46,10 @@ static const struct argp_option record_opts[] = {
 	  "With -k: at most N frames a stack (1 to 127, default 32)", 0 },
 	{ "kernel-stack", OPT_KERNEL_STACK, NULL, 0,
 	  "With -k: the kernel stack too, printed under the user frames", 0 },
-	{ "call-graph", OPT_CALL_GRAPH, "dwarf|fp", 0,
-	  "With -k: how the user stack is walked: dwarf (default) copies up to 8 KiB of it "
-	  "for an unwinder, fp walks frame pointers in the kernel (nothing copied, each "
+	{ "call-graph", OPT_CALL_GRAPH, "dwarf[,SIZE]|fp", 0,
+	  "With -k: how the user stack is walked: dwarf (default) copies up to SIZE bytes of it "
+	  "for an unwinder (default 8K, at most 16K, a multiple of 8), fp walks frame pointers in "
+	  "the kernel (nothing copied, each "
 	  "distinct stack stored once; right only for code built with "
 	  "-fno-omit-frame-pointer)",
 	  0 },
@@ -185,7 +187,16 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 			a->stack_flags |= PTBPF_STACK_FP;
 		else if (!strcmp(arg, "dwarf"))
 			a->stack_flags &= ~PTBPF_STACK_FP;
-		else
+		else if (!strncmp(arg, "dwarf,", 6)) {
+			/* perf's form: the bytes of stack copied */
+			if (parse_size(arg + 6, &a->stack_bytes) || !a->stack_bytes ||
+			    a->stack_bytes > PTBPF_USER_STACK_MAX || a->stack_bytes % 8)
+				argp_failure(
+					state, CLI_EXIT_USAGE, 0,
+					"--call-graph: %s: the size is a multiple of 8 up to %u",
+					arg, PTBPF_USER_STACK_MAX);
+			a->stack_flags &= ~PTBPF_STACK_FP;
+		} else
 			argp_failure(state, CLI_EXIT_USAGE, 0, "--call-graph: %s: dwarf or fp",
 				     arg);
 		a->stack_mode_set = 1;

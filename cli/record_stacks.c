@@ -44,7 +44,7 @@ int record_set_stacks(trace_attr_t *attr, const struct record_args *a)
 		cli_err("--stack: %s: only syscalls have user stacks", spec);
 		return -1;
 	}
-	err = ptbpf_trace_attr_setstacks(attr, &set, 0);
+	err = ptbpf_trace_attr_setstacks(attr, &set, a->stack_bytes);
 	if (!err)
 		err = ptbpf_trace_attr_setstackopts(attr, a->stack_depth, a->stack_flags);
 	if (err) {

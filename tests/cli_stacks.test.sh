@@ -94,6 +94,21 @@ assert own[:4] == ["%s (%s)" % (f, mod) for f in ("inner", "middle", "outer", "m
 assert "libc.so.6" in chain[0], chain
 PY
 
+# --call-graph=dwarf,SIZE (perf's form): 64 bytes of stack leave the
+# unwinder short of our frames; a size that is not a multiple of 8, or
+# above 16K, is refused
+"$P" record --call-graph=dwarf,64 -e openat -o "$T/small.log" -- "$SC" /nonexistent/ptbpf-stacks \
+	>/dev/null 2>&1 || fail "record --call-graph=dwarf,64"
+"$P" show -k "$T/small.log" >"$T/small.show" || fail "show -k of dwarf,64"
+frames "$T/small.show" '"/nonexistent/ptbpf-stacks' "$SC" >"$T/small.got"
+[ "$(grep -c . "$T/small.got")" -ge 2 ] || fail "dwarf,64: no frame at all"
+[ "$(grep -c . "$T/small.got")" -lt "$(grep -c . "$T/own.got")" ] ||
+	fail "dwarf,64: as many frames as with 8K"
+for bad in dwarf,12 dwarf,32K dwarf,0 dwarf,x; do
+	"$P" record --call-graph=$bad -o "$T/bad.log" -- true 2>/dev/null
+	[ $? = 2 ] || fail "--call-graph=$bad accepted"
+done
+
 # live: the same frames as show -k of the log
 "$P" record -k -e openat -- "$SC" /nonexistent/ptbpf-stacks >"$T/live.out" 2>&1 ||
 	fail "live record -k"

@@ -13,6 +13,8 @@
 #include <ptbpf/evfields.h>
 
 #include "convert.h"
+#include "decode_caps.h"
+#include "view.h"
 
 static char databuf[65536];
 
@@ -46,6 +48,14 @@ struct ctf {
 	/* the event types seen: bitmap and names */
 	unsigned char seen[PTBPF_EV_ID_LIMIT];
 	char (*names)[TRACE_EVENT_NAME_MAX];
+	struct pidmap calls; /* tid -> struct ctf_call: its syscall in progress */
+	struct sbuf t;
+};
+
+/* A thread's syscall between its entry and its exit: the exit decodes with it. */
+struct ctf_call {
+	trace_event_id_t id; /* its entry's, 0: none */
+	struct sbuf entry;
 };
 
 static void put(struct ctf *c, const void *p, size_t n)
@@ -199,6 +209,94 @@ static int ctf_packet_close(struct ctf *c)
 	return 0;
 }
 
+static void ctf_call_free(void *p)
+{
+	struct ctf_call *k = p;
+
+	sb_free(&k->entry);
+	free(k);
+}
+
+/* The most of one decoded argument's text a CTF event keeps. */
+#define CTF_DECODED_MAX 4096
+
+/* c->t's text from off on, at most CTF_DECODED_MAX bytes ("" if none). */
+static void put_text(struct ctf *c, size_t off)
+{
+	size_t n = c->t.failed || c->t.len < off ? 0 : c->t.len - off;
+
+	put_str(c, n ? c->t.s + off : "", n < CTF_DECODED_MAX ? n : CTF_DECODED_MAX);
+}
+
+/*
+ * The decoded arguments after a syscall's raw fields, one string each, as
+ * ctf_decoded_fields() declares them ("" for one not printed there): at
+ * its entry strace's text of each argument the entry prints; at its exit
+ * the result, then the arguments the exit brought (a read's buffer, a
+ * stat's struct), decoded with the entry's (an ioctl's command).
+ */
+static void ctf_decoded(struct ctf *c, const struct cli_ev *ev, int exit, int64_t ret)
+{
+	const struct sysdesc *d = ev->desc;
+	int n = sys_nargs(d), i;
+	struct ctf_call *k = ev->tid > 0 ? pidmap_get(&c->calls, ev->tid) : NULL;
+	const void *data = ev->data, *xdata = NULL;
+	size_t len = ev->len, xlen = 0;
+	unsigned mask;
+
+	if (!exit) {
+		if (!k && ev->tid > 0 && (k = calloc(1, sizeof(*k))) &&
+		    pidmap_put(&c->calls, ev->tid, k)) {
+			free(k);
+			k = NULL;
+		}
+		if (k) {
+			k->id = ev->info.posix_event_id;
+			sb_reset(&k->entry);
+			sb_putn(&k->entry, data, len);
+			if (k->entry.failed)
+				k->id = 0;
+		}
+	} else if (k && k->id + 1 == ev->info.posix_event_id) {
+		int has_args = k->entry.len >= offsetof(struct ptbpf_ev_sys_enter, paths);
+		uint64_t args[6];
+
+		data = k->entry.s;
+		len = k->entry.len;
+		xdata = ev->data;
+		xlen = ev->len;
+		if (has_args)
+			memcpy(args, ((const struct ptbpf_ev_sys_enter *)data)->args, sizeof(args));
+		sb_reset(&c->t);
+		decode_sys_ret(&c->t, d, has_args ? args : NULL, ret);
+		put_text(c, 3); /* without its " = " */
+		k->id = 0;
+	} else {
+		/* an exit without its entry: its result alone */
+		sb_reset(&c->t);
+		decode_sys_ret(&c->t, d, NULL, ret);
+		put_text(c, 3);
+		data = NULL;
+		len = 0;
+	}
+	mask = data ? decode_sys_argmask(d, data, len) : 0;
+	if (exit) {
+		struct cap_set x;
+		unsigned brought = 0;
+
+		caps_of_exit(&x, xdata, xlen);
+		for (i = 0; i < x.n; i++)
+			brought |= 1U << (x.c[i].h.arg & 7);
+		mask &= brought;
+	}
+	for (i = 0; i < n; i++) {
+		sb_reset(&c->t);
+		if (mask & (1U << i))
+			decode_sys_arg(&c->t, d, data, len, xdata, xlen, i);
+		put_text(c, 0);
+	}
+}
+
 static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
@@ -256,6 +354,7 @@ static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here
 		put_s32(c, plen[1] ? se->path_arg[1] : -1);
 		put_str(c, paths[1], plen[1]);
 		put_u32(c, se->flags);
+		ctf_decoded(c, ev, 0, 0);
 		break;
 	}
 	case L_SYS_EXIT: {
@@ -284,6 +383,7 @@ static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here
 		put_u32(c, x.flags);
 		put_str(c, late[0], llen[0]);
 		put_str(c, late[1], llen[1]);
+		ctf_decoded(c, ev, 1, x.ret);
 		break;
 	}
 	case L_FIELDS:
@@ -319,6 +419,37 @@ static const char *ctf_fields(enum ctf_layout l)
 		break;
 	}
 	return "\t\tuint32_t len;\n\t\tuint8_t data[len];\n";
+}
+
+/*
+ * The decoded fields of a syscall event (ctf_decoded() writes them): a
+ * struct, its fields named after the arguments with a leading underscore,
+ * which readers drop (so that "event" or "string" is not a keyword), as
+ * LTTng names its syscalls' fields.
+ */
+static void ctf_decoded_fields(struct sbuf *f, const char *ev_name, int exit)
+{
+	const char *sys = ev_name + sys_name_offset(ev_name);
+	int n = sys_nargs(sys_desc(sys)), i;
+
+	sb_puts(f, "\t\tstruct {\n");
+	if (exit)
+		sb_puts(f, "\t\t\tstring _ret;\n");
+	for (i = 0; i < n; i++) {
+		const char *a = sys_arg_name(sys, i);
+
+		sb_puts(f, "\t\t\tstring _");
+		if (a)
+			for (; *a; a++)
+				sb_putc(f, (*a >= 'a' && *a <= 'z') || (*a >= 'A' && *a <= 'Z') ||
+							   (*a >= '0' && *a <= '9')
+						   ? *a
+						   : '_');
+		else
+			sb_printf(f, "arg%d", i);
+		sb_puts(f, ";\n");
+	}
+	sb_puts(f, "\t\t} decoded;\n");
 }
 
 /* s as a CTF string literal, in q (failed: "", and q says so). */
@@ -394,6 +525,12 @@ static int ctf_metadata(struct ctf *c, const char *dir, trace_id_t trid)
 			err = f.failed ? -ENOMEM : 0;
 		} else {
 			fputs(ctf_fields(layout_of(id)), m);
+			if (layout_of(id) == L_SYS_ENTER || layout_of(id) == L_SYS_EXIT) {
+				sb_reset(&f);
+				ctf_decoded_fields(&f, c->names[id], layout_of(id) == L_SYS_EXIT);
+				fputs(f.failed ? "" : f.s, m);
+				err = f.failed ? -ENOMEM : 0;
+			}
 		}
 		fputs("\t};\n};\n", m);
 	}
@@ -558,5 +695,7 @@ out:
 	}
 	free(c.pkt);
 	free(c.names);
+	pidmap_free(&c.calls, ctf_call_free);
+	sb_free(&c.t);
 	return ret;
 }

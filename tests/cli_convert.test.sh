@@ -20,6 +20,7 @@ ev = [json.loads(l) for l in open(sys.argv[1])]
 ev = [e for e in ev if e["type"] == "event"]
 bt = open(sys.argv[2]).read().splitlines()
 assert len(bt) == len(ev), ("event count", len(bt), len(ev))
+checked = 0
 for e, l in zip(ev, bt):
     m = re.match(r"^\[(\d\d):(\d\d):(\d\d)\.(\d{9})\] \(\S+\) (\S+): \{ pid = (-?\d+), tid = (-?\d+) \}", l)
     assert m, l
@@ -31,7 +32,21 @@ for e, l in zip(ev, bt):
         assert "ret = %d" % e["ret"] in l, (l, e)
     if e["name"] == "sys_enter_openat" and e["paths"]:
         assert 'path0 = "%s"' % e["paths"][0]["path"] in l, (l, e)
-print("ok: %d CTF events match" % len(bt))
+    # the decoded arguments, each by its name, as show --json has them
+    # (an exit's: what it brought; getdents' count is JSON's alone)
+    if e["name"].startswith("sys_e"):
+        assert "decoded = {" in l, l
+        for n, v in e.get("decoded", {}).items():
+            if isinstance(v, dict):
+                continue
+            # babeltrace2 escapes the string's quotes and backslashes
+            want = '%s = "%s"' % (n, str(v).replace("\\", "\\\\").replace('"', '\\"'))
+            assert want in l, (want, l)
+            checked += 1
+        if e["name"].startswith("sys_exit_") and "errno" in e:
+            assert 'ret = "-1 %s (' % e["errno"] in l, l
+print("ok: %d CTF events match, %d decoded arguments" % (len(bt), checked))
+assert checked > 20, checked
 PY
 
 # A non-empty directory is not overwritten without --force

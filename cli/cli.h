@@ -409,6 +409,12 @@ struct fmt {
 	size_t line_at;
 	struct line_prefix prefix;
 	uint64_t nevents, noverflow;
+	/* --json: the last ioctl entry of a few threads, for their exits */
+	struct fmt_json_entry {
+		pid_t tid; /* 0: none */
+		uint16_t len;
+		unsigned char data[256];
+	} json_ioctl[8];
 };
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute);
 void fmt_event(struct fmt *f, const struct cli_ev *ev);
@@ -428,6 +434,10 @@ int fmt_json_attr(FILE *out, trace_id_t trid);
 void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow);
 /* Appends the JSON object members (no braces) describing ev. */
 void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev);
+/* The same, for a syscall exit whose entry's payload is known (elen bytes;
+ * entry NULL: not known): what the exit brought that only the entry says
+ * how to print (an ioctl's bytes, by its command) is printed too. */
+void fmt_json_fields_entry(struct sbuf *b, const struct cli_ev *ev, const void *entry, size_t elen);
 /* "SI_USER", "CLD_EXITED", ... or the number */
 void fmt_sig_code(struct sbuf *b, int signo, int code);
 

@@ -472,12 +472,12 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	return 1;
 }
 
-void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t xlen)
+void caps_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *xdata,
+		    size_t xlen, const void *entry, size_t elen)
 {
 	struct cap_set x;
 	struct sbuf t = { 0 };
-	int first = 1;
-
+	int first = 1, bad;
 	unsigned int done = 0;
 
 	caps_of_exit(&x, xdata, xlen);
@@ -487,7 +487,7 @@ void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t x
 
 		/* an argument once (an iovec array's elements, a msghdr's
 		 * parts); an ioctl's bytes depend on the entry's command */
-		if ((done & (1u << (c->h.arg & 7))) || c->h.type == PTBPF_CAP_IOCTL)
+		if ((done & (1u << (c->h.arg & 7))) || (c->h.type == PTBPF_CAP_IOCTL && !entry))
 			continue;
 		done |= 1u << (c->h.arg & 7);
 		sb_puts(b, first ? ",\"decoded\":{" : ",");
@@ -503,9 +503,16 @@ void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t x
 			continue;
 		}
 		sb_reset(&t);
-		if ((c->h.type == PTBPF_CAP_MSGHDR ? print_msghdr(&t, &x, i, NULL)
-						   : print_cap(&t, &x, c, 0)) ||
-		    t.failed)
+		if (c->h.type == PTBPF_CAP_IOCTL) {
+			/* as the command says, as the text line has it */
+			decode_sys_arg(&t, d, entry, elen, xdata, xlen, c->h.arg);
+			bad = !t.len;
+		} else if (c->h.type == PTBPF_CAP_MSGHDR) {
+			bad = print_msghdr(&t, &x, i, NULL);
+		} else {
+			bad = print_cap(&t, &x, c, 0);
+		}
+		if (bad || t.failed)
 			sb_puts(b, "null");
 		else
 			sb_json_str(b, t.s, t.len);

@@ -36,8 +36,11 @@ int caps_exit_arg(const void *data, size_t len);
  * nothing printed (no capture, or a short one). */
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
 		   const uint64_t *args, int type);
-/* JSON: an exit's captures, ",\"decoded\":{\"buf\":\"...\"}" by argument name. */
-void caps_json_exit(struct sbuf *b, const char *sys, const void *xdata, size_t xlen);
+/* JSON: an exit's captures, ",\"decoded\":{\"buf\":\"...\"}" by argument name;
+ * entry (NULL: not known) is its entry's payload, for what depends on it
+ * (an ioctl's command) */
+void caps_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *xdata,
+		    size_t xlen, const void *entry, size_t elen);
 /* What strace prints after the result: poll's " ([{fd=3, revents=POLLIN}])" */
 void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit);
 

@@ -749,10 +749,36 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 	hold_out(f, ts, 0);
 }
 
+/*
+ * An ioctl's exit brings bytes that its entry's command says how to print:
+ * its entry kept (a few threads', by tid) until then. NULL: not known.
+ */
+static const struct fmt_json_entry *json_ioctl_entry(struct fmt *f, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	struct fmt_json_entry *e = &f->json_ioctl[(unsigned int)ev->tid % 8];
+	const char *sys = sys_name_of(ev);
+
+	if (!sys || !PTBPF_EV_IS_SYSCALL(id) || strcmp(sys, "ioctl") || ev->tid <= 0)
+		return NULL;
+	if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
+		e->tid = ev->len <= sizeof(e->data) ? ev->tid : 0;
+		e->len = (uint16_t)ev->len;
+		if (e->tid)
+			memcpy(e->data, ev->data, ev->len);
+		return NULL;
+	}
+	if (e->tid != ev->tid)
+		return NULL;
+	e->tid = 0;
+	return e;
+}
+
 static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 {
 	struct sbuf *b = &f->line;
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+	const struct fmt_json_entry *entry = json_ioctl_entry(f, ev);
 
 	line_begin(f);
 	sb_printf(b,
@@ -769,7 +795,7 @@ static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 		  ev->len);
 	if (ev->info.posix_event_id == POSIX_TRACE_OVERFLOW)
 		sb_puts(b, ",\"lost_events\":true");
-	fmt_json_fields(b, ev);
+	fmt_json_fields_entry(b, ev, entry ? entry->data : NULL, entry ? entry->len : 0);
 	sb_putc(b, '}');
 	emit(f);
 }

@@ -215,6 +215,11 @@ static int json_walk(struct sbuf *b, const struct cli_ev *ev)
 
 void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 {
+	fmt_json_fields_entry(b, ev, NULL, 0);
+}
+
+void fmt_json_fields_entry(struct sbuf *b, const struct cli_ev *ev, const void *entry, size_t elen)
+{
 	trace_event_id_t id = ev->info.posix_event_id;
 	const char *sys = sys_name_of(ev);
 	const void *d = ev->data;
@@ -231,7 +236,7 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev)
 			if (x->ret < 0 && x->ret >= -4095 && errno_name((int)-x->ret))
 				sb_printf(b, ",\"errno\":\"%s\"", errno_name((int)-x->ret));
 			fmt_late_json(b, d, len);
-			caps_json_exit(b, sys, d, len);
+			caps_json_exit(b, sys, ev->desc, d, len, entry, elen);
 		}
 		return;
 	}

@@ -468,6 +468,32 @@ static void test_ioctl(void **state)
 	expect_call("ioctl(3, _IOC(_IOC_NONE, 0x12, 0x34, 0), 0x7ffd7000)", "ioctl", &e, &x);
 }
 
+/* JSON: an ioctl's exit bytes by its entry's command, left out without the entry */
+static void test_ioctl_json(void **state)
+{
+	static const uint16_t ws[4] = { 24, 80, 0, 0 };
+	uint64_t winsz[6] = { 2, 0x5413, 0x7ffd5000 }, other[6] = { 3, 0x1234, 0x7ffd7000 };
+	struct sbuf b = { 0 };
+	struct pl e, x;
+
+	(void)state;
+	pl_enter(&e, 16, winsz, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_exit(&x, 16, 0);
+	pl_cap(&x, 2, PTBPF_CAP_IOCTL, ws, sizeof(ws), sizeof(ws));
+	caps_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, e.b, e.len);
+	assert_string_equal(
+		b.s, ",\"decoded\":{\"arg\":\"{ws_row=24, ws_col=80, ws_xpixel=0, ws_ypixel=0}\"}");
+	sb_reset(&b);
+	caps_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, NULL, 0);
+	assert_int_equal(b.len, 0);
+	/* a command without a decoder: the address, as the text line */
+	pl_enter(&e, 16, other, PTBPF_SYS_CAPS_AT_EXIT);
+	sb_reset(&b);
+	caps_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, e.b, e.len);
+	assert_string_equal(b.s, ",\"decoded\":{\"arg\":\"0x7ffd7000\"}");
+	sb_free(&b);
+}
+
 static void test_hostile(void **state)
 {
 	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
@@ -520,10 +546,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
 		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
-		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_iovec),	   cmocka_unit_test(test_msghdr),
-		cmocka_unit_test(test_linger),	   cmocka_unit_test(test_itimerspec),
-		cmocka_unit_test(test_select),	   cmocka_unit_test(test_utimensat),
+		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_ioctl_json),
+		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_iovec),
+		cmocka_unit_test(test_msghdr),	   cmocka_unit_test(test_linger),
+		cmocka_unit_test(test_itimerspec), cmocka_unit_test(test_select),
+		cmocka_unit_test(test_utimensat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -206,49 +206,172 @@ void fmt_sockopt_level_name(struct sbuf *b, int level, int name)
  * types ptbpf decodes (SCM_RIGHTS, SCM_CREDENTIALS); -1 for any other,
  * whose data strace decodes its own way: the caller prints the address.
  */
+/* strace 6.1's src/xlat/scmvals.in and ip_cmsg_types.in (x86_64), and its
+ * cmsg printers (src/msghdr.c): a message without one prints no data */
+static const struct flag xl_scm_types[] = {
+	{ 1, "SCM_RIGHTS" },
+	{ 2, "SCM_CREDENTIALS" },
+	{ 3, "SCM_SECURITY" },
+	{ 29, "SO_TIMESTAMP_OLD" },
+	{ 35, "SO_TIMESTAMPNS_OLD" },
+	{ 37, "SO_TIMESTAMPING_OLD" },
+	{ 41, "SO_WIFI_STATUS" },
+	{ 54, "SCM_TIMESTAMPING_OPT_STATS" },
+	{ 58, "SCM_TIMESTAMPING_PKTINFO" },
+	{ 61, "SO_TXTIME" },
+	{ 63, "SO_TIMESTAMP_NEW" },
+	{ 64, "SO_TIMESTAMPNS_NEW" },
+	{ 65, "SO_TIMESTAMPING_NEW" },
+};
+static const struct flag xl_ip_cmsg_types[] = {
+	{ 1, "IP_TOS" },     { 2, "IP_TTL" },	   { 6, "IP_RECVOPTS" },     { 7, "IP_RETOPTS" },
+	{ 8, "IP_PKTINFO" }, { 11, "IP_RECVERR" }, { 20, "IP_ORIGDSTADDR" }, { 23, "IP_CHECKSUM" },
+};
+
+/* How a control message's data prints (strace's cmsg printers). */
+enum cmsg_kind {
+	CM_FDS,	      /* [3, 4] */
+	CM_CREDS,     /* {pid=, uid=, gid=} */
+	CM_STRING,    /* "..." */
+	CM_TIMEVAL,   /* {tv_sec=, tv_usec=} */
+	CM_TIMESPEC,  /* {tv_sec=, tv_nsec=} */
+	CM_TIMESPEC3, /* [{...}, {...}, {...}] */
+	CM_PKTINFO,   /* {ipi_ifindex=, ipi_spec_dst=, ipi_addr=} */
+	CM_UINTS,     /* [64] */
+	CM_XBYTES,    /* [0x10] */
+	CM_RECVERR,   /* {ee_errno=, ..., offender={sa_family=...}} */
+	CM_SOCKADDR,  /* {sa_family=AF_INET, ...} */
+};
+
+static const struct cmsg_printer {
+	int level, type;
+	unsigned int min_len; /* shorter data prints as bytes */
+	enum cmsg_kind kind;
+} cmsg_printers[] = {
+	{ SOL_SOCKET, 1, 4, CM_FDS },	     { SOL_SOCKET, 2, 12, CM_CREDS },
+	{ SOL_SOCKET, 3, 1, CM_STRING },     { SOL_SOCKET, 29, 1, CM_TIMEVAL },
+	{ SOL_SOCKET, 35, 1, CM_TIMESPEC },  { SOL_SOCKET, 37, 1, CM_TIMESPEC3 },
+	{ SOL_SOCKET, 63, 1, CM_TIMEVAL },   { SOL_SOCKET, 64, 1, CM_TIMESPEC },
+	{ SOL_SOCKET, 65, 1, CM_TIMESPEC3 }, { SOL_IP, 1, 1, CM_XBYTES },
+	{ SOL_IP, 2, 4, CM_UINTS },	     { SOL_IP, 3, 1, CM_STRING }, /* SCM_SECURITY */
+	{ SOL_IP, 6, 1, CM_XBYTES },	     { SOL_IP, 7, 1, CM_XBYTES },
+	{ SOL_IP, 8, 12, CM_PKTINFO },	     { SOL_IP, 11, 32, CM_RECVERR },
+	{ SOL_IP, 20, 16, CM_SOCKADDR },     { SOL_IP, 23, 4, CM_UINTS },
+};
+
+static void cmsg_inet_addr(struct sbuf *b, const unsigned char *a)
+{
+	char s[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, a, s, sizeof(s));
+	sb_printf(b, "inet_addr(\"%s\")", s);
+}
+
+/* A message's data (n bytes at d) by its printer; 0, or -1 when none applies. */
+static int cmsg_data(struct sbuf *b, int level, int type, const unsigned char *d, size_t n)
+{
+	const struct cmsg_printer *pr = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(cmsg_printers) / sizeof(cmsg_printers[0]); i++)
+		if (cmsg_printers[i].level == level && cmsg_printers[i].type == type)
+			pr = &cmsg_printers[i];
+	if (!pr || n < pr->min_len)
+		return -1;
+	switch (pr->kind) {
+	case CM_FDS:
+	case CM_UINTS:
+		sb_putc(b, '[');
+		for (i = 0; i + 4 <= n; i += 4)
+			sb_printf(b, pr->kind == CM_FDS ? (i ? ", %d" : "%d") : (i ? ", %u" : "%u"),
+				  ld32(d, i));
+		sb_putc(b, ']');
+		break;
+	case CM_CREDS:
+		sb_printf(b, "{pid=%u, uid=%u, gid=%u}", ld32(d, 0), ld32(d, 4), ld32(d, 8));
+		break;
+	case CM_STRING:
+		fmt_quote(b, d, n, 0, 0);
+		break;
+	case CM_TIMEVAL:
+	case CM_TIMESPEC:
+		if ((pr->kind == CM_TIMEVAL ? fmt_timeval(b, d, n) : fmt_timespec(b, d, n)))
+			sb_puts(b, "???");
+		break;
+	case CM_TIMESPEC3:
+		if (n < 48) {
+			sb_puts(b, "???");
+			break;
+		}
+		for (i = 0; i < 3; i++) {
+			sb_puts(b, i ? ", " : "[");
+			fmt_timespec(b, d + 16 * i, 16);
+		}
+		sb_putc(b, ']');
+		break;
+	case CM_PKTINFO:
+		sb_puts(b, "{ipi_ifindex=");
+		fmt_ifindex(b, ld32(d, 0));
+		sb_puts(b, ", ipi_spec_dst=");
+		cmsg_inet_addr(b, d + 4);
+		sb_puts(b, ", ipi_addr=");
+		cmsg_inet_addr(b, d + 8);
+		sb_putc(b, '}');
+		break;
+	case CM_XBYTES:
+		for (i = 0; i < n; i++)
+			sb_printf(b, d[i] ? "%s%#x" : "%s0", i ? ", " : "[", d[i]);
+		sb_putc(b, ']');
+		break;
+	case CM_RECVERR:
+		sb_printf(b,
+			  "{ee_errno=%u, ee_origin=%u, ee_type=%u, ee_code=%u, ee_info=%u, "
+			  "ee_data=%u, offender=",
+			  ld32(d, 0), d[4], d[5], d[6], ld32(d, 8), ld32(d, 12));
+		fmt_sockaddr(b, d + 16, 16, 16);
+		sb_putc(b, '}');
+		break;
+	case CM_SOCKADDR:
+		fmt_sockaddr(b, d, n < 128 ? n : 128, n < 128 ? n : 128);
+		break;
+	}
+	return 0;
+}
+
 int fmt_cmsgs(struct sbuf *b, const void *p, size_t len, size_t full)
 {
 	const unsigned char *c = p;
-	size_t off = 0, at = b->len;
+	size_t off = 0;
 
 	sb_putc(b, '[');
 	while (len - off >= 16) {
-		uint64_t clen;
-		int level, type;
-		size_t dlen, i;
+		uint64_t clen = ld64(c, off);
+		int level = (int)ld32(c, off + 8), type = (int)ld32(c, off + 12);
+		size_t dlen = clen > len - off ? len - off : clen;
 
-		memcpy(&clen, c + off, 8);
-		memcpy(&level, c + off + 8, 4);
-		memcpy(&type, c + off + 12, 4);
-		dlen = clen > len - off ? len - off : clen;
 		dlen = dlen > 16 ? dlen - 16 : 0;
-		if (level != SOL_SOCKET || (type != SCM_RIGHTS && type != SCM_CREDENTIALS)) {
-			sb_truncate(b, at);
-			return -1;
-		}
 		if (off)
 			sb_puts(b, ", ");
-		sb_printf(b, "{cmsg_len=%llu, cmsg_level=SOL_SOCKET, cmsg_type=%s, cmsg_data=",
-			  (unsigned long long)clen,
-			  type == SCM_RIGHTS ? "SCM_RIGHTS" : "SCM_CREDENTIALS");
-		if (type == SCM_RIGHTS) {
-			sb_putc(b, '[');
-			for (i = 0; i + 4 <= dlen; i += 4) {
-				int fd;
+		sb_printf(b, "{cmsg_len=%llu, cmsg_level=", (unsigned long long)clen);
+		fmt_xval(b, (unsigned)level, xl_socketlayers,
+			 sizeof(xl_socketlayers) / sizeof(xl_socketlayers[0]), "SOL_???");
+		sb_puts(b, ", cmsg_type=");
+		if (level == SOL_SOCKET)
+			fmt_xval(b, (unsigned)type, xl_scm_types,
+				 sizeof(xl_scm_types) / sizeof(xl_scm_types[0]), "SCM_???");
+		else if (level == SOL_IP)
+			fmt_xval(b, (unsigned)type, xl_ip_cmsg_types,
+				 sizeof(xl_ip_cmsg_types) / sizeof(xl_ip_cmsg_types[0]), "IP_???");
+		else
+			sb_printf(b, "%#x", (unsigned)type);
+		if (dlen) {
+			size_t at = b->len;
 
-				memcpy(&fd, c + off + 16 + i, 4);
-				sb_printf(b, i ? ", %d" : "%d", fd);
-			}
-			sb_puts(b, "]}");
-		} else if (dlen >= 12) {
-			uint32_t u[3];
-
-			memcpy(u, c + off + 16, sizeof(u));
-			sb_printf(b, "{pid=%u, uid=%u, gid=%u}}", u[0], u[1], u[2]);
-		} else {
-			sb_truncate(b, at);
-			return -1;
+			sb_puts(b, ", cmsg_data=");
+			if (cmsg_data(b, level, type, c + off + 16, dlen))
+				sb_truncate(b, at);
 		}
+		sb_putc(b, '}');
 		if (clen < 16) {
 			off += 16;
 			break;

@@ -5,8 +5,8 @@
  * at every run. A TCP server and its client on fixed ports (the client's
  * too: no ephemeral port in a sockaddr), closed with SO_LINGER 0 so that no
  * TIME_WAIT keeps the ports from the next run; a UDP socket sending to
- * itself; an AF_UNIX socketpair with sendmsg/recvmsg and iovecs.
- * usage: decode_net
+ * itself, then with IP_PKTINFO, IP_TTL and IP_TOS control messages; an AF_UNIX socketpair with
+ * sendmsg/recvmsg and iovecs. usage: decode_net
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -86,6 +86,30 @@ static void tcp_pair(void)
 	close(ls);
 }
 
+/* A datagram with its control messages: IP_PKTINFO, IP_TTL and IP_TOS. */
+static void udp_control(int s, const struct sockaddr_in *me)
+{
+	int one = 1, tos = 0x10;
+	char buf[32];
+	union {
+		char b[128];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { buf, sizeof(buf) };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl.b,
+			    .msg_controllen = sizeof(ctl.b) };
+
+	check(!setsockopt(s, IPPROTO_IP, IP_PKTINFO, &one, sizeof(one)), "IP_PKTINFO");
+	check(!setsockopt(s, IPPROTO_IP, IP_RECVTTL, &one, sizeof(one)), "IP_RECVTTL");
+	check(!setsockopt(s, IPPROTO_IP, IP_RECVTOS, &one, sizeof(one)), "IP_RECVTOS");
+	check(!setsockopt(s, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)), "IP_TOS");
+	check(sendto(s, "with control", 12, 0, (const struct sockaddr *)me, sizeof(*me)) == 12,
+	      "sendto udp control");
+	check(recvmsg(s, &m, 0) == 12, "recvmsg udp control");
+}
+
 static void udp_self(void)
 {
 	struct sockaddr_in me = loopback(UDP_PORT), from;
@@ -101,6 +125,7 @@ static void udp_self(void)
 	      "recvfrom udp");
 	/* nothing more: EAGAIN */
 	check(recvfrom(s, buf, sizeof(buf), 0, NULL, NULL) < 0, "recvfrom udp empty");
+	udp_control(s, &me);
 	close(s);
 }
 

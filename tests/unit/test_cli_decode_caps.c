@@ -284,13 +284,14 @@ static void test_msghdr(void **state)
 		    "recvmsg", &e, &x);
 	/* failed: the entry's msghdr is not what the call filled in */
 	expect_call("recvmsg(6, 0x7ffd2000, MSG_DONTWAIT)", "recvmsg", &e, NULL);
-	/* a control message ptbpf does not decode: its address, not a guess */
+	/* a timeval too short for one: strace's "???" */
 	cm[12] = 29; /* SO_TIMESTAMP_OLD */
 	pl_exit(&x, 47, 5);
 	pl_cap(&x, 1, PTBPF_CAP_MSGHDR, r, sizeof(r), sizeof(r));
 	pl_cap(&x, 1, PTBPF_CAP_CMSG, cm, sizeof(cm), 24);
 	expect_call("recvmsg(6, {msg_name=0x7ffd5000, msg_namelen=110 => 0, msg_iov=0x7ffd6000, "
-		    "msg_iovlen=1, msg_control=0x7ffd7000, msg_controllen=24, msg_flags=0}, "
+		    "msg_iovlen=1, msg_control=[{cmsg_len=20, cmsg_level=SOL_SOCKET, "
+		    "cmsg_type=SO_TIMESTAMP_OLD, cmsg_data=???}], msg_controllen=24, msg_flags=0}, "
 		    "MSG_DONTWAIT)",
 		    "recvmsg", &e, &x);
 	/* a hostile cmsg_len, whose rounding up would wrap: one message */
@@ -468,6 +469,54 @@ static void test_ioctl(void **state)
 	expect_call("ioctl(3, _IOC(_IOC_NONE, 0x12, 0x34, 0), 0x7ffd7000)", "ioctl", &e, &x);
 }
 
+/* Control messages by level and type (strace 6.1's lines for the same
+ * messages of tests/progs/decode_net.c and a python socket): IP_PKTINFO,
+ * IP_TTL and IP_TOS; a whole SO_TIMESTAMP_OLD; one without a printer
+ * (SOL_IPV6's IPV6_PKTINFO), whose data strace leaves out. */
+static void test_cmsgs(void **state)
+{
+	static const unsigned char
+		ip[80] = {
+			28,   0, 0, 0, 0,   0, 0, 0, 0,	  0, 0, 0, 8, 0, 0, 0, /* IP_PKTINFO */
+			1,    0, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1, 0, 0, 0, 0,
+			20,   0, 0, 0, 0,   0, 0, 0, 0,	  0, 0, 0, 2, 0, 0, 0, /* IP_TTL */
+			64,   0, 0, 0, 0,   0, 0, 0, 17,  0, 0, 0, 0, 0, 0, 0,
+			0,    0, 0, 0, 1,   0, 0, 0, /* IP_TOS */
+			0x10, 0, 0, 0, 0,   0, 0, 0,
+		};
+	unsigned char ts[32] = { 32, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 29 };
+	unsigned char v6[40] = { 36, 0, 0, 0, 0, 0, 0, 0, 41, 0, 0, 0, 0x32 };
+	int64_t tv[2] = { 1796496201, 823998 };
+	struct sbuf b = { 0 };
+
+	(void)state;
+	memcpy(ts + 16, tv, sizeof(tv));
+	v6[31] = 1;
+	assert_int_equal(fmt_cmsgs(&b, ip, sizeof(ip), sizeof(ip)), 0);
+	assert_string_equal(
+		b.s,
+		"[{cmsg_len=28, cmsg_level=SOL_IP, cmsg_type=IP_PKTINFO, cmsg_data={ipi_ifindex="
+		"if_nametoindex(\"lo\"), ipi_spec_dst=inet_addr(\"127.0.0.1\"), "
+		"ipi_addr=inet_addr(\"127.0.0.1\")}}, {cmsg_len=20, cmsg_level=SOL_IP, "
+		"cmsg_type=IP_TTL, cmsg_data=[64]}, {cmsg_len=17, cmsg_level=SOL_IP, "
+		"cmsg_type=IP_TOS, cmsg_data=[0x10]}]");
+	sb_reset(&b);
+	assert_int_equal(fmt_cmsgs(&b, ts, sizeof(ts), sizeof(ts)), 0);
+	assert_string_equal(b.s,
+			    "[{cmsg_len=32, cmsg_level=SOL_SOCKET, cmsg_type=SO_TIMESTAMP_OLD, "
+			    "cmsg_data={tv_sec=1796496201, tv_usec=823998}}]");
+	sb_reset(&b);
+	assert_int_equal(fmt_cmsgs(&b, v6, sizeof(v6), sizeof(v6)), 0);
+	assert_string_equal(b.s, "[{cmsg_len=36, cmsg_level=SOL_IPV6, cmsg_type=0x32}]");
+	/* an unknown type of a known level: its value, strace's comment */
+	sb_reset(&b);
+	ts[12] = 0x4e;
+	assert_int_equal(fmt_cmsgs(&b, ts, sizeof(ts), sizeof(ts)), 0);
+	assert_string_equal(b.s,
+			    "[{cmsg_len=32, cmsg_level=SOL_SOCKET, cmsg_type=0x4e /* SCM_??? */}]");
+	sb_free(&b);
+}
+
 /* JSON: an ioctl's exit bytes by its entry's command, left out without the entry */
 static void test_ioctl_json(void **state)
 {
@@ -547,10 +596,10 @@ int main(void)
 		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
 		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
 		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_ioctl_json),
-		cmocka_unit_test(test_hostile),	   cmocka_unit_test(test_iovec),
-		cmocka_unit_test(test_msghdr),	   cmocka_unit_test(test_linger),
-		cmocka_unit_test(test_itimerspec), cmocka_unit_test(test_select),
-		cmocka_unit_test(test_utimensat),
+		cmocka_unit_test(test_cmsgs),	   cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_iovec),	   cmocka_unit_test(test_msghdr),
+		cmocka_unit_test(test_linger),	   cmocka_unit_test(test_itimerspec),
+		cmocka_unit_test(test_select),	   cmocka_unit_test(test_utimensat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -542,6 +542,16 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 			want = l < max ? l : max;
 			break;
 		}
+		case KERN_CAP_PTRLEN: {
+			__u64 pl[2] = { 0, 0 };
+
+			if (bpf_probe_read_user(pl, sizeof(pl), (const void *)uptr) || !pl[0])
+				continue;
+			uptr = pl[0];
+			full = pl[1] > 0xffffffffull ? 0xffffffffu : (__u32)pl[1];
+			want = full < max ? full : max;
+			break;
+		}
 		case KERN_CAP_STRING:
 			at = cap_string(raw, at, end, arg, uptr);
 			continue;

@@ -128,6 +128,9 @@ struct kern_ring_count {
 #define KERN_CAP_IOVEC	   11 /* args[size_arg] struct iovec and their buffers */
 #define KERN_CAP_MSGHDR	   12 /* a struct msghdr, its name, iovecs and control (max bytes) */
 #define KERN_CAP_FDSETS	   13 /* the fd_sets of the 3 args after arg, of args[arg] bits */
+/* args[arg] points to a { pointer, length } pair (pselect6's sigmask): the
+ * bytes that pointer points to, the length's, at most max */
+#define KERN_CAP_PTRLEN 14
 
 /* kern_cap_spec.when; by syscall, also the first argument its exit captures */
 #define KERN_CAP_ENTRY		  0x1

@@ -440,12 +440,23 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 		return 1;
 	}
 	if (c->h.type == PTBPF_CAP_SIGSET_ARG) {
+		/* pselect6's: the mask it points to, captured after it */
+		const struct cap_ref *m = c + 1 < from->c + from->n && c[1].h.arg == arg &&
+							  c[1].h.type == PTBPF_CAP_SIGSET
+						  ? c + 1
+						  : NULL;
 		uint64_t sa[2];
 
-		/* pselect6's: a mask pointed to is not captured */
-		if (c->h.len < sizeof(sa) || (memcpy(sa, c->p, sizeof(sa)), sa[0]))
+		if (c->h.len < sizeof(sa))
 			return 0;
-		sb_printf(b, "{sigmask=NULL, sigsetsize=%llu}", (unsigned long long)sa[1]);
+		memcpy(sa, c->p, sizeof(sa));
+		sb_puts(b, "{sigmask=");
+		/* a mask not read, or of a size strace does not read: its address */
+		if (!sa[0])
+			sb_puts(b, "NULL");
+		else if (sa[1] != 8 || !m || fmt_sigset(b, m->p, m->h.len))
+			sb_xhex(b, sa[0]);
+		sb_printf(b, ", sigsetsize=%llu}", (unsigned long long)sa[1]);
 		return 1;
 	}
 	/* SO_LINGER's value is a struct, not two ints */

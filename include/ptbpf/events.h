@@ -161,7 +161,8 @@ struct ptbpf_sys_cap {
 #define PTBPF_CAP_ITIMERSPEC 25
 /* an fd_set of select or pselect6: the words that hold its nfds bits */
 #define PTBPF_CAP_FDSET 26
-/* pselect6's last argument: its signal set's pointer and size (16 bytes) */
+/* pselect6's last argument: its signal set's pointer and size (16 bytes);
+ * the set itself follows as a PTBPF_CAP_SIGSET of the same argument */
 #define PTBPF_CAP_SIGSET_ARG 27
 
 /*

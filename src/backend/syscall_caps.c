@@ -87,6 +87,7 @@ static const struct cap_row cap_rows[] = {
 	{ "pselect6", { PTBPF_CAP_FDSET, 0, KERN_CAP_FDSETS, 0, 128, E } },
 	{ "pselect6", FIXED(PTBPF_CAP_TIMESPEC, 4, 16, E) },
 	{ "pselect6", FIXED(PTBPF_CAP_SIGSET_ARG, 5, 16, E) },
+	{ "pselect6", { PTBPF_CAP_SIGSET, 5, KERN_CAP_PTRLEN, 0, 8, E } },
 	{ "pselect6", { PTBPF_CAP_FDSET, 0, KERN_CAP_FDSETS, 0, 128, X } },
 	{ "pselect6", FIXED(PTBPF_CAP_TIMESPEC, 4, 16, X) },
 	{ "timerfd_settime", FIXED(PTBPF_CAP_ITIMERSPEC, 2, 32, E) },

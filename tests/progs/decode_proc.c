@@ -108,6 +108,7 @@ static void poll_calls(void)
 	unsigned long long n;
 	fd_set rd;
 	int p[2], ep, efd, tfd;
+	sigset_t mask;
 
 	check(!pipe(p), "pipe");
 	check(write(p[1], "x", 1) == 1, "write");
@@ -120,6 +121,12 @@ static void poll_calls(void)
 	check(syscall(SYS_select, p[0] + 1, &rd, NULL, NULL, &tv) == 1, "select");
 	FD_SET(p[0], &rd);
 	check(pselect(p[0] + 1, &rd, NULL, NULL, &zero, NULL) == 1, "pselect6");
+	/* with a mask: BPF reads the set the pair points to */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigaddset(&mask, SIGTERM);
+	FD_SET(p[0], &rd);
+	check(pselect(p[0] + 1, &rd, NULL, NULL, &zero, &mask) == 1, "pselect6 mask");
 
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	check(ep >= 0, "epoll_create1");

@@ -371,7 +371,12 @@ static long cap_vector_step(__u64 i, void *ctx)
 		return 1;
 	if (bpf_probe_read_user(&p, sizeof(p), (const void *)(w->uptr + i * sizeof(p))))
 		return 1;
-	st[0] = cap_string(raw, st[0], CAPS_END, w->arg, p);
+	p = cap_string(raw, st[0], CAPS_END, w->arg, p);
+	/* a string not read (its page not in memory) ends the walk: the
+	 * ones after it must not take its place */
+	if (p == st[0])
+		return 1;
+	st[0] = p;
 	return 0;
 }
 
@@ -400,7 +405,10 @@ static __always_inline __u64 cap_vector(char *raw, __u64 at, __u64 end, __u8 arg
 			if (bpf_probe_read_user(&p, sizeof(p),
 						(const void *)(uptr + i * sizeof(p))))
 				break;
-			at = cap_string(raw, at, end, arg, p);
+			p = cap_string(raw, at, end, arg, p);
+			if (p == at)
+				break;
+			at = p;
 		}
 	}
 	h = cap_hdr(raw, at, end, arg, PTBPF_CAP_VECTOR_END);
@@ -510,6 +518,21 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 			break;
 		if (sp->when != when)
 			continue;
+		if (mode == KERN_CAP_ARGAREA) {
+			/* after a successful exec: the registers are the new
+			 * program's, its strings are where its mm says */
+			struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+			__u64 a0 = BPF_CORE_READ(t, mm, arg_start),
+			      a1 = BPF_CORE_READ(t, mm, arg_end);
+
+			if (ret || !a0 || a1 <= a0)
+				continue;
+			uptr = a0;
+			full = a1 - a0 > 0xffffffffull ? 0xffffffffu : (__u32)(a1 - a0);
+			want = full < max ? full : max;
+			at = cap_bytes(raw, at, end, arg, type, uptr, want, full);
+			continue;
+		}
 		uptr = cap_arg(args, arg);
 		if (!uptr)
 			continue;

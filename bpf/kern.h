@@ -131,6 +131,9 @@ struct kern_ring_count {
 /* args[arg] points to a { pointer, length } pair (pselect6's sigmask): the
  * bytes that pointer points to, the length's, at most max */
 #define KERN_CAP_PTRLEN 14
+/* the exit of a successful exec: the new program's argument strings as the
+ * kernel copied them (its mm's arg_start to arg_end), at most max bytes */
+#define KERN_CAP_ARGAREA 15
 
 /* kern_cap_spec.when; by syscall, also the first argument its exit captures */
 #define KERN_CAP_ENTRY		  0x1

@@ -409,11 +409,11 @@ struct fmt {
 	size_t line_at;
 	struct line_prefix prefix;
 	uint64_t nevents, noverflow;
-	/* --json: the last ioctl entry of a few threads, for their exits */
+	/* --json: the last ioctl or exec entry of a few threads, for their exits */
 	struct fmt_json_entry {
 		pid_t tid; /* 0: none */
 		uint16_t len;
-		unsigned char data[256];
+		unsigned char data[2048];
 	} json_ioctl[8];
 };
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute);

@@ -169,6 +169,7 @@ static const struct sysdesc sysdescs[] = {
 	{ "set_robust_list", 2, R_INT, S_ALL, { A_PTR, A_ULONG } },
 	{ "set_tid_address", 1, R_INT, S_ALL, { A_PTR } },
 	{ "setgid", 1, R_INT, S_ALL, { A_INT } },
+	{ "setgroups", 2, R_INT, S_ALL, { A_INT, A_PTR } },
 	{ "setpgid", 2, R_INT, S_ALL, { A_PID, A_PID } },
 	{ "setresgid", 3, R_INT, S_ALL, { A_INT, A_INT, A_INT } },
 	{ "setresuid", 3, R_INT, S_ALL, { A_INT, A_INT, A_INT } },

@@ -131,6 +131,67 @@ static int print_vector(struct sbuf *b, const struct cap_set *cs, int arg, uint6
 	return 0;
 }
 
+/*
+ * execve's argv from what the kernel copied (area, its exit's capture),
+ * when the entry's walk stopped at a string it could not read: only if the
+ * area is whole and holds as many strings as the entry counted (a script's
+ * has its interpreter's more) and begins with those the entry read. 1
+ * printed, 0 not (the entry's is printed).
+ */
+static int print_arg_strings(struct sbuf *b, const struct cap_set *ent, int arg,
+			     const struct cap_ref *area)
+{
+	const unsigned char *p = area->p, *q;
+	unsigned count = 0, nstr = 0, n = 0, shown, i;
+	size_t left = area->h.len;
+	int end = -1;
+
+	for (i = 0; ent && i < (unsigned)ent->n; i++) {
+		if (ent->c[i].h.arg != arg)
+			continue;
+		if (ent->c[i].h.type == PTBPF_CAP_VECTOR_END) {
+			end = (int)i;
+			count = ent->c[i].h.full;
+			break;
+		}
+		if (ent->c[i].h.type == PTBPF_CAP_STR)
+			nstr++;
+	}
+	if (end < 0 || nstr >= count || nstr >= dopts.strsize || area->h.len != area->h.full ||
+	    !area->h.len || p[area->h.len - 1])
+		return 0;
+	for (q = p; (q = memchr(q, '\0', (size_t)(p + left - q))); q++)
+		n++;
+	if (n != count)
+		return 0;
+	/* the strings the entry read are the area's first ones */
+	for (i = 0, q = p; i < (unsigned)end; i++) {
+		const struct cap_ref *c = &ent->c[i];
+		size_t l;
+
+		if (c->h.arg != arg || c->h.type != PTBPF_CAP_STR)
+			continue;
+		/* a string longer than -s: its full is only "more" */
+		l = strlen((const char *)q);
+		if ((c->h.full > c->h.len ? l < c->h.full : l != c->h.full) ||
+		    memcmp(c->p, q, c->h.len))
+			return 0;
+		q += l + 1;
+	}
+	shown = count < dopts.strsize ? count : dopts.strsize;
+	sb_putc(b, '[');
+	for (i = 0, q = p; i < shown; i++) {
+		size_t l = strlen((const char *)q);
+
+		if (i)
+			sb_puts(b, ", ");
+		fmt_str(b, q, l, l, 0, &dopts);
+		q += l + 1;
+	}
+	sb_puts(b, count > shown ? ", ...]" : "]");
+	return 1;
+}
+
 /* [{iov_base="abc", iov_len=3}, ...]: the iovec array of argument arg. */
 static int print_iovec(struct sbuf *b, const struct cap_set *cs, int arg)
 {
@@ -297,6 +358,11 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return b->failed ? -1 : 0;
 	}
 	case PTBPF_CAP_INT:
+		/* none at all (getgroups' 0): strace's empty array */
+		if (!len && !c->h.full) {
+			sb_puts(b, "[]");
+			return 0;
+		}
 		return len && len % 4 == 0 ? fmt_int_array(b, p, len, len / 4) : -1;
 	case PTBPF_CAP_WAIT_STATUS:
 		return fmt_wait_status(b, p, len);
@@ -422,6 +488,12 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 		c = cap_find(ent, arg, 0);
 		from = ent;
 	}
+	if (c && c->h.type == PTBPF_CAP_ARG_STRINGS) {
+		if (print_arg_strings(b, ent, arg, c))
+			return 1;
+		c = cap_find(ent, arg, 0);
+		from = ent;
+	}
 	if (!c)
 		return 0;
 	if (c->h.type == PTBPF_CAP_IOCTL)
@@ -498,7 +570,9 @@ void caps_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, co
 
 		/* an argument once (an iovec array's elements, a msghdr's
 		 * parts); an ioctl's bytes depend on the entry's command */
-		if ((done & (1u << (c->h.arg & 7))) || (c->h.type == PTBPF_CAP_IOCTL && !entry))
+		if ((done & (1u << (c->h.arg & 7))) ||
+		    ((c->h.type == PTBPF_CAP_IOCTL || c->h.type == PTBPF_CAP_ARG_STRINGS) &&
+		     !entry))
 			continue;
 		done |= 1u << (c->h.arg & 7);
 		sb_puts(b, first ? ",\"decoded\":{" : ",");
@@ -514,8 +588,9 @@ void caps_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, co
 			continue;
 		}
 		sb_reset(&t);
-		if (c->h.type == PTBPF_CAP_IOCTL) {
-			/* as the command says, as the text line has it */
+		if (c->h.type == PTBPF_CAP_IOCTL || c->h.type == PTBPF_CAP_ARG_STRINGS) {
+			/* as the command says (an exec's argv: as the entry
+			 * counted it), as the text line has it */
 			decode_sys_arg(&t, d, entry, elen, xdata, xlen, c->h.arg);
 			bad = !t.len;
 		} else if (c->h.type == PTBPF_CAP_MSGHDR) {

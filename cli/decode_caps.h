@@ -38,7 +38,7 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 		   const uint64_t *args, int type);
 /* JSON: an exit's captures, ",\"decoded\":{\"buf\":\"...\"}" by argument name;
  * entry (NULL: not known) is its entry's payload, for what depends on it
- * (an ioctl's command) */
+ * (an ioctl's command, an exec's argv) */
 void caps_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *xdata,
 		    size_t xlen, const void *entry, size_t elen);
 /* What strace prints after the result: poll's " ([{fd=3, revents=POLLIN}])" */

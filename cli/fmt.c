@@ -750,8 +750,9 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 }
 
 /*
- * An ioctl's exit brings bytes that its entry's command says how to print:
- * its entry kept (a few threads', by tid) until then. NULL: not known.
+ * An ioctl's exit brings bytes that its entry's command says how to print
+ * (an exec's, strings its entry counted): its entry kept (a few threads',
+ * by tid) until then. NULL: not known.
  */
 static const struct fmt_json_entry *json_ioctl_entry(struct fmt *f, const struct cli_ev *ev)
 {
@@ -759,7 +760,9 @@ static const struct fmt_json_entry *json_ioctl_entry(struct fmt *f, const struct
 	struct fmt_json_entry *e = &f->json_ioctl[(unsigned int)ev->tid % 8];
 	const char *sys = sys_name_of(ev);
 
-	if (!sys || !PTBPF_EV_IS_SYSCALL(id) || strcmp(sys, "ioctl") || ev->tid <= 0)
+	if (!sys || !PTBPF_EV_IS_SYSCALL(id) ||
+	    (strcmp(sys, "ioctl") && strcmp(sys, "execve") && strcmp(sys, "execveat")) ||
+	    ev->tid <= 0)
 		return NULL;
 	if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
 		e->tid = ev->len <= sizeof(e->data) ? ev->tid : 0;

@@ -164,6 +164,15 @@ struct ptbpf_sys_cap {
 /* pselect6's last argument: its signal set's pointer and size (16 bytes);
  * the set itself follows as a PTBPF_CAP_SIGSET of the same argument */
 #define PTBPF_CAP_SIGSET_ARG 27
+/*
+ * execve's and execveat's exit, when the call succeeded: the new program's
+ * argument strings as the kernel copied them, NUL-separated (full: all
+ * their bytes). The argv of the entry stops at the first string it could
+ * not read (a page not yet in memory); these are the same strings, unless
+ * the program was a script (its interpreter's name comes first, and the
+ * count differs).
+ */
+#define PTBPF_CAP_ARG_STRINGS 28
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -68,6 +68,7 @@ static const struct cap_row cap_rows[] = {
 	{ "rt_sigprocmask", FIXED(PTBPF_CAP_SIGSET, 1, 8, E) },
 	{ "rt_sigsuspend", FIXED(PTBPF_CAP_SIGSET, 0, 8, E) },
 	{ "setrlimit", FIXED(PTBPF_CAP_RLIMIT, 1, 16, E) },
+	{ "setgroups", { PTBPF_CAP_INT, 1, KERN_CAP_ARG_ELEMS, 0, 4, E } },
 	{ "prlimit64", FIXED(PTBPF_CAP_RLIMIT, 2, 16, E) },
 	{ "poll", { PTBPF_CAP_POLLFD, 0, KERN_CAP_ARG_ELEMS, 1, 8, E } },
 	{ "ppoll", { PTBPF_CAP_POLLFD, 0, KERN_CAP_ARG_ELEMS, 1, 8, E } },
@@ -118,6 +119,10 @@ static const struct cap_row cap_rows[] = {
 	{ "fstatfs", FIXED(PTBPF_CAP_STATFS, 1, 120, X) },
 	{ "pipe", FIXED(PTBPF_CAP_INT, 0, 8, X) },
 	{ "pipe2", FIXED(PTBPF_CAP_INT, 0, 8, X) },
+	{ "execve", { PTBPF_CAP_ARG_STRINGS, 1, KERN_CAP_ARGAREA, 0, 1024, X } },
+	{ "execveat", { PTBPF_CAP_ARG_STRINGS, 2, KERN_CAP_ARGAREA, 0, 1024, X } },
+	/* the gids the call wrote: as many as it returns */
+	{ "getgroups", { PTBPF_CAP_INT, 1, KERN_CAP_RET_ELEMS, 0, 4, X } },
 	{ "socketpair", FIXED(PTBPF_CAP_INT, 3, 8, X) },
 	{ "accept", SA_LENPTR(1, 2) },
 	{ "accept4", SA_LENPTR(1, 2) },

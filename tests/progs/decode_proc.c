@@ -90,12 +90,18 @@ static void limit_calls(void)
 	struct rlimit rl, core = { 0, 0 };
 	struct utsname un;
 	struct sysinfo si;
+	gid_t gids[64];
+	int n;
 
 	check(!syscall(SYS_getrlimit, RLIMIT_NOFILE, &rl), "getrlimit");
 	check(!syscall(SYS_setrlimit, RLIMIT_CORE, &core), "setrlimit");
 	check(!prlimit(0, RLIMIT_CORE, NULL, &rl), "prlimit64");
 	check(!uname(&un), "uname");
 	check(!sysinfo(&si), "sysinfo");
+	/* how many supplementary groups, then which (as many as there are) */
+	n = getgroups(0, gids);
+	check(n >= 0 && n <= 64, "getgroups 0");
+	check(getgroups(64, gids) == n, "getgroups");
 }
 
 static void poll_calls(void)

@@ -113,6 +113,29 @@ static void test_read_write(void **state)
 	expect_call("write(1, \"hi\\n\", 3)", "write", &e, NULL);
 }
 
+/* getgroups' gids at exit, as many as it returns; setgroups' at entry (strace 6.1) */
+static void test_groups(void **state)
+{
+	static const uint32_t gids[3] = { 4, 24, 27 };
+	uint64_t q[6] = { 0, 0x7ffd1000 }, g[6] = { 8, 0x7ffd1000 }, s[6] = { 3, 0x7ffd2000 };
+	struct pl e, x;
+
+	(void)state;
+	pl_enter(&e, 115, q, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_exit(&x, 115, 0);
+	pl_cap(&x, 1, PTBPF_CAP_INT, "", 0, 0);
+	expect_call("getgroups(0, [])", "getgroups", &e, &x);
+	pl_enter(&e, 115, g, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_exit(&x, 115, 3);
+	pl_cap(&x, 1, PTBPF_CAP_INT, gids, sizeof(gids), sizeof(gids));
+	expect_call("getgroups(8, [4, 24, 27])", "getgroups", &e, &x);
+	/* failed: no capture, the address */
+	expect_call("getgroups(8, 0x7ffd1000)", "getgroups", &e, NULL);
+	pl_enter(&e, 116, s, PTBPF_SYS_CAPS);
+	pl_cap(&e, 1, PTBPF_CAP_INT, gids, sizeof(gids), sizeof(gids));
+	expect_call("setgroups(3, [4, 24, 27])", "setgroups", &e, NULL);
+}
+
 static void test_execve(void **state)
 {
 	uint64_t a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
@@ -142,6 +165,63 @@ static void test_execve(void **state)
 	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 1);
 	expect_call("execve(\"/bin/echo\", [\"01234567890123456789012345678901\"...], 0x7ffd3000)",
 		    "execve", &e, NULL);
+}
+
+/* An argv whose walk stopped at a string not in memory: the strings the
+ * kernel copied, from the exit, when they are the same (strace 6.1's line
+ * for tests/progs/decode_proc's child); the entry's otherwise. */
+static void test_execve_late_argv(void **state)
+{
+	static const char area[] = "./decode_proc\0child\0two words\0quote\"d\n";
+	static const char script[] = "/bin/sh\0./s.sh\0child\0two words\0quote\"d\n";
+	uint64_t a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
+	const char *partial = "execve(\"./decode_proc\", [\"./decode_proc\", ...], 0x7ffd3000 "
+			      "/* 2 vars */)";
+	struct pl e, x;
+
+	(void)state;
+	pl_enter(&e, 59, a, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT);
+	pl_path(&e, 0, 0, "./decode_proc");
+	pl_cap(&e, 1, PTBPF_CAP_STR, "./decode_proc", 13, 13);
+	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 4);
+	pl_cap(&e, 2, PTBPF_CAP_VECTOR_END, "", 0, 2);
+	pl_exit(&x, 59, 0);
+	pl_cap(&x, 1, PTBPF_CAP_ARG_STRINGS, area, sizeof(area), sizeof(area));
+	expect_call("execve(\"./decode_proc\", [\"./decode_proc\", \"child\", \"two words\", "
+		    "\"quote\\\"d\\n\"], 0x7ffd3000 /* 2 vars */)",
+		    "execve", &e, &x);
+	/* a script: the kernel's strings begin with its interpreter (a count
+	 * of its own); cut short; not ending in a NUL; another first string */
+	pl_exit(&x, 59, 0);
+	pl_cap(&x, 1, PTBPF_CAP_ARG_STRINGS, script, sizeof(script), sizeof(script));
+	expect_call(partial, "execve", &e, &x);
+	pl_exit(&x, 59, 0);
+	pl_cap(&x, 1, PTBPF_CAP_ARG_STRINGS, area, 20, sizeof(area));
+	expect_call(partial, "execve", &e, &x);
+	pl_exit(&x, 59, 0);
+	pl_cap(&x, 1, PTBPF_CAP_ARG_STRINGS, area, sizeof(area) - 1, sizeof(area) - 1);
+	expect_call(partial, "execve", &e, &x);
+	pl_exit(&x, 59, 0);
+	pl_cap(&x, 1, PTBPF_CAP_ARG_STRINGS, "/x\0a\0b\0c", 9, 9);
+	expect_call(partial, "execve", &e, &x);
+	/* a first string longer than -s: the entry has its 32 bytes and "more" */
+	pl_enter(&e, 59, a, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT);
+	pl_path(&e, 0, 0, "./decode_proc");
+	pl_cap(&e, 1, PTBPF_CAP_STR, "/work/main/build/tests/decode_proc", 32, 33);
+	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 2);
+	pl_exit(&x, 59, 0);
+	pl_cap(&x, 1, PTBPF_CAP_ARG_STRINGS, "/work/main/build/tests/decode_proc\0child", 41, 41);
+	expect_call("execve(\"./decode_proc\", [\"/work/main/build/tests/decode_pr\"..., "
+		    "\"child\"], 0x7ffd3000)",
+		    "execve", &e, &x);
+	/* an argv the entry read whole: the entry's */
+	pl_enter(&e, 59, a, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT);
+	pl_path(&e, 0, 0, "./decode_proc");
+	pl_cap(&e, 1, PTBPF_CAP_STR, "./decode_proc", 13, 13);
+	pl_cap(&e, 1, PTBPF_CAP_VECTOR_END, "", 0, 1);
+	pl_exit(&x, 59, 0);
+	pl_cap(&x, 1, PTBPF_CAP_ARG_STRINGS, "other\0", 6, 6);
+	expect_call("execve(\"./decode_proc\", [\"./decode_proc\"], 0x7ffd3000)", "execve", &e, &x);
 }
 
 static void test_split(void **state)
@@ -619,6 +699,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
 		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
+		cmocka_unit_test(test_groups),	   cmocka_unit_test(test_execve_late_argv),
 		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_ioctl_json),
 		cmocka_unit_test(test_cmsgs),	   cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_iovec),	   cmocka_unit_test(test_msghdr),

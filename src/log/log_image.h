@@ -10,11 +10,13 @@
  *
  * Encoded body of an image event of data_len bytes:
  *   varint prefix_len (at most data_len), varint addr_off (addr_off + 8 <=
- *   prefix_len), prefix_len bytes of prefix (the image's address: the
- *   little-endian u64 at addr_off in it), then pairs until the image's
- *   data_len - prefix_len bytes are made: varint copy, varint literal
- *   (not both 0), literal bytes. copy takes the bytes at the same
- *   addresses from the context's last image, which must hold them all.
+ *   prefix_len); then pairs until the prefix_len bytes of the prefix are
+ *   made (the image's address: the little-endian u64 at addr_off in it),
+ *   then pairs until the image's data_len - prefix_len bytes are. A pair:
+ *   varint copy, varint literal (not both 0), literal bytes; copy takes
+ *   the bytes at the same offsets from the context's last prefix (if as
+ *   long), at the same addresses from its last image, which must hold
+ *   them all.
  * Internal to src/log.
  */
 #ifndef PTBPF_LOG_IMAGE_H
@@ -32,7 +34,8 @@ struct log_image {
 	uint64_t addr;	    /* the address of buf[prefix] */
 };
 
-/* Room the body of data_len bytes of data may take at most. */
+/* Room the body of data_len bytes of data may take at most (two parts,
+ * each at most its bytes and one pair more: copies are COPY_MIN or more). */
 #define LOG_IMAGE_BODY_MAX(data_len) ((size_t)(data_len) + (size_t)(data_len) / 8 + 48)
 
 /*

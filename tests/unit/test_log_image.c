@@ -73,8 +73,12 @@ static void test_codec(void **state)
 	/* no base: the whole image, plus a few bytes */
 	assert_true(roundtrip(NULL, a, PREFIX + 8192) <= PREFIX + 8192 + 16);
 	log_image__set(&base, a, PREFIX + 8192, PREFIX, ADDR_OFF);
-	/* the same stack again: the prefix and a pair */
-	assert_true(roundtrip(&base, a, PREFIX + 8192) <= PREFIX + 16);
+	/* the same stack again, its registers too: two copies */
+	assert_true(roundtrip(&base, a, PREFIX + 8192) <= 16);
+	/* another rax (the syscall's number): 8 bytes of the registers more */
+	a[8] ^= 0x55;
+	assert_true(roundtrip(&base, a, PREFIX + 8192) <= 8 + 24);
+	a[8] ^= 0x55;
 	/* 256 bytes deeper (a callee's frame) with one changed word above */
 	b = mkdata(0x7ffd0000 - 256, 8192, 1);
 	memset(b + PREFIX + 256 + 1000, 0xee, 8);
@@ -113,13 +117,18 @@ static size_t mkbody(unsigned char *out, uint64_t prefix, uint64_t addr_off, uin
 
 	n += log_pack__put_u(out + n, prefix);
 	n += log_pack__put_u(out + n, addr_off);
-	memset(out + n, 0x5a, prefix);
-	if (addr_off + 8 <= prefix) {
-		uint64_t le = htole64(addr);
+	if (prefix) {
+		/* the prefix as one literal pair */
+		n += log_pack__put_u(out + n, 0);
+		n += log_pack__put_u(out + n, prefix);
+		memset(out + n, 0x5a, prefix);
+		if (addr_off + 8 <= prefix) {
+			uint64_t le = htole64(addr);
 
-		memcpy(out + n + addr_off, &le, 8);
+			memcpy(out + n + addr_off, &le, 8);
+		}
+		n += prefix;
 	}
-	n += prefix;
 	va_start(ap, npairs);
 	for (int i = 0; i < npairs; i++) {
 		uint64_t copy = va_arg(ap, uint64_t), lit = va_arg(ap, uint64_t);
@@ -182,6 +191,18 @@ static void test_hostile(void **state)
 	assert_int_equal(log_image__decode(&base, body, n, 8, &out), -EINVAL);
 	n = mkbody(body, 8, 0, 0x1000, 0);
 	assert_int_equal(log_image__decode(&base, body, n, 8, &out), 0);
+	/* the registers copied from the base's: only from a base whose
+	 * prefix is as long */
+	n = 0;
+	n += log_pack__put_u(body + n, PREFIX);
+	n += log_pack__put_u(body + n, ADDR_OFF);
+	n += log_pack__put_u(body + n, PREFIX);
+	n += log_pack__put_u(body + n, 0);
+	assert_int_equal(log_image__decode(&base, body, n, PREFIX, &out), 0);
+	assert_memory_equal(out.buf, a, PREFIX);
+	assert_int_equal(log_image__decode(NULL, body, n, PREFIX, &out), -EINVAL);
+	base.prefix = PREFIX - 8;
+	assert_int_equal(log_image__decode(&base, body, n, PREFIX, &out), -EINVAL);
 	free(a);
 	free(base.buf);
 	free(out.buf);

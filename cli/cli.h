@@ -413,7 +413,8 @@ struct fmt {
 	struct fmt_json_entry {
 		pid_t tid; /* 0: none */
 		uint16_t len;
-		unsigned char data[2048];
+		/* aligned as a payload read through its struct */
+		unsigned char data[2048] __attribute__((aligned(8)));
 	} json_ioctl[8];
 };
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute);

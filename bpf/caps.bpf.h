@@ -518,23 +518,9 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 			break;
 		if (sp->when != when)
 			continue;
-		if (mode == KERN_CAP_ARGAREA) {
-			/* after a successful exec: the registers are the new
-			 * program's, its strings are where its mm says */
-			struct task_struct *t = (struct task_struct *)bpf_get_current_task();
-			__u64 a0 = BPF_CORE_READ(t, mm, arg_start),
-			      a1 = BPF_CORE_READ(t, mm, arg_end);
-
-			if (ret || !a0 || a1 <= a0)
-				continue;
-			uptr = a0;
-			full = a1 - a0 > 0xffffffffull ? 0xffffffffu : (__u32)(a1 - a0);
-			want = full < max ? full : max;
-			at = cap_bytes(raw, at, end, arg, type, uptr, want, full);
-			continue;
-		}
 		uptr = cap_arg(args, arg);
-		if (!uptr)
+		/* after a successful exec the registers are the new program's */
+		if (!uptr && mode != KERN_CAP_ARGAREA)
 			continue;
 		switch (mode) {
 		case KERN_CAP_FIXED:
@@ -572,6 +558,19 @@ static __always_inline __u64 caps_take(char *raw, __u64 at, __u64 end, __u32 nr,
 				continue;
 			uptr = pl[0];
 			full = pl[1] > 0xffffffffull ? 0xffffffffu : (__u32)pl[1];
+			want = full < max ? full : max;
+			break;
+		}
+		case KERN_CAP_ARGAREA: {
+			/* the new program's strings, where its mm says */
+			struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+			__u64 a0 = BPF_CORE_READ(t, mm, arg_start),
+			      a1 = BPF_CORE_READ(t, mm, arg_end);
+
+			if (ret || !a0 || a1 <= a0)
+				continue;
+			uptr = a0;
+			full = a1 - a0 > 0xffffffffull ? 0xffffffffu : (__u32)(a1 - a0);
 			want = full < max ? full : max;
 			break;
 		}

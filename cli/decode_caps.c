@@ -90,21 +90,27 @@ int caps_exit_arg(const void *data, size_t len)
 	return PTBPF_SYS_EXIT_ARG(e->flags);
 }
 
+/* The index of argument arg's vector end in cs (-1: none), and the strings before it. */
+static int vector_end(const struct cap_set *cs, int arg, unsigned int *nstr)
+{
+	*nstr = 0;
+	for (int i = 0; cs && i < cs->n; i++) {
+		if (cs->c[i].h.arg != arg)
+			continue;
+		if (cs->c[i].h.type == PTBPF_CAP_VECTOR_END)
+			return i;
+		if (cs->c[i].h.type == PTBPF_CAP_STR)
+			(*nstr)++;
+	}
+	return -1;
+}
+
 /* ["ls", "-l"] or 0x7ffd... / * 23 vars * /: the vector of argument arg. */
 static int print_vector(struct sbuf *b, const struct cap_set *cs, int arg, uint64_t raw)
 {
-	int i, nstr = 0, end = -1;
+	unsigned int nstr;
+	int i, end = vector_end(cs, arg, &nstr);
 
-	for (i = 0; i < cs->n; i++) {
-		if (cs->c[i].h.arg != arg)
-			continue;
-		if (cs->c[i].h.type == PTBPF_CAP_VECTOR_END) {
-			end = i;
-			break;
-		}
-		if (cs->c[i].h.type == PTBPF_CAP_STR)
-			nstr++;
-	}
 	if (end < 0)
 		return -1;
 	if (!nstr && cs->c[end].h.full) {
@@ -142,21 +148,11 @@ static int print_arg_strings(struct sbuf *b, const struct cap_set *ent, int arg,
 			     const struct cap_ref *area)
 {
 	const unsigned char *p = area->p, *q;
-	unsigned count = 0, nstr = 0, n = 0, shown, i;
+	unsigned int count, nstr, n = 0, shown, i;
 	size_t left = area->h.len;
-	int end = -1;
+	int end = vector_end(ent, arg, &nstr);
 
-	for (i = 0; ent && i < (unsigned)ent->n; i++) {
-		if (ent->c[i].h.arg != arg)
-			continue;
-		if (ent->c[i].h.type == PTBPF_CAP_VECTOR_END) {
-			end = (int)i;
-			count = ent->c[i].h.full;
-			break;
-		}
-		if (ent->c[i].h.type == PTBPF_CAP_STR)
-			nstr++;
-	}
+	count = end < 0 ? 0 : ent->c[end].h.full;
 	if (end < 0 || nstr >= count || nstr >= dopts.strsize || area->h.len != area->h.full ||
 	    !area->h.len || p[area->h.len - 1])
 		return 0;
@@ -195,13 +191,9 @@ static int print_arg_strings(struct sbuf *b, const struct cap_set *ent, int arg,
 /* [{iov_base="abc", iov_len=3}, ...]: the iovec array of argument arg. */
 static int print_iovec(struct sbuf *b, const struct cap_set *cs, int arg)
 {
-	int i, n = 0, end = -1;
+	unsigned int nstr;
+	int i, n = 0, end = vector_end(cs, arg, &nstr);
 
-	for (i = 0; i < cs->n; i++)
-		if (cs->c[i].h.arg == arg && cs->c[i].h.type == PTBPF_CAP_VECTOR_END) {
-			end = i;
-			break;
-		}
 	if (end < 0)
 		return -1;
 	sb_putc(b, '[');

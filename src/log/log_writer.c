@@ -797,6 +797,8 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	uint64_t grow = 0, plen = w->blk_plen;
 	bool image = h->id == w->image_id && w->image_id && dlen >= w->image_prefix &&
 		     dlen <= LOG_MAX_DATA - 64;
+	/* an image coded against the open record's (a base that a new record drops) */
+	bool based = image && w->blk_open;
 	const unsigned char *src = image ? w->image_body : data;
 	uint32_t slot,
 		stored = image ? image_encode(w, h, data, dlen) : log_pack__stored_len(data, dlen);
@@ -826,7 +828,7 @@ static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, con
 	}
 	if (!w->blk_open) {
 		log_pack__reset(&w->pack, h->ts);
-		if (image) /* now without a base */
+		if (based) /* now without a base */
 			stored = image_encode(w, h, data, dlen);
 		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, image, eh, &slot);
 		grow = 24 + log_round8(sizeof(struct log_events_hdr) + n + stored);

@@ -1306,7 +1306,8 @@ static void test_pack_codec(void **state)
 		size_t n;
 
 		pk_make(i, &h, d);
-		n = log_pack__encode(&wp, &h, h.trunc, h.data_len, h.data_len, false, buf + len, &slot);
+		n = log_pack__encode(&wp, &h, h.trunc, h.data_len, h.data_len, false, buf + len,
+				     &slot);
 		assert_true(n >= 4 && n <= LOG_PACK_HDR_MAX);
 		memcpy(buf + len + n, d, h.data_len);
 		log_pack__commit(&wp, slot, &h);
@@ -1421,8 +1422,8 @@ static void test_pack_zero_tail(void **state)
 				assert_true(h.data_len - stored > 2);
 			if (len + LOG_PACK_HDR_MAX + stored > sizeof(buf))
 				break;
-			n = (uint32_t)log_pack__encode(&wp, &h, 0, h.data_len, stored, false, buf + len,
-						       &slot);
+			n = (uint32_t)log_pack__encode(&wp, &h, 0, h.data_len, stored, false,
+						       buf + len, &slot);
 			memcpy(buf + len + n, d, stored);
 			log_pack__commit(&wp, slot, &h);
 			len += n + stored;

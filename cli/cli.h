@@ -76,6 +76,19 @@ void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * where it writes the text out (ptbpf then says "out of memory" and exits
  * with 1).
  */
+/* pidmap.c: a map from a process or thread id (> 0) to a pointer */
+struct pidmap {
+	struct pidmap_ent {
+		pid_t key; /* 0: free */
+		void *val;
+	} * e;
+	size_t cap, n;
+};
+void *pidmap_get(const struct pidmap *m, pid_t key);
+int pidmap_put(struct pidmap *m, pid_t key, void *val); /* 0, or -1: no memory */
+void *pidmap_del(struct pidmap *m, pid_t key);		/* the value removed, or NULL */
+void pidmap_free(struct pidmap *m, void (*free_val)(void *));
+
 struct sbuf {
 	char *s;
 	size_t len, cap; /* cap 0 once failed: every append asks sb_grow_slow */
@@ -259,6 +272,9 @@ size_t sys_name_offset(const char *ev_name);	  /* of "openat" in "sys_exit_opena
 const struct sysdesc *sys_desc(const char *name); /* NULL: unknown syscall */
 int sys_noreturn(const struct sysdesc *d);	  /* exit, exit_group */
 int sys_nargs(const struct sysdesc *d);		  /* arguments it prints (6 if unknown) */
+/* 1 if what d's exit brings is printed by its entry's arguments (an ioctl's
+ * bytes by its command, an exec's strings by its count). */
+int sys_exit_uses_entry(const struct sysdesc *d);
 void decode_sys_args(struct sbuf *b, const char *name, const struct sysdesc *d, const void *data,
 		     size_t len);
 /* The same with the captures of its exit (xdata NULL: none). */
@@ -409,13 +425,9 @@ struct fmt {
 	size_t line_at;
 	struct line_prefix prefix;
 	uint64_t nevents, noverflow;
-	/* --json: the last ioctl or exec entry of a few threads, for their exits */
-	struct fmt_json_entry {
-		pid_t tid; /* 0: none */
-		uint16_t len;
-		/* aligned as a payload read through its struct */
-		unsigned char data[2048] __attribute__((aligned(8)));
-	} json_ioctl[8];
+	/* --json: tid -> struct sbuf, the payload of its ioctl or exec entry
+	 * in progress (sys_exit_uses_entry), for its exit */
+	struct pidmap json_entries;
 };
 void fmt_init(struct fmt *f, FILE *out, int json, int absolute);
 void fmt_event(struct fmt *f, const struct cli_ev *ev);

@@ -224,6 +224,18 @@ int sys_nargs(const struct sysdesc *d)
 	return d ? d->nargs : 6;
 }
 
+int sys_exit_uses_entry(const struct sysdesc *d)
+{
+	static const struct sysdesc *ioctl, *execve, *execveat;
+
+	if (!ioctl) {
+		ioctl = sys_desc("ioctl");
+		execve = sys_desc("execve");
+		execveat = sys_desc("execveat");
+	}
+	return d && (d == ioctl || d == execve || d == execveat);
+}
+
 int sys_noreturn(const struct sysdesc *d)
 {
 	return d && d->ret == R_NONE;

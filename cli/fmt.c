@@ -30,6 +30,12 @@ void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
 	f->times = -1;
 }
 
+static void json_entry_free(void *p)
+{
+	sb_free(p);
+	free(p);
+}
+
 void fmt_fini(struct fmt *f)
 {
 	fmt_flush(f);
@@ -44,6 +50,7 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->deferred);
 	sb_free(&f->line);
 	sb_free(&f->tmp);
+	pidmap_free(&f->json_entries, json_entry_free);
 }
 
 int fmt_failed(const struct fmt *f)
@@ -751,29 +758,33 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 
 /*
  * An ioctl's exit brings bytes that its entry's command says how to print
- * (an exec's, strings its entry counted): its entry kept (a few threads',
- * by tid) until then. NULL: not known.
+ * (an exec's, strings its entry counted): its entry is kept by tid until
+ * then. NULL: not known.
  */
-static const struct fmt_json_entry *json_ioctl_entry(struct fmt *f, const struct cli_ev *ev)
+static struct sbuf *json_entry_of(struct fmt *f, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
-	struct fmt_json_entry *e = &f->json_ioctl[(unsigned int)ev->tid % 8];
-	const char *sys = sys_name_of(ev);
+	struct sbuf *e;
 
-	if (!sys || !PTBPF_EV_IS_SYSCALL(id) ||
-	    (strcmp(sys, "ioctl") && strcmp(sys, "execve") && strcmp(sys, "execveat")) ||
-	    ev->tid <= 0)
+	if (ev->tid <= 0 || !PTBPF_EV_IS_SYSCALL(id) || !sys_exit_uses_entry(ev->desc))
 		return NULL;
+	e = pidmap_get(&f->json_entries, ev->tid);
 	if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
-		e->tid = ev->len <= sizeof(e->data) ? ev->tid : 0;
-		e->len = (uint16_t)ev->len;
-		if (e->tid)
-			memcpy(e->data, ev->data, ev->len);
+		if (!e && (e = calloc(1, sizeof(*e))) && pidmap_put(&f->json_entries, ev->tid, e)) {
+			free(e);
+			e = NULL;
+		}
+		if (e) {
+			if (e->failed)
+				sb_free(e);
+			sb_reset(e);
+			sb_putn(e, (const char *)ev->data, ev->len);
+		}
 		return NULL;
 	}
-	if (e->tid != ev->tid)
+	/* its entry's, whole */
+	if (!e || e->failed || !e->len)
 		return NULL;
-	e->tid = 0;
 	return e;
 }
 
@@ -781,7 +792,7 @@ static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 {
 	struct sbuf *b = &f->line;
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
-	const struct fmt_json_entry *entry = json_ioctl_entry(f, ev);
+	struct sbuf *entry = json_entry_of(f, ev);
 
 	line_begin(f);
 	sb_printf(b,
@@ -798,9 +809,11 @@ static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 		  ev->len);
 	if (ev->info.posix_event_id == POSIX_TRACE_OVERFLOW)
 		sb_puts(b, ",\"lost_events\":true");
-	fmt_json_fields_entry(b, ev, entry ? entry->data : NULL, entry ? entry->len : 0);
+	fmt_json_fields_entry(b, ev, entry ? entry->s : NULL, entry ? entry->len : 0);
 	sb_putc(b, '}');
 	emit(f);
+	if (entry) /* used once: the next exit of tid is another call's */
+		sb_reset(entry);
 }
 
 void fmt_event(struct fmt *f, const struct cli_ev *ev)

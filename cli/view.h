@@ -41,19 +41,6 @@ uint32_t sysclass_of(int nr);
 /* The class of a name of strace's ("%file", "%net"...); 0, or -1: none. */
 int sysclass_lookup(const char *name, uint32_t *cls);
 
-/* pidmap.c: a map from a process or thread id (> 0) to a pointer */
-struct pidmap {
-	struct pidmap_ent {
-		pid_t key; /* 0: free */
-		void *val;
-	} * e;
-	size_t cap, n;
-};
-void *pidmap_get(const struct pidmap *m, pid_t key);
-int pidmap_put(struct pidmap *m, pid_t key, void *val); /* 0, or -1: no memory */
-void *pidmap_del(struct pidmap *m, pid_t key);		/* the value removed, or NULL */
-void pidmap_free(struct pidmap *m, void (*free_val)(void *));
-
 /* summary.c: the strace -c table */
 enum {
 	SUM_COL_NONE,

@@ -647,6 +647,67 @@ static void test_ioctl_json(void **state)
 	sb_free(&b);
 }
 
+/* One payload through --json's formatter as thread tid's event. */
+static void json_event(struct fmt *f, const char *name, trace_event_id_t id, pid_t tid,
+		       const struct pl *p)
+{
+	struct cli_ev ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.info.posix_event_id = id;
+	ev.info.posix_pid = 100;
+	ev.tid = tid;
+	ev.name = name;
+	ev.sys_off = (uint8_t)sys_name_offset(name);
+	ev.desc = sys_desc(name + ev.sys_off);
+	ev.data = p->b;
+	ev.len = p->len;
+	fmt_event(f, &ev);
+}
+
+/* --json pairs each thread's ioctl exit with its own entry, however many
+ * threads have one in progress (101 and 109 once shared a slot). */
+static void test_ioctl_json_threads(void **state)
+{
+	static const uint16_t ws[4] = { 24, 80, 0, 0 };
+	static const int32_t pgrp = 4242;
+	uint64_t winsz[6] = { 2, 0x5413, 0x7ffd5000 }, pg[6] = { 2, 0x540f, 0x7ffd6000 };
+	struct pl e1, e2, x1, x2;
+	struct fmt f;
+	char *out = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&out, &n);
+
+	(void)state;
+	assert_non_null(mem);
+	fmt_init(&f, mem, 1, 0);
+	pl_enter(&e1, 16, winsz, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_enter(&e2, 16, pg, PTBPF_SYS_CAPS_AT_EXIT);
+	pl_exit(&x1, 16, 0);
+	pl_cap(&x1, 2, PTBPF_CAP_IOCTL, ws, sizeof(ws), sizeof(ws));
+	pl_exit(&x2, 16, 0);
+	pl_cap(&x2, 2, PTBPF_CAP_IOCTL, &pgrp, sizeof(pgrp), sizeof(pgrp));
+	for (pid_t t = 101; t < 101 + 64; t += 8)
+		json_event(&f, "sys_enter_ioctl", PTBPF_EV_SYS_ENTER(16), t, t == 109 ? &e2 : &e1);
+	json_event(&f, "sys_exit_ioctl", PTBPF_EV_SYS_EXIT(16), 109, &x2);
+	json_event(&f, "sys_exit_ioctl", PTBPF_EV_SYS_EXIT(16), 101, &x1);
+	/* an exit is paired once: a second one of 101 has no entry */
+	json_event(&f, "sys_exit_ioctl", PTBPF_EV_SYS_EXIT(16), 101, &x1);
+	fmt_fini(&f);
+	fclose(mem);
+	assert_non_null(strstr(out, "\"tid\":109,"));
+	assert_non_null(strstr(out, "\"decoded\":{\"arg\":\"[4242]\"}"));
+	assert_non_null(strstr(out, "\"decoded\":{\"arg\":\"{ws_row=24, ws_col=80, "
+				    "ws_xpixel=0, ws_ypixel=0}\"}"));
+	/* the last line: 101's second exit, without decoded bytes */
+	n = strlen(out);
+	assert_true(n > 1);
+	out[n - 1] = '\0';
+	assert_null(strstr(strrchr(out, '\n'), "decoded"));
+	assert_non_null(strstr(strrchr(out, '\n'), "\"tid\":101,"));
+	free(out);
+}
+
 static void test_hostile(void **state)
 {
 	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
@@ -697,14 +758,23 @@ static void test_hostile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_write), cmocka_unit_test(test_execve),
-		cmocka_unit_test(test_split),	   cmocka_unit_test(test_poll),
-		cmocka_unit_test(test_groups),	   cmocka_unit_test(test_execve_late_argv),
-		cmocka_unit_test(test_ioctl),	   cmocka_unit_test(test_ioctl_json),
-		cmocka_unit_test(test_cmsgs),	   cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_iovec),	   cmocka_unit_test(test_msghdr),
-		cmocka_unit_test(test_linger),	   cmocka_unit_test(test_itimerspec),
-		cmocka_unit_test(test_select),	   cmocka_unit_test(test_utimensat),
+		cmocka_unit_test(test_read_write),
+		cmocka_unit_test(test_execve),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_poll),
+		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_execve_late_argv),
+		cmocka_unit_test(test_ioctl),
+		cmocka_unit_test(test_ioctl_json),
+		cmocka_unit_test(test_ioctl_json_threads),
+		cmocka_unit_test(test_cmsgs),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_iovec),
+		cmocka_unit_test(test_msghdr),
+		cmocka_unit_test(test_linger),
+		cmocka_unit_test(test_itimerspec),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_utimensat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -679,8 +679,19 @@ struct argnames {
 	const char *arg[6];
 };
 
+/* the ARG names of schema/syscalls.def, sorted by syscall name */
 static const struct argnames argnames[] = {
-#include "syscall_argnames.h"
+/* clang-format off */
+#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { #name, {
+#define ARG(name, type) #name,
+#define CAP(...)
+#define END } },
+#include "syscalls.def"
+#undef SYSCALL
+#undef ARG
+#undef CAP
+#undef END
+	/* clang-format on */
 };
 
 static int argnames_cmp(const void *k, const void *e)

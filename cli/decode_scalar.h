@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * ptbpf: the per-syscall table's argument types (cli/decode.c's sysdescs)
- * and the printers of the scalar ones, as strace 6.1 prints them on
- * x86_64; results that need the call's arguments (fcntl's F_GETFL).
+ * ptbpf: the printers of the scalar argument types of schema/syscalls.def, as strace 6.1 prints
+ * them on x86_64; results that need the call's arguments (fcntl's F_GETFL).
  */
 #ifndef PTBPF_DECODE_SCALAR_H
 #define PTBPF_DECODE_SCALAR_H
@@ -10,97 +9,11 @@
 #include <stdint.h>
 
 #include "cli.h"
-
-enum atype {
-	A_NONE = 0,
-	A_INT,	     /* signed int */
-	A_UINT,	     /* unsigned int */
-	A_LONG,	     /* signed long */
-	A_ULONG,     /* unsigned decimal */
-	A_HEX,	     /* 0x... */
-	A_PTR,	     /* NULL or 0x... */
-	A_STR,	     /* a string not captured: as A_PTR */
-	A_FD,	     /* int */
-	A_DIRFD,     /* AT_FDCWD or int */
-	A_PATH,	     /* captured path string or pointer */
-	A_SKIP,	     /* printed with the argument before it (A_SOCKOPT) */
-	A_OFLAGS,    /* open flags: O_RDONLY|O_CLOEXEC */
-	A_OFLBITS,   /* open flags without the access mode (pipe2, dup3): 0, O_CLOEXEC */
-	A_MODE,	     /* octal mode */
-	A_PROT,	     /* mmap prot */
-	A_MMAPFL,    /* mmap flags */
-	A_SIG,	     /* signal number */
-	A_CLONE,     /* clone's arguments, all of them: child_stack=NULL, flags=... */
-	A_FCNTL,     /* fcntl command */
-	A_FCNTLARG,  /* fcntl's third argument, by its command */
-	A_ACCESS,    /* F_OK / R_OK|W_OK|X_OK */
-	A_ATFL,	     /* AT_* flags */
-	A_SIGHOW,    /* SIG_BLOCK ... */
-	A_WHENCE,    /* SEEK_* */
-	A_WAITOPT,   /* WNOHANG ... */
-	A_PID,	     /* pid, decimal */
-	A_FUTEXOP,   /* FUTEX_WAIT_PRIVATE ... */
-	A_FUTEX3,    /* futex's timeout or val2, by its op */
-	A_FUTEX5,    /* futex's val3, by its op */
-	A_SOCKDOM,   /* AF_INET ... */
-	A_SOCKTYPE,  /* SOCK_STREAM|SOCK_CLOEXEC ... */
-	A_SOCKPROTO, /* IPPROTO_TCP, NETLINK_ROUTE ..., by the domain (argument 0) */
-	A_SOCKOPT,   /* a socket option's level and name (this argument and the next) */
-	A_OPTVAL,    /* a socket option's value (a pointer: its capture by the option) */
-	A_MSGFL,     /* MSG_DONTWAIT ... */
-	A_RLIMIT,    /* RLIMIT_STACK ... */
-	A_ARCHPRCTL, /* ARCH_SET_FS ... */
-	A_IOCTL,     /* ioctl command: TCGETS */
-	A_IOCTLARG,  /* ioctl's third argument: an fd for FICLONE, else hex */
-	A_EPOLLOP,   /* EPOLL_CTL_ADD */
-	A_STATXFL,   /* AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW */
-	A_STATXMASK, /* STATX_BASIC_STATS */
-	A_CLOCKID,   /* CLOCK_MONOTONIC */
-	/* a name of a table (xvals[]) */
-	A_FADVICE, /* POSIX_FADV_SEQUENTIAL */
-	A_SHUTHOW, /* SHUT_WR */
-	A_MADVICE, /* MADV_DONTNEED */
-	/* flags of a table (flagsets[]) */
-	A_GRNDFL,   /* GRND_NONBLOCK */
-	A_SOCKFL,   /* SOCK_CLOEXEC|SOCK_NONBLOCK */
-	A_EFDFL,    /* EFD_CLOEXEC */
-	A_TFDFL,    /* TFD_CLOEXEC */
-	A_INFL,	    /* IN_NONBLOCK */
-	A_EPOLLFL,  /* EPOLL_CLOEXEC */
-	A_MFDFL,    /* MFD_CLOEXEC */
-	A_MSYNCFL,  /* MS_SYNC */
-	A_SPLICEFL, /* SPLICE_F_MOVE */
-	A_FALLOCFL, /* FALLOC_FL_KEEP_SIZE */
-	A_XATTRFL,  /* XATTR_CREATE */
-	A_MCLFL,    /* MCL_CURRENT */
-	A_FLOCKOP,  /* LOCK_EX|LOCK_NB */
-	A_TIMERFL,  /* TIMER_ABSTIME */
-	A_ACCATFL,  /* faccessat2's AT_EACCESS */
-	A_MREMAPFL, /* MREMAP_MAYMOVE */
-	A_CRANGEFL, /* CLOSE_RANGE_CLOEXEC */
-};
-
-enum rtype {
-	R_INT = 0, /* decimal, -1 ERRNO on failure */
-	R_HEX,	   /* 0x... (addresses) */
-	R_NONE,	   /* does not return (exit) */
-	R_FCNTL,   /* by the command: 0x8002 (flags O_RDWR|O_LARGEFILE) */
-	R_OCT,	   /* octal: umask's 022 */
-	R_TIMEOUT, /* 0 is "0 (Timeout)" (poll, select) */
-};
-
-/* Arguments a call prints by the values of others (else all nargs). */
-enum sform {
-	S_ALL = 0,
-	S_OPEN,	  /* the mode only with O_CREAT or O_TMPFILE */
-	S_FCNTL,  /* no third argument for F_GETFD ... */
-	S_FUTEX,  /* those its op uses */
-	S_MREMAP, /* new_address only with MREMAP_MAYMOVE|MREMAP_FIXED */
-};
+#include "syscall_types.h"
 
 struct sysdesc {
 	const char *name;
-	unsigned char nargs;
+	signed char nargs;  /* printed; -1: no description (sys_desc() gives NULL) */
 	unsigned char ret;  /* enum rtype */
 	unsigned char form; /* enum sform */
 	unsigned char a[6]; /* enum atype */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * strace's syscall classes (-e %file, %desc, ...): which class each x86_64
- * syscall is in, as strace's own tables say (cli/syscall_classes.h, made
- * from them by tools/gen-syscall-classes.sh), and the class names.
+ * syscall is in, as strace's own tables say (schema/syscalls.def), and the
+ * class names.
  */
 #include <strings.h>
 
@@ -13,9 +13,17 @@ static const struct {
 	const char *name;
 	uint32_t cls;
 } sysclasses[] = {
-#define SYSCLASS(nr, name, cls) { nr, name, cls },
-#include "syscall_classes.h"
-#undef SYSCLASS
+/* clang-format off */
+#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, #name, classes },
+#define ARG(name, type)
+#define CAP(...)
+#define END
+#include "syscalls.def"
+#undef SYSCALL
+#undef ARG
+#undef CAP
+#undef END
+	/* clang-format on */
 };
 
 /* strace's class names (src/basic_filters.c), %net an alias of %network */

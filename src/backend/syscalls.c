@@ -7,101 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "syscall_types.h"
+
+/* A syscall of schema/syscalls.def: its number, name, argument count, and
+ * which arguments are paths. */
 struct sc_entry {
 	int nr;
 	const char *name;
 	int nargs;
+	unsigned char is_path[6];
 };
 
 static const struct sc_entry sc_known[] = {
-#define PTBPF_SYSCALL(nr, name, nargs) { nr, name, nargs },
-#include "syscall_table.h"
-#undef PTBPF_SYSCALL
+/* clang-format off */
+#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, #name, nargs, {
+#define ARG(name, type) (type) == A_PATH,
+#define CAP(...)
+#define END } },
+#include "syscalls.def"
+#undef SYSCALL
+#undef ARG
+#undef CAP
+#undef END
+	/* clang-format on */
 };
 
 #define SC_COUNT       (sizeof(sc_known) / sizeof(sc_known[0]))
 #define SC_UNKNOWN_LEN 16 /* "syscall_511" */
-
-/* Path arguments by syscall name: resolved to numbers once. */
-struct sc_path {
-	const char *name;
-	signed char a0, a1;
-};
-
-static const struct sc_path sc_paths[] = {
-	{ "open", 0, -1 },
-	{ "openat", 1, -1 },
-	{ "openat2", 1, -1 },
-	{ "creat", 0, -1 },
-	{ "execve", 0, -1 },
-	{ "execveat", 1, -1 },
-	{ "stat", 0, -1 },
-	{ "lstat", 0, -1 },
-	{ "newfstatat", 1, -1 },
-	{ "fstatat64", 1, -1 },
-	{ "statx", 1, -1 },
-	{ "access", 0, -1 },
-	{ "faccessat", 1, -1 },
-	{ "faccessat2", 1, -1 },
-	{ "unlink", 0, -1 },
-	{ "unlinkat", 1, -1 },
-	{ "mkdir", 0, -1 },
-	{ "mkdirat", 1, -1 },
-	{ "rmdir", 0, -1 },
-	{ "rename", 0, 1 },
-	{ "renameat", 1, 3 },
-	{ "renameat2", 1, 3 },
-	{ "link", 0, 1 },
-	{ "linkat", 1, 3 },
-	{ "symlink", 0, 1 },
-	{ "symlinkat", 0, 2 },
-	{ "chdir", 0, -1 },
-	{ "chroot", 0, -1 },
-	{ "readlink", 0, -1 },
-	{ "readlinkat", 1, -1 },
-	{ "truncate", 0, -1 },
-	{ "chmod", 0, -1 },
-	{ "fchmodat", 1, -1 },
-	{ "fchmodat2", 1, -1 },
-	{ "chown", 0, -1 },
-	{ "lchown", 0, -1 },
-	{ "fchownat", 1, -1 },
-	{ "utime", 0, -1 },
-	{ "utimes", 0, -1 },
-	{ "futimesat", 1, -1 },
-	{ "utimensat", 1, -1 },
-	{ "mknod", 0, -1 },
-	{ "mknodat", 1, -1 },
-	{ "mount", 0, 1 },
-	{ "umount2", 0, -1 },
-	{ "swapon", 0, -1 },
-	{ "swapoff", 0, -1 },
-	{ "statfs", 0, -1 },
-	{ "getxattr", 0, -1 },
-	{ "lgetxattr", 0, -1 },
-	{ "setxattr", 0, -1 },
-	{ "lsetxattr", 0, -1 },
-	{ "listxattr", 0, -1 },
-	{ "llistxattr", 0, -1 },
-	{ "removexattr", 0, -1 },
-	{ "lremovexattr", 0, -1 },
-	{ "getxattrat", 1, -1 },
-	{ "setxattrat", 1, -1 },
-	{ "listxattrat", 1, -1 },
-	{ "removexattrat", 1, -1 },
-	{ "inotify_add_watch", 1, -1 },
-	{ "fanotify_mark", 4, -1 },
-	{ "name_to_handle_at", 1, -1 },
-	{ "open_tree", 1, -1 },
-	{ "open_tree_attr", 1, -1 },
-	{ "move_mount", 1, 3 },
-	{ "fspick", 1, -1 },
-	{ "mount_setattr", 1, -1 },
-	{ "acct", 0, -1 },
-	{ "pivot_root", 0, 1 },
-	{ "uselib", 0, -1 },
-	{ "quotactl", 1, -1 },
-};
 
 static const char *sc_names[PTBPF_SYSCALL_NR_MAX];
 static signed char sc_path_tab[PTBPF_SYSCALL_NR_MAX][2];
@@ -109,12 +41,17 @@ static unsigned char sc_nargs[PTBPF_SYSCALL_NR_MAX];
 static char sc_unknown[PTBPF_SYSCALL_NR_MAX][SC_UNKNOWN_LEN];
 static pthread_once_t sc_once = PTHREAD_ONCE_INIT;
 
+static int sc_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct sc_entry *)e)->name);
+}
+
+/* sc_known is sorted by name */
 static int syscalls__lookup_known(const char *name)
 {
-	for (size_t i = 0; i < SC_COUNT; i++)
-		if (!strcmp(sc_known[i].name, name))
-			return sc_known[i].nr;
-	return -ENOENT;
+	const struct sc_entry *e = bsearch(name, sc_known, SC_COUNT, sizeof(sc_known[0]), sc_cmp);
+
+	return e ? e->nr : -ENOENT;
 }
 
 static void syscalls__init(void)
@@ -127,19 +64,18 @@ static void syscalls__init(void)
 		sc_nargs[nr] = 6;
 	}
 	for (size_t i = 0; i < SC_COUNT; i++) {
-		if (sc_known[i].nr < 0 || sc_known[i].nr >= PTBPF_SYSCALL_NR_MAX)
-			continue;
-		sc_names[sc_known[i].nr] = sc_known[i].name;
-		if (sc_known[i].nargs >= 0 && sc_known[i].nargs < 6)
-			sc_nargs[sc_known[i].nr] = (unsigned char)sc_known[i].nargs;
-	}
-	for (size_t i = 0; i < sizeof(sc_paths) / sizeof(sc_paths[0]); i++) {
-		int nr = syscalls__lookup_known(sc_paths[i].name);
+		const struct sc_entry *e = &sc_known[i];
+		int k = 0;
 
-		if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
+		if (e->nr < 0 || e->nr >= PTBPF_SYSCALL_NR_MAX)
 			continue;
-		sc_path_tab[nr][0] = sc_paths[i].a0;
-		sc_path_tab[nr][1] = sc_paths[i].a1;
+		sc_names[e->nr] = e->name;
+		if (e->nargs >= 0 && e->nargs < 6)
+			sc_nargs[e->nr] = (unsigned char)e->nargs;
+		/* BPF reads a call's first two paths */
+		for (int a = 0; a < 6 && k < 2; a++)
+			if (e->is_path[a])
+				sc_path_tab[e->nr][k++] = (signed char)a;
 	}
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Syscall numbers, names, argument counts and path arguments of the build
- * architecture (x86_64 numbers from build/gen/syscall_table.h).
+ * Syscall numbers, names, argument counts and path arguments (x86_64, from
+ * schema/syscalls.def).
  */
 #ifndef PTBPF_BACKEND_SYSCALLS_H
 #define PTBPF_BACKEND_SYSCALLS_H

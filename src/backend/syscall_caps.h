@@ -13,7 +13,8 @@
  * Fill the capture table by syscall number, and when[nr] with the
  * KERN_CAP_ENTRY / KERN_CAP_EXIT of its rows and the first argument its
  * exit captures (KERN_CAP_WHEN_EXIT_ARG). Returns the rows set, or
- * -E2BIG when a syscall has more than KERN_CAPS rows.
+ * -E2BIG for a syscall number past the table. (More than KERN_CAPS rows
+ * for one syscall does not compile.)
  */
 int syscall_caps__table(struct kern_cap_spec specs[PTBPF_SYSCALL_NR_MAX][KERN_CAPS],
 			uint8_t when[PTBPF_SYSCALL_NR_MAX]);

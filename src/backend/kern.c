@@ -175,7 +175,7 @@ static int kern_ring_create(size_t per)
  */
 static int kern_backend__put_rings(struct kern_backend *kb, int outer)
 {
-	__u32 *keys = calloc((size_t)kb->nrings, sizeof(*keys));
+	__u32 *keys = kb->nrings > 0 ? calloc((size_t)kb->nrings, sizeof(*keys)) : NULL;
 	__u32 count = (__u32)kb->nrings;
 	int i, err = 0;
 
@@ -193,11 +193,10 @@ static int kern_backend__put_rings(struct kern_backend *kb, int outer)
 	return err;
 }
 
-/* One ring per possible CPU (the first, ring_fds[0], is the inner map
- * template), put in the outer map. */
+/* One ring per possible CPU, put in the outer map. */
 static int kern_backend__new_rings(struct kern_backend *kb, size_t per, int outer)
 {
-	for (int i = 1; i < kb->nrings; i++) {
+	for (int i = 0; i < kb->nrings; i++) {
 		int fd = kern_ring_create(per);
 
 		if (fd < 0)
@@ -226,21 +225,17 @@ static void *kern_rings_main(void *arg)
 }
 
 /* The outer map made here (*outer), before the load, so that the rings can
- * be put in it while the programs load; the rings' arrays, ring 0 the
- * template (closed with the others from here on). */
+ * be put in it while the programs load; the rings' arrays. */
 static int kern_backend__ring_maps(struct kern_backend *kb, int tmpl, int *outer)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mo, .inner_map_fd = tmpl);
 	int err;
 
 	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
-	if (!kb->ring_fds) {
-		close(tmpl);
+	if (!kb->ring_fds)
 		return -ENOMEM;
-	}
 	for (int i = 0; i < kb->nrings; i++)
 		kb->ring_fds[i] = -1;
-	kb->ring_fds[0] = tmpl;
 	kb->rings = calloc((size_t)kb->nrings, sizeof(*kb->rings));
 	kb->active = calloc((size_t)kb->nrings, sizeof(*kb->active));
 	if (!kb->rings || !kb->active)
@@ -322,8 +317,10 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	err = bpf_map__set_max_entries(skel->maps.rings, (__u32)kb->nrings);
 	if (err)
 		return err;
-	/* the inner map template: what every ring put in rings looks like */
-	tmpl = kern_ring_create(per);
+	/* The inner map template: what every ring put in rings looks like.
+	 * The kernel compares a ring's type, not its size, with it: one page
+	 * here, and the rings, which take long to clear, on a thread. */
+	tmpl = kern_ring_create((size_t)sysconf(_SC_PAGESIZE));
 	if (tmpl < 0)
 		return kern_backend__load_err(tmpl);
 	err = bpf_map__set_inner_map_fd(skel->maps.rings, tmpl);
@@ -374,6 +371,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	err = kern_backend__ring_maps(kb, tmpl, &outer);
 	if (!err)
 		err = kern_backend__load_with_rings(kb, per, outer);
+	close(tmpl); /* the outer map exists: libbpf does not make it */
 	if (!err)
 		err = kern_backend__map_rings(kb, per);
 	if (err)

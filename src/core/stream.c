@@ -104,6 +104,13 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	ko.stack_depth = a->stack_depth;
 	ko.stack_fp = a->stack_flags & PTBPF_STACK_FP;
 	ko.stack_kernel = a->stack_flags & PTBPF_STACK_KERNEL;
+	/* no free slot in the process's user-event region: no more streams
+	 * can trace it now. First: its ring's pages are allocated while the
+	 * BPF programs load. */
+	if (stream__uev_add(s, s->pid) == -EBUSY) {
+		err = -EAGAIN;
+		goto fail;
+	}
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;
@@ -114,12 +121,6 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	err = stream__apply_filter(s); /* empty: record everything */
 	if (err)
 		goto fail;
-	/* no free slot in the process's user-event region: no more streams
-	 * can trace it now */
-	if (stream__uev_add(s, s->pid) == -EBUSY) {
-		err = -EAGAIN;
-		goto fail;
-	}
 	s->nrefused = 0;
 	/* the log last: a create that fails leaves its file as it was */
 	if (log_fd >= 0) {
@@ -130,6 +131,8 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	}
 	if (s->pid == s->controller)
 		internal__self_backend_add(s->kb);
+	for (int i = 0; i < s->nuev; i++)
+		uev_consumer__prefault_wait(s->uev[i].c);
 	err = stream__start_drainer(s);
 	if (err)
 		goto fail;

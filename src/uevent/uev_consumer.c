@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,8 @@ struct uev_consumer {
 	uint64_t ncpus;	    /* producers that may drop events at once, at most */
 	unsigned int corrupt;
 	bool broken;
+	bool prefaulting; /* prefault_thr runs uev_prefault(ring) */
+	pthread_t prefault_thr;
 };
 
 static bool uev_pid_dead(pid_t pid)
@@ -235,6 +238,30 @@ static void uev_prefault(uint8_t *p, size_t len)
 			pages__touch_read(p + done, n); /* before Linux 5.14 */
 		(void)madvise(p + done, n, MADV_DONTNEED);
 	}
+}
+
+static void *uev_prefault_main(void *arg)
+{
+	struct uev_consumer *c = arg;
+
+	uev_prefault(c->ring, c->map_size);
+	return NULL;
+}
+
+/*
+ * On a thread (uev_consumer__prefault_wait): a stream loads its BPF
+ * programs meanwhile, so the ring's tens of MiB cost its creation nothing.
+ */
+static void uev_prefault_start(struct uev_consumer *c)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	c->prefaulting = !pthread_create(&c->prefault_thr, NULL, uev_prefault_main, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!c->prefaulting)
+		uev_prefault(c->ring, c->map_size);
 }
 
 static void uev_zero_ring(struct uev_consumer *c)
@@ -420,7 +447,7 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		uev_zero_ring(c);
 	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot),
 			(off_t)c->map_size);
-	uev_prefault(c->ring, c->map_size);
+	uev_prefault_start(c);
 	if (c->adopted) {
 		/* stays enabled: what it holds and what comes until the owner
 		 * says otherwise is the owner's */
@@ -989,10 +1016,19 @@ int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
 	return n;
 }
 
+void uev_consumer__prefault_wait(struct uev_consumer *c)
+{
+	if (c && c->prefaulting) {
+		pthread_join(c->prefault_thr, NULL);
+		c->prefaulting = false;
+	}
+}
+
 void uev_consumer__detach(struct uev_consumer *c)
 {
 	if (!c)
 		return;
+	uev_consumer__prefault_wait(c);
 	if (LOAD(&c->sl->own) == c->own)
 		uev_release(c);
 	else

@@ -97,6 +97,9 @@ int uev_consumer__attach(struct uev_consumer **out, pid_t pid, const struct uev_
 
 /* The same on an already open region descriptor (tests; fd is dup'ed). */
 int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const struct uev_opts *o);
+/* Returns once the ring's pages that attach allocates on a thread (so that
+ * the traced process does not fault them in) are there. */
+void uev_consumer__prefault_wait(struct uev_consumer *c);
 
 /* Start or stop recording (the stream runs or not). */
 int uev_consumer__set_enabled(struct uev_consumer *c, bool on);

@@ -112,6 +112,7 @@ static struct fx *fx_new_opts(size_t ring, size_t max_data, bool inherit)
 	assert_non_null(f);
 	assert_int_equal(uev_producer__region_create(&f->fd, &f->ctl), 0);
 	assert_int_equal(uev_consumer__attach_fd(&f->c, f->fd, getpid(), &o), 0);
+	uev_consumer__prefault_wait(f->c);
 	assert_int_equal(uev_consumer__set_enabled(f->c, true), 0);
 	f->cbs.event = rx_event;
 	f->cbs.lost = rx_lost;
@@ -638,6 +639,7 @@ static void test_controller_prefaults(void **state)
 	(void)state;
 	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
 	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
+	uev_consumer__prefault_wait(c);
 	for (s = 0; s < UEV_NSLOTS; s++)
 		if (UEV_OWN_STATE(ctl->slots[s].own) == UEV_SLOT_READY)
 			break;

@@ -270,6 +270,7 @@ static inline const char *sys_name_of(const struct cli_ev *ev)
 /* decode.c: strace-like decoding of syscall arguments and results */
 size_t sys_name_offset(const char *ev_name);	  /* of "openat" in "sys_exit_openat", or 0 */
 const struct sysdesc *sys_desc(const char *name); /* NULL: unknown syscall */
+int sys_result_is_fd(const char *name);		  /* strace's RVAL_FD: -y prints the fd's path */
 int sys_noreturn(const struct sysdesc *d);	  /* exit, exit_group */
 int sys_nargs(const struct sysdesc *d);		  /* arguments it prints (6 if unknown) */
 /* 1 if what d's exit brings is printed by its entry's arguments (an ioctl's

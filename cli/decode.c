@@ -24,11 +24,9 @@ static const struct sysdesc sysdescs[] = {
 #define ARG(name, type) type,
 #define CAP(...)
 #define END } },
+#define PATHTRACE(fds, paths)
+#define FDOP(op, flags_arg)
 #include "syscalls.def"
-#undef SYSCALL
-#undef ARG
-#undef CAP
-#undef END
 	/* clang-format on */
 };
 
@@ -45,6 +43,14 @@ const struct sysdesc *sys_desc(const char *name)
 
 	/* one without a description prints its arguments raw */
 	return d && d->nargs >= 0 ? d : NULL;
+}
+
+int sys_result_is_fd(const char *name)
+{
+	const struct sysdesc *d = bsearch(name, sysdescs, sizeof(sysdescs) / sizeof(sysdescs[0]),
+					  sizeof(sysdescs[0]), desc_cmp);
+
+	return d && d->ret == R_FD;
 }
 
 int sys_nargs(const struct sysdesc *d)

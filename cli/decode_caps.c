@@ -686,11 +686,9 @@ static const struct argnames argnames[] = {
 #define ARG(name, type) #name,
 #define CAP(...)
 #define END } },
+#define PATHTRACE(fds, paths)
+#define FDOP(op, flags_arg)
 #include "syscalls.def"
-#undef SYSCALL
-#undef ARG
-#undef CAP
-#undef END
 	/* clang-format on */
 };
 

@@ -47,43 +47,6 @@ static struct {
 	} fcntl[FCNTL_SLOTS];
 } T;
 
-/* strace's syscalls whose result is an fd (RVAL_FD), sorted */
-static const char *const fd_results[] = {
-	"accept",
-	"accept4",
-	"creat",
-	"dup",
-	"dup2",
-	"dup3",
-	"epoll_create",
-	"epoll_create1",
-	"eventfd",
-	"eventfd2",
-	"fanotify_init",
-	"fsmount",
-	"fsopen",
-	"fspick",
-	"inotify_init",
-	"inotify_init1",
-	"landlock_create_ruleset",
-	"memfd_create",
-	"memfd_secret",
-	"mq_open",
-	"open",
-	"open_by_handle_at",
-	"open_tree",
-	"openat",
-	"openat2",
-	"perf_event_open",
-	"pidfd_getfd",
-	"pidfd_open",
-	"signalfd",
-	"signalfd4",
-	"socket",
-	"timerfd_create",
-	"userfaultfd",
-};
-
 void fdtable_enable(int level)
 {
 	T.level = level < 0 ? 0 : level > 2 ? 2 : level;
@@ -491,11 +454,6 @@ void fdtable_arg(struct sbuf *b, int fd, int dirfd)
 		print_ent(b, e);
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(a, *(const char *const *)b);
-}
-
 void fdtable_ret(struct sbuf *b, const char *sys, int64_t ret)
 {
 	if (!T.level || ret < 0 || ret > INT32_MAX || !sys)
@@ -507,8 +465,7 @@ void fdtable_ret(struct sbuf *b, const char *sys, int64_t ret)
 		if (T.fcntl[i].tid != T.cur_tid ||
 		    (T.fcntl[i].cmd != F_DUPFD && T.fcntl[i].cmd != F_DUPFD_CLOEXEC))
 			return;
-	} else if (!bsearch(sys, fd_results, sizeof(fd_results) / sizeof(fd_results[0]),
-			    sizeof(fd_results[0]), cmp_name)) {
+	} else if (!sys_result_is_fd(sys)) {
 		return;
 	}
 	fdtable_arg(b, (int)ret, 0);

@@ -23,142 +23,26 @@
 #define A(n) (1u << (n))
 
 /*
- * Where a syscall's fds and paths are, strace's special cases: the others
- * have a path first (class %file), or an fd first (%desc, %network), or
- * none of either (no such class).
+ * -P's view of each syscall (schema/syscalls.def): strace's special cases
+ * of which arguments are fds and paths (the others: a path first for class
+ * %file, an fd first for %desc and %network, else none), and what the
+ * calls that make, copy or drop fds do.
  */
 static const struct pt_rule {
-	const char *name;
-	uint8_t fds, paths;
-} pt_rules[] = {
-	/* fd, fd */
-	{ "dup2", A(0) | A(1), 0 },
-	{ "dup3", A(0) | A(1), 0 },
-	{ "kexec_file_load", A(0) | A(1), 0 },
-	{ "sendfile", A(0) | A(1), 0 },
-	{ "tee", A(0) | A(1), 0 },
-	/* fd, path */
-	{ "execveat", A(0), A(1) },
-	{ "faccessat", A(0), A(1) },
-	{ "faccessat2", A(0), A(1) },
-	{ "fchmodat", A(0), A(1) },
-	{ "fchownat", A(0), A(1) },
-	{ "fspick", A(0), A(1) },
-	{ "newfstatat", A(0), A(1) },
-	{ "futimesat", A(0), A(1) },
-	{ "inotify_add_watch", A(0), A(1) },
-	{ "mkdirat", A(0), A(1) },
-	{ "mknodat", A(0), A(1) },
-	{ "mount_setattr", A(0), A(1) },
-	{ "name_to_handle_at", A(0), A(1) },
-	{ "open_tree", A(0), A(1) },
-	{ "openat", A(0), A(1) },
-	{ "openat2", A(0), A(1) },
-	{ "readlinkat", A(0), A(1) },
-	{ "statx", A(0), A(1) },
-	{ "unlinkat", A(0), A(1) },
-	{ "utimensat", A(0), A(1) },
-	/* path, path */
-	{ "link", 0, A(0) | A(1) },
-	{ "mount", 0, A(0) | A(1) },
-	{ "pivot_root", 0, A(0) | A(1) },
-	/* x, path */
-	{ "quotactl", 0, A(1) },
-	{ "symlink", 0, A(1) },
-	/* fd, path, fd, path */
-	{ "linkat", A(0) | A(2), A(1) | A(3) },
-	{ "move_mount", A(0) | A(2), A(1) | A(3) },
-	{ "renameat", A(0) | A(2), A(1) | A(3) },
-	{ "renameat2", A(0) | A(2), A(1) | A(3) },
-	/* x, x, x, x, fd */
-	{ "mmap", A(4), 0 },
-	/* x, fd, path */
-	{ "symlinkat", A(1), A(2) },
-	/* fd, x, fd */
-	{ "copy_file_range", A(0) | A(2), 0 },
-	{ "splice", A(0) | A(2), 0 },
-	/* x, x, fd */
-	{ "epoll_ctl", A(2), 0 },
-	/* x, x, mask, fd, path */
-	{ "fanotify_mark", A(3), A(4) },
-	/*
-	 * The fds of select and poll are in the caller's memory, a
-	 * fsconfig's path or fd depends on its command: the events do not
-	 * carry them, these never match (strace reads them).
-	 */
-	{ "select", 0, 0 },
-	{ "pselect6", 0, 0 },
-	{ "poll", 0, 0 },
-	{ "ppoll", 0, 0 },
-	{ "fsconfig", 0, 0 },
-	/* no fd or path argument */
-	{ "accept", 0, 0 },
-	{ "accept4", 0, 0 },
-	{ "bpf", 0, 0 },
-	{ "epoll_create", 0, 0 },
-	{ "epoll_create1", 0, 0 },
-	{ "eventfd", 0, 0 },
-	{ "eventfd2", 0, 0 },
-	{ "fanotify_init", 0, 0 },
-	{ "fsmount", 0, 0 },
-	{ "fsopen", 0, 0 },
-	{ "inotify_init", 0, 0 },
-	{ "inotify_init1", 0, 0 },
-	{ "io_uring_enter", 0, 0 },
-	{ "io_uring_register", 0, 0 },
-	{ "io_uring_setup", 0, 0 },
-	{ "landlock_add_rule", 0, 0 },
-	{ "landlock_create_ruleset", 0, 0 },
-	{ "landlock_restrict_self", 0, 0 },
-	{ "memfd_create", 0, 0 },
-	{ "memfd_secret", 0, 0 },
-	{ "mq_getsetattr", 0, 0 },
-	{ "mq_notify", 0, 0 },
-	{ "mq_open", 0, 0 },
-	{ "mq_timedreceive", 0, 0 },
-	{ "mq_timedsend", 0, 0 },
-	{ "perf_event_open", 0, 0 },
-	{ "pidfd_open", 0, 0 },
-	{ "pipe", 0, 0 },
-	{ "pipe2", 0, 0 },
-	{ "signalfd", 0, 0 },
-	{ "signalfd4", 0, 0 },
-	{ "socket", 0, 0 },
-	{ "socketpair", 0, 0 },
-	{ "timerfd_create", 0, 0 },
-	{ "timerfd_gettime", 0, 0 },
-	{ "timerfd_settime", 0, 0 },
-	{ "userfaultfd", 0, 0 },
-};
-
-/* The syscalls that make, copy or drop an fd: what following fds needs. */
-enum pt_fdop {
-	FDOP_NONE,
-	FDOP_OPEN,
-	FDOP_DUP,
-	FDOP_DUP2,
-	FDOP_DUP3,
-	FDOP_FCNTL,
-	FDOP_CLOSE,
-	FDOP_CLOSE_RANGE
-};
-
-static const struct {
-	const char *name;
-	uint8_t op;
+	int nr;
+	uint8_t ruled, fds, paths;
+	uint8_t fdop;	  /* enum fdop */
 	int8_t flags_arg; /* FDOP_OPEN: the argument with O_CLOEXEC, -1: none */
-} pt_fdops[] = {
-	{ "open", FDOP_OPEN, 1 },
-	{ "openat", FDOP_OPEN, 2 },
-	{ "creat", FDOP_OPEN, -1 },
-	/* openat2's flags are in the caller's memory */
-	{ "openat2", FDOP_OPEN, -1 },
-	{ "dup", FDOP_DUP, -1 },
-	{ "dup2", FDOP_DUP2, -1 },
-	{ "dup3", FDOP_DUP3, -1 },
-	{ "fcntl", FDOP_FCNTL, -1 },
-	{ "close", FDOP_CLOSE, -1 },
-	{ "close_range", FDOP_CLOSE_RANGE, -1 },
+} pt_rules[] = {
+/* clang-format off */
+#define SYSCALL(name, num, nargs, printed, ret, form, classes) { .nr = num,
+#define ARG(name, type)
+#define CAP(...)
+#define PATHTRACE(f, p) .ruled = 1, .fds = (f), .paths = (p),
+#define FDOP(op, arg) .fdop = (op), .flags_arg = (arg),
+#define END },
+#include "syscalls.def"
+	/* clang-format on */
 };
 
 #define PT_O_CLOEXEC	       02000000
@@ -187,46 +71,30 @@ struct pathtrace {
 	int failed;
 };
 
-static int nr_of(const char *name)
-{
-	char ev[TRACE_EVENT_NAME_MAX];
-	trace_event_id_t id;
-
-	snprintf(ev, sizeof(ev), "sys_enter_%s", name);
-	if (ptbpf_system_eventid(ev, &id) || !PTBPF_EV_IS_SYSCALL(id))
-		return -1;
-	return (int)PTBPF_EV_SYSCALL_NR(id);
-}
-
 struct pathtrace *pathtrace_new(void)
 {
 	struct pathtrace *p = calloc(1, sizeof(*p));
-	int nr;
 
 	if (!p)
 		return NULL;
-	for (nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
-		uint32_t c = sysclass_of(nr);
-
-		p->flags_arg[nr] = -1;
-		if (c & SC_FILE)
-			p->path_args[nr] = A(0);
-		else if (c & (SC_DESC | SC_NETWORK))
-			p->fd_args[nr] = A(0);
-	}
+	memset(p->flags_arg, -1, sizeof(p->flags_arg));
 	for (size_t i = 0; i < sizeof(pt_rules) / sizeof(pt_rules[0]); i++) {
-		nr = nr_of(pt_rules[i].name);
-		if (nr < 0)
+		const struct pt_rule *r = &pt_rules[i];
+		uint32_t c;
+
+		if (r->nr < 0 || r->nr >= PTBPF_SYSCALL_NR_MAX)
 			continue;
-		p->fd_args[nr] = pt_rules[i].fds;
-		p->path_args[nr] = pt_rules[i].paths;
-	}
-	for (size_t i = 0; i < sizeof(pt_fdops) / sizeof(pt_fdops[0]); i++) {
-		nr = nr_of(pt_fdops[i].name);
-		if (nr < 0)
-			continue;
-		p->fdop[nr] = pt_fdops[i].op;
-		p->flags_arg[nr] = pt_fdops[i].flags_arg;
+		c = sysclass_of(r->nr);
+		if (r->ruled) {
+			p->fd_args[r->nr] = r->fds;
+			p->path_args[r->nr] = r->paths;
+		} else if (c & SC_FILE) {
+			p->path_args[r->nr] = 1u << 0;
+		} else if (c & (SC_DESC | SC_NETWORK)) {
+			p->fd_args[r->nr] = 1u << 0;
+		}
+		p->fdop[r->nr] = r->fdop;
+		p->flags_arg[r->nr] = r->fdop == FDOP_OPEN ? r->flags_arg : -1;
 	}
 	return p;
 }

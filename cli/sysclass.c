@@ -18,11 +18,9 @@ static const struct {
 #define ARG(name, type)
 #define CAP(...)
 #define END
+#define PATHTRACE(fds, paths)
+#define FDOP(op, flags_arg)
 #include "syscalls.def"
-#undef SYSCALL
-#undef ARG
-#undef CAP
-#undef END
 	/* clang-format on */
 };
 

@@ -84,6 +84,7 @@ enum rtype {
 	R_FCNTL,   /* by the command: 0x8002 (flags O_RDWR|O_LARGEFILE) */
 	R_OCT,	   /* octal: umask's 022 */
 	R_TIMEOUT, /* 0 is "0 (Timeout)" (poll, select) */
+	R_FD,	   /* a new fd (strace's RVAL_FD): -y prints its path */
 };
 
 /* Arguments a call prints by the values of others (else all nargs). */
@@ -93,6 +94,18 @@ enum sform {
 	S_FCNTL,  /* no third argument for F_GETFD ... */
 	S_FUTEX,  /* those its op uses */
 	S_MREMAP, /* new_address only with MREMAP_MAYMOVE|MREMAP_FIXED */
+};
+
+/* What a call does to fds (FDOP): what -P needs to follow them. */
+enum fdop {
+	FDOP_NONE,
+	FDOP_OPEN,
+	FDOP_DUP,
+	FDOP_DUP2,
+	FDOP_DUP3,
+	FDOP_FCNTL,
+	FDOP_CLOSE,
+	FDOP_CLOSE_RANGE
 };
 
 /* strace's classes of a syscall (-e %file ...), as strace 6.1's tables give them */

@@ -30,12 +30,14 @@ for n, line in enumerate(open(def_path), 1):
     elif line.startswith("CAP("):
         assert cur, f"line {n}: CAP outside a call"
         cur["caps"] += 1
+    elif re.match(r"(PATHTRACE\(([0-5<| ]+), ([0-5<| ]+)\)|FDOP\(FDOP_\w+, -?\d\))$", line):
+        assert cur, f"line {n}: {line} outside a call"
     elif line == "END":
         assert cur, f"line {n}: END without SYSCALL"
         calls.append(cur)
         cur = None
     else:
-        assert not line or line.startswith(("*", "/*")), f"line {n}: {line!r}"
+        assert not line or line.startswith(("*", "/*", "#undef ")), f"line {n}: {line!r}"
 assert cur is None, "last call without END"
 
 names = [c["name"] for c in calls]

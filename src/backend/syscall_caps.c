@@ -55,11 +55,9 @@ static const struct cap_row cap_rows[] = {
 #define ARG(name, type)
 #define CAP(...) __VA_ARGS__,
 #define END } },
+#define PATHTRACE(fds, paths)
+#define FDOP(op, flags_arg)
 #include "syscalls.def"
-#undef SYSCALL
-#undef ARG
-#undef CAP
-#undef END
 	/* clang-format on */
 };
 

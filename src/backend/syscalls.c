@@ -24,11 +24,9 @@ static const struct sc_entry sc_known[] = {
 #define ARG(name, type) (type) == A_PATH,
 #define CAP(...)
 #define END } },
+#define PATHTRACE(fds, paths)
+#define FDOP(op, flags_arg)
 #include "syscalls.def"
-#undef SYSCALL
-#undef ARG
-#undef CAP
-#undef END
 	/* clang-format on */
 };
 

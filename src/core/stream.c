@@ -107,10 +107,11 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	/* no free slot in the process's user-event region: no more streams
 	 * can trace it now. First: its ring's pages are allocated while the
 	 * BPF programs load. */
-	if (stream__uev_add(s, s->pid) == -EBUSY) {
-		err = -EAGAIN;
+	s->uev_prefault_async = true;
+	err = stream__uev_add(s, s->pid) == -EBUSY ? -EAGAIN : 0;
+	s->uev_prefault_async = false;
+	if (err)
 		goto fail;
-	}
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;

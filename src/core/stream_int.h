@@ -104,8 +104,9 @@ struct stream_out {
 struct pt_stream {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct populate later; /* buffers the drainer faults in as it starts */
-	bool later_rings;      /* and the kernel rings' pages (kring.h) */
+	struct populate later;	 /* buffers the drainer faults in as it starts */
+	bool later_rings;	 /* and the kernel rings' pages (kring.h) */
+	bool uev_prefault_async; /* creating: user-event rings prefaulted on threads */
 	struct pt_attr attr;
 	int policy;
 	pid_t pid;

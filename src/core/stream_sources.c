@@ -46,6 +46,7 @@ int stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 			2 * s->attr.stream_size < (1u << 20) ? (1u << 20) : 2 * s->attr.stream_size,
 		.max_data_size = s->attr.max_data_size,
 		.inherit = s->attr.inherit == POSIX_TRACE_INHERITED,
+		.prefault_async = s->uev_prefault_async,
 	};
 	int err;
 

@@ -447,7 +447,10 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		uev_zero_ring(c);
 	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot),
 			(off_t)c->map_size);
-	uev_prefault_start(c);
+	if (o->prefault_async)
+		uev_prefault_start(c);
+	else
+		uev_prefault(c->ring, c->map_size);
 	if (c->adopted) {
 		/* stays enabled: what it holds and what comes until the owner
 		 * says otherwise is the owner's */

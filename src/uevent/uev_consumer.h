@@ -31,6 +31,9 @@ struct uev_opts {
 	size_t ring_bytes;    /* rounded up to a power of two in 4 KiB .. 16 MiB */
 	size_t max_data_size; /* payload bytes kept per event (more: truncated) */
 	bool inherit;	      /* POSIX_TRACE_INHERITED: forked children write too */
+	/* the ring's pages allocated on a thread: the caller waits for them
+	 * (uev_consumer__prefault_wait) before the process may write */
+	bool prefault_async;
 };
 
 struct uev_cbs {
@@ -97,8 +100,9 @@ int uev_consumer__attach(struct uev_consumer **out, pid_t pid, const struct uev_
 
 /* The same on an already open region descriptor (tests; fd is dup'ed). */
 int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const struct uev_opts *o);
-/* Returns once the ring's pages that attach allocates on a thread (so that
- * the traced process does not fault them in) are there. */
+/* Returns once the ring's pages that an attach with prefault_async
+ * allocates on a thread (so that the traced process does not fault them
+ * in) are there. */
 void uev_consumer__prefault_wait(struct uev_consumer *c);
 
 /* Start or stop recording (the stream runs or not). */

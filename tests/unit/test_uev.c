@@ -112,7 +112,6 @@ static struct fx *fx_new_opts(size_t ring, size_t max_data, bool inherit)
 	assert_non_null(f);
 	assert_int_equal(uev_producer__region_create(&f->fd, &f->ctl), 0);
 	assert_int_equal(uev_consumer__attach_fd(&f->c, f->fd, getpid(), &o), 0);
-	uev_consumer__prefault_wait(f->c);
 	assert_int_equal(uev_consumer__set_enabled(f->c, true), 0);
 	f->cbs.event = rx_event;
 	f->cbs.lost = rx_lost;
@@ -627,19 +626,22 @@ static bool page_mapped(const void *p)
  * lseek(SEEK_DATA) sees a hole there: the controller takes those faults
  * when it attaches, so that the traced process's first lap does not.
  */
-static void test_controller_prefaults(void **state)
+static void controller_prefaults(bool async)
 {
-	struct uev_opts o = { .ring_bytes = 1u << 20, .max_data_size = 64 };
+	struct uev_opts o = { .ring_bytes = 1u << 20,
+			      .max_data_size = 64,
+			      .prefault_async = async };
 	struct uev_consumer *c;
 	struct uev_ctl *ctl;
 	off_t start;
 	unsigned int s;
 	int fd;
 
-	(void)state;
 	assert_int_equal(uev_producer__region_create(&fd, &ctl), 0);
 	assert_int_equal(uev_consumer__attach_fd(&c, fd, getpid(), &o), 0);
-	uev_consumer__prefault_wait(c);
+	/* a stream waits before the process may write (stream__create) */
+	if (async)
+		uev_consumer__prefault_wait(c);
 	for (s = 0; s < UEV_NSLOTS; s++)
 		if (UEV_OWN_STATE(ctl->slots[s].own) == UEV_SLOT_READY)
 			break;
@@ -651,6 +653,14 @@ static void test_controller_prefaults(void **state)
 	uev_consumer__detach(c);
 	munmap(ctl, UEV_TOTAL_SIZE);
 	close(fd);
+}
+
+static void test_controller_prefaults(void **state)
+{
+	(void)state;
+	controller_prefaults(false);
+	/* on a thread, while a stream loads its programs */
+	controller_prefaults(true);
 }
 
 /* Minor page faults of the calling thread so far. */

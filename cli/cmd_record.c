@@ -121,6 +121,7 @@ static void heap_warm(int on)
 	if (!on) {
 		mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 		mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+		malloc_trim(0); /* what the parse freed goes back */
 		return;
 	}
 	/* room for them in the heap, and none of it given back */

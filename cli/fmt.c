@@ -768,8 +768,8 @@ static struct sbuf *json_entry_of(struct fmt *f, const struct cli_ev *ev)
 
 	if (ev->tid <= 0 || !PTBPF_EV_IS_SYSCALL(id) || !sys_exit_uses_entry(ev->desc))
 		return NULL;
-	e = pidmap_get(&f->json_entries, ev->tid);
 	if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
+		e = pidmap_get(&f->json_entries, ev->tid);
 		if (!e && (e = calloc(1, sizeof(*e))) && pidmap_put(&f->json_entries, ev->tid, e)) {
 			free(e);
 			e = NULL;
@@ -782,9 +782,13 @@ static struct sbuf *json_entry_of(struct fmt *f, const struct cli_ev *ev)
 		}
 		return NULL;
 	}
-	/* its entry's, whole */
-	if (!e || e->failed || !e->len)
-		return NULL;
+	/* its entry's, whole, taken out: the next exit of tid is another
+	 * call's (and a thread that is gone keeps no memory) */
+	e = pidmap_del(&f->json_entries, ev->tid);
+	if (e && (e->failed || !e->len)) {
+		json_entry_free(e);
+		e = NULL;
+	}
 	return e;
 }
 
@@ -812,8 +816,8 @@ static void fmt_json(struct fmt *f, const struct cli_ev *ev)
 	fmt_json_fields_entry(b, ev, entry ? entry->s : NULL, entry ? entry->len : 0);
 	sb_putc(b, '}');
 	emit(f);
-	if (entry) /* used once: the next exit of tid is another call's */
-		sb_reset(entry);
+	if (entry)
+		json_entry_free(entry);
 }
 
 void fmt_event(struct fmt *f, const struct cli_ev *ev)

@@ -107,11 +107,10 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	/* no free slot in the process's user-event region: no more streams
 	 * can trace it now. First: its ring's pages are allocated while the
 	 * BPF programs load. */
-	s->uev_prefault_async = true;
-	err = stream__uev_add(s, s->pid) == -EBUSY ? -EAGAIN : 0;
-	s->uev_prefault_async = false;
-	if (err)
+	if (stream__uev_add(s, s->pid, true) == -EBUSY) {
+		err = -EAGAIN;
 		goto fail;
+	}
 	err = kern_backend__open(&s->kb, &ko);
 	if (err)
 		goto fail;
@@ -295,7 +294,7 @@ int stream__add_pid(struct pt_stream *s, pid_t pid)
 	pthread_mutex_lock(&s->lock);
 	err = kern_backend__add_pid(s->kb, pid);
 	if (!err)
-		stream__uev_add(s, pid);
+		stream__uev_add(s, pid, false);
 	if (!err && s->attr.fdinfo)
 		err = stream__fds_add_pid(s, pid);
 	pthread_mutex_unlock(&s->lock);

@@ -374,7 +374,7 @@ static void drain__uev_sources(struct drain *d)
 			if (now < u->next_try)
 				continue;
 			u->next_try = now + uev_src__retry_gap(u, now);
-			stream__uev_attach(s, u);
+			stream__uev_attach(s, u, false);
 			if (!u->c)
 				continue;
 		}
@@ -432,7 +432,7 @@ static bool drain__round(struct drain *d)
 	/* processes that exec'ed have a new user-event region (if they link us) */
 	for (i = 0; i < d->nexec; i++)
 		if (d->exec_pids[i])
-			stream__uev_add(s, d->exec_pids[i]);
+			stream__uev_add(s, d->exec_pids[i], false);
 	if (s->batch.n)
 		stream__merge_batch(s);
 	if (s->batch.n || d->direct_bytes)

@@ -104,9 +104,8 @@ struct stream_out {
 struct pt_stream {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct populate later;	 /* buffers the drainer faults in as it starts */
-	bool later_rings;	 /* and the kernel rings' pages (kring.h) */
-	bool uev_prefault_async; /* creating: user-event rings prefaulted on threads */
+	struct populate later; /* buffers the drainer faults in as it starts */
+	bool later_rings;      /* and the kernel rings' pages (kring.h) */
 	struct pt_attr attr;
 	int policy;
 	pid_t pid;
@@ -254,10 +253,12 @@ unsigned int stream__runs(struct pt_stream *s, unsigned int most);
  * sources (see there). out: as for stream__drain(). */
 bool stream__drain_fit(struct pt_stream *s, struct stream_out *out);
 /* Look for pid's user-event region (again); 0, or what attaching gave
- * (-EBUSY: no slot free in it). */
-int stream__uev_add(struct pt_stream *s, pid_t pid);
+ * (-EBUSY: no slot free in it). creating: by stream__create, which waits
+ * for the ring's pages before the stream can run (they are allocated on a
+ * thread meanwhile); else they are there on return. */
+int stream__uev_add(struct pt_stream *s, pid_t pid, bool creating);
 /* Attach to u's region (see there). */
-int stream__uev_attach(struct pt_stream *s, struct uev_src *u);
+int stream__uev_attach(struct pt_stream *s, struct uev_src *u, bool creating);
 /* pid exec'ed what the tracer may not see: do not look for its region. */
 void stream__uev_untraced(struct pt_stream *s, pid_t pid);
 /* Start the drainer thread (lock not held). */

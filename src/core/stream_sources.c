@@ -38,7 +38,7 @@ void stream__uev_untraced(struct pt_stream *s, pid_t pid)
  * is not worth trying again: the drain says so with POSIX_TRACE_ERROR
  * (EBUSY), since none of u's user events can reach the stream.
  */
-int stream__uev_attach(struct pt_stream *s, struct uev_src *u)
+int stream__uev_attach(struct pt_stream *s, struct uev_src *u, bool creating)
 {
 	struct uev_opts o = {
 		/* like the kernel ring: twice the stream (the transport clamps it) */
@@ -46,7 +46,7 @@ int stream__uev_attach(struct pt_stream *s, struct uev_src *u)
 			2 * s->attr.stream_size < (1u << 20) ? (1u << 20) : 2 * s->attr.stream_size,
 		.max_data_size = s->attr.max_data_size,
 		.inherit = s->attr.inherit == POSIX_TRACE_INHERITED,
-		.prefault_async = s->uev_prefault_async,
+		.prefault_async = creating,
 	};
 	int err;
 
@@ -78,7 +78,7 @@ uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now)
 	return u->retry_gap;
 }
 
-int stream__uev_add(struct pt_stream *s, pid_t pid)
+int stream__uev_add(struct pt_stream *s, pid_t pid, bool creating)
 {
 	struct uev_src *u = NULL;
 	int i;
@@ -109,7 +109,7 @@ int stream__uev_add(struct pt_stream *s, pid_t pid)
 	u->retry_until = clock__mono_ns() + UEV_RETRY_NS;
 	u->next_try = 0;
 	u->retry_gap = UEV_RETRY_EVERY_NS;
-	return stream__uev_attach(s, u);
+	return stream__uev_attach(s, u, creating);
 }
 
 /* Thousandths of the fullest source ring. */

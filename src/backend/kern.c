@@ -10,7 +10,6 @@
 #include <ptbpf/ptbpf.h>
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "backend/syscall_caps.h"
 #include "backend/syscalls.h"
 #include "common/clock.h"
+#include "common/thread.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
 #include "../../bpf/kern.h"
 #include "kern.skel.h"
@@ -278,14 +278,10 @@ static int kern_backend__map_rings(struct kern_backend *kb, size_t per)
 static int kern_backend__load_with_rings(struct kern_backend *kb, size_t per, int outer)
 {
 	struct kern_rings_job j = { .kb = kb, .per = per, .outer = outer };
-	sigset_t all, old;
 	pthread_t thr;
 	int started, err;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	started = !pthread_create(&thr, NULL, kern_rings_main, &j);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	started = !thread__start_blocked(&thr, kern_rings_main, &j);
 	if (!started)
 		kern_rings_main(&j);
 	err = kern_bpf__load(kb->skel);
@@ -317,17 +313,6 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	err = bpf_map__set_max_entries(skel->maps.rings, (__u32)kb->nrings);
 	if (err)
 		return err;
-	/* The inner map template: what every ring put in rings looks like.
-	 * The kernel compares a ring's type, not its size, with it: one page
-	 * here, and the rings, which take long to clear, on a thread. */
-	tmpl = kern_ring_create((size_t)sysconf(_SC_PAGESIZE));
-	if (tmpl < 0)
-		return kern_backend__load_err(tmpl);
-	err = bpf_map__set_inner_map_fd(skel->maps.rings, tmpl);
-	if (err) {
-		close(tmpl);
-		return err;
-	}
 	skel->rodata->nr_rings = (__u32)kb->nrings;
 	/* a quarter: at moderate rates the 10 ms period drains first (a
 	 * wakeup costs the traced CPU an IPI), and 3/4 of the ring is left
@@ -368,6 +353,17 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	bpf_program__set_autoload(skel->progs.ptbpf_fd_exit, o && o->fdinfo);
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	probe__set_autoload(skel);
+	/* The inner map template: what every ring put in rings looks like.
+	 * The kernel compares a ring's type, not its size, with it: one page
+	 * here, and the rings, which take long to clear, on a thread. */
+	tmpl = kern_ring_create((size_t)sysconf(_SC_PAGESIZE));
+	if (tmpl < 0)
+		return kern_backend__load_err(tmpl);
+	err = bpf_map__set_inner_map_fd(skel->maps.rings, tmpl);
+	if (err) {
+		close(tmpl);
+		return err;
+	}
 	err = kern_backend__ring_maps(kb, tmpl, &outer);
 	if (!err)
 		err = kern_backend__load_with_rings(kb, per, outer);

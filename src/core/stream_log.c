@@ -5,7 +5,6 @@
 #include <pthread.h>
 #include <ptbpf/events.h>
 #include <ptbpf/ptbpf.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/thread.h"
 #include "core/batch.h"
 #include "core/internal.h"
 #include "log/log.h"
@@ -230,7 +230,6 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 		     struct evtypes *types, const struct pt_queue *q, struct populate *later)
 {
 	struct stream_log *l;
-	sigset_t all, old;
 	size_t keep;
 	int err;
 
@@ -276,10 +275,7 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 	if (err)
 		goto fail;
 	l->last_flush_ns = clock__mono_ns();
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = -pthread_create(&l->thr, NULL, flusher_main, l);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = thread__start_blocked(&l->thr, flusher_main, l);
 	if (err)
 		goto fail;
 	*out = l;

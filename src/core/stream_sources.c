@@ -8,12 +8,12 @@
  * everything recorded before its call.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include "common/thread.h"
 #include "core/internal.h"
 #include "core/stream_int.h"
 #include "core/target.h"
@@ -267,12 +267,9 @@ static void *drainer_main(void *arg)
 	struct pt_stream *s = arg;
 	struct epoll_event evs[2];
 	int efd = -1, stop = 0;
-	sigset_t all;
 
 	s->drainer_tid = internal__thread_started();
 	pthread_setname_np(pthread_self(), "ptbpf-drainer");
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (efd >= 0) {
 		struct epoll_event e = { .events = EPOLLIN | EPOLLET };
@@ -337,15 +334,10 @@ static void *drainer_main(void *arg)
 
 int stream__start_drainer(struct pt_stream *s)
 {
-	sigset_t all, old;
-	int err;
+	int err = thread__start_blocked(&s->drainer, drainer_main, s);
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = pthread_create(&s->drainer, NULL, drainer_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err)
-		return -err;
+		return err;
 	s->drainer_started = true;
 	return 0;
 }

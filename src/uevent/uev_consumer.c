@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 
 #include "common/clock.h"
 #include "common/pages.h"
+#include "common/thread.h"
 #include "uevent/uev_producer.h"
 #include "uevent/uev_shm.h"
 
@@ -254,12 +254,7 @@ static void *uev_prefault_main(void *arg)
  */
 static void uev_prefault_start(struct uev_consumer *c)
 {
-	sigset_t all, old;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	c->prefaulting = !pthread_create(&c->prefault_thr, NULL, uev_prefault_main, c);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	c->prefaulting = !thread__start_blocked(&c->prefault_thr, uev_prefault_main, c);
 	if (!c->prefaulting)
 		uev_prefault(c->ring, c->map_size);
 }

@@ -108,9 +108,11 @@ static int parse_pids(struct rec *r, const char *spec)
  * Creating a stream parses the kernel's BTF (libbpf: two 5 MiB buffers and
  * its index). A fault on a fresh page costs some VMs 15 us, so the heap
  * gets their room in one madvise (Linux 5.14; elsewhere it faults as
- * before) and keeps it until the stream exists (on 0: malloc's defaults
- * again). After the fork: pages shared with the waiting child would be
- * copied on the first write instead.
+ * before) and keeps it until the stream exists. On 0, the thresholds go
+ * back to glibc's initial 128 KiB but stay fixed (a mallopt ends their
+ * self-tuning for the run): the recorder's later allocations are small.
+ * After the fork: pages shared with the waiting child would be copied on
+ * the first write instead.
  */
 static void heap_warm(int on)
 {

@@ -41,7 +41,8 @@ int kring__open(struct kring *r, int map_fd, size_t size)
 
 bool kring__populate(struct kring *r, size_t chunk)
 {
-	size_t all = 2 * (r->mask + 1);
+	size_t size = r->mask + 1;
+	size_t all = size + (size < KRING_WRAP_READ ? size : KRING_WRAP_READ);
 
 	if (chunk > all - r->touched)
 		chunk = all - r->touched;

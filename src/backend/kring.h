@@ -24,11 +24,16 @@ struct kring {
 	unsigned long published; /* the consumer position the producers see */
 	size_t publish_every;	 /* bytes taken between two publications */
 	size_t head_len;	 /* bytes of the record kring__peek() found */
-	size_t touched;		 /* bytes of the two data copies faulted in */
+	size_t touched;		 /* bytes of the data faulted in, from its start */
 };
 
 /* What kring__open() faults in of a ring's data (see common/pages.h). */
 #define KRING_EAGER (1u << 20)
+/*
+ * Of the second copy only the start is ever read: the rest of a record
+ * that wraps (the largest, a copied user stack, is under 17 KiB).
+ */
+#define KRING_WRAP_READ (64u << 10)
 
 /*
  * Map the ring of map_fd, whose data size is size bytes; its first
@@ -38,8 +43,9 @@ int kring__open(struct kring *r, int map_fd, size_t size);
 void kring__close(struct kring *r);
 
 /*
- * Fault in up to chunk more bytes of the data's two copies, reading them
- * (the records are not changed): false once all are.
+ * Fault in up to chunk more bytes of the data and of the start of its
+ * second copy, reading them (the records are not changed): false once all
+ * are.
  */
 bool kring__populate(struct kring *r, size_t chunk);
 

@@ -12,10 +12,11 @@
 #include "../../bpf/ring_prefault.h"
 #include "ring_prefault.skel.h"
 
-/* A ring's consumer page (read-write) and producer page. */
+/* A ring's consumer page (read-write) and producer page, and its progress. */
 struct ring_pos {
 	unsigned long *cons;
 	const unsigned long *prod;
+	size_t done; /* bytes written through, a record a page */
 };
 
 struct ring_prefault {
@@ -23,7 +24,7 @@ struct ring_prefault {
 	struct ring_pos *pos;
 	int n;
 	size_t size; /* of each ring */
-	size_t done; /* bytes of each ring written through */
+	int next;    /* the ring the next step does */
 	bool failed;
 };
 
@@ -75,9 +76,12 @@ static void ring_prefault__free(struct ring_prefault *p)
 int ring_prefault__open(struct ring_prefault **out, int outer, const int *ring_fds, int n,
 			size_t size)
 {
-	struct ring_prefault *p = calloc(1, sizeof(*p));
+	struct ring_prefault *p;
 	int err;
 
+	if (n < 1)
+		return -EINVAL;
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
 	p->n = n;
@@ -129,18 +133,19 @@ static bool ring_prefault__records(struct ring_prefault *p, struct bpf_program *
 
 bool ring_prefault__step(struct ring_prefault *p)
 {
-	size_t chunk = p->size - p->done;
+	struct ring_pos *r = &p->pos[p->next];
+	size_t chunk = p->size - r->done;
 
 	if (p->failed || !chunk)
 		return false;
 	if (chunk > RING_PREFAULT_SKIP)
 		chunk = RING_PREFAULT_SKIP;
-	for (int i = 0; i < p->n && !p->failed; i++)
-		p->failed = !ring_prefault__records(p, p->skel->progs.ptbpf_ring_prefault,
-						    RING_PREFAULT_PAGE, i,
-						    chunk / RING_PREFAULT_PAGE);
-	p->done += chunk;
-	return !p->failed && p->done < p->size;
+	p->failed = !ring_prefault__records(p, p->skel->progs.ptbpf_ring_prefault,
+					    RING_PREFAULT_PAGE, p->next, chunk / RING_PREFAULT_PAGE);
+	r->done += chunk;
+	/* the rings in turn: each has as much done when the caller stops */
+	p->next = (p->next + 1) % p->n;
+	return !p->failed && p->pos[p->next].done < p->size;
 }
 
 void ring_prefault__finish(struct ring_prefault *p)
@@ -149,11 +154,12 @@ void ring_prefault__finish(struct ring_prefault *p)
 		return;
 	/* done is whole MiBs here (or the whole ring): the lap's rest in MiBs */
 	for (int i = 0; i < p->n; i++) {
-		if (!p->failed && p->done < p->size)
+		size_t left = p->size - p->pos[i].done;
+
+		if (!p->failed && left)
 			p->failed = !ring_prefault__records(p, p->skel->progs.ptbpf_ring_skip,
 							    RING_PREFAULT_SKIP, i,
-							    (p->size - p->done) /
-								    RING_PREFAULT_SKIP);
+							    left / RING_PREFAULT_SKIP);
 		/* whatever was written, none of it is a record */
 		ring_pos__catch_up(&p->pos[i]);
 	}

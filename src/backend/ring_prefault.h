@@ -2,7 +2,7 @@
 /*
  * The kernel's first write to the pages of the kernel backend's fresh
  * rings, made while the stream is created (bpf/ring_prefault.bpf.c says
- * why): a MiB of each ring per step, for as long as the caller has time;
+ * why): a MiB of a ring per step, for as long as the caller has time;
  * the rest of the first lap is then passed over, so that the traced
  * processes start writing where the pages are done.
  */
@@ -21,7 +21,10 @@ struct ring_prefault;
 int ring_prefault__open(struct ring_prefault **out, int outer, const int *ring_fds, int n,
 			size_t size);
 
-/* The next MiB of each ring (or all of a smaller one): false when done or failed. */
+/*
+ * The next MiB of one ring (or all of a smaller one), the rings in turn:
+ * false when all are done, or on a failure.
+ */
 bool ring_prefault__step(struct ring_prefault *p);
 
 /*

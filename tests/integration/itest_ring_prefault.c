@@ -86,18 +86,18 @@ static void check(size_t size, int steps, unsigned long expect_pos, int expect_s
 	rings_free(&r);
 }
 
-/* Every page written: a lap of page records, 1 MiB a step. */
+/* Every page written: a lap of page records, 1 MiB of a ring a step. */
 static void test_all_steps(void **state)
 {
 	(void)state;
-	check(4u << 20, -1, 4u << 20, 4);
+	check(4u << 20, -1, 4u << 20, 4 * NRINGS);
 }
 
-/* Stopped early: the rest of the lap in 1 MiB records. */
+/* Stopped early (the rings at different points): the rest of the lap in 1 MiB records. */
 static void test_stopped(void **state)
 {
 	(void)state;
-	check(4u << 20, 1, 4u << 20, 0);
+	check(4u << 20, 3, 4u << 20, 0);
 	check(4u << 20, 0, 4u << 20, 0);
 }
 
@@ -105,7 +105,7 @@ static void test_stopped(void **state)
 static void test_small_ring(void **state)
 {
 	(void)state;
-	check(256u << 10, -1, 256u << 10, 1);
+	check(256u << 10, -1, 256u << 10, NRINGS);
 	check(256u << 10, 0, 0, 0);
 }
 

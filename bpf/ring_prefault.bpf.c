@@ -34,7 +34,7 @@ struct {
 		int n = 0;                                                                         \
                                                                                                    \
 		for (; ring && n < RING_PREFAULT_BATCH && n < count; n++) {                        \
-			void *r = bpf_ringbuf_reserve(ring, (size) - 8, 0);                        \
+			void *r = bpf_ringbuf_reserve(ring, (size)-8, 0);                          \
                                                                                                    \
 			if (!r)                                                                    \
 				break;                                                             \

@@ -7,7 +7,7 @@
 #ifndef PTBPF_BPF_RING_PREFAULT_H
 #define PTBPF_BPF_RING_PREFAULT_H
 
-#define RING_PREFAULT_PAGE  4096	/* a record a page: each page written */
+#define RING_PREFAULT_PAGE  4096       /* a record a page: each page written */
 #define RING_PREFAULT_SKIP  (1u << 20) /* a record a MiB: the lap ends sooner */
 #define RING_PREFAULT_BATCH 64
 

@@ -140,8 +140,9 @@ bool ring_prefault__step(struct ring_prefault *p)
 		return false;
 	if (chunk > RING_PREFAULT_SKIP)
 		chunk = RING_PREFAULT_SKIP;
-	p->failed = !ring_prefault__records(p, p->skel->progs.ptbpf_ring_prefault,
-					    RING_PREFAULT_PAGE, p->next, chunk / RING_PREFAULT_PAGE);
+	p->failed =
+		!ring_prefault__records(p, p->skel->progs.ptbpf_ring_prefault, RING_PREFAULT_PAGE,
+					p->next, chunk / RING_PREFAULT_PAGE);
 	r->done += chunk;
 	/* the rings in turn: each has as much done when the caller stops */
 	p->next = (p->next + 1) % p->n;

@@ -221,13 +221,14 @@ struct kern_rings_job {
 static void *kern_rings_main(void *arg)
 {
 	struct kern_rings_job *j = arg;
-
 	struct ring_prefault *p = NULL;
 
 	j->err = kern_backend__new_rings(j->kb, j->per, j->outer);
-	/* the rings' pages written while there is time: an optimisation,
-	 * without which each is written when its turn comes */
-	if (!j->err && !ring_prefault__open(&p, j->outer, j->kb->ring_fds, j->kb->nrings, j->per)) {
+	/* the rings' pages written while there is time (none when the rings
+	 * are made before the load): an optimisation, without which each is
+	 * written when its turn comes */
+	if (!j->err && !__atomic_load_n(&j->loaded, __ATOMIC_ACQUIRE) &&
+	    !ring_prefault__open(&p, j->outer, j->kb->ring_fds, j->kb->nrings, j->per)) {
 		while (!__atomic_load_n(&j->loaded, __ATOMIC_ACQUIRE) && ring_prefault__step(p))
 			;
 		ring_prefault__finish(p);

@@ -20,7 +20,7 @@
  *             is blocked when the main thread returns (exit_group)
  *   nochld    a child exits 0; its parent, without a SIGCHLD handler,
  *             reaps it
- *   latethr   20 openat of names in untouched file mappings while another
+ *   latethr   40 openat of names in untouched file mappings while another
  *             thread makes syscalls
  */
 #include <errno.h>
@@ -295,7 +295,7 @@ static int case_latethr(void)
 
 	pthread_create(&t, NULL, spinner, NULL);
 	nap(20);
-	for (int i = 0; i < 20; i++) {
+	for (int i = 0; i < 40; i++) {
 		const char *m = untouched_map("/etc/passwd");
 		int fd;
 
@@ -305,6 +305,11 @@ static int case_latethr(void)
 			return 1;
 		/* the other thread is running now (a loaded machine) */
 		for (int j = 0; j < 100000000 && spins - s0 < 3; j++)
+			;
+		/* the call starts just after one of the other thread's: later
+		 * into its period each time (the spinner's loop, in steps of
+		 * 1/40), so that some openat has one of its calls inside */
+		for (volatile int k = 0; k < i * 250; k++)
 			;
 		fd = openat(AT_FDCWD, m, O_RDONLY);
 		if (fd >= 0)

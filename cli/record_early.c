@@ -31,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "elf_file.h"
 #include "record.h"
 
 /* The library's names: its soname, and the development link dlopen may use. */
@@ -48,167 +49,6 @@ static const char *const default_dirs[] = {
 	"/usr/lib",
 	"/usr/local/lib",
 };
-
-/* A file mapped read-only, bounds-checked by every reader below. */
-struct elf_file {
-	const unsigned char *p;
-	size_t len;
-};
-
-static int elf_map(struct elf_file *f, const char *path)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	f->p = MAP_FAILED;
-	if (fd < 0)
-		return -1;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size >= (off_t)sizeof(Elf64_Ehdr))
-		f->p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (f->p == MAP_FAILED)
-		return -1;
-	f->len = st.st_size;
-	return 0;
-}
-
-static void elf_unmap(struct elf_file *f)
-{
-	if (f->p != MAP_FAILED)
-		munmap((void *)f->p, f->len);
-}
-
-/* The n bytes at off, or NULL if the file is shorter. */
-static const void *elf_at(const struct elf_file *f, uint64_t off, uint64_t n)
-{
-	if (off > f->len || n > f->len - off)
-		return NULL;
-	return f->p + off;
-}
-
-/* Copies the n bytes at off (a header may be anywhere: not aligned); 0 or -1. */
-static int elf_get(const struct elf_file *f, uint64_t off, void *to, size_t n)
-{
-	const void *at = elf_at(f, off, n);
-
-	if (!at)
-		return -1;
-	memcpy(to, at, n);
-	return 0;
-}
-
-/* The ELF header of a 64-bit little-endian file; 0 or -1. */
-static int elf_hdr(const struct elf_file *f, Elf64_Ehdr *h)
-{
-	if (elf_get(f, 0, h, sizeof(*h)) || memcmp(h->e_ident, ELFMAG, SELFMAG) ||
-	    h->e_ident[EI_CLASS] != ELFCLASS64 || h->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    (h->e_phnum && h->e_phentsize != sizeof(Elf64_Phdr)) ||
-	    (h->e_shnum && h->e_shentsize != sizeof(Elf64_Shdr)))
-		return -1;
-	return 0;
-}
-
-static int elf_phdr(const struct elf_file *f, const Elf64_Ehdr *h, unsigned int i, Elf64_Phdr *ph)
-{
-	return elf_get(f, h->e_phoff + (uint64_t)i * sizeof(*ph), ph, sizeof(*ph));
-}
-
-static int elf_shdr(const struct elf_file *f, const Elf64_Ehdr *h, unsigned int i, Elf64_Shdr *sh)
-{
-	return elf_get(f, h->e_shoff + (uint64_t)i * sizeof(*sh), sh, sizeof(*sh));
-}
-
-/* The file offset of the virtual address va (in a PT_LOAD, of n bytes in
- * the file), or -1. */
-static int64_t elf_offset_of(const struct elf_file *f, const Elf64_Ehdr *h, uint64_t va, uint64_t n)
-{
-	Elf64_Phdr ph;
-	unsigned int i;
-
-	for (i = 0; i < h->e_phnum; i++) {
-		if (elf_phdr(f, h, i, &ph) || ph.p_type != PT_LOAD || va < ph.p_vaddr ||
-		    va - ph.p_vaddr >= ph.p_filesz || n > ph.p_filesz - (va - ph.p_vaddr) ||
-		    !elf_at(f, ph.p_offset + (va - ph.p_vaddr), n))
-			continue;
-		return (int64_t)(va - ph.p_vaddr + ph.p_offset);
-	}
-	return -1;
-}
-
-/* The section named name; 0 or -1. */
-static int elf_section(const struct elf_file *f, const Elf64_Ehdr *h, const char *name,
-		       Elf64_Shdr *out)
-{
-	size_t len = strlen(name) + 1;
-	Elf64_Shdr strs;
-	unsigned int i;
-
-	if (h->e_shstrndx >= h->e_shnum || elf_shdr(f, h, h->e_shstrndx, &strs))
-		return -1;
-	for (i = 0; i < h->e_shnum; i++) {
-		const char *n;
-
-		if (elf_shdr(f, h, i, out) || out->sh_name >= strs.sh_size)
-			continue;
-		n = elf_at(f, strs.sh_offset + (uint64_t)out->sh_name, len);
-		if (n && !memcmp(n, name, len))
-			return 0;
-	}
-	return -1;
-}
-
-/*
- * The file offsets of the probe ptbpf:early and of its semaphore, from the
- * file's .note.stapsdt (addresses adjusted as the note's base says); 0 or -1.
- */
-static int early_probe_of(const struct elf_file *f, uint64_t *pc_off, uint64_t *sem_off)
-{
-	static const char pn[] = "ptbpf\0early"; /* provider and name, NUL-terminated */
-	Elf64_Shdr notes, base;
-	Elf64_Ehdr h;
-	uint64_t off, end;
-	int have_base;
-
-	if (elf_hdr(f, &h) || elf_section(f, &h, ".note.stapsdt", &notes) ||
-	    !elf_at(f, notes.sh_offset, notes.sh_size))
-		return -1;
-	have_base = !elf_section(f, &h, ".stapsdt.base", &base);
-	end = notes.sh_offset + notes.sh_size;
-	for (off = notes.sh_offset; off + sizeof(Elf64_Nhdr) <= end;) {
-		uint64_t name_at = off + sizeof(Elf64_Nhdr), desc_at, a[3];
-		const char *desc, *owner;
-		int64_t pc, sem;
-		Elf64_Nhdr n;
-
-		if (elf_get(f, off, &n, sizeof(n)))
-			return -1;
-		desc_at = name_at + (((uint64_t)n.n_namesz + 3) & ~3ull);
-		desc = elf_at(f, desc_at, n.n_descsz);
-		owner = elf_at(f, name_at, n.n_namesz);
-		off = desc_at + (((uint64_t)n.n_descsz + 3) & ~3ull);
-		if (!desc || !owner || desc_at + n.n_descsz > end || n.n_type != 3 ||
-		    n.n_namesz != sizeof("stapsdt") ||
-		    memcmp(owner, "stapsdt", sizeof("stapsdt")) ||
-		    n.n_descsz < sizeof(a) + sizeof(pn))
-			continue;
-		/* pc, base, semaphore, then "provider\0name\0args\0" */
-		memcpy(a, desc, sizeof(a));
-		if (memcmp(desc + sizeof(a), pn, sizeof(pn)) || !a[2])
-			continue;
-		if (have_base && base.sh_addr != a[1]) {
-			a[0] += base.sh_addr - a[1];
-			a[2] += base.sh_addr - a[1];
-		}
-		pc = elf_offset_of(f, &h, a[0], 1);
-		sem = elf_offset_of(f, &h, a[2], sizeof(unsigned short));
-		if (pc < 0 || sem < 0)
-			return -1;
-		*pc_off = (uint64_t)pc;
-		*sem_off = (uint64_t)sem;
-		return 0;
-	}
-	return -1;
-}
 
 /* The files already tried, by inode: a file is attached once. */
 struct seen {
@@ -248,7 +88,7 @@ static void early_try(struct early *e, struct seen *s, pid_t pid, const char *pa
 	s->ino[s->n++] = st.st_ino;
 	if (elf_map(&f, path))
 		return;
-	i = early_probe_of(&f, &pc, &sem);
+	i = elf_usdt_probe(&f, "ptbpf", "early", &pc, &sem);
 	elf_unmap(&f);
 	if (i)
 		return;
@@ -293,13 +133,8 @@ static void early_try_dirs(struct early *e, struct seen *s, pid_t pid, const cha
 static void early_try_runpath(struct early *e, struct seen *s, pid_t pid, const char *cmd)
 {
 	char *real = realpath(cmd, NULL), *slash;
-	uint64_t strtab = 0, strsz = 0, paths[2] = { 0 }, k;
 	struct elf_file f;
-	Elf64_Ehdr h;
-	Elf64_Phdr ph;
-	Elf64_Dyn d;
-	int npaths = 0;
-	unsigned int i;
+	struct elf_dyn d;
 
 	if (!real || elf_map(&f, real)) {
 		free(real);
@@ -308,33 +143,141 @@ static void early_try_runpath(struct early *e, struct seen *s, pid_t pid, const 
 	slash = strrchr(real, '/');
 	if (slash)
 		*slash = '\0';
-	for (i = 0; !elf_hdr(&f, &h) && i < h.e_phnum; i++) {
-		if (elf_phdr(&f, &h, i, &ph) || ph.p_type != PT_DYNAMIC)
-			continue;
-		for (k = 0; k < ph.p_filesz / sizeof(d); k++) {
-			if (elf_get(&f, ph.p_offset + k * sizeof(d), &d, sizeof(d)) ||
-			    d.d_tag == DT_NULL)
-				break;
-			if (d.d_tag == DT_STRTAB)
-				strtab = d.d_un.d_ptr;
-			else if (d.d_tag == DT_STRSZ)
-				strsz = d.d_un.d_val;
-			else if ((d.d_tag == DT_RPATH || d.d_tag == DT_RUNPATH) && npaths < 2)
-				paths[npaths++] = d.d_un.d_val;
-		}
-	}
-	if (npaths && strtab) {
-		int64_t at = elf_offset_of(&f, &h, strtab, 1);
+	if (!elf_dynamic(&f, &d)) {
+		const char *rpath = d.rpath ? elf_dynstr(&f, &d, d.rpath) : NULL;
+		const char *runpath = d.runpath ? elf_dynstr(&f, &d, d.runpath) : NULL;
 
-		for (k = 0; at >= 0 && k < (uint64_t)npaths; k++) {
-			const char *str = paths[k] < strsz ? elf_at(&f, at + paths[k], 1) : NULL;
-
-			if (str && memchr(str, '\0', f.len - (at + paths[k])))
-				early_try_dirs(e, s, pid, str, real);
-		}
+		if (rpath)
+			early_try_dirs(e, s, pid, rpath, real);
+		if (runpath)
+			early_try_dirs(e, s, pid, runpath, real);
 	}
 	elf_unmap(&f);
 	free(real);
+}
+
+/*
+ * The objects the loader maps at the command's start: visited by inode,
+ * each named by the DT_NEEDED of one before it.
+ */
+#define NEEDED_MAX 128
+struct needed {
+	dev_t dev[NEEDED_MAX];
+	ino_t ino[NEEDED_MAX];
+	char *path[NEEDED_MAX];
+	int n;
+};
+
+static void needed_free(struct needed *nd)
+{
+	for (int i = 0; i < nd->n; i++)
+		free(nd->path[i]);
+}
+
+/* Queue path (once): 0; 1 if there is no such file, -1 if too many. */
+static int needed_add(struct needed *nd, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return 1; /* not this directory's */
+	for (int i = 0; i < nd->n; i++)
+		if (nd->dev[i] == st.st_dev && nd->ino[i] == st.st_ino)
+			return 0;
+	if (nd->n == NEEDED_MAX || !(nd->path[nd->n] = strdup(path)))
+		return -1;
+	nd->dev[nd->n] = st.st_dev;
+	nd->ino[nd->n++] = st.st_ino;
+	return 0;
+}
+
+/* The library name found in one of dirs (colon-separated, $ORIGIN as
+ * origin) and queued: 0; 1 if in none; -1 if too many. */
+static int needed_find(struct needed *nd, const char *dirs, const char *origin, const char *name)
+{
+	char path[4096];
+
+	while (dirs && *dirs) {
+		const char *end = strchrnul(dirs, ':');
+		int n = (int)(end - dirs), o = 0, r;
+		const char *od = "";
+
+		if (n >= 7 && !strncmp(dirs, "$ORIGIN", 7)) {
+			od = origin;
+			o = 7;
+		}
+		if (n && snprintf(path, sizeof(path), "%s%.*s/%s", od, n - o, dirs + o, name) <
+				 (int)sizeof(path)) {
+			r = needed_add(nd, path);
+			if (r <= 0)
+				return r;
+		}
+		dirs = *end ? end + 1 : end;
+	}
+	return 1;
+}
+
+/*
+ * Whether the loader maps libposixtrace when the command starts: it, or a
+ * library it needs, names it in a DT_NEEDED. 1 also when that cannot be
+ * told (not an ELF file, a library not found where the loader looks
+ * first): the semaphore is raised then, as for a command that needs it.
+ */
+static int early_needed(const char *cmd)
+{
+	struct needed nd = { .n = 0 };
+	int ret = 0;
+
+	if (needed_add(&nd, cmd)) {
+		needed_free(&nd);
+		return 1;
+	}
+	for (int k = 0; k < nd.n && !ret; k++) {
+		char origin[4096], *slash;
+		const char *dirs[2];
+		struct elf_file f;
+		struct elf_dyn d;
+
+		if (elf_map(&f, nd.path[k])) {
+			ret = 1;
+			break;
+		}
+		/* not an ELF program, or more than we follow */
+		if (elf_dynamic(&f, &d) || d.more ||
+		    (k == 0 && !d.dynamic && d.type != ET_EXEC && d.type != ET_DYN))
+			ret = 1;
+		snprintf(origin, sizeof(origin), "%s", nd.path[k]);
+		slash = strrchr(origin, '/');
+		if (slash)
+			*slash = '\0';
+		dirs[0] = d.rpath ? elf_dynstr(&f, &d, d.rpath) : NULL;
+		dirs[1] = d.runpath ? elf_dynstr(&f, &d, d.runpath) : NULL;
+		for (int i = 0; i < d.nneeded && !ret; i++) {
+			const char *name = elf_dynstr(&f, &d, d.needed[i]);
+			int r = 1;
+
+			/* a name we cannot read, or libposixtrace */
+			if (!name ||
+			    !strncmp(name, "libposixtrace.so", strlen("libposixtrace.so"))) {
+				ret = 1;
+				break;
+			}
+			if (strchr(name, '/'))
+				r = needed_add(&nd, name);
+			for (int j = 0; r > 0 && j < 2; j++)
+				r = needed_find(&nd, dirs[j], origin, name);
+			if (r > 0)
+				r = needed_find(&nd, getenv("LD_LIBRARY_PATH"), origin, name);
+			for (size_t j = 0;
+			     r > 0 && j < sizeof(default_dirs) / sizeof(default_dirs[0]); j++)
+				r = needed_find(&nd, default_dirs[j], origin, name);
+			if (r)
+				ret = 1; /* not found where we look, or too many */
+		}
+		elf_unmap(&f);
+	}
+	needed_free(&nd);
+	return ret;
 }
 
 /* ld.so.cache (glibc's format since 2.32): the paths it has for the library. */
@@ -490,6 +433,12 @@ void early_uev_attach(struct early *e, pid_t pid, const char *cmd)
 	memset(e, 0, sizeof(*e));
 	e->pid = pid;
 	e->cmd = cmd;
+	/* a uprobe costs the start an RCU grace period or two: none where
+	 * there is no libposixtrace to ask */
+	if (!early_needed(cmd)) {
+		e->sock = -1;
+		return;
+	}
 	early_closer_start(e);
 	if (pthread_create(&e->thread, NULL, early_attacher, e))
 		early_attacher(e);

@@ -20,7 +20,7 @@ jobs=${JOBS:-$(nproc)}
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_log_image fuzz_uev_consumer fuzz_probe fuzz_stacks \
-	fuzz_decode_struct fuzz_evfields fuzz_fdtable fuzz_decode_caps
+	fuzz_decode_struct fuzz_evfields fuzz_fdtable fuzz_decode_caps fuzz_elf_file
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -56,3 +56,6 @@ fuzz fuzz_evfields evfields 5 2048
 fuzz fuzz_fdtable fdtable 5 8192
 # a syscall's line from its captures: a few seconds too
 fuzz fuzz_decode_caps decode_caps 5 8192
+mkdir -p "$work/elf_file"
+cp /usr/bin/true "$work/elf_file/true"
+fuzz fuzz_elf_file elf_file 5 65536

@@ -868,7 +868,9 @@ class Bench:
         """The wall time of tracing a short command (true) from start to
         end, beside the same run untraced and under strace: a tracer's
         fixed cost (load, set-up, the end), which a short command in a
-        script or a build pays every time."""
+        script or a build pays every time. The records after the first
+        take the programs the one before kept (--keep); --keep 0 loads
+        them each time, as a first record does."""
         m = self.m
         section = "a short command (true), start to end"
         log("== " + section)
@@ -882,7 +884,10 @@ class Bench:
                 ("ptbpf_live", "ptbpf record > /dev/null", [self.ptbpf, "record", "--", true],
                  subprocess.DEVNULL),
                 ("ptbpf_log", "ptbpf record -o FILE", [self.ptbpf, "record", "-o", logf, "--",
-                                                      true], None)):
+                                                      true], None),
+                # the first record, or one after 10 s: the programs loaded
+                ("ptbpf_cold", "ptbpf record --keep 0 -o FILE (a load each time)",
+                 [self.ptbpf, "record", "--keep", "0", "-o", logf, "--", true], None)):
             def once(argv=argv, out=out, key=key):
                 if key.startswith("ptbpf") and not os.access(self.ptbpf, os.X_OK):
                     raise NA("ptbpf command not built")
@@ -892,7 +897,7 @@ class Bench:
                 if rc:
                     raise NA(last_line(err, argv[0]))
                 ex = {}
-                if key == "ptbpf_log":
+                if key in ("ptbpf_log", "ptbpf_cold"):
                     ex["note"] = "log %d bytes" % os.path.getsize(logf)
                 return wall * 1e3, ex
             self.repeat(section, label, once, "ms", kind="short_" + key)
@@ -1130,7 +1135,7 @@ def analyse(rows):
                 r["overhead"] = paired_overhead(r, base)
                 r["goal"] = ("pass" if r["overhead"] < 50 else "fail") + \
                     " (< 50 ms added)"
-        if r.get("kind") == "short_strace" and r["median"]:
+        if r.get("kind") in ("short_strace", "short_ptbpf_cold") and r["median"]:
             base = next((b for b in rows if b.get("kind") == "short_untraced"
                          and b["median"]), None)
             if base:
@@ -1314,6 +1319,10 @@ def other_tracers():
     out = []
     for pr in progs:
         if pr.get("type") not in TRACING_PROG_TYPES:
+            continue
+        # ptbpf record's programs kept for the next run: loaded, not attached
+        holders = pr.get("pids", [])
+        if holders and all(h.get("comm") == "ptbpf-keep" for h in holders):
             continue
         who = ", ".join("%s/%s" % (h.get("comm", "?"), h.get("pid", "?"))
                         for h in pr.get("pids", [])) or "a process bpftool does not name"

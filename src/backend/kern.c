@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/kern_int.h"
 #include "backend/kern_map.h"
 #include "backend/kern_stack.h"
 #include "backend/map_build_id.h"
@@ -50,38 +51,6 @@ static __u32 kern_syscall_status(const struct kern_opts *o)
 	return (st & PTBPF_SYSCALL_SUCCESSFUL ? KERN_SYS_SUCCESSFUL : 0) |
 	       (st & PTBPF_SYSCALL_FAILED ? KERN_SYS_FAILED : 0);
 }
-
-/* One CPU's ring, and its head record during a drain. */
-struct kern_ring {
-	struct kern_backend *kb;
-	struct kring kr;
-	unsigned long limit; /* the drain takes the records before this */
-	const struct kern_rec *head;
-	size_t head_size;
-};
-
-struct kern_backend {
-	struct kern_bpf *skel;
-	int epfd; /* every ring's fd: readable when the BPF side woke us */
-	int nrings;
-	int *active; /* rings with a head record, during a drain */
-	int *ring_fds;
-	struct kern_ring *rings;
-	/* drain state, valid while consuming */
-	const struct kern_cbs *cbs;
-	int count;
-	bool stop;
-	/* loss accounting: drops reported so far, first drop time pending */
-	uint64_t dropped_seen;
-	uint64_t lost_ts;
-	struct probe_links probes; /* uprobes, uretprobes, USDT probes */
-	bool inherit;		   /* probes attached in every process (see add_probe) */
-
-	/* with stack_fp or stack_kernel: the stacks seen */
-	struct kern_stacks *stacks;
-	unsigned int stack_depth; /* their frames, the user stack's area */
-	bool stack_user;	  /* KERN_ID_STACK records have a user stack area */
-};
 
 #define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)
 #define KERN_WR(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
@@ -236,13 +205,8 @@ static void *kern_rings_main(void *arg)
 	return NULL;
 }
 
-/* The outer map made here (*outer), before the load, so that the rings can
- * be put in it while the programs load; the rings' arrays. */
-static int kern_backend__ring_maps(struct kern_backend *kb, int tmpl, int *outer)
+int kern_backend__ring_arrays(struct kern_backend *kb)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mo, .inner_map_fd = tmpl);
-	int err;
-
 	kb->ring_fds = calloc((size_t)kb->nrings, sizeof(*kb->ring_fds));
 	if (!kb->ring_fds)
 		return -ENOMEM;
@@ -254,6 +218,18 @@ static int kern_backend__ring_maps(struct kern_backend *kb, int tmpl, int *outer
 		return -ENOMEM;
 	for (int i = 0; i < kb->nrings; i++)
 		kb->rings[i].kb = kb;
+	return 0;
+}
+
+/* The outer map made here (*outer), before the load, so that the rings can
+ * be put in it while the programs load; the rings' arrays. */
+static int kern_backend__ring_maps(struct kern_backend *kb, int tmpl, int *outer)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mo, .inner_map_fd = tmpl);
+	int err = kern_backend__ring_arrays(kb);
+
+	if (err)
+		return err;
 	*outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "rings", sizeof(__u32), sizeof(__u32),
 				(__u32)kb->nrings, &mo);
 	if (*outer < 0)
@@ -266,8 +242,7 @@ static int kern_backend__ring_maps(struct kern_backend *kb, int tmpl, int *outer
 	return 0;
 }
 
-/* The rings mapped, and watched by one epoll fd. */
-static int kern_backend__map_rings(struct kern_backend *kb, size_t per)
+int kern_backend__map_rings(struct kern_backend *kb, size_t per)
 {
 	int i, err;
 
@@ -368,6 +343,13 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	bpf_program__set_autoload(skel->progs.ptbpf_fd_exit, o && o->fdinfo);
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	probe__set_autoload(skel);
+	if (o && o->keep_ms) {
+		kb->keep_ms = o->keep_ms;
+		kb->keep_key = kern_kept__key(kb, per);
+		err = kb->no_take ? -ENOENT : kern_kept__take(kb, per);
+		if (err != -ENOENT && err != -EPERM && err != -EPROTO && err != -EBUSY)
+			return err; /* 0: taken, attached */
+	}
 	/* The inner map template: what every ring put in rings looks like.
 	 * The kernel compares a ring's type, not its size, with it: one page
 	 * here, and the rings, which take long to clear, on a thread. */
@@ -390,10 +372,13 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	err = kern_bpf__attach(skel);
 	if (err)
 		return kern_backend__load_err(err);
+	kb->keep_ok = kb->keep_ms != 0;
 	return 0;
 }
 
-int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
+/* The backend, its programs taken from a kept set when take and there is
+ * one, else loaded. */
+static int kern_backend__open_one(struct kern_backend **out, const struct kern_opts *o, bool take)
 {
 	struct kern_backend *kb;
 	int err;
@@ -413,6 +398,7 @@ int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 		kb->stack_depth = o->stack_depth ? o->stack_depth : PTBPF_STACK_DEPTH_DEFAULT;
 		kb->stack_user = o->stack_fp;
 	}
+	kb->no_take = !take;
 	err = kern_backend__load(kb, o);
 	if (err) {
 		kern_backend__destroy(kb);
@@ -420,6 +406,16 @@ int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 	}
 	*out = kb;
 	return 0;
+}
+
+int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
+{
+	int err = kern_backend__open_one(out, o, true);
+
+	/* a kept set taken that would not attach: loaded anew */
+	if (err == -ESTALE)
+		err = kern_backend__open_one(out, o, false);
+	return err;
 }
 
 void kern_backend__destroy(struct kern_backend *kb)
@@ -432,6 +428,9 @@ void kern_backend__destroy(struct kern_backend *kb)
 	if (kb->epfd >= 0)
 		close(kb->epfd);
 	probe__detach_all(&kb->probes);
+	if (kb->keep_ok)
+		kern_kept__give(kb);
+	kern_kept__free(kb);
 	kern_bpf__destroy(kb->skel);
 	kern_stacks__free(kb->stacks);
 	for (int i = 0; kb->ring_fds && i < kb->nrings; i++)
@@ -452,8 +451,11 @@ int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
 		return -EINVAL;
 	err = bpf_map__update_elem(kb->skel->maps.pids, &key, sizeof(key), &one, sizeof(one),
 				   BPF_ANY);
-	if (!err && !kb->inherit)
-		err = probe__attach_pid(kb->skel, &kb->probes, tgid);
+	if (!err && !kb->inherit && kb->probes.nsaved) {
+		struct kern_bpf *ps = kern_kept__probe_skel(kb);
+
+		err = ps ? probe__attach_pid(ps, &kb->probes, tgid) : -errno;
+	}
 	return err;
 }
 
@@ -466,20 +468,24 @@ int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *
 {
 	struct probe_target one = *t;
 	__u32 key, next, *prev = NULL;
+	struct kern_bpf *ps;
 	int err, attached = 0;
 
 	if (probe__has(&kb->probes, t->id))
 		return 0;
+	ps = kern_kept__probe_skel(kb);
+	if (!ps)
+		return -errno;
 	if (kb->inherit) {
 		one.pid = -1;
-		return probe__attach(kb->skel, &kb->probes, &one);
+		return probe__attach(ps, &kb->probes, &one);
 	}
 	err = probe__save(&kb->probes, t);
 	while (!err && !bpf_map__get_next_key(kb->skel->maps.pids, prev, &next, sizeof(next))) {
 		key = next;
 		prev = &key;
 		one.pid = (pid_t)key;
-		err = probe__attach(kb->skel, &kb->probes, &one);
+		err = probe__attach(ps, &kb->probes, &one);
 		/* a traced process gone meanwhile */
 		if (err == -ESRCH || err == -ENOENT)
 			err = 0;
@@ -915,6 +921,8 @@ int kern_backend__prog_ids(struct kern_backend *kb, uint32_t *ids, int max)
 	struct bpf_program *p;
 	int n = 0;
 
+	if (kb->kept_progs)
+		return kern_kept__prog_ids(kb, ids, max);
 	bpf_object__for_each_program(p, kb->skel->obj)
 	{
 		struct bpf_prog_info info;

@@ -60,6 +60,14 @@ unsigned int kring__fill(const struct kring *r);
 
 #define KRING_HDR_SZ 8u /* BPF_RINGBUF_HDR_SZ: u32 len (+ busy, discard bits), u32 pg_off */
 
+/* Pass over what the ring holds (a kept ring's last stream's records). */
+static inline void kring__skip(struct kring *r)
+{
+	r->cons = __atomic_load_n(r->producer, __ATOMIC_ACQUIRE);
+	__atomic_store_n(r->consumer, r->cons, __ATOMIC_RELEASE);
+	r->published = r->cons;
+}
+
 /* Give everything taken back to the producers now (at the end of a drain). */
 static inline void kring__publish(struct kring *r)
 {

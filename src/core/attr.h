@@ -49,6 +49,9 @@ struct pt_attr {
 	/* bytes of each string or buffer a syscall argument points to that
 	 * is captured, 0: none */
 	uint32_t strsize;
+	/* milliseconds the loaded programs are kept after the stream for the
+	 * next one of the same settings, 0: not kept */
+	uint32_t keep_ms;
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

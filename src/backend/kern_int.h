@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The kernel backend's object, shared by its files: kern.c (load, drain)
+ * and kern_kept.c (kept programs).
+ */
+#ifndef PTBPF_BACKEND_KERN_INT_H
+#define PTBPF_BACKEND_KERN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/kern.h"
+#include "backend/kring.h"
+#include "backend/probe.h"
+
+struct kern_bpf;
+struct kern_stacks;
+struct kern_rec;
+
+/* One CPU's ring, and its head record during a drain. */
+struct kern_ring {
+	struct kern_backend *kb;
+	struct kring kr;
+	unsigned long limit; /* the drain takes the records before this */
+	const struct kern_rec *head;
+	size_t head_size;
+};
+
+struct kern_backend {
+	struct kern_bpf *skel;
+	int epfd; /* every ring's fd: readable when the BPF side woke us */
+	int nrings;
+	int *active; /* rings with a head record, during a drain */
+	int *ring_fds;
+	struct kern_ring *rings;
+	/* drain state, valid while consuming */
+	const struct kern_cbs *cbs;
+	int count;
+	bool stop;
+	/* loss accounting: drops reported so far, first drop time pending */
+	uint64_t dropped_seen;
+	uint64_t lost_ts;
+	struct probe_links probes; /* uprobes, uretprobes, USDT probes */
+	bool inherit;		   /* probes attached in every process (see add_probe) */
+
+	/* with stack_fp or stack_kernel: the stacks seen */
+	struct kern_stacks *stacks;
+	unsigned int stack_depth; /* their frames, the user stack's area */
+	bool stack_user;	  /* KERN_ID_STACK records have a user stack area */
+
+	/* kept programs (common/keep.h): the set goes to a helper for
+	 * keep_ms after the stream, under keep_key */
+	uint64_t keep_key;
+	unsigned int keep_ms;
+	bool keep_ok;	    /* loaded or taken whole, and attached */
+	bool no_take;	    /* load, even if a set is kept */
+	int *kept_progs;    /* a taken set's programs (libbpf's are not loaded) */
+	int nkept_progs;
+	int *kept_links;    /* their attachments */
+	int nkept_links;
+	struct kern_bpf *probe_skel; /* a taken set's probe programs, at the first probe */
+};
+
+/* The rings' arrays, for kb->nrings rings. */
+int kern_backend__ring_arrays(struct kern_backend *kb);
+/* The rings of kb->ring_fds mapped, and watched by one epoll fd. */
+int kern_backend__map_rings(struct kern_backend *kb, size_t per);
+
+/* The key of the set these settings load (rodata, maps, programs, rings). */
+uint64_t kern_kept__key(struct kern_backend *kb, size_t per);
+/*
+ * The set kept under kb->keep_key made the backend's, attached, rings
+ * mapped: 0; or a negative errno: -ENOENT, -EPERM, -EPROTO or -EBUSY (its
+ * programs still attached elsewhere) when the backend is as it was (load
+ * it); -ESTALE when the set was taken but did not attach (open the backend
+ * anew); others when it failed.
+ */
+int kern_kept__take(struct kern_backend *kb, size_t per);
+/* Detach, and hand the set to a helper for kb->keep_ms (at the end). */
+void kern_kept__give(struct kern_backend *kb);
+/* The skeleton whose probe programs are loaded (on a taken set, loaded
+ * now: the first probe); NULL with errno. */
+struct kern_bpf *kern_kept__probe_skel(struct kern_backend *kb);
+/* The ids of a taken set's programs, as kern_backend__prog_ids(). */
+int kern_kept__prog_ids(struct kern_backend *kb, uint32_t *ids, int max);
+/* Free what a taken set added to the backend (after kern_kept__give). */
+void kern_kept__free(struct kern_backend *kb);
+
+#endif

@@ -1304,6 +1304,30 @@ TRACING_PROG_TYPES = {"tracepoint", "raw_tracepoint", "raw_tracepoint_writable",
                       "kprobe", "perf_event"}
 
 
+def kept_prog_ids():
+    """The programs ptbpf-keep processes hold (ptbpf record's, kept for the
+    next record: loaded, not attached), but those a link still attaches
+    (a process that forked while they ran holds it)."""
+    ids = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if open("/proc/%s/comm" % pid).read().strip() != "ptbpf-keep":
+                continue
+            for fd in os.listdir("/proc/%s/fdinfo" % pid):
+                for line in open("/proc/%s/fdinfo/%s" % (pid, fd)):
+                    if line.startswith("prog_id:"):
+                        ids.add(int(line.split()[1]))
+        except (OSError, ValueError):
+            continue
+    try:
+        p = subprocess.run(["bpftool", "-j", "link", "show"], capture_output=True, text=True,
+                           timeout=30)
+        ids -= {link.get("prog_id") for link in json.loads(p.stdout or "[]")}
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return set()
+    return ids
+
+
 def other_tracers():
     """Tracing BPF programs loaded now (before the run starts any): one
     "id name (type, held by comm/pid)" string each; None if bpftool cannot
@@ -1316,13 +1340,12 @@ def other_tracers():
         return None
     if p.returncode:
         return None
+    kept = kept_prog_ids()
     out = []
     for pr in progs:
         if pr.get("type") not in TRACING_PROG_TYPES:
             continue
-        # ptbpf record's programs kept for the next run: loaded, not attached
-        holders = pr.get("pids", [])
-        if holders and all(h.get("comm") == "ptbpf-keep" for h in holders):
+        if pr.get("id") in kept:
             continue
         who = ", ".join("%s/%s" % (h.get("comm", "?"), h.get("pid", "?"))
                         for h in pr.get("pids", [])) or "a process bpftool does not name"

@@ -230,14 +230,14 @@ int kern_kept__take(struct kern_backend *kb, size_t per)
 		close(fds[i++]);
 	}
 	kb->kept_progs = calloc(msg.nprogs ? msg.nprogs : 1, sizeof(int));
-	if (kb->kept_progs)
+	if (kb->kept_progs) {
 		memcpy(kb->kept_progs, fds + i, sizeof(int) * msg.nprogs);
-	else
+		kb->nkept_progs = (int)msg.nprogs;
+	} else {
 		err = -ENOMEM;
-	kb->nkept_progs = kb->kept_progs ? (int)msg.nprogs : 0;
-	if (!kb->kept_progs)
-		for (int j = 0; j < (int)msg.nprogs; j++)
-			close(fds[i + j]);
+		for (__u32 j = 0; j < msg.nprogs; j++)
+			close(fds[i + (int)j]);
+	}
 	i += (int)msg.nprogs;
 	if (!err)
 		err = kern_backend__ring_arrays(kb);

@@ -34,12 +34,7 @@ const volatile __u32 nr_rings = 1;
 struct bench_ref_count counts[BENCH_REF_MAX_CPUS] __attribute__((aligned(64)));
 
 /* a ring buffer per CPU, created by user space */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1); /* set to nr_rings by user space */
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} rings SEC(".maps");
+#include "rings.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -59,17 +59,9 @@ __u64 drop_first_ts; /* first drop of the current loss episode, 0: none */
  * A ring buffer per CPU: the producers of two CPUs never take the same
  * ring's lock (with one shared ring, two threads looping on syscalls spend
  * much of their time waiting for it in bpf_ringbuf_reserve). User space
- * creates the rings
- * (all of one size) and merges them by timestamp.
+ * merges them by timestamp.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-	/* no __array(values): libbpf 1.1 cannot resize a declared inner
-	 * map; user space gives a ring of the right size as the template */
-} rings SEC(".maps");
+#include "rings.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

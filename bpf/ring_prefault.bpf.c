@@ -18,13 +18,8 @@
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
-	__uint(max_entries, 1);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-	/* the kernel backend's map, by its fd: no template here */
-} rings SEC(".maps");
+/* the kernel backend's map, by its fd */
+#include "rings.bpf.h"
 
 /* a macro, not a function: the record size must be a constant */
 #define RESERVE_DISCARD(ctx, size)                                                                 \

@@ -89,8 +89,7 @@ int64_t elf_offset_of(const struct elf_file *f, const Elf64_Ehdr *h, uint64_t va
 }
 
 /* The section named name; 0 or -1. */
-int elf_section(const struct elf_file *f, const Elf64_Ehdr *h, const char *name,
-		       Elf64_Shdr *out)
+int elf_section(const struct elf_file *f, const Elf64_Ehdr *h, const char *name, Elf64_Shdr *out)
 {
 	size_t len = strlen(name) + 1;
 	Elf64_Shdr strs;
@@ -138,8 +137,7 @@ int elf_usdt_probe(const struct elf_file *f, const char *provider, const char *n
 		off = desc_at + (((uint64_t)n.n_descsz + 3) & ~3ull);
 		if (!desc || !owner || desc_at + n.n_descsz > end || n.n_type != 3 ||
 		    n.n_namesz != sizeof("stapsdt") ||
-		    memcmp(owner, "stapsdt", sizeof("stapsdt")) ||
-		    n.n_descsz < sizeof(a) + lp + ln)
+		    memcmp(owner, "stapsdt", sizeof("stapsdt")) || n.n_descsz < sizeof(a) + lp + ln)
 			continue;
 		/* pc, base, semaphore, then "provider\0name\0args\0" */
 		memcpy(a, desc, sizeof(a));

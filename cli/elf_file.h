@@ -33,8 +33,7 @@ int elf_shdr(const struct elf_file *f, const Elf64_Ehdr *h, unsigned int i, Elf6
  * the file), or -1. */
 int64_t elf_offset_of(const struct elf_file *f, const Elf64_Ehdr *h, uint64_t va, uint64_t n);
 /* The section named name; 0 or -1. */
-int elf_section(const struct elf_file *f, const Elf64_Ehdr *h, const char *name,
-		Elf64_Shdr *out);
+int elf_section(const struct elf_file *f, const Elf64_Ehdr *h, const char *name, Elf64_Shdr *out);
 
 /*
  * The file offsets of the USDT probe provider:name and of its semaphore,
@@ -47,15 +46,15 @@ int elf_usdt_probe(const struct elf_file *f, const char *provider, const char *n
 /* What the dynamic section says to the loader: the libraries and paths. */
 #define ELF_DYN_NEEDED_MAX 64
 struct elf_dyn {
-	uint16_t type;	      /* e_type: ET_EXEC, ET_DYN... */
-	bool dynamic;	      /* it has a PT_DYNAMIC */
-	int64_t strtab;	      /* the file offset of its string table, -1: none */
+	uint16_t type;	/* e_type: ET_EXEC, ET_DYN... */
+	bool dynamic;	/* it has a PT_DYNAMIC */
+	int64_t strtab; /* the file offset of its string table, -1: none */
 	uint64_t strsz;
-	uint64_t rpath;	      /* DT_RPATH, DT_RUNPATH: string table offsets, 0: none */
+	uint64_t rpath; /* DT_RPATH, DT_RUNPATH: string table offsets, 0: none */
 	uint64_t runpath;
 	uint64_t needed[ELF_DYN_NEEDED_MAX]; /* DT_NEEDED, in order */
 	int nneeded;
-	bool more;	      /* more DT_NEEDED than needed[] holds */
+	bool more; /* more DT_NEEDED than needed[] holds */
 };
 
 /* The dynamic section of f; 0, or -1 if f is not an ELF file we read. */

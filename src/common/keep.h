@@ -20,10 +20,10 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
-#define KEEP_HELPER   "ptbpf-keep"
-#define KEEP_MAGIC    0x6b656570u /* "keep" */
-#define KEEP_MAX_FDS  250	  /* one message: under SCM_MAX_FD (253) */
-#define KEEP_MAX_MS   600000u	  /* ten minutes */
+#define KEEP_HELPER  "ptbpf-keep"
+#define KEEP_MAGIC   0x6b656570u /* "keep" */
+#define KEEP_MAX_FDS 250	 /* one message: under SCM_MAX_FD (253) */
+#define KEEP_MAX_MS  600000u	 /* ten minutes */
 
 /* The one message the helper sends, with the fds: maps, programs, rings. */
 struct keep_msg {

@@ -192,9 +192,9 @@ __PTBPF_API int ptbpf_trace_attr_getstrsize(const trace_attr_t *attr, unsigned i
  * same user and settings created meanwhile takes them and skips the load
  * (tens of milliseconds of verifier work). The helper hands them to a
  * process of its own user only, and only to and from a process whose
- * effective user is root. 0 (the default): the stream loads its programs
- * and they are freed with it. EINVAL: no attributes object, or ms above
- * PTBPF_KEEP_MS_MAX.
+ * effective user is root; kernel rings over 256 MiB in all are not kept.
+ * 0 (the default): the stream loads its programs and they are freed with
+ * it. EINVAL: no attributes object, or ms above PTBPF_KEEP_MS_MAX.
  */
 #define PTBPF_KEEP_MS_MAX 600000
 __PTBPF_API int ptbpf_trace_attr_setkeep(trace_attr_t *attr, unsigned int ms);

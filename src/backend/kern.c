@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "backend/kern_int.h"
+#include "backend/kern_keep.h"
 #include "backend/kern_map.h"
 #include "backend/kern_stack.h"
 #include "backend/map_build_id.h"
@@ -345,6 +346,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	probe__set_autoload(skel);
 	if (o && o->keep_ms) {
 		kb->keep_ms = o->keep_ms;
+		kb->keep_rings_max = o->keep_rings_max ? o->keep_rings_max : KEEP_RINGS_MAX;
 		kb->keep_key = kern_kept__key(kb, per);
 		err = kb->no_take ? -ENOENT : kern_kept__take(kb, per);
 		if (err != -ENOENT && err != -EPERM && err != -EPROTO && err != -EBUSY)

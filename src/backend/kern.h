@@ -43,6 +43,9 @@ struct kern_opts {
 	/* milliseconds the loaded programs are kept after the stream, for
 	 * the next stream of these settings (backend/kern_keep.h), 0: none */
 	unsigned int keep_ms;
+	/* kernel rings larger than this in all are not kept (memory a long
+	 * trace would hold for a start-up it does not miss); 0: 256 MiB */
+	size_t keep_rings_max;
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -53,9 +53,10 @@ struct kern_backend {
 	 * keep_ms after the stream, under keep_key */
 	uint64_t keep_key;
 	unsigned int keep_ms;
-	bool keep_ok;	 /* loaded or taken whole, and attached */
-	bool no_take;	 /* load, even if a set is kept */
-	int *kept_progs; /* a taken set's programs (libbpf's are not loaded) */
+	size_t keep_rings_max; /* rings larger than this in all are not kept */
+	bool keep_ok;	       /* loaded or taken whole, and attached */
+	bool no_take;	       /* load, even if a set is kept */
+	int *kept_progs;       /* a taken set's programs (libbpf's are not loaded) */
 	int nkept_progs;
 	int *kept_links; /* their attachments */
 	int nkept_links;

@@ -11,6 +11,9 @@
 
 #include "common/keep.h"
 
+/* Kernel rings over this in all are not kept, by default. */
+#define KEEP_RINGS_MAX ((size_t)256 << 20)
+
 /* FNV-1a of n bytes at p, continuing from h (start: KEEP_HASH_INIT). */
 #define KEEP_HASH_INIT 0xcbf29ce484222325ull
 uint64_t kern_keep__hash(uint64_t h, const void *p, size_t n);

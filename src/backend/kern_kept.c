@@ -270,6 +270,8 @@ void kern_kept__give(struct kern_backend *kb)
 
 	if (geteuid() != 0)
 		return; /* see kern_kept__take() */
+	if (!kb->rings || (size_t)kb->nrings * (kb->rings[0].kr.mask + 1) > kb->keep_rings_max)
+		return;
 	/* first no program runs: the helper empties the maps */
 	kern_bpf__detach(kb->skel);
 	for (int i = 0; i < kb->nkept_links; i++)

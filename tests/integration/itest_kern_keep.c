@@ -207,6 +207,24 @@ static void test_attached_elsewhere(void **state)
 	kern_backend__destroy(kb);
 }
 
+/* Rings larger than keep_rings_max in all: not kept. */
+static void test_large_rings(void **state)
+{
+	struct kern_opts o = { .ring_bytes = 4 << 20, .keep_ms = 5000, .keep_rings_max = 2 << 20 };
+	uint32_t ids1[32], ids2[32];
+	struct kern_backend *kb = NULL;
+	int n1, n2;
+
+	(void)state;
+	assert_int_equal(kern_backend__open(&kb, &o), 0);
+	n1 = prog_ids(kb, ids1);
+	destroy_kept(kb);
+	assert_int_equal(kern_backend__open(&kb, &o), 0);
+	n2 = prog_ids(kb, ids2);
+	ids_check(ids1, n1, ids2, n2, false);
+	kern_backend__destroy(kb);
+}
+
 /* Other settings: a set of their own, loaded. */
 static void test_other_settings(void **state)
 {
@@ -293,9 +311,8 @@ static void test_other_user(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_taken),
-		cmocka_unit_test(test_attached_elsewhere),
-		cmocka_unit_test(test_other_settings),
+		cmocka_unit_test(test_taken),	    cmocka_unit_test(test_attached_elsewhere),
+		cmocka_unit_test(test_large_rings), cmocka_unit_test(test_other_settings),
 		cmocka_unit_test(test_other_user),
 	};
 

@@ -417,6 +417,9 @@ struct fmt {
 	int64_t held_ts;
 	struct sbuf deferred; /* other events seen while an entry is held */
 	int ndeferred;
+	/* lines under the next exit printed (-k's frames), before what was
+	 * deferred: taken (NULL) when it is printed */
+	const char *exit_after;
 	struct fmt_pending *unfinished; /* tids with a printed <unfinished ...> */
 	size_t nunfinished, capunfinished;
 	struct fmt_hold hold;  /* lines waiting behind an open one (fmt_hold.c) */

@@ -557,6 +557,14 @@ static void exit_done(struct fmt *f, const struct cli_ev *ev, size_t ret_at, int
 		emit_open(f, ret_at, ev->tid, FMT_HOLD_RESTART, ts, NULL);
 	else
 		emit(f);
+	/* the call's stack right under it, before the events met meanwhile */
+	if (f->exit_after) {
+		size_t from = f->line.len;
+
+		sb_puts(&f->line, f->exit_after);
+		f->exit_after = NULL;
+		lines_done_from(f, from);
+	}
 	emit_deferred(f);
 	chld_out(f, ev->tid);
 }

@@ -345,9 +345,12 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		goto out;
 	if (held && v->status_filter)
 		fmt_event(v->f, &t->ev);
+	v->f->exit_after = frames;
 	fmt_event(v->f, ev);
-	if (frames)
+	/* not taken by the exit's line (JSON): after whatever was printed */
+	if (frames && v->f->exit_after)
 		fmt_lines_after(v->f, frames);
+	v->f->exit_after = NULL;
 out:
 	free(frames);
 }

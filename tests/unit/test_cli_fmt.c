@@ -119,6 +119,26 @@ static void overflow(struct out *o, int64_t ts_us, const uint64_t *lost)
 	fmt_event(&o->fmt, &ev);
 }
 
+/* An exit's stack (-k) right under its line, before an event met while
+ * its entry was held. */
+static void test_exit_after(void **state)
+{
+	uint64_t lost = 7;
+	struct out o;
+
+	out_open(&o);
+	sys_enter(&o, "getppid", NR_GETPPID, 0, 101, NULL);
+	overflow(&o, 2, &lost);
+	o.fmt.exit_after = " > frame\n";
+	sys_exit(&o, "getppid", NR_GETPPID, 3, 101, 99);
+	assert_null(o.fmt.exit_after);
+	assert_string_equal(out_text(&o),
+			    "0.000000 100/101 getppid() = 99\n"
+			    " > frame\n"
+			    "0.000002 0/0 === posix_trace_overflow: 7 events lost ===\n");
+	out_close(&o);
+}
+
 /* A gap says how many events it lost, in text and in JSON; a marker of an
  * older log, without a count, says only that some were. */
 static void test_overflow_count(void **state)
@@ -315,9 +335,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nargs_recorded), cmocka_unit_test(test_merged),
-		cmocka_unit_test(test_overflow_count), cmocka_unit_test(test_deferred),
-		cmocka_unit_test(test_many_deferred),  cmocka_unit_test(test_interleaved),
-		cmocka_unit_test(test_many_lines),     cmocka_unit_test(test_far_timestamps),
+		cmocka_unit_test(test_exit_after),     cmocka_unit_test(test_overflow_count),
+		cmocka_unit_test(test_deferred),       cmocka_unit_test(test_many_deferred),
+		cmocka_unit_test(test_interleaved),    cmocka_unit_test(test_many_lines),
+		cmocka_unit_test(test_far_timestamps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

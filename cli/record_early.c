@@ -103,29 +103,41 @@ static void early_try(struct early *e, struct seen *s, pid_t pid, const char *pa
 		e->fds[e->n++] = fd;
 }
 
+/*
+ * name in the first directory of dirs (a colon-separated list; $ORIGIN is
+ * origin, left as it is without one), in path; *ok 0 for an empty entry or
+ * a path too long. Returns the rest of the list, NULL after its last.
+ */
+static const char *dir_path_next(const char *dirs, const char *origin, const char *name, char *path,
+				 size_t size, int *ok)
+{
+	const char *end = strchrnul(dirs, ':'), *od = "";
+	int n = (int)(end - dirs), o = 0;
+
+	if (origin && n >= 7 && !strncmp(dirs, "$ORIGIN", 7)) {
+		od = origin;
+		o = 7;
+	}
+	*ok = n && snprintf(path, size, "%s%.*s/%s", od, n - o, dirs + o, name) < (int)size;
+	return *end ? end + 1 : NULL;
+}
+
 /* The library's names in dir (a colon-separated list, $ORIGIN as origin). */
 static void early_try_dirs(struct early *e, struct seen *s, pid_t pid, const char *dirs,
 			   const char *origin)
 {
-	const char *origin_dir;
 	char path[4096];
-	size_t i;
 
 	while (dirs && *dirs) {
-		const char *end = strchrnul(dirs, ':');
-		int n = (int)(end - dirs), o = 0;
+		const char *next = NULL;
+		int ok;
 
-		if (origin && n >= 7 && !strncmp(dirs, "$ORIGIN", 7)) {
-			origin_dir = origin;
-			o = 7;
-		} else {
-			origin_dir = "";
-		}
-		for (i = 0; n && i < sizeof(lib_names) / sizeof(lib_names[0]); i++)
-			if (snprintf(path, sizeof(path), "%s%.*s/%s", origin_dir, n - o, dirs + o,
-				     lib_names[i]) < (int)sizeof(path))
+		for (size_t i = 0; i < sizeof(lib_names) / sizeof(lib_names[0]); i++) {
+			next = dir_path_next(dirs, origin, lib_names[i], path, sizeof(path), &ok);
+			if (ok)
 				early_try(e, s, pid, path);
-		dirs = *end ? end + 1 : end;
+		}
+		dirs = next;
 	}
 }
 
@@ -198,21 +210,15 @@ static int needed_find(struct needed *nd, const char *dirs, const char *origin, 
 	char path[4096];
 
 	while (dirs && *dirs) {
-		const char *end = strchrnul(dirs, ':');
-		int n = (int)(end - dirs), o = 0, r;
-		const char *od = "";
+		int ok, r;
+		const char *next = dir_path_next(dirs, origin, name, path, sizeof(path), &ok);
 
-		if (n >= 7 && !strncmp(dirs, "$ORIGIN", 7)) {
-			od = origin;
-			o = 7;
-		}
-		if (n && snprintf(path, sizeof(path), "%s%.*s/%s", od, n - o, dirs + o, name) <
-				 (int)sizeof(path)) {
+		if (ok) {
 			r = needed_add(nd, path);
 			if (r <= 0)
 				return r;
 		}
-		dirs = *end ? end + 1 : end;
+		dirs = next;
 	}
 	return 1;
 }

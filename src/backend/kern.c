@@ -920,22 +920,10 @@ int kern_backend__poll(struct kern_backend *kb, int timeout_ms, const struct ker
 
 int kern_backend__prog_ids(struct kern_backend *kb, uint32_t *ids, int max)
 {
-	struct bpf_program *p;
-	int n = 0;
+	int fds[KEEP_MAX_FDS], n = kern_kept__prog_fds(kb, fds, KEEP_MAX_FDS), k = 0;
 
-	if (kb->kept_progs)
-		return kern_kept__prog_ids(kb, ids, max);
-	bpf_object__for_each_program(p, kb->skel->obj)
-	{
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(p);
-
-		if (fd < 0 || n >= max)
-			continue;
-		memset(&info, 0, sizeof(info));
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-			ids[n++] = info.id;
-	}
-	return n;
+	for (int i = 0; i < n && k < max; i++)
+		if ((ids[k] = kern_kept__prog_id(fds[i])))
+			k++;
+	return k;
 }

@@ -83,8 +83,11 @@ void kern_kept__give(struct kern_backend *kb);
 /* The skeleton whose probe programs are loaded (on a taken set, loaded
  * now: the first probe); NULL with errno. */
 struct kern_bpf *kern_kept__probe_skel(struct kern_backend *kb);
-/* The ids of a taken set's programs, as kern_backend__prog_ids(). */
-int kern_kept__prog_ids(struct kern_backend *kb, uint32_t *ids, int max);
+/* The loaded programs' fds (a taken set's, or the skeleton's), at most
+ * max: how many, or -E2BIG. */
+int kern_kept__prog_fds(struct kern_backend *kb, int *fds, int max);
+/* The id of a program fd, 0 if it cannot be had. */
+__u32 kern_kept__prog_id(int fd);
 /* Free what a taken set added to the backend (after kern_kept__give). */
 void kern_kept__free(struct kern_backend *kb);
 

@@ -65,6 +65,36 @@ uint64_t kern_kept__key(struct kern_backend *kb, size_t per)
 	return kern_keep__hash(h, &kb->nrings, sizeof(kb->nrings));
 }
 
+__u32 kern_kept__prog_id(int fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+int kern_kept__prog_fds(struct kern_backend *kb, int *fds, int max)
+{
+	struct bpf_program *p;
+	int n = 0;
+
+	if (kb->kept_progs) {
+		for (int i = 0; i < kb->nkept_progs && n < max; i++)
+			fds[n++] = kb->kept_progs[i];
+		return n == kb->nkept_progs ? n : -E2BIG;
+	}
+	bpf_object__for_each_program(p, kb->skel->obj)
+	{
+		if (bpf_program__fd(p) < 0)
+			continue;
+		if (n == max)
+			return -E2BIG;
+		fds[n++] = bpf_program__fd(p);
+	}
+	return n;
+}
+
 static bool kern_kept__map_is(int fd, enum bpf_map_type type, __u32 key, __u32 value, __u32 max)
 {
 	struct bpf_map_info info;
@@ -95,15 +125,9 @@ static bool kern_kept__attached(const int *progs, int n)
 	__u32 ids[KEEP_MAX_FDS], id = 0;
 	bool found = false;
 
-	for (int i = 0; i < n; i++) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-
-		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(progs[i], &info, &len))
+	for (int i = 0; i < n; i++)
+		if (!(ids[i] = kern_kept__prog_id(progs[i])))
 			return true;
-		ids[i] = info.id;
-	}
 	while (!found && !bpf_link_get_next_id(id, &id)) {
 		struct bpf_link_info info;
 		__u32 len = sizeof(info);
@@ -264,8 +288,7 @@ int kern_kept__take(struct kern_backend *kb, size_t per)
 void kern_kept__give(struct kern_backend *kb)
 {
 	struct keep_msg msg = { .magic = KEEP_MAGIC };
-	int fds[KEEP_MAX_FDS], n = 0;
-	struct bpf_program *p;
+	int fds[KEEP_MAX_FDS], n = 0, np;
 	struct bpf_map *m;
 
 	if (geteuid() != 0)
@@ -284,20 +307,11 @@ void kern_kept__give(struct kern_backend *kb)
 		fds[n++] = bpf_map__fd(m);
 	}
 	msg.nmaps = (__u32)n;
-	if (kb->kept_progs) {
-		for (int i = 0; i < kb->nkept_progs && n < KEEP_MAX_FDS; i++)
-			fds[n++] = kb->kept_progs[i];
-	} else {
-		bpf_object__for_each_program(p, kb->skel->obj)
-		{
-			if (!bpf_program__autoload(p))
-				continue;
-			if (n >= KEEP_MAX_FDS || bpf_program__fd(p) < 0)
-				return;
-			fds[n++] = bpf_program__fd(p);
-		}
-	}
-	msg.nprogs = (__u32)n - msg.nmaps;
+	np = kern_kept__prog_fds(kb, fds + n, KEEP_MAX_FDS - n);
+	if (np < 0)
+		return;
+	n += np;
+	msg.nprogs = (__u32)np;
 	if (n + kb->nrings > KEEP_MAX_FDS || !kb->ring_fds)
 		return;
 	for (int r = 0; r < kb->nrings; r++) {
@@ -348,21 +362,6 @@ struct kern_bpf *kern_kept__probe_skel(struct kern_backend *kb)
 	}
 	kb->probe_skel = ps;
 	return ps;
-}
-
-int kern_kept__prog_ids(struct kern_backend *kb, uint32_t *ids, int max)
-{
-	int n = 0;
-
-	for (int i = 0; i < kb->nkept_progs && n < max; i++) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-
-		memset(&info, 0, sizeof(info));
-		if (!bpf_obj_get_info_by_fd(kb->kept_progs[i], &info, &len))
-			ids[n++] = info.id;
-	}
-	return n;
 }
 
 void kern_kept__free(struct kern_backend *kb)

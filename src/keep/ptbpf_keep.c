@@ -17,9 +17,9 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/keep.h"
 
 static int parse_u64(const char *s, int base, uint64_t max, uint64_t *v)
@@ -33,10 +33,7 @@ static int parse_u64(const char *s, int base, uint64_t max, uint64_t *v)
 
 static int64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(clock__mono_ns() / 1000000);
 }
 
 /* Hand the fds to one peer of our uid: 0 once sent. */

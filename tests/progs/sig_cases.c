@@ -20,8 +20,9 @@
  *             is blocked when the main thread returns (exit_group)
  *   nochld    a child exits 0; its parent, without a SIGCHLD handler,
  *             reaps it
- *   latethr   40 openat of names in untouched file mappings while another
- *             thread makes syscalls
+ *   latethr FIFO  an openat of FIFO (made, then removed), its name in an
+ *             untouched file mapping, blocked until another thread opens
+ *             it for writing while a third makes syscalls
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -289,36 +291,46 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
+static const char *latethr_fifo;
+
+static void *fifo_writer(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	/* well within the time the printer holds a line for its exit */
+	nap(5);
+	fd = open(latethr_fifo, O_WRONLY);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 static int case_latethr(void)
 {
-	pthread_t t;
+	const char *m;
+	pthread_t t, w;
+	int fd;
 
+	unlink(latethr_fifo);
+	if (mkfifo(latethr_fifo, 0600) < 0)
+		return 1;
+	m = untouched_map(latethr_fifo);
+	if (!m)
+		return 1;
 	pthread_create(&t, NULL, spinner, NULL);
-	nap(20);
-	for (int i = 0; i < 40; i++) {
-		const char *m = untouched_map("/etc/passwd");
-		int fd;
-
-		unsigned long s0 = spins;
-
-		if (!m)
-			return 1;
-		/* the other thread is running now (a loaded machine) */
-		for (int j = 0; j < 100000000 && spins - s0 < 3; j++)
-			;
-		/* the call starts just after one of the other thread's: later
-		 * into its period each time (the spinner's loop, in steps of
-		 * 1/40), so that some openat has one of its calls inside */
-		for (volatile int k = 0; k < i * 250; k++)
-			;
-		fd = openat(AT_FDCWD, m, O_RDONLY);
-		if (fd >= 0)
-			close(fd);
-		munmap((void *)m, 4096);
-	}
+	pthread_create(&w, NULL, fifo_writer, NULL);
+	/* blocks until the writer opens: the spinner's calls come between
+	 * the openat's entry and its exit every time */
+	fd = openat(AT_FDCWD, m, O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	pthread_join(w, NULL);
 	spinning = 0;
 	pthread_join(t, NULL);
-	return 0;
+	munmap((void *)m, 4096);
+	unlink(latethr_fifo);
+	return fd < 0;
 }
 
 /*
@@ -342,15 +354,18 @@ int main(int argc, char **argv)
 		{ "restart", case_restart }, { "paths", case_paths },
 		{ "exec", case_exec },	     { "blocked", case_blocked },
 		{ "threxit", case_threxit }, { "nochld", case_nochld },
-		{ "latethr", case_latethr },
 	};
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "latethr")) {
+		latethr_fifo = argv[2];
+		return case_latethr();
+	}
 	for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
 		if (!strcmp(argv[1], cases[i].name))
 			return cases[i].run();
-	fprintf(stderr,
-		"usage: sig_cases "
-		"term|threads|blocked|chld|handler|restart|paths|exec|threxit|nochld|latethr\n");
+	fprintf(stderr, "usage: sig_cases "
+			"term|threads|blocked|chld|handler|restart|paths|exec|threxit|nochld|"
+			"latethr FIFO\n");
 	return 2;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Trace log writer: see log.h for the interface and docs/log-format.md for
- * the format.
+ * Trace log writer: opens the log (its header and the space it needs), keeps
+ * its type area, and writes the buffer out (flush, close); the events are
+ * appended to the buffer by log_append.c. See log.h for the interface and
+ * docs/log-format.md for the format.
  */
 #define _FILE_OFFSET_BITS 64
 #include <endian.h>
@@ -20,6 +22,7 @@
 #include "log/log_compact.h"
 #include "log/log_format.h"
 #include "log/log_pack.h"
+#include "log/log_writer_int.h"
 
 _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
@@ -53,66 +56,9 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
  * reader takes (LOG_MAX_REC) */
 #define PACK_TARGET_IMAGES LOG_MAX_DATA
 
-/*
- * The counters are read by the accessors, possibly from another thread than
- * the one appending (the caller's lock may not cover both): relaxed atomics.
- */
-#define CNT_SET(f, v) __atomic_store_n(&(f), (v), __ATOMIC_RELAXED)
-#define CNT_GET(f)    __atomic_load_n(&(f), __ATOMIC_RELAXED)
-
 struct wtype {
 	uint32_t id;
 	char name[LOG_NAME_MAX];
-};
-
-struct log_writer {
-	int fd;
-	uint32_t flags;
-	uint32_t seed;
-	uint32_t layout;
-	int32_t policy;
-	uint64_t max_size;
-	uint64_t data_off;
-	uint64_t cap; /* ring capacity */
-
-	unsigned char *buf;
-	size_t buf_size;
-	size_t buf_len;
-	uint64_t buf_off; /* file offset of buf[0] */
-	uint64_t wpos;	  /* linear: file offset of the next record; ring: offset in the ring */
-
-	/* the open EVENTS record, at buf + buf_len (not counted in buf_len) */
-	bool packed; /* format 3.0 */
-	bool blk_open;
-	uint32_t blk_plen;  /* its payload bytes so far */
-	uint32_t blk_count; /* its events */
-	uint32_t blk_target;
-	uint64_t blk_fast; /* payload bytes it may grow to without a check (0: none) */
-	uint64_t blk_base_ts;
-	struct log_pack pack;
-	/* memory images (log_writer_opts): their encoded body */
-	uint32_t image_id, image_prefix, image_addr_off;
-	unsigned char *image_body;
-
-	uint64_t unsynced;     /* bytes written since writeback was last started */
-	uint64_t prealloc_end; /* APPEND: blocks allocated up to here; 0: none */
-	uint64_t seq;
-	uint64_t bytes;
-	uint64_t events;
-	uint64_t buf_events;  /* events of the sealed records in buf */
-	uint64_t file_events; /* events of the records written to the file */
-	uint64_t dropped;
-	int full;
-	int wrapped;
-
-	uint64_t type_off;
-	bool data_off_set;	  /* the caller chose where the data starts */
-	struct log_compact small; /* LINEAR: a copy while the data is small */
-	uint32_t type_slots;
-	uint32_t type_used;
-	struct wtype *types; /* distinct ids recorded, latest name */
-	uint32_t ntypes;
-	uint32_t types_cap;
 };
 
 static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t *done)
@@ -136,7 +82,8 @@ static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t 
 }
 
 /* Fill a record header in place, payload already at rec + 24, pad zeroed. */
-static void rec_seal(uint32_t seed, unsigned char *rec, uint16_t type, uint32_t plen, uint64_t seq)
+void log_writer__rec_seal(uint32_t seed, unsigned char *rec, uint16_t type, uint32_t plen,
+			  uint64_t seq)
 {
 	struct log_rec_hdr rh;
 	uint32_t len = (uint32_t)(24 + log_round8(plen));
@@ -449,7 +396,8 @@ int log_writer__add_types(struct log_writer *w, const struct log_type_name *t, s
 		tr.reserved = 0;
 		memcpy(rec + 24, &tr, sizeof(tr));
 		memcpy(rec + 24 + sizeof(tr), t[j].name, nlen);
-		rec_seal(w->seed, rec, LOG_REC_TYPE, (uint32_t)(sizeof(tr) + nlen), w->type_used);
+		log_writer__rec_seal(w->seed, rec, LOG_REC_TYPE, (uint32_t)(sizeof(tr) + nlen),
+				     w->type_used);
 		err = log_writer__keep_type(w, i, t[j].id, t[j].name, nlen);
 		w->type_used++;
 		k++;
@@ -474,29 +422,6 @@ int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name)
 	struct log_type_name t = { id, name };
 
 	return log_writer__add_types(w, &t, 1);
-}
-
-/* Close the open EVENTS record: its header, count, crc; it joins the buffer. */
-static void blk_seal(struct log_writer *w)
-{
-	unsigned char *rec = w->buf + w->buf_len;
-	struct log_events_hdr eh;
-	uint32_t rlen;
-
-	if (!w->blk_open)
-		return;
-	rlen = 24 + (uint32_t)log_round8(w->blk_plen);
-	eh.base_ts = htole64(w->blk_base_ts);
-	eh.count = htole32(w->blk_count);
-	eh.reserved = 0;
-	memcpy(rec + 24, &eh, sizeof(eh));
-	rec_seal(w->seed, rec, LOG_REC_EVENTS, w->blk_plen, w->seq);
-	w->seq++;
-	w->buf_len += rlen;
-	w->wpos += rlen;
-	w->buf_events += w->blk_count;
-	w->blk_open = false;
-	w->blk_fast = 0;
 }
 
 /*
@@ -565,7 +490,7 @@ int log_writer__flush(struct log_writer *w)
 
 	if (!w)
 		return -EINVAL;
-	blk_seal(w);
+	log_writer__blk_seal(w);
 	if (w->buf_len) {
 		prealloc_ahead(w, w->buf_off + w->buf_len);
 		err = pwrite_all(w->fd, w->buf, w->buf_len, w->buf_off, &done);
@@ -587,7 +512,7 @@ int log_writer__flush(struct log_writer *w)
 	return 0;
 }
 
-static int buf_flush_nosync(struct log_writer *w)
+int log_writer__flush_nosync(struct log_writer *w)
 {
 	uint32_t fl = w->flags;
 	int err;
@@ -596,297 +521,6 @@ static int buf_flush_nosync(struct log_writer *w)
 	err = log_writer__flush(w);
 	w->flags = fl;
 	return err;
-}
-
-/* Make room for len bytes in the buffer at the current position. */
-static int reserve(struct log_writer *w, size_t len)
-{
-	int err;
-
-	if (w->buf_len + len <= w->buf_size)
-		return 0;
-	err = buf_flush_nosync(w);
-	if (err)
-		return err;
-	return 0;
-}
-
-/* UNTIL_FULL keeps this many bytes for log_writer__append_last(). */
-#define LAST_RESERVE 128
-
-/* UNTIL_FULL: would grow more bytes of records overflow the log? Counts the refusal. */
-static bool until_full_refuses(struct log_writer *w, uint64_t grow, bool last)
-{
-	uint64_t room = w->max_size;
-
-	if (w->policy != LOG_POLICY_UNTIL_FULL)
-		return false;
-	if (!last && room > 2 * LAST_RESERVE)
-		room -= LAST_RESERVE;
-	if (!(w->full && !last) && w->bytes + grow <= room)
-		return false;
-	CNT_SET(w->full, 1);
-	CNT_SET(w->dropped, w->dropped + 1);
-	return true;
-}
-
-/*
- * Make room for a new record of rlen bytes at the write position: 0 (the
- * buffer has rlen free bytes at buf_len), 1 (refused by the policy: counted
- * as dropped), or a negative errno. No EVENTS record may be open.
- */
-static int room_for(struct log_writer *w, size_t rlen, bool last)
-{
-	int err;
-
-	if (w->layout == LOG_LAYOUT_LINEAR) {
-		if (until_full_refuses(w, rlen, last))
-			return 1;
-	} else {
-		if (rlen > w->cap) {
-			CNT_SET(w->dropped, w->dropped + 1);
-			return 1;
-		}
-		if (w->wpos + rlen > w->cap) {
-			if (w->cap - w->wpos >= 24) {
-				/*
-				 * The WRAP record ends a lap and fills the ring up
-				 * to its end, so no record of an older lap survives
-				 * once a lap is complete (less than LOG_MAX_REC).
-				 */
-				size_t wlen = (size_t)(w->cap - w->wpos);
-				unsigned char *rec;
-
-				err = reserve(w, wlen);
-				if (err)
-					return err;
-				rec = w->buf + w->buf_len;
-				memset(rec + 24, 0, wlen - 24);
-				rec_seal(w->seed, rec, LOG_REC_WRAP, (uint32_t)(wlen - 24), w->seq);
-				w->seq++;
-				w->buf_len += wlen;
-				w->wpos = w->cap;
-			}
-			err = buf_flush_nosync(w);
-			if (err)
-				return err;
-			w->wpos = 0;
-			w->buf_off = w->data_off;
-			CNT_SET(w->wrapped, 1);
-		}
-	}
-	return reserve(w, rlen);
-}
-
-/* Format 1.0: one EVENT record. */
-static int append_event_rec(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
-			    uint32_t dlen, uint16_t trunc, bool last)
-{
-	size_t rlen = 24 + log_round8(LOG_EVENT_HDR_SIZE + dlen);
-	struct pt_event_hdr e;
-	unsigned char *rec;
-	int err;
-
-	err = room_for(w, rlen, last);
-	if (err)
-		return err;
-	rec = w->buf + w->buf_len;
-	e.id = htole32(h->id);
-	e.trunc = htole16(trunc);
-	e.reserved = 0;
-	e.pid = (int32_t)htole32((uint32_t)h->pid);
-	e.tid = (int32_t)htole32((uint32_t)h->tid);
-	e.ts = htole64(h->ts);
-	e.prog_addr = htole64(h->prog_addr);
-	e.thread = htole64(h->thread);
-	e.data_len = htole32(dlen);
-	e.reserved2 = 0;
-	memcpy(rec + 24, &e, sizeof(e));
-	if (dlen)
-		memcpy(rec + 24 + sizeof(e), data, dlen);
-	rec_seal(w->seed, rec, LOG_REC_EVENT, (uint32_t)(sizeof(e) + dlen), w->seq);
-	w->seq++;
-	w->buf_len += rlen;
-	w->wpos += rlen;
-	w->buf_events++;
-	CNT_SET(w->bytes, w->bytes + rlen);
-	return 0;
-}
-
-/* May the open EVENTS record grow to plen payload bytes? */
-static bool blk_fits(const struct log_writer *w, uint64_t plen)
-{
-	uint64_t rlen = 24 + log_round8(plen);
-
-	if (plen > w->blk_target || w->buf_len + rlen > w->buf_size)
-		return false;
-	return w->layout != LOG_LAYOUT_RING || w->wpos + rlen <= w->cap;
-}
-
-/*
- * The payload size up to which the open EVENTS record may grow with no
- * check (blk_fits() holds for every size up to it): the buffer and the
- * record's place do not change while it is open. None under UNTIL_FULL,
- * which counts every byte.
- */
-static void blk_set_fast(struct log_writer *w)
-{
-	uint64_t lim = w->blk_target, room = w->buf_size - w->buf_len;
-
-	/* 24 + log_round8(plen) <= room, room and buf_len multiples of 8 */
-	lim = room < 24 ? 0 : (room - 24 < lim ? room - 24 : lim);
-	if (w->layout == LOG_LAYOUT_RING)
-		lim = w->cap - w->wpos < 24
-			      ? 0
-			      : (w->cap - w->wpos - 24 < lim ? w->cap - w->wpos - 24 : lim);
-	w->blk_fast = w->policy == LOG_POLICY_UNTIL_FULL ? 0 : lim;
-}
-
-/*
- * An event's stored data is mostly a few bytes (a getppid's entry keeps 1,
- * its exit 8): copied inline, without a call to memcpy for each.
- */
-static inline void copy_data(unsigned char *to, const unsigned char *from, uint32_t n)
-{
-	uint64_t a, b;
-	uint32_t c, d;
-
-	if (n >= 8 && n <= 16) {
-		memcpy(&a, from, 8);
-		memcpy(&b, from + n - 8, 8);
-		memcpy(to, &a, 8);
-		memcpy(to + n - 8, &b, 8);
-	} else if (n >= 4 && n < 8) {
-		memcpy(&c, from, 4);
-		memcpy(&d, from + n - 4, 4);
-		memcpy(to, &c, 4);
-		memcpy(to + n - 4, &d, 4);
-	} else if (n < 4) {
-		while (n--)
-			*to++ = *from++;
-	} else {
-		memcpy(to, from, n);
-	}
-}
-
-/* An image event's body, against its context's last image in the open record. */
-static uint32_t image_encode(struct log_writer *w, const struct pt_event_hdr *h,
-			     const unsigned char *data, uint32_t dlen)
-{
-	int c = w->blk_open ? log_pack__find_ctx(&w->pack, h) : -1;
-
-	return (uint32_t)log_image__encode(c >= 0 ? &w->pack.img[c] : NULL, data, dlen,
-					   w->image_prefix, w->image_addr_off, w->image_body);
-}
-
-/* The image just committed: the base of its context's next one. */
-static void image_keep(struct log_writer *w, const unsigned char *data, uint32_t dlen)
-{
-	struct log_image *img = log_pack__image(&w->pack, w->pack.last);
-
-	/* without memory, the next image is stored whole */
-	if (img)
-		log_image__set(img, data, dlen, w->image_prefix, w->image_addr_off);
-}
-
-/* Format 3.0 and 4.0: the event joins the open EVENTS record, or starts one. */
-static int append_packed(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
-			 uint32_t dlen, uint16_t trunc, bool last)
-{
-	unsigned char eh[LOG_PACK_HDR_MAX], *at;
-	uint64_t grow = 0, plen = w->blk_plen;
-	bool image = h->id == w->image_id && w->image_id && dlen >= w->image_prefix &&
-		     dlen <= LOG_MAX_DATA - 64;
-	/* an image coded against the open record's (a base that a new record drops) */
-	bool based = image && w->blk_open;
-	const unsigned char *src = image ? w->image_body : data;
-	uint32_t slot,
-		stored = image ? image_encode(w, h, data, dlen) : log_pack__stored_len(data, dlen);
-	size_t n = 0;
-	int err;
-
-	/*
-	 * The common case: the open record has room for the longest header
-	 * and the data, and the log takes what it is given. The header is
-	 * encoded where it goes, without a copy.
-	 */
-	if (plen + LOG_PACK_HDR_MAX + stored <= w->blk_fast) {
-		at = w->buf + w->buf_len + 24 + plen;
-		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, image, at, &slot);
-		grow = log_round8(plen + n + stored) - log_round8(plen);
-		goto data;
-	}
-	if (w->blk_open) {
-		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, image, eh, &slot);
-		if (blk_fits(w, plen + n + stored)) {
-			grow = log_round8(plen + n + stored) - log_round8(plen);
-			if (until_full_refuses(w, grow, last))
-				return 1;
-		} else {
-			blk_seal(w);
-		}
-	}
-	if (!w->blk_open) {
-		log_pack__reset(&w->pack, h->ts);
-		if (based) /* now without a base */
-			stored = image_encode(w, h, data, dlen);
-		n = log_pack__encode(&w->pack, h, trunc, dlen, stored, image, eh, &slot);
-		grow = 24 + log_round8(sizeof(struct log_events_hdr) + n + stored);
-		err = room_for(w, (size_t)grow, last);
-		if (err)
-			return err;
-		w->blk_open = true;
-		w->blk_plen = sizeof(struct log_events_hdr);
-		w->blk_count = 0;
-		w->blk_base_ts = h->ts;
-		blk_set_fast(w);
-	}
-	at = w->buf + w->buf_len + 24 + w->blk_plen;
-	memcpy(at, eh, n);
-data:
-	copy_data(at + n, src, stored);
-	log_pack__commit(&w->pack, slot, h);
-	if (image)
-		image_keep(w, data, dlen);
-	w->blk_plen += (uint32_t)(n + stored);
-	w->blk_count++;
-	CNT_SET(w->bytes, w->bytes + grow);
-	return 0;
-}
-
-static int append_rec(struct log_writer *w, const struct pt_event_hdr *h, const void *data,
-		      bool last)
-{
-	uint32_t dlen;
-	uint16_t trunc;
-	int err;
-
-	if (!w || !h || (h->data_len && !data))
-		return -EINVAL;
-	dlen = h->data_len;
-	trunc = h->trunc;
-	if (dlen > LOG_MAX_DATA) {
-		dlen = LOG_MAX_DATA;
-		trunc = PT_TRUNCATED_RECORD;
-	}
-	if (w->packed)
-		err = append_packed(w, h, data, dlen, trunc, last);
-	else
-		err = append_event_rec(w, h, data, dlen, trunc, last);
-	if (err)
-		return err;
-	CNT_SET(w->events, w->events + 1);
-	return 0;
-}
-
-int log_writer__append(struct log_writer *w, const struct pt_event_hdr *h, const void *data)
-{
-	return append_rec(w, h, data, false);
-}
-
-int log_writer__append_last(struct log_writer *w, const struct pt_event_hdr *h, const void *data)
-{
-	return append_rec(w, h, data, true);
 }
 
 int log_writer__close(struct log_writer *w, const struct log_status *f)
@@ -899,7 +533,7 @@ int log_writer__close(struct log_writer *w, const struct log_status *f)
 
 	if (!w)
 		return -EINVAL;
-	err = buf_flush_nosync(w);
+	err = log_writer__flush_nosync(w);
 	if (err)
 		goto out;
 	memset(&s, 0, sizeof(s));
@@ -917,7 +551,7 @@ int log_writer__close(struct log_writer *w, const struct log_status *f)
 	s.head_seq = htole64(w->seq);
 	s.wrapped = htole32((uint32_t)w->wrapped);
 	memcpy(rec + 24, &s, sizeof(s));
-	rec_seal(w->seed, rec, LOG_REC_STATUS, sizeof(s), w->seq);
+	log_writer__rec_seal(w->seed, rec, LOG_REC_STATUS, sizeof(s), w->seq);
 	err = pwrite_all(w->fd, rec, sizeof(rec), off, &done);
 	if (err)
 		goto out;

@@ -80,7 +80,7 @@
  * or the whole record length (PAD, RESV, RESV_OWN).
  *
  * Everything the consumer reads from here is untrusted: it copies and
- * validates every field (see uev_consumer.c).
+ * validates every field (see uev_attach.c and uev_consumer.c).
  */
 #ifndef PTBPF_UEV_SHM_H
 #define PTBPF_UEV_SHM_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target for the user-event consumer (src/uevent/uev_consumer.c).
+ * libFuzzer target for the user-event consumer (src/uevent/uev_attach.c, uev_consumer.c).
  *
  * An input is a program run against a fresh region (one per input, so that
  * the producer's per-thread state starts afresh and a run does not depend

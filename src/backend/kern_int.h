@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The kernel backend's object, shared by its files: kern.c (load, drain)
- * and kern_kept.c (kept programs).
+ * The kernel backend's object, shared by its files: kern.c (load,
+ * control), kern_consume.c (drain) and kern_kept.c (kept programs).
  */
 #ifndef PTBPF_BACKEND_KERN_INT_H
 #define PTBPF_BACKEND_KERN_INT_H
@@ -17,6 +17,10 @@
 struct kern_bpf;
 struct kern_stacks;
 struct kern_rec;
+
+/* The BPF side's counters and flags, read and written while it runs */
+#define KERN_RD(p)    __atomic_load_n(&(p), __ATOMIC_RELAXED)
+#define KERN_WR(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
 
 /* One CPU's ring, and its head record during a drain. */
 struct kern_ring {

@@ -394,7 +394,7 @@ void fmt_chld_add(struct fmt *f, pid_t tid, const char *line, size_t len);
 int fmt_chld_take(struct fmt *f, pid_t tid, struct sbuf *out);
 void fmt_chld_fini(struct fmt *f);
 
-/* fmt.c: text and JSON Lines output of events */
+/* fmt.c: the output of events, text (strace-like) or JSON Lines (fmt_jsonl.c) */
 struct fmt_pending;
 struct fmt {
 	FILE *out;
@@ -445,16 +445,29 @@ void fmt_lines_after(struct fmt *f, const char *text);
 /* Writes the lines made so far to the FILE (without fflush). */
 void fmt_out(struct fmt *f);
 void fmt_fini(struct fmt *f);
+/* A line in f->line (from f->line_at): begun, and ended with its newline
+ * (out, or behind the held lines). */
+void fmt_line_begin(struct fmt *f);
+void fmt_line_end(struct fmt *f);
+
+/* fmt_jsonl.c: the JSON Lines record of ev, as a line of f */
+void fmt_json_event(struct fmt *f, const struct cli_ev *ev);
+/* Frees the entries f->json_entries keeps for their exits. */
+void fmt_json_entries_free(struct fmt *f);
 /* JSON records of the stream's attributes (-1: out of memory, nothing
  * written) and its final status. */
 int fmt_json_attr(FILE *out, trace_id_t trid);
 void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow);
-/* Appends the JSON object members (no braces) describing ev. */
+
+/* fmt_json.c: appends the JSON object members (no braces) describing ev. */
 void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev);
 /* The same, for a syscall exit whose entry's payload is known (elen bytes;
  * entry NULL: not known): what the exit brought that only the entry says
  * how to print (an ioctl's bytes, by its command) is printed too. */
 void fmt_json_fields_entry(struct sbuf *b, const struct cli_ev *ev, const void *entry, size_t elen);
+
+/* fmt_other.c: the text of ev, an event that is no syscall (after "ts pid/tid ") */
+void fmt_other_text(struct sbuf *b, const struct cli_ev *ev);
 /* "SI_USER", "CLD_EXITED", ... or the number */
 void fmt_sig_code(struct sbuf *b, int signo, int code);
 

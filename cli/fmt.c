@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ptbpf: text (strace-like) and JSON Lines output of events. */
-#include <ctype.h>
-#include <signal.h>
+/*
+ * ptbpf: the strace-like text output of events (JSON Lines: fmt_jsonl.c):
+ * a syscall's entry merged with its exit, or <unfinished ...> and resumed,
+ * and the lines of other events put where strace has them.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,7 +11,6 @@
 
 #include "cli.h"
 #include "fdtable.h"
-#include "probes.h"
 
 struct fmt_pending {
 	pid_t tid;
@@ -30,12 +31,6 @@ void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
 	f->times = -1;
 }
 
-static void json_entry_free(void *p)
-{
-	sb_free(p);
-	free(p);
-}
-
 void fmt_fini(struct fmt *f)
 {
 	fmt_flush(f);
@@ -50,7 +45,7 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->deferred);
 	sb_free(&f->line);
 	sb_free(&f->tmp);
-	pidmap_free(&f->json_entries, json_entry_free);
+	fmt_json_entries_free(f);
 }
 
 int fmt_failed(const struct fmt *f)
@@ -76,7 +71,7 @@ void fmt_out(struct fmt *f)
 		fflush(f->out);
 }
 
-static void line_begin(struct fmt *f)
+void fmt_line_begin(struct fmt *f)
 {
 	sb_grow(&f->line, 0);
 	f->line_at = f->line.len;
@@ -103,7 +98,7 @@ static void lines_done_from(struct fmt *f, size_t from)
 }
 
 /* Ends the current line. */
-static void emit(struct fmt *f)
+void fmt_line_end(struct fmt *f)
 {
 	sb_putc(&f->line, '\n');
 	lines_done_from(f, f->line_at);
@@ -153,7 +148,7 @@ void fmt_lines_after(struct fmt *f, const char *text)
 
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
-	line_begin(f);
+	fmt_line_begin(f);
 	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
 }
 
@@ -278,7 +273,7 @@ static void held_unfinished(struct fmt *f)
 				  f->held_data.len)) {
 		/* "read(3,  <unfinished ...>": the rest when it resumes */
 		sb_puts(&f->line, " <unfinished ...>");
-		emit(f);
+		fmt_line_end(f);
 		unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, &f->held_data,
 			       f->held_args_ok ? f->held_args : NULL);
 		emit_deferred(f);
@@ -290,7 +285,7 @@ static void held_unfinished(struct fmt *f)
 	if (f->held_data.len && fmt_late_faults(&f->held_data))
 		emit_open(f, cut, f->held.tid, FMT_HOLD_LATE, f->held_ts, &f->held_data);
 	else
-		emit(f);
+		fmt_line_end(f);
 	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, NULL,
 		       f->held_args_ok ? f->held_args : NULL);
 	emit_deferred(f);
@@ -302,244 +297,6 @@ void fmt_flush(struct fmt *f)
 	hold_out(f, 0, 1);
 	chld_out(f, -1);
 	fmt_out(f);
-}
-
-static void user_data(struct sbuf *b, const void *data, size_t len)
-{
-	const unsigned char *c = data;
-	size_t i;
-
-	sb_printf(b, " len=%zu", len);
-	if (!len)
-		return;
-	sb_puts(b, " data=");
-	sb_hex(b, data, len);
-	sb_puts(b, " \"");
-	for (i = 0; i < len; i++)
-		sb_putc(b, isprint(c[i]) ? c[i] : '.');
-	sb_putc(b, '"');
-}
-
-static const char *sig_code_name(int code)
-{
-	switch (code) {
-	case 0:
-		return "SI_USER";
-	case 0x80:
-		return "SI_KERNEL";
-	case -1:
-		return "SI_QUEUE";
-	case -2:
-		return "SI_TIMER";
-	case -3:
-		return "SI_MESGQ";
-	case -4:
-		return "SI_ASYNCIO";
-	case -5:
-		return "SI_SIGIO";
-	case -6:
-		return "SI_TKILL";
-	}
-	return NULL;
-}
-
-void fmt_sig_code(struct sbuf *b, int signo, int code)
-{
-	const char *n = sig_code_name(code);
-
-	if (n) {
-		sb_puts(b, n);
-		return;
-	}
-	if (signo == SIGCHLD) {
-		static const char *const cld[] = {
-			"?",	       "CLD_EXITED",  "CLD_KILLED",   "CLD_DUMPED",
-			"CLD_TRAPPED", "CLD_STOPPED", "CLD_CONTINUED"
-		};
-
-		if (code > 0 && code <= 6) {
-			sb_puts(b, cld[code]);
-			return;
-		}
-	}
-	sb_printf(b, "%d", code);
-}
-
-static const char *sched_state(int64_t st)
-{
-	if (st == 0)
-		return "R";
-	if (st & 0x1)
-		return "S";
-	if (st & 0x2)
-		return "D";
-	if (st & 0x4)
-		return "T";
-	if (st & 0x8)
-		return "t";
-	if (st & 0x10)
-		return "X";
-	if (st & 0x20)
-		return "Z";
-	return "?";
-}
-
-/* The reasons of proc_untraced: a name (JSON) and a phrase (text). */
-struct untraced_reason {
-	const char *name, *why;
-};
-
-static const struct untraced_reason *untraced_reason(uint32_t r)
-{
-	static const struct untraced_reason reasons[] = {
-		[0] = { "unknown", "" },
-		[PTBPF_UNTRACED_SECURE_EXEC] = { "secure_exec", " changes its credentials" },
-		[PTBPF_UNTRACED_UNREADABLE] = { "unreadable", " that the tracer may not read" },
-	};
-
-	return &reasons[r < sizeof(reasons) / sizeof(reasons[0]) ? r : 0];
-}
-
-/* Text of a non-syscall event (after "ts pid/tid "). */
-static void text_other(struct sbuf *b, const struct cli_ev *ev)
-{
-	trace_event_id_t id = ev->info.posix_event_id;
-	const void *d = ev->data;
-	size_t len = ev->len;
-
-	switch (id) {
-	case PTBPF_EV_PROC_FORK:
-		if (len >= sizeof(struct ptbpf_ev_fork)) {
-			const struct ptbpf_ev_fork *e = d;
-
-			sb_printf(b,
-				  "proc_fork %s %d/%d comm=", e->is_thread ? "thread" : "process",
-				  e->child_pid, e->child_tid);
-			sb_quote(b, e->comm, strnlen(e->comm, sizeof(e->comm)));
-			return;
-		}
-		break;
-	case PTBPF_EV_PROC_EXEC:
-		if (len >= offsetof(struct ptbpf_ev_exec, filename)) {
-			const struct ptbpf_ev_exec *e = d;
-			size_t fl = len - offsetof(struct ptbpf_ev_exec, filename);
-
-			if (fl > e->filename_len)
-				fl = e->filename_len;
-			sb_puts(b, "proc_exec ");
-			sb_quote(b, e->filename, strnlen(e->filename, fl));
-			if (e->truncated)
-				sb_puts(b, "...");
-			if (e->old_tid != e->pid)
-				sb_printf(b, " old_tid=%d", e->old_tid);
-			return;
-		}
-		break;
-	case PTBPF_EV_PROC_UNTRACED:
-		if (len >= offsetof(struct ptbpf_ev_untraced, filename)) {
-			const struct ptbpf_ev_untraced *e = d;
-			size_t fl = len - offsetof(struct ptbpf_ev_untraced, filename);
-
-			if (fl > e->filename_len)
-				fl = e->filename_len;
-			sb_puts(b, "+++ untraced: exec of ");
-			sb_quote(b, e->filename, strnlen(e->filename, fl));
-			sb_puts(b, untraced_reason(e->reason)->why);
-			sb_puts(b, " (tracing it needs CAP_SYS_PTRACE) +++");
-			return;
-		}
-		break;
-	case PTBPF_EV_THREAD_EXIT:
-	case PTBPF_EV_PROC_EXIT:
-		if (len >= sizeof(struct ptbpf_ev_exit)) {
-			const struct ptbpf_ev_exit *e = d;
-
-			/* strace -f: each thread's own +++ line (see exit_tid) */
-			decode_exit_status(b, e->exit_code);
-			return;
-		}
-		break;
-	case PTBPF_EV_SIGNAL_GENERATE:
-	case PTBPF_EV_SIGNAL_DELIVER:
-		if (len >= offsetof(struct ptbpf_ev_signal, flags)) {
-			const struct ptbpf_ev_signal *e = d;
-
-			if (id == PTBPF_EV_SIGNAL_DELIVER) {
-				fmt_signal_deliver(b, e, len);
-			} else {
-				sb_puts(b, "signal_generate ");
-				decode_signal(b, e->signo);
-				sb_printf(b, " to %d/%d from pid %d code=", e->target_pid,
-					  e->target_tid, e->sender_pid);
-				fmt_sig_code(b, e->signo, e->code);
-				sb_printf(b, " result=%d%s", e->result, e->group ? " group" : "");
-			}
-			return;
-		}
-		break;
-	case PTBPF_EV_SCHED_SWITCH_OUT:
-	case PTBPF_EV_SCHED_SWITCH_IN:
-		if (len >= sizeof(struct ptbpf_ev_sched_switch)) {
-			const struct ptbpf_ev_sched_switch *e = d;
-
-			/* not sb_printf: a blocking syscall brings three of
-			 * these, as many lines as the syscall's own */
-			if (id == PTBPF_EV_SCHED_SWITCH_OUT) {
-				sb_puts(b, "sched_switch_out state=");
-				sb_puts(b, sched_state(e->prev_state));
-				sb_puts(b, " next=");
-				sb_dec(b, e->next_tid);
-			} else {
-				sb_puts(b, "sched_switch_in prev=");
-				sb_dec(b, e->prev_tid);
-			}
-			sb_puts(b, " cpu=");
-			sb_udec(b, e->cpu, 0);
-			return;
-		}
-		break;
-	case PTBPF_EV_SCHED_WAKEUP:
-		if (len >= sizeof(struct ptbpf_ev_sched_wakeup)) {
-			const struct ptbpf_ev_sched_wakeup *e = d;
-
-			sb_puts(b, "sched_wakeup ");
-			sb_dec(b, e->pid);
-			sb_putc(b, '/');
-			sb_dec(b, e->tid);
-			sb_puts(b, " by ");
-			sb_dec(b, e->waker_tid);
-			sb_puts(b, " cpu=");
-			sb_udec(b, e->target_cpu, 0);
-			return;
-		}
-		break;
-	default:
-		if (id >= PTBPF_EV_USER_BASE && !probe_fmt(b, ev->name, d, len, true))
-			return;
-		if (id >= PTBPF_EV_USER_BASE) {
-			sb_printf(b, "user %s", ev->name);
-			user_data(b, d, len);
-			if (ev->info.posix_truncation_status)
-				sb_puts(b, " (truncated)");
-			return;
-		}
-		if (id == POSIX_TRACE_OVERFLOW) {
-			if (len >= sizeof(uint64_t))
-				sb_printf(b, "=== %s: %llu event%s lost ===", ev->name,
-					  (unsigned long long)overflow_count(d),
-					  overflow_count(d) == 1 ? "" : "s");
-			else /* a log of a version that did not count */
-				sb_printf(b, "=== %s: events lost here ===", ev->name);
-			return;
-		}
-		if (id < PTBPF_EV_KERNEL_FIRST) {
-			sb_printf(b, "=== %s ===", ev->name);
-			return;
-		}
-	}
-	/* unknown or short payload */
-	sb_puts(b, ev->name);
-	user_data(b, d, len);
 }
 
 /* A restart error that a SIGKILL ends: strace sees no exit, "= ?". */
@@ -556,7 +313,7 @@ static void exit_done(struct fmt *f, const struct cli_ev *ev, size_t ret_at, int
 	if (is_restart(ev))
 		emit_open(f, ret_at, ev->tid, FMT_HOLD_RESTART, ts, NULL);
 	else
-		emit(f);
+		fmt_line_end(f);
 	/* the call's stack right under it, before the events met meanwhile */
 	if (f->exit_after) {
 		size_t from = f->line.len;
@@ -623,7 +380,7 @@ static void other_done(struct fmt *f)
 		sb_truncate(&f->line, f->line_at); /* not emitted: taken back */
 		return;
 	}
-	emit(f);
+	fmt_line_end(f);
 }
 
 /*
@@ -677,7 +434,7 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 				line_start(f, ts, ev->info.posix_pid, ev->tid);
 				sb_cat(&f->line, &f->held_text);
 				sb_puts(&f->line, " = ?");
-				emit(f);
+				fmt_line_end(f);
 				return;
 			}
 			fmt_late_keep(&f->held_data, ev);
@@ -749,7 +506,7 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 	if (f->have_held && f->ndeferred >= 64)
 		held_unfinished(f);
 	line_start(f, ts, ev->info.posix_pid, tid);
-	text_other(&f->line, ev);
+	fmt_other_text(&f->line, ev);
 	other_done(f);
 	if (fmt_signal_ignored_chld(ev))
 		chld_ignored(f, ev, ts);
@@ -764,70 +521,6 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 	hold_out(f, ts, 0);
 }
 
-/*
- * An ioctl's exit brings bytes that its entry's command says how to print
- * (an exec's, strings its entry counted): its entry is kept by tid until
- * then. NULL: not known.
- */
-static struct sbuf *json_entry_of(struct fmt *f, const struct cli_ev *ev)
-{
-	trace_event_id_t id = ev->info.posix_event_id;
-	struct sbuf *e;
-
-	if (ev->tid <= 0 || !PTBPF_EV_IS_SYSCALL(id) || !sys_exit_uses_entry(ev->desc))
-		return NULL;
-	if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
-		e = pidmap_get(&f->json_entries, ev->tid);
-		if (!e && (e = calloc(1, sizeof(*e))) && pidmap_put(&f->json_entries, ev->tid, e)) {
-			free(e);
-			e = NULL;
-		}
-		if (e) {
-			if (e->failed)
-				sb_free(e);
-			sb_reset(e);
-			sb_putn(e, (const char *)ev->data, ev->len);
-		}
-		return NULL;
-	}
-	/* its entry's, whole, taken out: the next exit of tid is another
-	 * call's (and a thread that is gone keeps no memory) */
-	e = pidmap_del(&f->json_entries, ev->tid);
-	if (e && (e->failed || !e->len)) {
-		json_entry_free(e);
-		e = NULL;
-	}
-	return e;
-}
-
-static void fmt_json(struct fmt *f, const struct cli_ev *ev)
-{
-	struct sbuf *b = &f->line;
-	int64_t ts = ts_ns(&ev->info.posix_timestamp);
-	struct sbuf *entry = json_entry_of(f, ev);
-
-	line_begin(f);
-	sb_printf(b,
-		  "{\"type\":\"event\",\"ts\":%lld.%09lld,\"ts_ns\":%lld,\"rel_ns\":%lld,"
-		  "\"pid\":%d,\"tid\":%d,\"id\":%lu,\"name\":",
-		  (long long)ev->info.posix_timestamp.tv_sec,
-		  (long long)ev->info.posix_timestamp.tv_nsec, (long long)ts,
-		  (long long)(ts - f->origin), (int)ev->info.posix_pid, (int)ev->tid,
-		  (unsigned long)ev->info.posix_event_id);
-	sb_json_str(b, ev->name, strlen(ev->name));
-	sb_printf(b, ",\"address\":\"%#lx\",\"thread\":\"%#lx\",\"truncation\":%d,\"len\":%zu",
-		  (unsigned long)ev->info.posix_prog_address,
-		  (unsigned long)ev->info.posix_thread_id, ev->info.posix_truncation_status,
-		  ev->len);
-	if (ev->info.posix_event_id == POSIX_TRACE_OVERFLOW)
-		sb_puts(b, ",\"lost_events\":true");
-	fmt_json_fields_entry(b, ev, entry ? entry->s : NULL, entry ? entry->len : 0);
-	sb_putc(b, '}');
-	emit(f);
-	if (entry)
-		json_entry_free(entry);
-}
-
 void fmt_event(struct fmt *f, const struct cli_ev *ev)
 {
 	if (!f->have_origin) {
@@ -838,90 +531,7 @@ void fmt_event(struct fmt *f, const struct cli_ev *ev)
 	if (ev->info.posix_event_id == POSIX_TRACE_OVERFLOW)
 		f->noverflow++;
 	if (f->json)
-		fmt_json(f, ev);
+		fmt_json_event(f, ev);
 	else
 		fmt_text(f, ev);
-}
-
-static const char *policy_name(int p)
-{
-	switch (p) {
-	case POSIX_TRACE_LOOP:
-		return "loop";
-	case POSIX_TRACE_UNTIL_FULL:
-		return "until-full";
-	case POSIX_TRACE_FLUSH:
-		return "flush";
-	case POSIX_TRACE_APPEND:
-		return "append";
-	}
-	return "?";
-}
-
-int fmt_json_attr(FILE *out, trace_id_t trid)
-{
-	trace_attr_t a;
-	struct sbuf b = { 0 };
-	char name[TRACE_NAME_MAX + 1] = "";
-	char gen[TRACE_NAME_MAX + 1] = "";
-	struct timespec ct = { 0 }, res = { 0 };
-	size_t ssz = 0, lsz = 0, mds = 0, sys = 0, usr = 0;
-	int inh = 0, sfp = 0, lfp = 0;
-
-	if (posix_trace_attr_init(&a))
-		return 0;
-	if (posix_trace_get_attr(trid, &a)) {
-		posix_trace_attr_destroy(&a);
-		return 0;
-	}
-	posix_trace_attr_getname(&a, name);
-	posix_trace_attr_getgenversion(&a, gen);
-	posix_trace_attr_getcreatetime(&a, &ct);
-	posix_trace_attr_getclockres(&a, &res);
-	posix_trace_attr_getstreamsize(&a, &ssz);
-	posix_trace_attr_getlogsize(&a, &lsz);
-	posix_trace_attr_getmaxdatasize(&a, &mds);
-	posix_trace_attr_getmaxsystemeventsize(&a, &sys);
-	posix_trace_attr_getmaxusereventsize(&a, 0, &usr);
-	posix_trace_attr_getinherited(&a, &inh);
-	posix_trace_attr_getstreamfullpolicy(&a, &sfp);
-	posix_trace_attr_getlogfullpolicy(&a, &lfp);
-	posix_trace_attr_destroy(&a);
-	sb_reset(&b);
-	sb_puts(&b, "{\"type\":\"stream\",\"name\":");
-	sb_json_str(&b, name, strlen(name));
-	sb_puts(&b, ",\"version\":");
-	sb_json_str(&b, gen, strlen(gen));
-	sb_printf(&b,
-		  ",\"create_time\":%lld.%09ld,\"clock_res_ns\":%lld,\"stream_size\":%zu,"
-		  "\"log_size\":%zu,\"max_data_size\":%zu,\"max_system_event_size\":%zu,"
-		  "\"inherited\":%s,\"stream_full_policy\":\"%s\",\"log_full_policy\":\"%s\"}\n",
-		  (long long)ct.tv_sec, ct.tv_nsec, (long long)ts_ns(&res), ssz, lsz, mds, sys,
-		  inh == POSIX_TRACE_INHERITED ? "true" : "false", policy_name(sfp),
-		  policy_name(lfp));
-	if (b.failed) {
-		sb_free(&b);
-		return -1;
-	}
-	fwrite(b.s, 1, b.len, out);
-	sb_free(&b);
-	return 0;
-}
-
-void fmt_json_status(FILE *out, trace_id_t trid, uint64_t nevents, uint64_t noverflow)
-{
-	struct posix_trace_status_info st;
-	struct ptbpf_counters c = { .sz = sizeof(c) };
-
-	fprintf(out, "{\"type\":\"status\",\"events\":%llu,\"overflows\":%llu",
-		(unsigned long long)nevents, (unsigned long long)noverflow);
-	if (!posix_trace_get_status(trid, &st))
-		fprintf(out, ",\"stream_overrun\":%s,\"log_overrun\":%s,\"stream_full\":%s",
-			st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN ? "true" : "false",
-			st.posix_log_overrun_status == POSIX_TRACE_OVERRUN ? "true" : "false",
-			st.posix_stream_full_status == POSIX_TRACE_FULL ? "true" : "false");
-	if (!ptbpf_trace_get_counters(trid, &c))
-		fprintf(out, ",\"recorded\":%llu,\"lost\":%llu", (unsigned long long)c.recorded,
-			(unsigned long long)c.lost);
-	fprintf(out, "}\n");
 }

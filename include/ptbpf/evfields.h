@@ -10,8 +10,8 @@
  * entry (its name, group and fields) in src/core/evfields.c: the event
  * names (posix_trace_eventid_get_name) come from it, and the JSON, CTF and
  * Chrome writers and the -e groups need nothing more. (The strace-like
- * text of an event is still written by hand in cli/fmt.c; without it, a
- * new event prints as the other unknown ones.)
+ * text of an event is still written by hand in cli/fmt_other.c; without
+ * it, a new event prints as the other unknown ones.)
  */
 #ifndef PTBPF_EVFIELDS_H
 #define PTBPF_EVFIELDS_H

@@ -30,7 +30,7 @@
 /* --keep not given: the programs are kept this long for the next record */
 #define RECORD_DEFAULT_KEEP_MS 10000u
 /* ptbpf's own threads run this much below the caller's nice value. */
-#define DEFAULT_NICE_BOOST 5
+#define DEFAULT_NICE_BOOST 10
 /* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */
 #define NICE_DEFAULT 100
 

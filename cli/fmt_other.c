@@ -107,6 +107,15 @@ static const struct untraced_reason *untraced_reason(uint32_t r)
 	return &reasons[r < sizeof(reasons) / sizeof(reasons[0]) ? r : 0];
 }
 
+/* A file name of a payload, quoted: at most the avail bytes the payload has
+ * and the len it says it has, up to its NUL. */
+static void quote_name(struct sbuf *b, const char *name, size_t avail, size_t len)
+{
+	if (avail > len)
+		avail = len;
+	sb_quote(b, name, strnlen(name, avail));
+}
+
 void fmt_other_text(struct sbuf *b, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
@@ -128,12 +137,10 @@ void fmt_other_text(struct sbuf *b, const struct cli_ev *ev)
 	case PTBPF_EV_PROC_EXEC:
 		if (len >= offsetof(struct ptbpf_ev_exec, filename)) {
 			const struct ptbpf_ev_exec *e = d;
-			size_t fl = len - offsetof(struct ptbpf_ev_exec, filename);
 
-			if (fl > e->filename_len)
-				fl = e->filename_len;
 			sb_puts(b, "proc_exec ");
-			sb_quote(b, e->filename, strnlen(e->filename, fl));
+			quote_name(b, e->filename, len - offsetof(struct ptbpf_ev_exec, filename),
+				   e->filename_len);
 			if (e->truncated)
 				sb_puts(b, "...");
 			if (e->old_tid != e->pid)
@@ -144,12 +151,11 @@ void fmt_other_text(struct sbuf *b, const struct cli_ev *ev)
 	case PTBPF_EV_PROC_UNTRACED:
 		if (len >= offsetof(struct ptbpf_ev_untraced, filename)) {
 			const struct ptbpf_ev_untraced *e = d;
-			size_t fl = len - offsetof(struct ptbpf_ev_untraced, filename);
 
-			if (fl > e->filename_len)
-				fl = e->filename_len;
 			sb_puts(b, "+++ untraced: exec of ");
-			sb_quote(b, e->filename, strnlen(e->filename, fl));
+			quote_name(b, e->filename,
+				   len - offsetof(struct ptbpf_ev_untraced, filename),
+				   e->filename_len);
 			sb_puts(b, untraced_reason(e->reason)->why);
 			sb_puts(b, " (tracing it needs CAP_SYS_PTRACE) +++");
 			return;

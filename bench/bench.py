@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import re
+import select
 import shutil
 import signal
 import statistics
@@ -70,6 +71,23 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
+def wait_exit(p, timeout):
+    """p.wait(timeout=...) polls with sleeps that double up to 50 ms, so a
+    wall time taken after it is late by up to that much (a 33 ms run read
+    64): wait on a pidfd instead, which wakes at the exit."""
+    try:
+        fd = os.pidfd_open(p.pid)
+    except OSError:
+        return p.wait(timeout=timeout)
+    try:
+        ready, _, _ = select.select([fd], [], [], timeout)
+    finally:
+        os.close(fd)
+    if not ready:
+        raise subprocess.TimeoutExpired(p.args, timeout)
+    return p.wait()
+
+
 def run(cmd, timeout=120, env=None, stdout=None, wait_hook=None):
     """Run cmd in its own process group; return (rc, stdout, stderr, wall s).
     On timeout the whole group is killed and NA raised."""
@@ -87,7 +105,7 @@ def run(cmd, timeout=120, env=None, stdout=None, wait_hook=None):
     try:
         if wait_hook:
             wait_hook(p)
-        rc = p.wait(timeout=timeout)
+        rc = wait_exit(p, timeout)
     except subprocess.TimeoutExpired:
         kill_group(p)
         raise NA("timed out after %ds" % timeout)

@@ -31,22 +31,16 @@ static void on_signal(int sig)
  * share, and a LOOP stream overwrites what they have not read. Without
  * the privilege to lower it (CAP_SYS_NICE), it stays as it is.
  */
-static void set_nice(struct rec *r, int nice)
+static void set_nice(int nice)
 {
 	int cur;
 
-	r->nice_base = r->nice_lag = NICE_DEFAULT;
 	if (nice == NICE_DEFAULT) {
 		errno = 0;
 		cur = getpriority(PRIO_PROCESS, 0);
 		if (errno)
 			return;
 		nice = cur - DEFAULT_NICE_BOOST < -20 ? -20 : cur - DEFAULT_NICE_BOOST;
-		if (!setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice)) {
-			r->nice_base = nice;
-			r->nice_lag = nice - LAG_NICE_BOOST < -20 ? -20 : nice - LAG_NICE_BOOST;
-		}
-		return;
 	}
 	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
@@ -289,7 +283,7 @@ int cmd_record(int argc, char **argv)
 		goto abort_child;
 	}
 
-	set_nice(&r, a.nice);
+	set_nice(a.nice);
 	heap_warm(1);
 	if (a.output)
 		err = posix_trace_create_withlog(first_pid, &attr, logfd, &r.trid);

@@ -30,16 +30,7 @@
 /* --keep not given: the programs are kept this long for the next record */
 #define RECORD_DEFAULT_KEEP_MS 10000u
 /* ptbpf's own threads run this much below the caller's nice value. */
-#define DEFAULT_NICE_BOOST 5
-/*
- * And the live printer this much more while it lags (LAG_FULL_BATCHES full
- * batches in a row): sharing a CPU with a thread of a syscall flood, it
- * got about 75 % of it, lagged, and the stream overwrote events it had not
- * printed. Only then: always so far below, it takes that CPU from the
- * traced program when it need not (docs/benchmarks.md).
- */
-#define LAG_NICE_BOOST	 5
-#define LAG_FULL_BATCHES 16
+#define DEFAULT_NICE_BOOST 10
 /* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */
 #define NICE_DEFAULT 100
 
@@ -142,10 +133,6 @@ struct rec {
 	double sig_passed_at; /* got_signal was passed on to the command then (0: not) */
 	struct view *view;
 	FILE *live; /* without -o: where the events are printed */
-	/* the printer's nice value, and while it lags (NICE_DEFAULT: --nice
-	 * given, or not known: left as it is) */
-	int nice_base, nice_lag;
-	bool lagging;
 };
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */

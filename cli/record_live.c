@@ -3,10 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
 #include "record.h"
@@ -45,22 +42,12 @@ static size_t print_batch(struct rec *r, void *buf, size_t bufsz, const struct t
 	return *err ? 0 : got;
 }
 
-/* The printer lags, or no longer (see LAG_NICE_BOOST). */
-static void printer_lags(struct rec *r, bool lags)
-{
-	if (r->nice_lag == NICE_DEFAULT || lags == r->lagging)
-		return;
-	r->lagging = lags;
-	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid),
-			  lags ? r->nice_lag : r->nice_base);
-}
-
 int record_live(struct rec *r)
 {
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
 	double last_ev = now_mono(), next_tick = 0, next_out = last_ev + LIVE_OUT_S, t;
-	int err, ret = 0, full = 0;
+	int err, ret = 0;
 	size_t got;
 
 	fmt_init(&f, r->live, r->a->json, r->a->absolute);
@@ -82,9 +69,6 @@ int record_live(struct rec *r)
 			}
 			got = print_batch(r, buf, sizeof(buf), &ab, &err);
 		}
-		full = got == LIVE_BATCH ? full + 1 : 0;
-		if (full >= LAG_FULL_BATCHES || !full)
-			printer_lags(r, full > 0);
 		if (got) {
 			/* the exit and status checks (a wait4 each) every 10 ms
 			 * while full batches flow, not every 1024 events; after

@@ -81,9 +81,8 @@ static const struct argp_option record_opts[] = {
 	  "milliseconds (default 10, at most 600; 0: a load, nothing kept)",
 	  0 },
 	{ "nice", OPT_NICE, "N", 0,
-	  "Nice value of ptbpf's own threads (default: 5 below the caller's, and the live printer "
-	  "5 more while it lags, so that it keeps up with a program that keeps every CPU busy; "
-	  "the command runs at the caller's)",
+	  "Nice value of ptbpf's own threads (default: 10 below the caller's, so that it keeps "
+	  "up with a program that keeps every CPU busy; the command runs at the caller's)",
 	  0 },
 	{ 0 }
 };

@@ -120,7 +120,7 @@ case $first in
 *) fail "first event is not the execve: $first" ;;
 esac
 
-# 5. ptbpf's own threads run 5 nice levels below the caller (--nice sets
+# 5. ptbpf's own threads run 10 nice levels below the caller (--nice sets
 # it), the command at the caller's: read while the command sleeps (it runs
 # once tracing does, so its line says the stream and its threads exist)
 nice_of() { awk '{ sub(/^.*\) /, ""); print $17 }' "$1"; }
@@ -148,7 +148,7 @@ check_nice() { # expected ptbpf threads, expected command, ptbpf options...
 }
 # relative to the nice value this test runs at (a niced shell runs it niced)
 base=$(nice_of /proc/$$/stat)
-boost=$((base - 5))
+boost=$((base - 10))
 [ $boost -lt -20 ] && boost=-20
 check_nice $boost "$base"
 check_nice 3 "$base" --nice=3

@@ -103,11 +103,13 @@ static void set_name(struct chrome *c, pid_t id, int is_thread, pid_t pid, const
 	c->names[i].name[n] = '\0';
 }
 
+/* ns in microseconds; below 0 for an event older than the first (one reported late). */
 static void chrome_ts(struct sbuf *b, int64_t ns)
 {
-	if (ns < 0)
-		ns = 0;
-	sb_printf(b, "%lld.%03lld", (long long)(ns / 1000), (long long)(ns % 1000));
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	sb_printf(b, "%s%llu.%03llu", ns < 0 ? "-" : "", (unsigned long long)(a / 1000),
+		  (unsigned long long)(a % 1000));
 }
 
 static void chrome_begin(struct chrome *c)
@@ -141,7 +143,8 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 		  sys, (int)oc->pid, (int)oc->tid);
 	chrome_ts(&c->b, oc->ts - c->origin);
 	sb_puts(&c->b, ",\"dur\":");
-	chrome_ts(&c->b, end - oc->ts);
+	/* a slice cannot end before it begins: an exit older than its entry lasts 0 */
+	chrome_ts(&c->b, end > oc->ts ? end - oc->ts : 0);
 	sb_puts(&c->b, ",\"args\":{\"call\":");
 	sb_json_str(&c->b, oc->text.s, oc->text.len);
 	sb_puts(&c->b, ",\"ret\":");

@@ -2,6 +2,11 @@
 /*
  * ptbpf convert --to ctf: a CTF 1.8 trace directory (metadata and
  * stream_0) for babeltrace2 and Trace Compass.
+ *
+ * An event older than the last one (a starved source's, which the library
+ * reports late with its own timestamp) goes into another data stream of the
+ * same class, stream_0_1, stream_0_2, ...: a CTF stream's clock never goes
+ * backwards, and readers merge the streams by time.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -9,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <ptbpf/ptbpf.h>
 #include <ptbpf/evfields.h>
 
@@ -38,13 +44,24 @@ static enum ctf_layout layout_of(trace_event_id_t id)
 	return d && d->nfields ? L_FIELDS : L_GENERIC;
 }
 
-struct ctf {
-	FILE *stream;
+/* One data stream (file) of stream class 0: its packet being made, its clock. */
+struct ctf_lane {
+	FILE *stream; /* the first's, open throughout; the others' opened per packet */
 	unsigned char *pkt;
 	size_t len;
 	int64_t ts_begin, ts_end, last_ts;
 	uint64_t discarded;
-	uint64_t nevents, npackets;
+	uint64_t npackets;
+};
+
+struct ctf {
+	struct ctf_lane *l; /* the one being written */
+	struct ctf_lane *lanes;
+	unsigned int nlanes;
+	const char *dir;
+	int werr;		/* the first error writing a packet (errno) */
+	unsigned int werr_lane; /* its lane */
+	uint64_t nevents;
 	/* the event types seen: bitmap and names */
 	unsigned char seen[PTBPF_EV_ID_LIMIT];
 	char (*names)[TRACE_EVENT_NAME_MAX];
@@ -58,12 +75,16 @@ struct ctf_call {
 	struct sbuf entry;
 };
 
+#define CTF_PKT_BUF (CTF_PACKET_MAX + 65536 + 4096)
+
 static void put(struct ctf *c, const void *p, size_t n)
 {
-	if (c->len + n > CTF_PACKET_MAX + 65536 + 4096)
+	struct ctf_lane *l = c->l;
+
+	if (l->len + n > CTF_PKT_BUF)
 		return; /* cannot happen: packets are closed before */
-	memcpy(c->pkt + c->len, p, n);
-	c->len += n;
+	memcpy(l->pkt + l->len, p, n);
+	l->len += n;
 }
 
 static void put_u32(struct ctf *c, uint32_t v)
@@ -176,36 +197,85 @@ static void ctf_fields_walk(struct ctf *c, struct sbuf *meta, const struct ptbpf
 /* header (8) + context (40) */
 #define CTF_PKT_HDR 48
 
-static void ctf_packet_open(struct ctf *c)
+static void ctf_packet_open(struct ctf_lane *l)
 {
-	c->len = CTF_PKT_HDR;
-	c->ts_begin = -1;
+	l->len = CTF_PKT_HDR;
+	l->ts_begin = -1;
 }
 
-static int ctf_packet_close(struct ctf *c)
+/* The file of lane i in path: stream_0, then stream_0_1, stream_0_2, ... */
+static void ctf_lane_path(char *path, size_t size, const char *dir, unsigned int i)
 {
-	uint64_t bits = (uint64_t)c->len * 8;
-	unsigned char *p = c->pkt;
+	if (i)
+		snprintf(path, size, "%s/stream_0_%u", dir, i);
+	else
+		snprintf(path, size, "%s/stream_0", dir);
+}
+
+/* Writes l's packet to its file and starts the next: 0, or -1 (errno, c->werr). */
+static int ctf_packet_close(struct ctf *c, struct ctf_lane *l)
+{
+	uint64_t bits = (uint64_t)l->len * 8;
+	unsigned char *p = l->pkt;
+	FILE *f = l->stream;
 	uint32_t u32;
 	uint64_t u64;
+	int err = 0;
 
-	if (c->ts_begin < 0)
-		c->ts_begin = c->ts_end = c->last_ts;
+	if (l->ts_begin < 0)
+		l->ts_begin = l->ts_end = l->last_ts;
 	u32 = CTF_MAGIC;
 	memcpy(p, &u32, 4);
 	u32 = 0;
 	memcpy(p + 4, &u32, 4);
-	u64 = c->ts_begin;
+	u64 = l->ts_begin;
 	memcpy(p + 8, &u64, 8);
-	u64 = c->ts_end;
+	u64 = l->ts_end;
 	memcpy(p + 16, &u64, 8);
 	memcpy(p + 24, &bits, 8); /* content_size */
 	memcpy(p + 32, &bits, 8); /* packet_size */
-	memcpy(p + 40, &c->discarded, 8);
-	if (fwrite(p, 1, c->len, c->stream) != c->len)
+	memcpy(p + 40, &l->discarded, 8);
+	if (!f) {
+		char path[4096];
+
+		/* opened for each packet: as many late streams as needed, not as many fds */
+		ctf_lane_path(path, sizeof(path), c->dir, (unsigned int)(l - c->lanes));
+		f = fopen(path, l->npackets ? "a" : "w");
+	}
+	if (!f || fwrite(p, 1, l->len, f) != l->len)
+		err = errno ? errno : EIO;
+	if (f && f != l->stream && fclose(f) && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		if (!c->werr) {
+			c->werr = err;
+			c->werr_lane = (unsigned int)(l - c->lanes);
+		}
+		errno = err;
 		return -1;
-	c->npackets++;
-	ctf_packet_open(c);
+	}
+	l->npackets++;
+	ctf_packet_open(l);
+	return 0;
+}
+
+/* A new lane for an event at ts, which the others are past: 0 or -ENOMEM. */
+static int ctf_lane_add(struct ctf *c, int64_t ts)
+{
+	struct ctf_lane *n = realloc(c->lanes, (c->nlanes + 1) * sizeof(*n)), *l;
+
+	if (!n)
+		return -ENOMEM;
+	c->lanes = n;
+	l = &n[c->nlanes];
+	memset(l, 0, sizeof(*l));
+	l->pkt = malloc(CTF_PKT_BUF);
+	if (!l->pkt)
+		return -ENOMEM;
+	/* an overflow marker first closes an empty packet: at ts, not at 0 */
+	l->last_ts = ts;
+	ctf_packet_open(l);
+	c->nlanes++;
 	return 0;
 }
 
@@ -297,29 +367,38 @@ static void ctf_decoded(struct ctf *c, const struct cli_ev *ev, int exit, int64_
 	}
 }
 
-static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here)
+/* Writes ev (its own timestamp) into a lane: 0, or -ENOMEM. */
+static int ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
 	const void *d = ev->data;
 	size_t len = ev->len;
+	unsigned int i;
 
 	if (id >= PTBPF_EV_ID_LIMIT)
-		return;
+		return 0;
+	/*
+	 * The first lane whose clock is not past ts: their last timestamps
+	 * decrease from the first on, so it is the one nearest below, and
+	 * as many lanes are made as the longest run of ever older events.
+	 */
+	for (i = 0; i < c->nlanes && ts < c->lanes[i].last_ts; i++)
+		;
+	if (i == c->nlanes && ctf_lane_add(c, ts))
+		return -ENOMEM;
+	c->l = &c->lanes[i];
 	if (id == POSIX_TRACE_OVERFLOW) {
 		/* events were lost here: a new packet with a larger discarded count */
-		ctf_packet_close(c);
-		c->discarded += lost_here;
-	} else if (c->len >= CTF_PACKET_MAX) {
-		ctf_packet_close(c);
+		ctf_packet_close(c, c->l);
+		c->l->discarded += lost_here;
+	} else if (c->l->len >= CTF_PACKET_MAX) {
+		ctf_packet_close(c, c->l);
 	}
-	/* a CTF stream's clock never goes backwards */
-	if (ts < c->last_ts)
-		ts = c->last_ts;
-	c->last_ts = ts;
-	if (c->ts_begin < 0)
-		c->ts_begin = ts;
-	c->ts_end = ts;
+	c->l->last_ts = ts;
+	if (c->l->ts_begin < 0)
+		c->l->ts_begin = ts;
+	c->l->ts_end = ts;
 	if (!c->seen[id]) {
 		c->seen[id] = 1;
 		snprintf(c->names[id], TRACE_EVENT_NAME_MAX, "%s", ev->name);
@@ -397,6 +476,7 @@ static void ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here
 		break;
 	}
 	c->nevents++;
+	return 0;
 }
 
 static const char *ctf_fields(enum ctf_layout l)
@@ -593,6 +673,7 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0, uncounted = 0, counted = 0;
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	int unav = 0, err, ret = CLI_EXIT_OK;
+	unsigned int i;
 
 	if (ctf_output_dir(dir, force))
 		return CLI_EXIT_FAIL;
@@ -629,16 +710,14 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 	}
 
 	memset(&c, 0, sizeof(c));
-	c.pkt = malloc(CTF_PACKET_MAX + 65536 + 4096);
+	c.dir = dir;
 	c.names = calloc(PTBPF_EV_ID_LIMIT, sizeof(*c.names));
-	snprintf(path, sizeof(path), "%s/stream_0", dir);
-	c.stream = fopen(path, "w");
-	if (!c.pkt || !c.names || !c.stream) {
+	ctf_lane_path(path, sizeof(path), dir, 0);
+	if (!c.names || ctf_lane_add(&c, 0) || !(c.lanes[0].stream = fopen(path, "w"))) {
 		cli_err("cannot create %s: %s", path, strerror(errno));
 		ret = CLI_EXIT_FAIL;
 		goto out;
 	}
-	ctf_packet_open(&c);
 	for (;;) {
 		uint64_t lost_here = 0;
 
@@ -657,7 +736,11 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 			/* 1 each, the rest of the counted losses on the last marker */
 			lost_here = seen_overflow < uncounted ? 1 : lost_total - (uncounted - 1);
 		}
-		ctf_event(&c, &ev, lost_here);
+		if (ctf_event(&c, &ev, lost_here)) {
+			cli_err("out of memory");
+			ret = CLI_EXIT_FAIL;
+			break;
+		}
 	}
 	if (!ret) {
 		/*
@@ -673,13 +756,24 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 		     st.posix_log_overrun_status == POSIX_TRACE_OVERRUN))
 			unplaced = 1;
 		if (unplaced) {
-			ctf_packet_close(&c);
-			c.discarded += unplaced;
+			ctf_packet_close(&c, &c.lanes[0]);
+			c.lanes[0].discarded += unplaced;
 		}
 	}
-	if (ctf_packet_close(&c) || fflush(c.stream)) {
-		cli_err("writing %s: %s", path, strerror(errno));
+	for (i = 0; i < c.nlanes; i++)
+		ctf_packet_close(&c, &c.lanes[i]);
+	if (!c.werr && fflush(c.lanes[0].stream))
+		c.werr = errno;
+	if (c.werr) {
+		ctf_lane_path(path, sizeof(path), dir, c.werr_lane);
+		cli_err("writing %s: %s", path, strerror(c.werr));
 		ret = CLI_EXIT_FAIL;
+	}
+	/* late streams of a trace this one replaces (--force) would join it */
+	for (i = c.nlanes;; i++) {
+		ctf_lane_path(path, sizeof(path), dir, i);
+		if (unlink(path))
+			break;
 	}
 	err = ret ? 0 : ctf_metadata(&c, dir, trid);
 	if (err == -ENOMEM)
@@ -689,11 +783,14 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 	if (err)
 		ret = CLI_EXIT_FAIL;
 out:
-	if (c.stream && fclose(c.stream) && !ret) {
+	if (c.nlanes && c.lanes[0].stream && fclose(c.lanes[0].stream) && !ret) {
+		ctf_lane_path(path, sizeof(path), dir, 0);
 		cli_err("writing %s: %s", path, strerror(errno));
 		ret = CLI_EXIT_FAIL;
 	}
-	free(c.pkt);
+	for (i = 0; i < c.nlanes; i++)
+		free(c.lanes[i].pkt);
+	free(c.lanes);
 	free(c.names);
 	pidmap_free(&c.calls, ctf_call_free);
 	sb_free(&c.t);

@@ -51,6 +51,8 @@ __u32 wake_sent[KERN_MAX_RINGS]; /* per ring; cleared by user space when it drai
 
 /* Counters, read by user space. */
 struct kern_ring_count ring_count[KERN_MAX_RINGS] __attribute__((aligned(64)));
+/* by CPU: the time of the map-built record it is copying out (see flight_claim) */
+struct kern_in_flight in_flight[KERN_MAX_CPUS] __attribute__((aligned(64)));
 __u64 cnt_dropped;
 __u64 cnt_filtered;
 __u64 drop_first_ts; /* first drop of the current loss episode, 0: none */
@@ -286,11 +288,14 @@ static __always_inline __u64 task_thread(struct task_struct *task)
 #endif
 }
 
-/* Fill the record header, the task's ids and thread already known. */
+/*
+ * Fill the header of a record built in a map, the task's ids and thread
+ * already known: rec_output() stamps it as it copies it out.
+ */
 static __always_inline void rec_fill_ids(struct kern_rec *r, __u32 id, __u32 len, __u32 tgid,
 					 __u32 tid, __u64 thread, __u64 ip)
 {
-	r->ts = bpf_ktime_get_ns();
+	r->ts = 0;
 	r->prog_addr = ip;
 	r->thread = thread;
 	r->id = id;
@@ -300,11 +305,23 @@ static __always_inline void rec_fill_ids(struct kern_rec *r, __u32 id, __u32 len
 	r->flags = 0;
 }
 
-/* Fill the record header for an event about task. */
+/*
+ * The same for a record reserved in the ring, stamped now: a drain that
+ * read the producer position before the reservation read the clock
+ * before this (see kern_backend__watermark).
+ */
+static __always_inline void rec_fill_now(struct kern_rec *r, __u32 id, __u32 len, __u32 tgid,
+					 __u32 tid, __u64 thread, __u64 ip)
+{
+	rec_fill_ids(r, id, len, tgid, tid, thread, ip);
+	r->ts = bpf_ktime_get_ns();
+}
+
+/* Fill the header of a reserved record for an event about task. */
 static __always_inline void rec_fill(struct kern_rec *r, __u32 id, __u32 len,
 				     struct task_struct *task, __u64 ip)
 {
-	rec_fill_ids(r, id, len, BPF_CORE_READ(task, tgid), BPF_CORE_READ(task, pid),
+	rec_fill_now(r, id, len, BPF_CORE_READ(task, tgid), BPF_CORE_READ(task, pid),
 		     task_thread(task), ip);
 }
 
@@ -335,13 +352,23 @@ static __always_inline void emit_drops(void *ring)
 	if (!r)
 		return;
 	drop_first_ts = 0;
-	rec_fill_ids(r, KERN_ID_DROPS, sizeof(*d), 0, 0, 0, 0);
+	rec_fill_now(r, KERN_ID_DROPS, sizeof(*d), 0, 0, 0, 0);
 	d = (void *)(r + 1);
 	d->dropped = cnt_dropped;
 	d->first_ts = first;
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
+static __always_inline void count_emitted(__u32 idx)
+{
+	__sync_fetch_and_add(&ring_count[idx & (KERN_MAX_RINGS - 1)].emitted, 1);
+}
+
+/*
+ * Counted as emitted at once (it is always submitted): the count's locked
+ * add makes the reservation visible to a drain before the caller reads the
+ * clock, else a drain could miss it yet read its clock after ours.
+ */
 static __always_inline void *rec_reserve(struct ring_ref *rr, __u32 len)
 {
 	void *r = NULL;
@@ -353,17 +380,13 @@ static __always_inline void *rec_reserve(struct ring_ref *rr, __u32 len)
 	}
 	if (!r)
 		count_drop();
+	else
+		count_emitted(rr->idx);
 	return r;
-}
-
-static __always_inline void count_emitted(__u32 idx)
-{
-	__sync_fetch_and_add(&ring_count[idx & (KERN_MAX_RINGS - 1)].emitted, 1);
 }
 
 static __always_inline void rec_submit(struct ring_ref *rr, void *r)
 {
-	count_emitted(rr->idx);
 	bpf_ringbuf_submit(r, ring_flags(rr->ring, rr->idx));
 }
 
@@ -395,8 +418,49 @@ static __always_inline bool rec_output_in(void *rec, __u64 size, const __u64 max
 	return true;
 }
 
+/*
+ * Claim this CPU's in-flight slot: its address, or NULL when a program
+ * this one interrupted holds it (that one's earlier time covers ours). The
+ * add is a full barrier (x86: a locked add), so a drain that reads the
+ * slot as 0 reads the clock before our time; no fetch atomics (5.10).
+ */
+static __always_inline volatile __u64 *flight_claim(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	volatile __u64 *slot = &in_flight[cpu & (KERN_MAX_CPUS - 1)].ts;
+
+	if (cpu >= KERN_MAX_CPUS || *slot)
+		return NULL;
+	__sync_fetch_and_add(slot, 1);
+	return slot;
+}
+
+/*
+ * Stamp a record built in a map and copy it out (rec_output_in), its time
+ * in this CPU's in-flight slot meanwhile: a drain passing between the
+ * clock read and the output sees it there. *dur, unless NULL: the time
+ * since enter_ts (0: none).
+ */
+static __always_inline bool rec_output_now(void *rec, __u64 size, const __u64 max, __u64 enter_ts,
+					   __u64 *dur)
+{
+	volatile __u64 *slot = flight_claim();
+	__u64 ts = bpf_ktime_get_ns();
+	bool ok;
+
+	if (slot)
+		*slot = ts;
+	((struct kern_rec *)rec)->ts = ts;
+	if (dur)
+		*dur = enter_ts ? ts - enter_ts : 0;
+	ok = rec_output_in(rec, size, max);
+	if (slot)
+		*slot = 0;
+	return ok;
+}
+
 /* The same for a record in the object s points to (a map value). */
-#define rec_output(s, size) rec_output_in(s, size, sizeof(*(s)))
+#define rec_output(s, size) rec_output_now(s, size, sizeof(*(s)), 0, NULL)
 
 /*
  * Is the event id about task (traced, wanted)? task must be a BTF pointer
@@ -603,15 +667,14 @@ static __always_inline int sys_exit_full(struct late_path *l, struct pt_regs *ca
 		}
 	}
 	rec_fill_ids(&s->rec, PTBPF_EV_SYS_EXIT(nr), size, tgid, tid, thread, ip);
-	if (enter_ts)
-		x->duration = s->rec.ts - enter_ts;
 	if (x->flags & (PTBPF_SYS_PATH0_TRUNCATED | PTBPF_SYS_PATH1_TRUNCATED))
 		s->rec.flags |= KERN_REC_TRUNCATED;
 	/* forgotten: the paths' many sizes would each walk what follows */
 	size = cap_widen(s->raw, size + sizeof(s->rec));
 	if (size > sizeof(*s))
 		goto out;
-	rec_output(s, size);
+	/* the duration from the time the record carries */
+	rec_output_now(s, size, sizeof(*s), enter_ts, &x->duration);
 out:
 	if (l)
 		late_forget(tid);
@@ -671,6 +734,8 @@ static __always_inline int sys_enter_paths(__u32 tgid, __u32 tid, __u64 thread, 
 	if (size > sizeof(*s))
 		return 0;
 	if (hold) {
+		/* written at its exit with this time (the exit's duration is from it) */
+		s->rec.ts = bpf_ktime_get_ns();
 		/* LRU: a thread that died in a syscall leaves no entry behind for long */
 		if (bpf_map_update_elem(&held, &tid, s, BPF_ANY))
 			count_drop();
@@ -701,7 +766,7 @@ static __always_inline int sys_enter_compact(struct pt_regs *regs, __u32 nr, __u
 	r = rec_reserve(&rr, sizeof(__u64) * n);
 	if (!r)
 		return 0;
-	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(nr), sizeof(__u64) * n, tgid, tid, thread, regs->ip);
+	rec_fill_now(r, PTBPF_EV_SYS_ENTER(nr), sizeof(__u64) * n, tgid, tid, thread, regs->ip);
 	r->flags = KERN_REC_COMPACT;
 	args = (void *)(r + 1);
 	syscall_args(regs, a);
@@ -740,7 +805,7 @@ static __always_inline int sys_enter_sigreturn(struct pt_regs *regs)
 	r = rec_reserve(&rr, SYS_ENTER_FIXED);
 	if (!r)
 		return 0;
-	rec_fill_ids(r, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN), SYS_ENTER_FIXED, tgid, tid, thread,
+	rec_fill_now(r, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN), SYS_ENTER_FIXED, tgid, tid, thread,
 		     regs->ip);
 	e = (void *)(r + 1);
 	__builtin_memset(e, 0, SYS_ENTER_FIXED);
@@ -1230,7 +1295,7 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;
-	rec_fill_ids(r, PTBPF_EV_SYS_EXIT(nr), 2 * sizeof(__u64), tgid, tid, thread, regs->ip);
+	rec_fill_now(r, PTBPF_EV_SYS_EXIT(nr), 2 * sizeof(__u64), tgid, tid, thread, regs->ip);
 	r->flags = KERN_REC_COMPACT;
 	d = (void *)(r + 1);
 	d[0] = ret;
@@ -1285,7 +1350,7 @@ static __always_inline int sys_exit_prog(struct pt_regs *regs, long ret, const b
 	r = rec_reserve(&rr, sizeof(__s64));
 	if (!r)
 		return 0;
-	rec_fill_ids(r, PTBPF_EV_SYS_EXIT(nr), sizeof(__s64), tgid, tid, thread, regs->ip);
+	rec_fill_now(r, PTBPF_EV_SYS_EXIT(nr), sizeof(__s64), tgid, tid, thread, regs->ip);
 	r->flags = KERN_REC_COMPACT;
 	*(__s64 *)(r + 1) = ret;
 	rec_submit(&rr, r);

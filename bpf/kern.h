@@ -105,6 +105,20 @@ struct kern_ring_count {
 	__u64 pad[7];
 };
 
+/* CPUs with an in-flight slot (CPU numbers at or above have none) */
+#define KERN_MAX_CPUS KERN_MAX_RINGS
+
+/*
+ * One CPU's record built in a map (bpf_ringbuf_output), stamped but maybe
+ * not in its ring yet, on a cache line of its own: ts is 0 (none), 1
+ * (being stamped) or its time. A drain reads it for its watermark
+ * (kern_backend__watermark).
+ */
+struct kern_in_flight {
+	__u64 ts;
+	__u64 pad[7];
+};
+
 /*
  * Captures (bpf/caps.bpf.h): what syscall nr's arguments point to, as up
  * to KERN_CAPS specs of a rodata table set before load from

@@ -115,6 +115,14 @@ int kern_backend__set_filter(struct kern_backend *kb, const uint64_t *bits);
  * caller serializes them); different backends are independent.
  */
 int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs);
+/*
+ * After the last kern_backend__consume(): every record a later consume
+ * delivers has a timestamp (CLOCK_MONOTONIC ns, the BPF clock, as in
+ * kern_rec.ts) >= this, except held syscall entries (a syscall-status
+ * filter writes an entry at its exit) and a writer stalled past the
+ * bounded waits. Never decreases; 0 before the first consume.
+ */
+uint64_t kern_backend__watermark(const struct kern_backend *kb);
 /* True when some ring holds records a consume would take (or skip). */
 bool kern_backend__pending(struct kern_backend *kb);
 /* Thousandths of the fullest CPU ring not consumed yet. */

@@ -265,12 +265,123 @@ static bool kern_ring__peek(struct kern_ring *ring)
 	} while (ring->kr.cons < ring->limit &&
 		 kring__wait_busy(&ring->kr, ring->limit, clock__mono_ns(), KERN_BUSY_WAIT_NS,
 				  &deadline));
+	ring->head = NULL;
 	return false;
+}
+
+/*
+ * The clock a drain reads first: the lfence keeps the CPU from loading
+ * the slots and positions that follow before it read the clock.
+ */
+static uint64_t kern_backend__t0(void)
+{
+	uint64_t t0 = clock__mono_ns();
+
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_lfence();
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+	return t0;
+}
+
+/* A slot's value once it is not 1 (being stamped), or 1 past *deadline. */
+static uint64_t kern_slot__read(const __u64 *slot, uint64_t *deadline)
+{
+	uint64_t v, now;
+
+	while ((v = __atomic_load_n(slot, __ATOMIC_ACQUIRE)) == 1) {
+		now = clock__mono_ns();
+		if (!*deadline)
+			*deadline = now + KERN_BUSY_WAIT_NS;
+		else if (now >= *deadline)
+			break;
+		kring__relax();
+	}
+	return v;
+}
+
+/*
+ * The earliest time of the map-built records the CPUs are copying out
+ * (bpf/kern.bpf.c rec_output_now): UINT64_MAX if none, 0 if a slot stayed
+ * claimed but not stamped through the bounded wait.
+ */
+static uint64_t kern_backend__in_flight(const struct kern_backend *kb)
+{
+	uint64_t low = UINT64_MAX, deadline = 0, v;
+	int i, n = libbpf_num_possible_cpus();
+
+	if (n <= 0 || n > KERN_MAX_CPUS)
+		n = KERN_MAX_CPUS;
+	for (i = 0; i < n; i++) {
+		v = kern_slot__read(&kb->skel->bss->in_flight[i].ts, &deadline);
+		if (v == 1)
+			return 0;
+		if (v && v < low)
+			low = v;
+	}
+	return low;
+}
+
+/*
+ * A ring's watermark after a drain that read the clock at t0: stopped by
+ * the callback, its next record's time; emptied up to its limit, t0 (a
+ * record reserved later is stamped later); stopped at a record still
+ * being written, unchanged (that one is stamped after the last drain).
+ */
+static uint64_t kern_ring__watermark(struct kern_ring *ring, uint64_t t0)
+{
+	if (ring->head)
+		ring->watermark = ring->head->ts < t0 ? ring->head->ts : t0;
+	else if (ring->kr.cons >= ring->limit)
+		ring->watermark = t0;
+	return ring->watermark;
+}
+
+/* The backend's watermark after a drain: the least of its parts, never lower. */
+static void kern_backend__set_watermark(struct kern_backend *kb, uint64_t t0, uint64_t flight)
+{
+	uint64_t wm = flight, w;
+	int i;
+
+	for (i = 0; i < kb->nrings; i++) {
+		w = kern_ring__watermark(&kb->rings[i], t0);
+		if (w < wm)
+			wm = w;
+	}
+	if (wm > kb->watermark)
+		kb->watermark = wm;
+}
+
+uint64_t kern_backend__watermark(const struct kern_backend *kb)
+{
+	return kb->watermark;
+}
+
+/* Deliver the heads of the active rings in time order, until none or a stop. */
+static void kern_backend__merge(struct kern_backend *kb, int nactive)
+{
+	int i, best;
+	struct kern_ring *ring;
+
+	while (nactive && !kb->stop) {
+		best = 0;
+		for (i = 1; i < nactive; i++)
+			if (kb->rings[kb->active[i]].head->ts <
+			    kb->rings[kb->active[best]].head->ts)
+				best = i;
+		ring = &kb->rings[kb->active[best]];
+		kern_backend__sample(ring, ring->head, ring->head_size);
+		kring__advance(&ring->kr);
+		if (!kern_ring__peek(ring))
+			kb->active[best] = kb->active[--nactive];
+	}
 }
 
 int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 {
 	int i, nactive = 0;
+	uint64_t t0, flight;
 
 	kb->cbs = cbs;
 	kb->count = 0;
@@ -284,8 +395,11 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 	 * time order): stopping anywhere leaves only newer records in every
 	 * ring, and records written meanwhile are newer too, so the stream
 	 * rarely gets an event older than one it stored. Nor can fast
-	 * producers keep a drain going forever.
+	 * producers keep a drain going forever. The clock first, then the
+	 * records in flight, then the positions: see kern_backend__watermark.
 	 */
+	t0 = kern_backend__t0();
+	flight = kern_backend__in_flight(kb);
 	for (i = 0; i < kb->nrings; i++) {
 		struct kern_ring *ring = &kb->rings[i];
 
@@ -295,20 +409,8 @@ int kern_backend__consume(struct kern_backend *kb, const struct kern_cbs *cbs)
 	}
 	if (nactive && cbs->run)
 		cbs->run(cbs->ctx);
-	while (nactive && !kb->stop) {
-		int best = 0;
-		struct kern_ring *ring;
-
-		for (i = 1; i < nactive; i++)
-			if (kb->rings[kb->active[i]].head->ts <
-			    kb->rings[kb->active[best]].head->ts)
-				best = i;
-		ring = &kb->rings[kb->active[best]];
-		kern_backend__sample(ring, ring->head, ring->head_size);
-		kring__advance(&ring->kr);
-		if (!kern_ring__peek(ring))
-			kb->active[best] = kb->active[--nactive];
-	}
+	kern_backend__merge(kb, nactive);
+	kern_backend__set_watermark(kb, t0, flight);
 	for (i = 0; i < kb->nrings; i++)
 		kring__publish(&kb->rings[i].kr);
 	if (!kb->stop)

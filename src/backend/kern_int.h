@@ -26,9 +26,10 @@ struct kern_rec;
 struct kern_ring {
 	struct kern_backend *kb;
 	struct kring kr;
-	unsigned long limit; /* the drain takes the records before this */
-	const struct kern_rec *head;
+	unsigned long limit;	     /* the drain takes the records before this */
+	const struct kern_rec *head; /* NULL: none before the limit, or a busy one */
 	size_t head_size;
+	uint64_t watermark; /* this ring's part of kern_backend__watermark() */
 };
 
 struct kern_backend {
@@ -42,6 +43,7 @@ struct kern_backend {
 	const struct kern_cbs *cbs;
 	int count;
 	bool stop;
+	uint64_t watermark; /* kern_backend__watermark(), kept from drain to drain */
 	/* loss accounting: drops reported so far, first drop time pending */
 	uint64_t dropped_seen;
 	uint64_t lost_ts;

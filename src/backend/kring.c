@@ -81,20 +81,12 @@ unsigned int kring__fill(const struct kring *r)
 bool kring__wait_busy(const struct kring *r, unsigned long limit, uint64_t now, uint64_t wait_ns,
 		      uint64_t *deadline)
 {
-	int i;
-
 	if (r->cons >= limit)
 		return false;
 	if (!*deadline)
 		*deadline = now + wait_ns;
 	else if (now >= *deadline)
 		return false;
-	for (i = 0; i < 64; i++) {
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#else
-		__asm__ __volatile__("" ::: "memory");
-#endif
-	}
+	kring__relax();
 	return true;
 }

@@ -106,6 +106,18 @@ static inline int kring__peek(struct kring *r, unsigned long limit, const void *
 	return 0;
 }
 
+/* A short pause in a spin on what another CPU writes. */
+static inline void kring__relax(void)
+{
+	for (int i = 0; i < 64; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#else
+		__asm__ __volatile__("" ::: "memory");
+#endif
+	}
+}
+
 /*
  * After kring__peek() returned 0: true when it stopped before limit, at a
  * record not committed yet, and wait_ns have not passed since the first

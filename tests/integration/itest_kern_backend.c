@@ -39,6 +39,16 @@
 #define WRITE_N	    4321
 #define DROP_CALLS  100000
 #define MERGE_CALLS 5000 /* per thread */
+#define WM_RUN_NS   1500000000ull
+
+/* Monotonic time now, in ns: the clock of the records. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
 
 /* ------------------------------------------------------------------ */
 /* Collected events */
@@ -128,7 +138,7 @@ static void col_free(struct col *c)
 /* ------------------------------------------------------------------ */
 /* The traced child */
 
-enum child_mode { CHILD_FULL, CHILD_GETPPID_LOOP, CHILD_TWO_PHASE, CHILD_TWO_CPUS };
+enum child_mode { CHILD_FULL, CHILD_GETPPID_LOOP, CHILD_TWO_PHASE, CHILD_TWO_CPUS, CHILD_WM };
 
 #define PHASE2_CALLS 100
 
@@ -233,6 +243,43 @@ static void *merge_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * A thread of CHILD_WM: for WM_RUN_NS on the CPU *arg, openat of a
+ * path (its entry built in a map, then copied out) and getppid (written
+ * in place).
+ */
+static void *wm_thread(void *arg)
+{
+	uint64_t end = now_ns() + WM_RUN_NS;
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(*(int *)arg, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		_exit(109);
+	while (now_ns() < end) {
+		for (int i = 0; i < 16; i++) {
+			syscall(SYS_openat, AT_FDCWD, "/nonexistent-kb/watermark", O_RDONLY);
+			syscall(SYS_getppid);
+		}
+	}
+	return NULL;
+}
+
+/* CHILD_TWO_CPUS and CHILD_WM: two threads at once, each on its own CPU
+ * (ring) if there are two */
+static void two_threads(void *(*fn)(void *))
+{
+	int cpus[2] = { 0, sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0 };
+	pthread_t t[2];
+
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, fn, &cpus[i]))
+			_exit(108);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+}
+
 static void child_main(int rfd, int wfd, enum child_mode mode, const char *path)
 {
 	struct child_report rep = { .thread = (uint64_t)pthread_self() };
@@ -265,16 +312,8 @@ static void child_main(int rfd, int wfd, enum child_mode mode, const char *path)
 		xwrite(wfd, &rep, sizeof(rep));
 		_exit(0);
 	}
-	if (mode == CHILD_TWO_CPUS) {
-		/* two threads at once, each on its own CPU (ring) if there are two */
-		int cpus[2] = { 0, sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0 };
-		pthread_t t[2];
-
-		for (int i = 0; i < 2; i++)
-			if (pthread_create(&t[i], NULL, merge_thread, &cpus[i]))
-				_exit(108);
-		for (int i = 0; i < 2; i++)
-			pthread_join(t[i], NULL);
+	if (mode == CHILD_TWO_CPUS || mode == CHILD_WM) {
+		two_threads(mode == CHILD_WM ? wm_thread : merge_thread);
 		xwrite(wfd, &rep, sizeof(rep));
 		_exit(0);
 	}
@@ -816,15 +855,6 @@ static void test_drops(void **state)
 	kern_backend__destroy(kb);
 }
 
-/* Monotonic time now, in ns. */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
-}
-
 /*
  * Drops between records: the ring fills and drops, a partial drain frees
  * some space, more records then drops. lost() must come right before the
@@ -923,6 +953,128 @@ static void test_merge(void **state)
 	assert_int_equal(tid0, 0);
 	assert_int_equal(back, 0);
 	col_free(&c);
+	kern_backend__destroy(kb);
+}
+
+/* ------------------------------------------------------------------ */
+/* The watermark */
+
+/* What the events of consecutive consumes showed. */
+struct wm_check {
+	uint64_t floor; /* the watermark after the previous consume */
+	uint64_t last;	/* the time of the previous event of this consume */
+	uint64_t n, below, back, opens, consumes;
+	int stop_after, taken; /* > 0: stop each consume after that many */
+};
+
+static int wm_event(void *ctx, struct pt_event_hdr *h, const void *data)
+{
+	struct wm_check *w = ctx;
+
+	w->below += h->ts < w->floor;
+	w->back += h->ts < w->last;
+	w->last = h->ts;
+	w->n++;
+	w->opens += h->id == PTBPF_EV_SYS_ENTER(SYS_openat);
+	return w->stop_after && ++w->taken >= w->stop_after;
+}
+
+/* One consume, its events checked against the last watermark: their number. */
+static int wm_consume(struct kern_backend *kb, struct wm_check *w)
+{
+	struct kern_cbs cbs = { .event = wm_event, .ctx = w };
+	uint64_t prev = kern_backend__watermark(kb);
+	int n;
+
+	w->last = 0;
+	w->taken = 0;
+	n = kern_backend__consume(kb, &cbs);
+	assert_true(n >= 0);
+	assert_true(kern_backend__watermark(kb) >= prev);
+	assert_true(kern_backend__watermark(kb) <= now_ns());
+	w->floor = kern_backend__watermark(kb);
+	w->consumes++;
+	return n;
+}
+
+/* 0 before the first consume, then never lower; with nothing coming, the
+ * time the consume began. */
+static void test_watermark(void **state)
+{
+	struct kern_backend *kb = open_kb(1 << 20, false);
+	struct wm_check w = { 0 };
+	uint64_t t;
+
+	assert_int_equal(kern_backend__watermark(kb), 0);
+	assert_int_equal(kern_backend__add_pid(kb, getpid()), 0);
+	assert_int_equal(kern_backend__set_enabled(kb, true), 0);
+	for (int round = 0; round < 20; round++) {
+		for (int i = 0; i < round; i++)
+			syscall(SYS_getppid);
+		t = now_ns();
+		wm_consume(kb, &w);
+		assert_true(w.floor > 0);
+		if (!round)
+			assert_true(w.floor >= t);
+	}
+	assert_true(w.n >= 2 * 190);
+	assert_int_equal(w.below + w.back, 0);
+	/* idle: the process makes no syscall from the clock read to the consume */
+	assert_int_equal(kern_backend__set_enabled(kb, false), 0);
+	wm_consume(kb, &w);
+	t = now_ns();
+	wm_consume(kb, &w);
+	assert_true(w.floor >= t);
+	kern_backend__destroy(kb);
+}
+
+/*
+ * Two threads on two CPUs write records built in maps (openat's entry with
+ * its path) and in place (getppid) while we consume over and over, half
+ * the consumes stopped early: no event older than the watermark of the
+ * consume before, and each consume's events in time order.
+ */
+static void test_watermark_stress(void **state)
+{
+	struct kern_backend *kb = open_kb(1 << 24, false);
+	struct wm_check w = { 0 };
+	struct child_report rep;
+	int p2c[2], c2p[2], st = 0;
+	uint64_t t;
+	pid_t pid;
+
+	assert_int_equal(pipe(p2c), 0);
+	assert_int_equal(pipe(c2p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		child_main(p2c[0], c2p[1], CHILD_WM, NULL);
+	assert_int_equal(read(c2p[0], &rep.thread, sizeof(rep.thread)), sizeof(rep.thread));
+	assert_int_equal(kern_backend__add_pid(kb, pid), 0);
+	assert_int_equal(kern_backend__set_enabled(kb, true), 0);
+	assert_int_equal(write(p2c[1], "g", 1), 1);
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		w.stop_after = w.consumes % 2 ? 200 : 0;
+		wm_consume(kb, &w);
+	}
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	w.stop_after = 0;
+	while (wm_consume(kb, &w) > 0)
+		;
+	t = now_ns();
+	wm_consume(kb, &w);
+	assert_true(w.floor >= t);
+	print_message("watermark: %llu events (%llu openat) in %llu consumes\n",
+		      (unsigned long long)w.n, (unsigned long long)w.opens,
+		      (unsigned long long)w.consumes);
+	assert_true(w.opens > 1000);
+	assert_int_equal(w.below, 0);
+	assert_int_equal(w.back, 0);
+	close(p2c[0]);
+	close(p2c[1]);
+	close(c2p[0]);
+	close(c2p[1]);
 	kern_backend__destroy(kb);
 }
 
@@ -1105,6 +1257,7 @@ int main(void)
 		cmocka_unit_test(test_exclude),	     cmocka_unit_test(test_two_backends),
 		cmocka_unit_test(test_disabled),     cmocka_unit_test(test_destroy),
 		cmocka_unit_test(test_features),     cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_watermark),    cmocka_unit_test(test_watermark_stress),
 	};
 
 	itest_require_bpf();

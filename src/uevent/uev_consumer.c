@@ -229,15 +229,27 @@ static bool uev_lost_plausible(struct uev_consumer *c, struct uev_csub *u, uint6
 	return true;
 }
 
-/* A time the region gives, not after now. */
-static uint64_t uev_past(struct uev_consumer *c, uint64_t ts)
+/*
+ * Is a time the region gives in the future? A writer reads the clock
+ * before it commits and we read the same CLOCK_MONOTONIC after we saw the
+ * commit, so no genuine record is: no tolerance.
+ */
+static bool uev_future(struct uev_consumer *c, uint64_t ts)
 {
-	if (ts > c->now) {
-		c->now = clock__mono_ns();
-		if (ts > c->now)
-			ts = c->now;
-	}
-	return ts;
+	if (ts <= c->now)
+		return false;
+	c->now = clock__mono_ns();
+	return ts > c->now;
+}
+
+/* Order the clock read before the loads that follow (rdtsc is not). */
+static inline void uev_clock_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("lfence" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }
 
 static void uev_report_lost(const struct uev_cbs *cbs, uint64_t count, uint64_t ts)
@@ -299,8 +311,9 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 /*
  * The writer's context of rec (tid, pid, pthread_t, caller, the timestamp's
  * high half): from the record's own parts, else those of the record before
- * it in the sub-ring (the same thread's). Unknown after a skip or a
- * resync: tid 0, the traced pid, 0, 0, and the high half of now. Reports
+ * it in the sub-ring (the same thread's). Unknown after a skip, a resync
+ * or a PAD in the middle: tid 0, the traced pid, 0, 0, and the high half
+ * of the last time before now with the record's low half. Reports
  * the drops the record carries. Advances *p past the parts read.
  */
 static int uev_take_context(struct uev_consumer *c, struct uev_csub *u, const struct uev_rec *rec,
@@ -322,15 +335,18 @@ static int uev_take_context(struct uev_consumer *c, struct uev_csub *u, const st
 
 		memcpy(&l, *p, sizeof(l));
 		*p += sizeof(l);
-		if (!uev_lost_plausible(c, u, l.count))
+		if (uev_future(c, l.first_ts) || !uev_lost_plausible(c, u, l.count))
 			return -EBADMSG;
-		uev_report_lost(cbs, l.count, uev_past(c, l.first_ts));
+		uev_report_lost(cbs, l.count, l.first_ts);
 	}
 	if (rec->flags & UEV_REC_TSHI) {
 		memcpy(&u->ctx_ts_hi, *p, sizeof(u->ctx_ts_hi));
 		*p += sizeof(u->ctx_ts_hi);
 	} else if (!u->ctx_known) {
-		u->ctx_ts_hi = (uint32_t)(clock__mono_ns() >> 32);
+		uint64_t now = clock__mono_ns();
+
+		/* the last time before now with this low half */
+		u->ctx_ts_hi = (uint32_t)(now >> 32) - (rec->ts_lo > (uint32_t)now);
 	}
 	if (rec->flags & UEV_REC_PROG) {
 		memcpy(&u->ctx_prog, *p, sizeof(u->ctx_prog));
@@ -370,13 +386,38 @@ static enum uev_verdict uev_attribute(struct uev_consumer *c, struct uev_csub *u
 	return UEV_FORGED;
 }
 
-/* Drain sub-ring u up to its head; returns 0, >0 (stopped) or -errno. */
+/*
+ * Skip a PAD of rlen bytes at off: up to the end before a record that
+ * did not fit there (the writer's context goes on after it), or anywhere,
+ * a reservation given up (the record after it carries its context).
+ */
+static int uev_skip_pad(struct uev_consumer *c, struct uev_csub *u, uint64_t rlen, uint64_t off,
+			uint64_t avail)
+{
+	if (rlen > avail || off + rlen > c->sub_size || (rlen & 7))
+		return -EBADMSG;
+	if (off + rlen != c->sub_size) {
+		if (rlen < sizeof(struct uev_rec))
+			return -EBADMSG;
+		u->ctx_known = false;
+	}
+	uev_advance(c, u, rlen);
+	return 0;
+}
+
+/*
+ * Drain sub-ring u up to its head; returns 0, >0 (stopped) or -errno.
+ * Caught up with a head loaded after reading t0: every record reserved
+ * later reads the clock after its reservation, so u->wm = t0.
+ */
 static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct uev_cbs *cbs, int *np)
 {
 	uint64_t size = c->sub_size, mask = size - 1, iter, max_iter = size / 8 + 2;
-	uint64_t head = LOAD_ACQ(&u->sb->head);
+	uint64_t t0 = clock__mono_ns(), head;
 	int ret;
 
+	uev_clock_fence();
+	head = LOAD_ACQ(&u->sb->head);
 	for (iter = 0; iter < max_iter; iter++) {
 		uint64_t avail = head - u->tail, off = u->tail & mask, rlen;
 		uint32_t commit, extra;
@@ -392,8 +433,10 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			 * the producers' hot line) */
 			uint64_t h2 = LOAD_ACQ(&u->sb->head);
 
-			if (h2 == head)
+			if (h2 == head) {
+				u->wm = t0;
 				break;
+			}
 			head = h2;
 			continue;
 		}
@@ -407,10 +450,8 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 		if (UEV_COMMIT_TAG(commit) != UEV_POS_TAG(u->tail))
 			return uev_corrupt(c, u);
 		if (UEV_COMMIT_KIND(commit) == UEV_KIND_PAD) {
-			rlen = UEV_COMMIT_LEN(commit);
-			if (rlen != size - off || rlen > avail)
+			if (uev_skip_pad(c, u, UEV_COMMIT_LEN(commit), off, avail))
 				return uev_corrupt(c, u);
-			uev_advance(c, u, rlen);
 			continue;
 		}
 		if (UEV_COMMIT_KIND(commit) != UEV_KIND_DATA || off + sizeof(rec) > size)
@@ -423,7 +464,9 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~UEV_REC_FLAGS))
 			return uev_corrupt(c, u);
 		p = u->ring + off + sizeof(rec);
-		if (uev_take_context(c, u, &rec, &p, &h, cbs))
+		/* a time in the future is a lie: the core's merge must not
+		 * wait for it */
+		if (uev_take_context(c, u, &rec, &p, &h, cbs) || uev_future(c, h.ts))
 			return uev_corrupt(c, u);
 		if (h.pid != c->target && u->ctx_verdict != UEV_DELIVER) {
 			enum uev_verdict v = uev_attribute(c, u, h.pid, u->tail, cbs);
@@ -432,7 +475,7 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 				return uev_corrupt(c, u);
 			if (v != UEV_DELIVER) {
 				if (v == UEV_SKIP_LOST)
-					uev_report_lost(cbs, 1, uev_past(c, h.ts));
+					uev_report_lost(cbs, 1, h.ts);
 				uev_advance(c, u, rlen);
 				continue;
 			}
@@ -447,9 +490,6 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 			dlen = c->max_data;
 			h.trunc = PT_TRUNCATED_RECORD;
 		}
-		/* a time in the future is a lie: the core's merge must not
-		 * wait for it */
-		h.ts = uev_past(c, h.ts);
 		h.data_len = dlen;
 		(*np)++;
 		/* the payload in place (a record never wraps): given back to
@@ -462,13 +502,31 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 	return 0;
 }
 
-int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
+/* Drops with no later record to carry them: reported once drained. */
+static int uev_drained_drops(struct uev_consumer *c, const struct uev_cbs *cbs)
+{
+	unsigned int k;
+
+	for (k = 0; k < UEV_NSUB; k++) {
+		struct uev_csub *u = &c->sub[k];
+
+		if (LOAD_ACQ(&u->sb->head) == u->tail && LOAD(&u->sb->dropped)) {
+			uint64_t cnt = __atomic_exchange_n(&u->sb->dropped, 0, __ATOMIC_ACQ_REL);
+			uint64_t ts = LOAD(&u->sb->drop_ts);
+
+			if (uev_future(c, ts) || !uev_lost_plausible(c, u, cnt))
+				return uev_corrupt(c, u);
+			uev_report_lost(cbs, cnt, ts);
+		}
+	}
+	return 0;
+}
+
+static int uev_consume(struct uev_consumer *c, const struct uev_cbs *cbs)
 {
 	int n = 0, ret = 0, err = 0;
-	unsigned int i, k;
+	unsigned int i;
 
-	if (c->broken)
-		return 0;
 	if (LOAD(&c->sl->own) != c->own || LOAD(&c->sl->gen) != c->gen)
 		return uev_corrupt(c, NULL);
 	/* every sub-ring, starting with a different one each time so that a
@@ -498,17 +556,33 @@ int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
 		return n;
 	if (err)
 		return err;
-	/* Drops with no later record to carry them: report once drained. */
-	for (k = 0; k < UEV_NSUB; k++) {
-		struct uev_csub *u = &c->sub[k];
+	ret = uev_drained_drops(c, cbs);
+	return ret ? ret : n;
+}
 
-		if (LOAD_ACQ(&u->sb->head) == u->tail && LOAD(&u->sb->dropped)) {
-			uint64_t cnt = __atomic_exchange_n(&u->sb->dropped, 0, __ATOMIC_ACQ_REL);
+int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs)
+{
+	uint64_t low = UINT64_MAX;
+	unsigned int k;
+	int ret;
 
-			if (!uev_lost_plausible(c, u, cnt))
-				return uev_corrupt(c, u);
-			uev_report_lost(cbs, cnt, uev_past(c, LOAD(&u->sb->drop_ts)));
-		}
+	if (c->broken) {
+		/* nothing will come from this slot again: hold nobody back */
+		low = clock__mono_ns();
+		if (low > c->wm)
+			c->wm = low;
+		return 0;
 	}
-	return n;
+	ret = uev_consume(c, cbs);
+	for (k = 0; k < UEV_NSUB; k++)
+		if (c->sub[k].wm < low)
+			low = c->sub[k].wm;
+	if (low > c->wm)
+		c->wm = low;
+	return ret;
+}
+
+uint64_t uev_consumer__watermark(const struct uev_consumer *c)
+{
+	return c->wm;
 }

@@ -49,9 +49,10 @@ struct uev_cbs {
 	 * events of threads writing into different sub-rings come out of
 	 * time order within one consume (sort each drain by ts), and within
 	 * one sub-ring ts may be inverted across threads by the time between
-	 * the clock read and the reservation (ns; more if the writer was
-	 * preempted), so merge with a small reorder window. ts is never in the future
-	 * (clamped). pid is the slot's process or, when the stream inherits,
+	 * the reservation and the clock read (ns; more if the writer was
+	 * preempted): merge by ts up to uev_consumer__watermark(). ts is
+	 * never in the future (a record saying so makes the consume fail
+	 * with -EBADMSG). pid is the slot's process or, when the stream inherits,
 	 * one that shares its region (see shares); tid, thread and prog_addr
 	 * are what the traced process wrote (it can lie about its own events
 	 * only).
@@ -60,7 +61,7 @@ struct uev_cbs {
 	/*
 	 * count events were dropped (ring full) before the next event
 	 * delivered; first_ts is the time of the first of them (0: unknown;
-	 * never in the future: clamped).
+	 * never in the future: -EBADMSG).
 	 * A writer that died holding a reservation is reported as 1 lost.
 	 * count is plausible: at most one event per ns per CPU since the last
 	 * report (a larger count makes the consume fail with -EBADMSG).
@@ -113,6 +114,13 @@ int uev_consumer__set_id_enabled(struct uev_consumer *c, uint32_t local_id, bool
 
 /* Non-blocking drain: events delivered, or -errno (-EBADMSG: corrupt memory). */
 int uev_consumer__consume(struct uev_consumer *c, const struct uev_cbs *cbs);
+
+/* After the last uev_consumer__consume(): every record a later consume
+ * delivers has a timestamp (CLOCK_MONOTONIC ns, as the producer's) >=
+ * this, unless its writer stalled with a record reserved: then the
+ * watermark stays where it was before that reservation. Never
+ * decreases; 0 before the first consume. */
+uint64_t uev_consumer__watermark(const struct uev_consumer *c);
 
 /* Copy the validated name of local_id (NUL-terminated). -ENOENT: not registered;
  * -ENAMETOOLONG: buf too small; -EBADMSG: the entry is garbage. */

@@ -49,6 +49,7 @@ struct uev_csub {
 	uint64_t adopted_end; /* records before this were written before we adopted the slot */
 	uint64_t lost_since;  /* since then the producers may have dropped events */
 	uint64_t lost_total;  /* and they said they dropped this many */
+	uint64_t wm;	      /* records still to come are this late at least */
 };
 
 struct uev_consumer {
@@ -71,6 +72,7 @@ struct uev_consumer {
 	struct uev_csub sub[UEV_NSUB];
 	unsigned int first; /* the sub-ring the next consume starts with */
 	uint64_t now;	    /* a recent CLOCK_MONOTONIC reading */
+	uint64_t wm;	    /* the least of the sub-rings' wm, ever (never decreases) */
 	uint64_t ncpus;	    /* producers that may drop events at once, at most */
 	unsigned int corrupt;
 	bool broken;

@@ -83,12 +83,13 @@ static __thread struct uev_last uev_last[UEV_NSLOTS] __attribute__((tls_model("i
 struct uev_evt {
 	const void *data;
 	size_t len;
-	uint64_t ts;
+	uint64_t ts; /* with fixed: the timestamp (tests), else read after reserving */
 	uint64_t prog;
 	uint64_t thread;
 	int32_t pid;
 	int32_t tid;
 	uint16_t idx;
+	bool fixed;
 };
 
 static void uev_region_init(struct uev_ctl *ctl, pid_t creator)
@@ -380,6 +381,12 @@ static void uev_drop(struct uev_sub *sl, uint64_t ts)
 		STORE(&sl->drop_ts, ts);
 }
 
+/* The event's time: the given one (tests), else now. */
+static inline uint64_t uev_evt_ts(const struct uev_evt *e)
+{
+	return e->fixed ? e->ts : clock__mono_ns();
+}
+
 /* Map the pages of the sub-ring up to a chunk past end (first lap only). */
 static void uev_populate(uint64_t *pop, uint32_t gen, uint8_t *sub, uint64_t size, uint64_t end)
 {
@@ -398,59 +405,54 @@ static void uev_populate(uint64_t *pop, uint32_t gen, uint8_t *sub, uint64_t siz
 	(void)madvise(sub + done * chunk, (want - done) * chunk, MADV_POPULATE_READ);
 }
 
-/* Write e into the sub-ring of its thread (tid % UEV_NSUB) of slot s. */
-static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, const struct uev_evt *e)
+/* One record being written into one sub-ring. */
+struct uev_resv {
+	struct uev_sub *sl; /* its control block */
+	uint8_t *ring;	    /* the sub-ring's bytes */
+	uint64_t size;	    /* and its size */
+	uint64_t h;	    /* where the reservation starts */
+	uint64_t need;	    /* its bytes: the record, after a PAD to the end if it wraps */
+	uint64_t rlen;	    /* the record's */
+	uint32_t ts_hi;	    /* the timestamp's high half it was sized for */
+	uint32_t gen;
+	uint16_t flags;
+	bool own; /* our context is the consumer's: our last record ends at h */
+};
+
+/*
+ * Reserve room for the record of e: payload dlen bytes, flags base, and
+ * the parts of the writer's context that changed since our last record
+ * (the timestamp's high half taken as r->ts_hi) when it ends where this
+ * one starts and may_own, else the whole context. False: the sub-ring is
+ * full (or contended beyond reason), the caller drops.
+ */
+static bool uev_reserve(struct uev_resv *r, const struct uev_last *me, const struct uev_evt *e,
+			size_t dlen, uint16_t base, bool may_own)
 {
-	uint64_t size = LOAD(&slot->ring_size);
-	uint32_t maxd = LOAD(&slot->max_data), gen = LOAD(&slot->gen);
-	uint32_t ts_hi = (uint32_t)(e->ts >> 32);
-	unsigned int k = (uint32_t)e->tid & (UEV_NSUB - 1);
-	struct uev_sub *sl = &slot->sub[k];
-	struct uev_last *me = &uev_last[s];
-	uint64_t h, t, off, need, used, rlen, pos;
-	uint16_t base = 0, flags;
-	size_t dlen = e->len;
-	struct uev_rec *rec;
-	uint8_t *p;
+	struct uev_sub *sl = r->sl;
+	uint64_t size = r->size, h = LOAD(&sl->head), t = LOAD_ACQ(&sl->tail_cache), off, used;
 	unsigned int tries = 0;
-	bool reloaded = false, own;
+	bool reloaded = false;
 
-	/* The configuration is written by the controller: still, never
-	 * write outside the slot whatever it says. */
-	if (unlikely(size < UEV_RING_MIN || size > UEV_SLOT_MAX || (size & (size - 1))))
-		return;
-	size = UEV_SUB_SIZE(size);
-	ring += (uint64_t)k * size;
-	if (dlen > maxd) {
-		dlen = maxd;
-		base |= UEV_REC_TRUNC;
-	}
-	if (unlikely(UEV_REC_MAX(dlen) > size / 2))
-		return;
-	if (unlikely(LOAD(&sl->dropped)))
-		base |= UEV_REC_LOST;
-
-	h = LOAD(&sl->head);
-	t = LOAD_ACQ(&sl->tail_cache);
 	for (;;) {
 		/* our context is the consumer's if our last record ends here */
-		own = me->gen == gen && gen && me->end == h;
-		flags = base;
-		if (!own) {
-			flags |= UEV_REC_THREAD | UEV_REC_TSHI | UEV_REC_PROG;
+		r->own = may_own && me->gen == r->gen && r->gen && me->end == h;
+		r->flags = base;
+		if (!r->own) {
+			r->flags |= UEV_REC_THREAD | UEV_REC_TSHI | UEV_REC_PROG;
 		} else {
-			if (me->ts_hi != ts_hi)
-				flags |= UEV_REC_TSHI;
+			if (me->ts_hi != r->ts_hi)
+				r->flags |= UEV_REC_TSHI;
 			if (me->prog != e->prog)
-				flags |= UEV_REC_PROG;
+				r->flags |= UEV_REC_PROG;
 		}
-		rlen = UEV_ALIGN8(sizeof(*rec) + uev_rec_extra(flags) + dlen);
+		r->rlen = UEV_ALIGN8(sizeof(struct uev_rec) + uev_rec_extra(r->flags) + dlen);
 		off = h & (size - 1);
-		need = rlen;
-		if (off + rlen > size)
-			need += size - off;
+		r->need = r->rlen;
+		if (off + r->rlen > size)
+			r->need += size - off;
 		used = h - t;
-		if (unlikely(used > size || need > size - used || (h & 7))) {
+		if (unlikely(used > size || r->need > size - used || (h & 7))) {
 			/* looks full: ask the consumer's own word once */
 			if (!reloaded && !(h & 7)) {
 				reloaded = true;
@@ -458,55 +460,75 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 				STORE_REL(&sl->tail_cache, t);
 				continue;
 			}
-			uev_drop(sl, e->ts);
-			return;
+			return false;
 		}
-		if (likely(__atomic_compare_exchange_n(&sl->head, &h, h + need, true,
+		if (likely(__atomic_compare_exchange_n(&sl->head, &h, h + r->need, true,
 						       __ATOMIC_RELAXED, __ATOMIC_RELAXED)))
 			break;
-		if (unlikely(++tries > 10000)) {
-			uev_drop(sl, e->ts);
-			return;
-		}
+		if (unlikely(++tries > 10000))
+			return false;
 	}
-	uev_populate(&uev_pop[s][k], gen, ring, size, h + need);
-	/* end last: a signal handler's event in between sends it all */
-	me->gen = gen;
-	me->prog = e->prog;
-	me->ts_hi = ts_hi;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	me->end = h + need;
-	pos = h;
-	if (off + rlen > size) {
-		STORE_REL((uint32_t *)(ring + off), UEV_COMMIT(pos, UEV_KIND_PAD, size - off));
-		pos += size - off;
-		off = 0;
-	}
-	rec = (struct uev_rec *)(ring + off);
+	r->h = h;
+	return true;
+}
+
+/*
+ * Where the record of r goes (*pos: its position ever): at r->h, or at 0
+ * after a PAD up to the end when it does not fit before (never wrapping).
+ */
+static uint64_t uev_rec_off(const struct uev_resv *r, uint64_t *pos)
+{
+	uint64_t off = r->h & (r->size - 1);
+
+	*pos = r->h;
+	if (likely(off + r->rlen <= r->size))
+		return off;
+	STORE_REL((uint32_t *)(r->ring + off), UEV_COMMIT(r->h, UEV_KIND_PAD, r->size - off));
+	*pos += r->size - off;
+	return 0;
+}
+
+/* Give reservation r up: a PAD the consumer skips where the record was to go. */
+static void uev_pad(const struct uev_resv *r)
+{
+	uint64_t pos, off = uev_rec_off(r, &pos);
+
+	STORE_REL((uint32_t *)(r->ring + off), UEV_COMMIT(pos, UEV_KIND_PAD, r->rlen));
+}
+
+/* Write the record of e, timestamp ts, into reservation r, and commit it. */
+static void uev_fill(const struct uev_resv *r, const struct uev_evt *e, size_t dlen, uint64_t ts)
+{
+	uint64_t pos, off = uev_rec_off(r, &pos);
+	uint32_t ts_hi = (uint32_t)(ts >> 32);
+	struct uev_rec *rec;
+	uint8_t *p;
+
+	rec = (struct uev_rec *)(r->ring + off);
 	p = (uint8_t *)(rec + 1);
-	STORE(&rec->commit, UEV_COMMIT(pos, own ? UEV_KIND_RESV_OWN : UEV_KIND_RESV, rlen));
-	if (flags & UEV_REC_THREAD) {
+	STORE(&rec->commit, UEV_COMMIT(pos, r->own ? UEV_KIND_RESV_OWN : UEV_KIND_RESV, r->rlen));
+	if (r->flags & UEV_REC_THREAD) {
 		struct uev_thr th = { .tid = e->tid, .pid = e->pid, .thread = e->thread };
 
 		memcpy(p, &th, sizeof(th));
 		p += sizeof(th);
 	}
-	rec->ts_lo = (uint32_t)e->ts;
+	rec->ts_lo = (uint32_t)ts;
 	rec->idx = e->idx;
-	rec->flags = flags;
-	if (unlikely(flags & UEV_REC_LOST)) {
+	rec->flags = r->flags;
+	if (unlikely(r->flags & UEV_REC_LOST)) {
 		struct uev_lost l;
 
-		l.count = __atomic_exchange_n(&sl->dropped, 0, __ATOMIC_RELAXED);
-		l.first_ts = LOAD(&sl->drop_ts);
+		l.count = __atomic_exchange_n(&r->sl->dropped, 0, __ATOMIC_RELAXED);
+		l.first_ts = LOAD(&r->sl->drop_ts);
 		memcpy(p, &l, sizeof(l));
 		p += sizeof(l);
 	}
-	if (flags & UEV_REC_TSHI) {
+	if (r->flags & UEV_REC_TSHI) {
 		memcpy(p, &ts_hi, sizeof(ts_hi));
 		p += sizeof(ts_hi);
 	}
-	if (flags & UEV_REC_PROG) {
+	if (r->flags & UEV_REC_PROG) {
 		memcpy(p, &e->prog, sizeof(e->prog));
 		p += sizeof(e->prog);
 	}
@@ -515,13 +537,78 @@ static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, cons
 	STORE_REL(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, dlen));
 }
 
+/*
+ * Reserve, then read the clock into *ts: a record reserved after a
+ * consumer loaded head is later than the clock the consumer read before
+ * (its watermark). The high half was guessed from our last record; when
+ * the clock says otherwise and the record has no room for it (rare: once
+ * per 2^32 ns), the reservation becomes a PAD and we reserve again, with
+ * our whole context. False: nothing reserved (the sub-ring is full).
+ */
+static bool uev_reserve_ts(struct uev_resv *r, const struct uev_last *me, const struct uev_evt *e,
+			   size_t dlen, uint16_t base, uint64_t *ts)
+{
+	r->ts_hi = e->fixed ? (uint32_t)(e->ts >> 32) : me->ts_hi;
+	if (unlikely(!uev_reserve(r, me, e, dlen, base, true)))
+		return false;
+	*ts = uev_evt_ts(e);
+	if (likely((uint32_t)(*ts >> 32) == r->ts_hi || (r->flags & UEV_REC_TSHI)))
+		return true;
+	uev_pad(r);
+	if (!uev_reserve(r, me, e, dlen, base, false))
+		return false;
+	*ts = clock__mono_ns();
+	return true;
+}
+
+/* Write e into the sub-ring of its thread (tid % UEV_NSUB) of slot s. */
+static void uev_write(struct uev_slot *slot, unsigned int s, uint8_t *ring, const struct uev_evt *e)
+{
+	uint64_t size = LOAD(&slot->ring_size), ts;
+	uint32_t maxd = LOAD(&slot->max_data);
+	unsigned int k = (uint32_t)e->tid & (UEV_NSUB - 1);
+	struct uev_last *me = &uev_last[s];
+	struct uev_resv r;
+	uint16_t base = 0;
+	size_t dlen = e->len;
+
+	/* The configuration is written by the controller: still, never
+	 * write outside the slot whatever it says. */
+	if (unlikely(size < UEV_RING_MIN || size > UEV_SLOT_MAX || (size & (size - 1))))
+		return;
+	r.size = UEV_SUB_SIZE(size);
+	r.ring = ring + (uint64_t)k * r.size;
+	r.sl = &slot->sub[k];
+	r.gen = LOAD(&slot->gen);
+	if (dlen > maxd) {
+		dlen = maxd;
+		base |= UEV_REC_TRUNC;
+	}
+	if (unlikely(UEV_REC_MAX(dlen) > r.size / 2))
+		return;
+	if (unlikely(LOAD(&r.sl->dropped)))
+		base |= UEV_REC_LOST;
+	if (unlikely(!uev_reserve_ts(&r, me, e, dlen, base, &ts))) {
+		uev_drop(r.sl, uev_evt_ts(e));
+		return;
+	}
+	uev_populate(&uev_pop[s][k], r.gen, r.ring, r.size, r.h + r.need);
+	/* end last: a signal handler's event in between sends it all */
+	me->gen = r.gen;
+	me->prog = e->prog;
+	me->ts_hi = (uint32_t)(ts >> 32);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	me->end = r.h + r.need;
+	uev_fill(&r, e, dlen, ts);
+}
+
 static inline uint8_t *uev_ring(struct uev_ctl *ctl, unsigned int s)
 {
 	return (uint8_t *)ctl + UEV_RING_OFF(s);
 }
 
-void uev_producer__write_slot_at(struct uev_ctl *ctl, unsigned int s, uint32_t idx,
-				 const void *data, size_t len, const void *prog, uint64_t ts)
+static void uev_write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
+			   size_t len, const void *prog, uint64_t ts, bool fixed)
 {
 	struct uev_evt e = {
 		.data = data,
@@ -532,16 +619,23 @@ void uev_producer__write_slot_at(struct uev_ctl *ctl, unsigned int s, uint32_t i
 		.pid = uev_pid ? uev_pid : getpid(),
 		.tid = uev_gettid(),
 		.idx = (uint16_t)idx,
+		.fixed = fixed,
 	};
 
 	if (s < UEV_NSLOTS && idx < UEV_NAMES_MAX)
 		uev_write(&ctl->slots[s], s, uev_ring(ctl, s), &e);
 }
 
+void uev_producer__write_slot_at(struct uev_ctl *ctl, unsigned int s, uint32_t idx,
+				 const void *data, size_t len, const void *prog, uint64_t ts)
+{
+	uev_write_slot(ctl, s, idx, data, len, prog, ts, true);
+}
+
 void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
 			      size_t len, const void *prog)
 {
-	uev_producer__write_slot_at(ctl, s, idx, data, len, prog, clock__mono_ns());
+	uev_write_slot(ctl, s, idx, data, len, prog, 0, false);
 }
 
 void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *prog)
@@ -578,7 +672,8 @@ void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *p
 		if (!have_evt) {
 			e.data = data;
 			e.len = len;
-			e.ts = clock__mono_ns();
+			e.ts = 0;
+			e.fixed = false;
 			e.prog = (uint64_t)(uintptr_t)prog;
 			e.thread = (uint64_t)pthread_self();
 			e.pid = uev_pid;
@@ -587,7 +682,7 @@ void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *p
 			have_evt = 1;
 		}
 		/* provisional slot (of this process: target_pid checked) */
-		if (unlikely(st == UEV_SLOT_PROV) && e.ts >= uev_prov_deadline &&
+		if (unlikely(st == UEV_SLOT_PROV) && clock__mono_ns() >= uev_prov_deadline &&
 		    !uev_prov_expire(ctl, s))
 			continue;
 		uev_write(sl, s, uev_ring(ctl, s), &e);

@@ -69,7 +69,10 @@ static inline int uev_producer__active(void)
 	return __atomic_load_n(uev_producer__hot.active_word, __ATOMIC_RELAXED) != 0;
 }
 
-/* Record one event in every slot that wants it. Never blocks, never fails. */
+/*
+ * Record one event in every slot that wants it, each record timestamped
+ * once reserved (see uev_shm.h). Never blocks, never fails.
+ */
 void uev_producer__emit(uint32_t id, const void *data, size_t len, const void *prog);
 
 /*
@@ -85,10 +88,13 @@ int uev_producer__self(int *fd, struct uev_ctl **ctl);
 /* Create and initialise a region (used by the constructor and the tests). */
 int uev_producer__region_create(int *fd, struct uev_ctl **ctl);
 
-/* Write one event into slot s of region ctl, ignoring target/inheritance. */
+/*
+ * Write one event into slot s of region ctl, ignoring target/inheritance,
+ * timestamped once its record is reserved, as uev_producer__emit() does.
+ */
 void uev_producer__write_slot(struct uev_ctl *ctl, unsigned int s, uint32_t idx, const void *data,
 			      size_t len, const void *prog);
-/* The same with a given timestamp (tests). */
+/* The same with a given timestamp, kept as it is (tests). */
 void uev_producer__write_slot_at(struct uev_ctl *ctl, unsigned int s, uint32_t idx,
 				 const void *data, size_t len, const void *prog, uint64_t ts);
 

@@ -47,9 +47,14 @@
  * that does not fit before the end is preceded by a PAD record up to the
  * end. The producer reserves with a CAS on sub.head (checked against a
  * cached copy of the consumer's sub.tail, reloaded only when the sub-ring
- * looks full), stores a RESV or RESV_OWN commit word carrying the record's
+ * looks full), then reads the clock (so a record reserved after a consumer
+ * loaded head is later than a clock the consumer read before: its
+ * watermark), stores a RESV or RESV_OWN commit word carrying the record's
  * length (and the tid, in uev_thr) first, then the rest, then publishes
- * the DATA commit word with a release store. The consumer zeroes what it
+ * the DATA commit word with a release store. A reservation sized for a
+ * high half of the timestamp the clock then contradicts becomes a PAD
+ * (anywhere in the sub-ring, at least a header long), and the writer
+ * reserves again with its whole context. The consumer zeroes what it
  * consumed before advancing tail (in batches), so an unwritten commit word
  * is 0. Drops (sub-ring full) are counted per sub-ring and carried by the
  * next record of the same sub-ring.
@@ -88,7 +93,7 @@
 #include <stdint.h>
 
 #define UEV_MAGIC      0x3156454255425450ULL /* "PTBUEBV1" little-endian */
-#define UEV_VERSION    3
+#define UEV_VERSION    4 /* 4: timestamps read after the reservation, PADs anywhere */
 #define UEV_MEMFD_NAME "ptbpf-uev"
 #define UEV_MEMFD_LINK "/memfd:ptbpf-uev (deleted)"
 

@@ -43,6 +43,8 @@ struct run {
 	bool in_consume, stopped;
 	int events, stop_after, stop_ret, nest_at, nest_ops, depth;
 	uint64_t t_consume;
+	bool nested; /* the traced process wrote from within this drain */
+	uint64_t wm; /* the consumer's watermark after the last drain */
 	/* totals, printed with FUZZ_UEV_VERBOSE=1 (what a seed reaches) */
 	unsigned int n_events, n_consumes, n_corrupt;
 };

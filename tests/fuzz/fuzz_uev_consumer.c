@@ -56,7 +56,7 @@ struct exp_ev {
 	uint32_t len;	 /* asked for */
 	uint32_t stored; /* kept by the producer (the slot's max_data then) */
 	uint16_t idx;
-	uint64_t ts;
+	uint64_t ts, ts_max; /* the time given, or the clock's between the two */
 	uint64_t prog;
 	uint64_t drops_before; /* drops of the sub-ring before it was written */
 	uint64_t carried;      /* the drops it carries (UEV_REC_LOST) */
@@ -103,15 +103,11 @@ static void check_model(struct run *r, const struct pt_event_hdr *h, const uint8
 	must(h->pid == getpid() && h->tid == my_tid && h->thread == (uint64_t)pthread_self(),
 	     "the writer's pid, tid and thread");
 	must(h->prog_addr == e->prog, "the caller address");
-	must(h->ts == e->ts || (e->ts > r->t_consume && h->ts >= r->t_consume && h->ts < e->ts),
-	     "the timestamp written, or now when it was in the future");
+	must(h->ts >= e->ts && h->ts <= e->ts_max, "the timestamp written, or read by the call");
 	if (!r->lost_blind) {
 		must(r->lost_total == e->drops_before, "drops reported before the next event");
-		must(!e->carried ||
-			     (r->lost_fresh && r->last_lost == e->carried &&
-			      (r->last_lost_ts == e->carried_ts || !r->last_lost_ts ||
-			       (e->carried_ts > r->t_consume && r->last_lost_ts >= r->t_consume &&
-				r->last_lost_ts < e->carried_ts))),
+		must(!e->carried || (r->lost_fresh && r->last_lost == e->carried &&
+				     (r->last_lost_ts == e->carried_ts || !r->last_lost_ts)),
 		     "the drops an event carries, just before it");
 	}
 	must(!memcmp(d, pat(e->seq), want), "the payload written");
@@ -137,6 +133,7 @@ static int on_event(void *ctx, struct pt_event_hdr *h, const void *data)
 	r->events++;
 	if (r->nest_ops && r->events == r->nest_at && !r->depth) {
 		/* the traced process writes while we read */
+		r->nested = true;
 		r->depth++;
 		for (int i = 0; i < r->nest_ops && r->pos < r->len; i++)
 			run_op(r);
@@ -221,6 +218,21 @@ static void attach(struct run *r)
 	r->attached = true;
 }
 
+/*
+ * The watermark never decreases nor passes now; a clean drain that was
+ * not stopped catches every sub-ring up (nothing stays reserved), so it
+ * reaches the time the drain started.
+ */
+static void check_watermark(struct run *r, int rc)
+{
+	uint64_t wm = uev_consumer__watermark(r->c);
+
+	must(wm >= r->wm && wm <= now_ns(), "the watermark never decreases nor passes now");
+	if (!r->dirty && rc >= 0 && !r->stopped && !r->nested)
+		must(wm >= r->t_consume, "a full clean drain brings the watermark to its start");
+	r->wm = wm;
+}
+
 static void consume(struct run *r, int stop_after, int stop_ret, int nest_at, int nest_ops,
 		    unsigned int variant)
 {
@@ -241,6 +253,7 @@ static void consume(struct run *r, int stop_after, int stop_ret, int nest_at, in
 		r->lost_blind = true;
 	r->events = 0;
 	r->stopped = false;
+	r->nested = false;
 	r->stop_after = stop_after;
 	r->stop_ret = stop_ret;
 	r->nest_at = nest_at;
@@ -258,6 +271,7 @@ static void consume(struct run *r, int stop_after, int stop_ret, int nest_at, in
 		must(rc == r->events, "consume returns the events delivered");
 	else
 		must(rc == -EBADMSG && r->dirty, "consume fails only on corrupt memory");
+	check_watermark(r, rc);
 }
 
 static void check_name(struct run *r, uint32_t id, char *buf, size_t blen)
@@ -315,11 +329,14 @@ static void query(struct run *r, size_t blen, uint32_t id)
 /* ------------------------------------------------------------------ */
 /* The producer's side: real writes, and their expected outcome. */
 
+/* ts TS_NOW: the producer reads the clock once it reserved the record. */
+#define TS_NOW UINT64_MAX
+
 static void write_one(struct run *r, uint16_t idx, uint32_t len, uint64_t ts, uint64_t prog)
 {
 	struct uev_slot *sl = slot_of(r);
 	struct uev_sub *sb = &sl->sub[(uint32_t)my_tid & (UEV_NSUB - 1)];
-	uint64_t h0 = sb->head, d0 = sb->dropped, dts0 = sb->drop_ts;
+	uint64_t h0 = sb->head, d0 = sb->dropped, dts0 = sb->drop_ts, ts_max = ts;
 	uint32_t maxd = sl->max_data;
 	struct exp_ev *e;
 
@@ -327,36 +344,50 @@ static void write_one(struct run *r, uint16_t idx, uint32_t len, uint64_t ts, ui
 		return;
 	if (len > PAYLOAD_MAX)
 		len = PAYLOAD_MAX;
-	uev_producer__write_slot_at(r->ctl, r->slot, idx, pat(r->seq), len,
-				    (const void *)(uintptr_t)prog, ts);
+	if (ts == TS_NOW) {
+		ts = now_ns();
+		uev_producer__write_slot(r->ctl, r->slot, idx, pat(r->seq), len,
+					 (const void *)(uintptr_t)prog);
+		ts_max = now_ns();
+	} else {
+		/* a lie the consumer rejects, unless read late enough */
+		if (ts > now_ns())
+			r->dirty = true;
+		uev_producer__write_slot_at(r->ctl, r->slot, idx, pat(r->seq), len,
+					    (const void *)(uintptr_t)prog, ts);
+	}
 	r->seq++;
 	/* before attach, only a provisional slot keeps what is written */
 	if (r->dirty || (!r->attached && !r->prov) || r->attach_failed)
 		return;
-	if (sb->head == h0) {
-		must(sb->dropped == d0 + 1, "a write is stored or counted as dropped");
+	/* a reservation given up (a PAD) moves head even when the retry drops */
+	if (sb->dropped == d0 + 1) {
 		r->drops++;
 		return;
 	}
-	must(sb->dropped == 0, "a stored event takes the drops before it");
+	must(sb->head != h0 && sb->dropped == 0, "a stored event takes the drops before it");
 	e = &queue[r->q_tail++];
 	*e = (struct exp_ev){ .seq = r->seq - 1,
 			      .len = len,
 			      .stored = len < maxd ? len : maxd,
 			      .idx = idx,
 			      .ts = ts,
+			      .ts_max = ts_max,
 			      .prog = prog,
 			      .drops_before = r->drops,
 			      .carried = d0,
 			      .carried_ts = dts0 };
 }
 
-/* Timestamps: in order, in the past with another high half, in the future, raw. */
+/*
+ * Timestamps: in order (63: the clock's, read by the producer), in the
+ * past with another high half, in the future, raw.
+ */
 static uint64_t pick_ts(struct run *r, uint8_t b)
 {
 	switch (b >> 6) {
 	case 0:
-		return r->t0 + (uint64_t)r->seq * 1000 + b;
+		return b == 63 ? TS_NOW : r->t0 + (uint64_t)r->seq * 1000 + b;
 	case 1:
 		return r->t0 - ((uint64_t)(b & 63) << 32);
 	case 2:

@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <string.h>
+#include <time.h>
 
 #include "fuzz_uev.h"
 
@@ -196,6 +197,28 @@ static const uint32_t rec_kinds[8] = {
 	0xf,
 };
 
+/* Times in a sane record's parts in the past (the future is a lie). */
+static void past_times(uint8_t *extra, uint16_t flags)
+{
+	struct timespec now;
+	uint64_t t, first_ts;
+	uint32_t hi, off = (flags & UEV_REC_THREAD) ? sizeof(struct uev_thr) : 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	t = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	if (flags & UEV_REC_LOST) {
+		memcpy(&first_ts, extra + off + 8, 8);
+		first_ts %= t;
+		memcpy(extra + off + 8, &first_ts, 8);
+		off += sizeof(struct uev_lost);
+	}
+	if (flags & UEV_REC_TSHI) {
+		memcpy(&hi, extra + off, 4);
+		hi %= (t >> 32) ? (uint32_t)(t >> 32) : 1;
+		memcpy(extra + off, &hi, 4);
+	}
+}
+
 /*
  * A record forged at the head of any sub-ring: "sane" ones are well formed
  * (the consumer must deliver them), the others lie about their kind, tag,
@@ -230,6 +253,8 @@ void op_rec(struct run *r)
 	nextra = uev_rec_extra(rec.flags & UEV_REC_FLAGS);
 	for (uint32_t i = 0; i < nextra; i++)
 		extra[i] = (uint8_t)rd(r, 1);
+	if (sane)
+		past_times(extra, rec.flags);
 	rlen = UEV_ALIGN8(sizeof(rec) + nextra + (uint64_t)dlen);
 	off = head & (sub - 1);
 	if ((sane || (b & 0x40)) && off + rlen > sub && off) {

@@ -36,8 +36,10 @@ def header(ring_class=0, md=0, md_class=0, inherit=False, prov=None):
 
 def write(idx, length, tsb=0, prog=0):
     """length below 0x8000: modulo max_data + 33; 0x8000 | n: n; 0xc000 | n:
-    max_data + n - 128 (see pick_len). tsb: 0x00 in order, 0x40 | n in the
-    past with another high half, 0x80 | n in the future (see pick_ts)."""
+    max_data + n - 128 (see pick_len). tsb: 0x00 in order, 0x3f the clock's
+    (read by the producer once it reserved the record), 0x40 | n in the past
+    with another high half, 0x80 | n in the future, a lie the consumer
+    rejects (see pick_ts)."""
     return struct.pack("<BBHBB", WRITE, idx, length, tsb, prog)
 
 
@@ -116,8 +118,25 @@ SEEDS = {
     "clean-names": header(0, 200) + attach()
     + name(1, "open") + name(2, "close") + name(5, "x")
     + write(1, 10) + write(2, 0, prog=0x80) + write(5, 199, tsb=0x41) + write(0, 0x8000 | 300)
-    + write(1, 0xc000 | 0x90, tsb=0x85) + query(64)
+    + write(1, 0xc000 | 0x90, tsb=0x3f) + query(64)
     + consume(stop=2, ret1=True) + consume(stop=1) + consume() + query(4, 2),
+    # the clock read after the reservation, after records of another high
+    # half: the reservation becomes a PAD (wrapping too) and the record follows
+    "clean-now": header(0, 200) + attach()
+    + write(1, 10, tsb=0x3f) + write(1, 10, tsb=0x41) + write(1, 10, tsb=0x3f) + consume()
+    + b"".join(write(1, 100, tsb=0x42) + write(2, 60, tsb=0x3f) + consume() for _ in range(40))
+    + burst(40, 200) + write(3, 20, tsb=0x41) + write(3, 20, tsb=0x3f) + consume()
+    + write(3, 20, tsb=0x3f) + consume(stop=1) + consume(run=True),
+    # times in the future: of a record, of drops carried or left at the end
+    "hostile-future": header(0, 200) + attach()
+    + write(1, 10) + write(2, 10, tsb=0x85) + consume() + write(1, 10, tsb=0x3f) + consume()
+    + burst(40, 200) + write(2, 200, tsb=0x81) + consume() + write(1, 20) + consume()
+    + subf(0, 2, 0, struct.pack("<Q", 1 << 62)) + subf(0, 1, 0, struct.pack("<Q", 2)) + consume(),
+    # PADs in the middle of a sub-ring: of a reservation given up, too short, odd
+    "hostile-pad": header(0, 200) + attach()
+    + write(1, 10) + rec(0, sane=False, kind=3, dlen=20) + write(1, 10, tsb=0x3f) + consume()
+    + rec(0, sane=False, kind=3, dlen=0, commit_len=8) + consume()
+    + rec(0, sane=False, kind=3, dlen=0, commit_len=20) + consume() + write(2, 10) + consume(),
     # a small ring overrun: drops carried by the next event and at the end
     "clean-drops": header(0, 400) + attach()
     + burst(40, 200) + consume() + write(3, 50) + burst(30, 250, 4)

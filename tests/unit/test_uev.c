@@ -22,6 +22,7 @@
 
 #include <trace.h>
 
+#include "common/clock.h"
 #include "uevent/uev_consumer.h"
 #include "uevent/uev_producer.h"
 #include "uevent/uev_shm.h"
@@ -215,6 +216,15 @@ static void test_basic(void **state)
 static void check_ctx(struct fx *f, pid_t tid, pthread_t th, uint64_t prog)
 {
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.last.pid, getpid());
+	assert_int_equal(f->rx.last.tid, tid);
+	assert_int_equal(f->rx.last.thread, (uint64_t)th);
+	assert_int_equal(f->rx.last.prog_addr, prog);
+}
+
+/* The context of the last event delivered. */
+static void check_ctx_last(struct fx *f, pid_t tid, pthread_t th, uint64_t prog)
+{
 	assert_int_equal(f->rx.last.pid, getpid());
 	assert_int_equal(f->rx.last.tid, tid);
 	assert_int_equal(f->rx.last.thread, (uint64_t)th);
@@ -781,6 +791,7 @@ static void test_self_api(void **state)
 	struct rx rx = { 0 };
 	struct uev_cbs cbs = { .event = rx_event, .lost = rx_lost, .ctx = &rx };
 	uint32_t id = 2048 + 1;
+	uint64_t t;
 	int v = 42;
 
 	assert_int_equal(
@@ -790,8 +801,10 @@ static void test_self_api(void **state)
 	posix_trace_event(id, &v, sizeof(v)); /* not enabled yet */
 	assert_int_equal(uev_consumer__consume(c, &cbs), 0);
 	uev_consumer__set_enabled(c, true);
+	t = clock__mono_ns();
 	posix_trace_event(id, &v, sizeof(v));
 	assert_int_equal(uev_consumer__consume(c, &cbs), 1);
+	assert_true(rx.last.ts >= t && rx.last.ts <= clock__mono_ns());
 	assert_int_equal(rx.last.id, id);
 	assert_int_equal(rx.last.pid, getpid());
 	assert_true(rx.last.prog_addr >= (uint64_t)(uintptr_t)test_self_api &&
@@ -986,6 +999,21 @@ static void bad_pad(struct fx *f, unsigned int s, uint8_t *ring)
 	r->commit = UEV_COMMIT(tail, UEV_KIND_PAD, size - (tail & (size - 1)) + 8);
 }
 
+/* A PAD in the middle shorter than a header, or not a multiple of 8. */
+static void bad_pad_short(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	uint64_t tail = my_sub(f, s)->tail;
+
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit = UEV_COMMIT(tail, UEV_KIND_PAD, 8);
+}
+
+static void bad_pad_odd(struct fx *f, unsigned int s, uint8_t *ring)
+{
+	uint64_t tail = my_sub(f, s)->tail;
+
+	((struct uev_rec *)rec_at_tail(f, s, ring))->commit = UEV_COMMIT(tail, UEV_KIND_PAD, 20);
+}
+
 static void bad_own(struct fx *f, unsigned int s, uint8_t *ring)
 {
 	f->ctl->slots[s].own = UEV_OWN(1, UEV_SLOT_READY);
@@ -1003,6 +1031,8 @@ static void test_corruptions(void **state)
 	corrupt_and_check(f, bad_flags);
 	corrupt_and_check(f, bad_idx);
 	corrupt_and_check(f, bad_pad);
+	corrupt_and_check(f, bad_pad_short);
+	corrupt_and_check(f, bad_pad_odd);
 	/* the owner word overwritten: reported; the slot is no longer ours */
 	{
 		unsigned int s = slot_of(f);
@@ -1013,17 +1043,291 @@ static void test_corruptions(void **state)
 	fx_free(f);
 }
 
+/* A time in the future is a lie, as any other: the region is corrupt. */
 static void test_future_ts(void **state)
 {
 	struct fx *f = fx_new(4096, 64);
 	unsigned int s = slot_of(f);
-	struct timespec ts;
+	struct uev_sub *sl = my_sub(f, s);
 	unsigned char buf[8] = { 0 };
+	uint64_t t;
 
 	uev_producer__write_slot_at(f->ctl, s, 1, buf, 8, NULL, UINT64_MAX - 5);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, 8, NULL, clock__mono_ns() + 1000000000ull);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
+	assert_int_equal(f->rx.n, 0);
+	uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	assert_true(f->rx.last.ts <= (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+	/* drops whose first one is in the future: carried by a record ... */
+	sl->drop_ts = clock__mono_ns() + 1000000000ull;
+	sl->dropped = 2;
+	uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
+	/* ... or reported once drained */
+	sl->drop_ts = clock__mono_ns() + 1000000000ull;
+	sl->dropped = 2;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
+	assert_int_equal(f->rx.lost, 0);
+	/* the past is fine */
+	t = clock__mono_ns() - 1;
+	sl->drop_ts = t;
+	sl->dropped = 2;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
+	assert_int_equal(f->rx.lost, 2);
+	assert_int_equal(f->rx.lost_ts, t);
+	fx_free(f);
+}
+
+/* The time of a record is read during the call that writes it. */
+static void test_ts_in_call(void **state)
+{
+	struct fx *f = fx_new(65536, 256);
+	unsigned int s = slot_of(f), i;
+	unsigned char buf[68] = { 0 };
+
+	for (i = 0; i < 1000; i++) {
+		uint64_t t1 = clock__mono_ns(), t2;
+
+		uev_producer__write_slot(f->ctl, s, 1, buf, sizeof(buf), NULL);
+		t2 = clock__mono_ns();
+		assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+		assert_true(f->rx.last.ts >= t1 && f->rx.last.ts <= t2);
+	}
+	/* a given time is kept */
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, sizeof(buf), NULL, 12345);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.last.ts, 12345);
+	fx_free(f);
+}
+
+/* Write a reservation of ours by hand at the head of our sub-ring (24 bytes). */
+static struct uev_rec *reserve_by_hand(struct fx *f, unsigned int s)
+{
+	struct uev_sub *sl = my_sub(f, s);
+	uint64_t pos = sl->head;
+	struct uev_rec *rec = (struct uev_rec *)(my_ring(f, s) + (pos & (sub_size(f, s) - 1)));
+
+	rec->commit = UEV_COMMIT(pos, UEV_KIND_RESV_OWN, 24);
+	sl->head = pos + 24;
+	return rec;
+}
+
+/* Commit it: 8 bytes of payload, our context, timestamp ts. */
+static void commit_by_hand(struct uev_rec *rec, uint64_t pos, uint64_t ts)
+{
+	uint32_t hi = (uint32_t)(ts >> 32);
+
+	rec->ts_lo = (uint32_t)ts;
+	rec->idx = 3;
+	rec->flags = UEV_REC_TSHI;
+	memcpy(rec + 1, &hi, sizeof(hi));
+	memset((uint8_t *)(rec + 1) + sizeof(hi), 0, 8);
+	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, 8), __ATOMIC_RELEASE);
+}
+
+static void test_watermark(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	unsigned int s = slot_of(f), i;
+	unsigned char buf[8] = { 0 };
+	struct uev_rec *rec;
+	uint64_t t, wm, pos;
+
+	assert_int_equal(uev_consumer__watermark(f->c), 0);
+	for (i = 0; i < 3; i++)
+		uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
+	t = clock__mono_ns();
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 3);
+	wm = uev_consumer__watermark(f->c);
+	assert_true(wm >= t && wm <= clock__mono_ns());
+
+	/* the callback stopped the drain: where it was */
+	for (i = 0; i < 3; i++)
+		uev_producer__write_slot(f->ctl, s, 1, buf, 8, NULL);
+	f->rx.stop_after = (int)f->rx.n + 1;
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	f->rx.stop_after = 0;
+	assert_int_equal(uev_consumer__watermark(f->c), wm);
+	t = clock__mono_ns();
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	assert_true(uev_consumer__watermark(f->c) >= t);
+
+	/* a live writer (us) holding a reservation: the watermark waits
+	 * before it (the other sub-rings may catch up with ours), whatever
+	 * comes after it */
+	t = clock__mono_ns();
+	pos = my_sub(f, s)->head;
+	rec = reserve_by_hand(f, s);
+	for (i = 0; i < 3; i++)
+		uev_producer__write_slot(f->ctl, s, 2, buf, 8, NULL);
+	usleep(1000);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
+	wm = uev_consumer__watermark(f->c);
+	assert_true(wm <= t);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
+	assert_int_equal(uev_consumer__watermark(f->c), wm);
+	/* committed with a time read after its reservation: all of it comes */
+	commit_by_hand(rec, pos, t + 1);
+	t = clock__mono_ns();
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 4);
+	assert_true(uev_consumer__watermark(f->c) >= t);
+	assert_int_equal(f->rx.last.id, 2050);
+	fx_free(f);
+}
+
+/* Many writers, one reader: no event is older than the watermark before it. */
+struct wm_rx {
+	uint64_t wm;
+	unsigned int n, late;
+};
+
+static int wm_event(void *ctx, struct pt_event_hdr *h, const void *data)
+{
+	struct wm_rx *w = ctx;
+
+	(void)data;
+	w->n++;
+	w->late += h->ts < w->wm;
+	return 0;
+}
+
+static void test_watermark_threads(void **state)
+{
+	struct fx *f = fx_new(16384, 64);
+	struct wm_rx w = { 0 };
+	struct uev_cbs cbs = { .event = wm_event, .ctx = &w };
+	struct mt m[6];
+	pthread_t th[6];
+	unsigned int i, done = 0;
+
+	for (i = 0; i < 6; i++) {
+		m[i] = (struct mt){ .f = f, .s = slot_of(f), .w = i, .n = 100000 };
+		assert_int_equal(pthread_create(&th[i], NULL, mt_writer, &m[i]), 0);
+	}
+	while (done < 6) {
+		uint64_t wm;
+
+		assert_true(uev_consumer__consume(f->c, &cbs) >= 0);
+		wm = uev_consumer__watermark(f->c);
+		assert_true(wm >= w.wm && wm <= clock__mono_ns());
+		w.wm = wm;
+		if (pthread_tryjoin_np(th[done], NULL) == 0)
+			done++;
+	}
+	assert_true(uev_consumer__consume(f->c, &cbs) >= 0);
+	assert_true(w.n > 0);
+	assert_int_equal(w.late, 0);
+	fx_free(f);
+}
+
+/*
+ * The high half of the time our last record had is not the clock's once
+ * reserved: that reservation becomes a PAD, the record follows with all
+ * our context.
+ */
+static void test_pad_retry(void **state)
+{
+	struct fx *f = fx_new(65536, 256);
+	unsigned int s = slot_of(f);
+	struct uev_sub *sl = my_sub(f, s);
+	unsigned char buf[68] = { 0 };
+	uint64_t h, t1, t2, old;
+
+	if (!(clock__mono_ns() >> 32))
+		skip(); /* booted less than 4.3 s ago: no older high half */
+	old = ((clock__mono_ns() >> 32) - 1) << 32 | 5;
+	uev_producer__write_slot(f->ctl, s, 1, buf, sizeof(buf), (void *)0x10);
+	uev_producer__write_slot_at(f->ctl, s, 1, buf, sizeof(buf), (void *)0x10, old);
+	h = sl->head;
+	t1 = clock__mono_ns();
+	uev_producer__write_slot(f->ctl, s, 2, buf, sizeof(buf), (void *)0x10);
+	t2 = clock__mono_ns();
+	/* a PAD as long as the record without its context, then the record */
+	assert_int_equal(sl->head - h, (12 + 68) + (12 + 16 + 4 + 8 + 68 + 4));
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 3);
+	assert_int_equal(f->rx.lost, 0);
+	assert_int_equal(f->rx.last.id, 2050);
+	assert_true(f->rx.last.ts >= t1 && f->rx.last.ts <= t2);
+	check_ctx_last(f, gettid(), pthread_self(), 0x10);
+	/* the high half is the clock's now: our context again */
+	h = sl->head;
+	uev_producer__write_slot(f->ctl, s, 1, buf, sizeof(buf), (void *)0x10);
+	assert_int_equal(sl->head - h, 12 + 68);
+	check_ctx(f, gettid(), pthread_self(), 0x10);
+	fx_free(f);
+}
+
+/* The same when the record given up wraps: a PAD to the end, one at 0. */
+static void test_pad_retry_wrap(void **state)
+{
+	struct fx *f = fx_new(4096, 256);
+	unsigned int s = slot_of(f);
+	struct uev_sub *sl = my_sub(f, s);
+	unsigned char buf[68] = { 0 };
+	uint64_t h, off, t1, t2, old;
+
+	if (!(clock__mono_ns() >> 32))
+		skip();
+	old = ((clock__mono_ns() >> 32) - 1) << 32 | 5;
+	/* records of 24 bytes up to where one of 80 does not fit */
+	for (;;) {
+		off = sl->head & 4095;
+		if (off > 4096 - 80 && off <= 4096 - 8)
+			break;
+		uev_producer__write_slot_at(f->ctl, s, 1, buf, 8, NULL, old);
+		assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	}
+	h = sl->head;
+	t1 = clock__mono_ns();
+	uev_producer__write_slot(f->ctl, s, 2, buf, sizeof(buf), NULL);
+	t2 = clock__mono_ns();
+	assert_int_equal(sl->head - h, (4096 - off) + (12 + 68) + (12 + 16 + 4 + 8 + 68 + 4));
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.lost, 0);
+	assert_true(f->rx.last.ts >= t1 && f->rx.last.ts <= t2);
+	check_ctx_last(f, gettid(), pthread_self(), 0);
+	h = sl->head;
+	uev_producer__write_slot(f->ctl, s, 1, buf, sizeof(buf), NULL);
+	assert_int_equal(sl->head - h, 12 + 68);
+	check_ctx(f, gettid(), pthread_self(), 0);
+	fx_free(f);
+}
+
+/* A PAD anywhere: skipped; a record after it that claims the context of
+ * the one before the PAD gets none (no writer does that). */
+static void test_mid_pad(void **state)
+{
+	struct fx *f = fx_new(4096, 64);
+	unsigned int s = slot_of(f);
+	struct uev_sub *sl = my_sub(f, s);
+	uint8_t *ring = my_ring(f, s);
+	unsigned char buf[8] = { 0 };
+	uint64_t pos;
+
+	uev_producer__write_slot(f->ctl, s, 1, buf, 8, (void *)0x10);
+	pos = sl->head;
+	__atomic_store_n((uint32_t *)(ring + (pos & 4095)), UEV_COMMIT(pos, UEV_KIND_PAD, 40),
+			 __ATOMIC_RELEASE);
+	sl->head = pos + 40;
+	uev_producer__write_slot(f->ctl, s, 2, buf, 8, (void *)0x20);
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 2);
+	assert_int_equal(f->rx.last.id, 2050);
+	check_ctx_last(f, gettid(), pthread_self(), 0x20);
+
+	pos = sl->head;
+	__atomic_store_n((uint32_t *)(ring + (pos & 4095)), UEV_COMMIT(pos, UEV_KIND_PAD, 16),
+			 __ATOMIC_RELEASE);
+	pos += 16;
+	sl->head = pos;
+	commit_by_hand(reserve_by_hand(f, s), pos, clock__mono_ns());
+	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 1);
+	assert_int_equal(f->rx.last.id, 2048 + 3);
+	assert_int_equal(f->rx.last.tid, 0);
+	assert_int_equal(f->rx.last.pid, getpid());
+	assert_int_equal(f->rx.last.thread, 0);
+	assert_int_equal(f->rx.last.prog_addr, 0);
+	assert_int_equal(f->rx.lost, 0);
 	fx_free(f);
 }
 
@@ -1031,14 +1335,18 @@ static void test_give_up(void **state)
 {
 	struct fx *f = fx_new(4096, 64);
 	unsigned int s = slot_of(f), i;
+	uint64_t t;
 
 	for (i = 0; i < UEV_CONSUMER_CORRUPT_MAX; i++) {
 		my_sub(f, s)->head = 5;
 		assert_int_equal(uev_consumer__consume(f->c, &f->cbs), -EBADMSG);
 	}
 	my_sub(f, s)->head = 5;
+	t = clock__mono_ns();
 	assert_int_equal(uev_consumer__consume(f->c, &f->cbs), 0);
 	assert_int_equal(f->ctl->active & (1u << s), 0);
+	/* nothing comes from it again: it holds nobody back */
+	assert_true(uev_consumer__watermark(f->c) >= t);
 	fx_free(f);
 }
 
@@ -1396,6 +1704,12 @@ int main(void)
 		cmocka_unit_test(test_dead_writer),
 		cmocka_unit_test(test_corruptions),
 		cmocka_unit_test(test_future_ts),
+		cmocka_unit_test(test_ts_in_call),
+		cmocka_unit_test(test_watermark),
+		cmocka_unit_test(test_watermark_threads),
+		cmocka_unit_test(test_pad_retry),
+		cmocka_unit_test(test_pad_retry_wrap),
+		cmocka_unit_test(test_mid_pad),
 		cmocka_unit_test(test_give_up),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_random_garbage),

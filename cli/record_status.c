@@ -115,6 +115,8 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 			(unsigned long long)r->printed,
 			view_opts_prints(&r->a->view) ? "printed" : "summarized",
 			(unsigned long long)c->lost);
+	if (c->late)
+		fprintf(stderr, ", %llu late", (unsigned long long)c->late);
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
 	if (getenv("PTBPF_VERBOSE"))
 		fprintf(stderr,

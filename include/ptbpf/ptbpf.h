@@ -87,6 +87,8 @@ struct ptbpf_counters {
 	uint64_t log_events;	  /* events written to the trace log's file */
 	uint64_t log_dropped;	  /* events the log could not take (UNTIL_FULL: full) */
 	int log_error;		  /* the first error writing the log (an errno value), 0: none */
+	uint64_t late; /* events reported after younger ones, with their own timestamps (a
+			  source lagged past the hold window: docs/implementation.md) */
 };
 __PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c);
 

@@ -234,6 +234,7 @@ int stream__stop(struct pt_stream *s)
 	if (s->status == POSIX_TRACE_RUNNING) {
 		stream__set_sources_enabled(s, false);
 		stream__drain_locked(s);
+		stream__release_stored(s);
 		if (s->gap_lost)
 			stream__store_gap(s, now_stream(s));
 		stream__record_system(s, POSIX_TRACE_STOP, now_stream(s), &manual, sizeof(manual));
@@ -280,7 +281,7 @@ int stream__flush(struct pt_stream *s)
 		return -EINVAL;
 	pthread_mutex_lock(&s->lock);
 	stream__drain_locked(s);
-	err = stream__flush_locked(s, s->drain_ts);
+	err = stream__flush_locked(s, false);
 	pthread_mutex_unlock(&s->lock);
 	return err < 0 ? err : 0;
 }

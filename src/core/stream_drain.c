@@ -37,8 +37,8 @@ struct drain {
  * event when a source comes in late as a whole (one that waited while
  * another filled the stream: every event of it is older): so the first
  * late event with stored events to go before turns the rest of the round
- * into a batch, merged once at its end. An event older than all the
- * unread ones is stored (stamped as the newest read, see stream__store).
+ * into a batch, merged once at its end. An event older than one already
+ * read is stored all the same, with its own timestamp (see stream__record).
  * Non-zero: no memory for the batch.
  */
 static int drain__record_direct(struct drain *d, struct pt_event_hdr *h, const void *data)
@@ -91,7 +91,8 @@ static bool drain__to_reader(struct drain *d, const struct pt_event_hdr *h, cons
 	char *at = o->buf ? o->buf + o->off : NULL;
 
 	if (o->n == o->max || h->data_len > o->bufsz - o->off || !queue__empty(&s->q) ||
-	    !stream__as_is(s, h) || s->head_overflow || s->head_resume || s->auto_stop_report)
+	    !stream__as_is(s, h) || h->ts > s->release_ts || s->head_overflow || s->head_resume ||
+	    s->auto_stop_report)
 		return false;
 	stream__copy_out(&e->info, h, data, at, h->data_len, &e->data_len);
 	e->data = at;
@@ -290,18 +291,15 @@ static void take_back_one(void *ctx, const struct pt_event_hdr *h, const void *d
 /*
  * Events arrived late (a source drained after newer events were stored):
  * take back the stored events newer than ts, still unread, so the drain
- * merges everything in timestamp order. Events already read stay read; a
- * late event older than them gets the newest timestamp read (never less).
+ * merges everything in timestamp order. Events already read stay read: a
+ * late event older than them goes before the unread ones (see
+ * stream__record).
  */
 static void stream__take_back(struct pt_stream *s, uint64_t ts)
 {
 	uint64_t last = s->floor_ts;
 	size_t n;
 
-	/* older than what was read: it is stamped floor_ts, and goes after
-	 * the stored events stamped so (those are late events too) */
-	if (ts < s->floor_ts)
-		ts = s->floor_ts;
 	batch__reset(&s->moved);
 	n = queue__take_newer(&s->q, ts, &last, take_back_one, s);
 	s->cnt.recorded -= n;
@@ -432,12 +430,54 @@ static bool drain__round(struct drain *d)
 	/* processes that exec'ed have a new user-event region (if they link us) */
 	for (i = 0; i < d->nexec; i++)
 		if (d->exec_pids[i])
-			stream__uev_add(s, d->exec_pids[i], false);
+			stream__uev_exec(s, d->exec_pids[i]);
 	if (s->batch.n)
 		stream__merge_batch(s);
 	if (s->batch.n || d->direct_bytes)
 		pthread_cond_broadcast(&s->cond);
 	return d->batch_full || s->flush_stop_ts;
+}
+
+/* The oldest timestamp (stream clock) a source may still deliver: its
+ * watermark, or where a process without a user-event region yet holds. */
+static uint64_t stream__sources_wm(struct pt_stream *s, uint64_t mono_now)
+{
+	uint64_t wm = UINT64_MAX, w;
+	int k;
+
+	if (s->kb)
+		wm = kern_backend__watermark(s->kb) + s->mono2real;
+	for (k = 0; k < s->nuev; k++) {
+		struct uev_src *u = &s->uev[k];
+
+		if (u->c)
+			w = uev_consumer__watermark(u->c) + s->mono2real;
+		else if (u->retry_until && mono_now < u->hold_until)
+			w = u->hold_ts;
+		else
+			continue;
+		if (w < wm)
+			wm = w;
+	}
+	return wm;
+}
+
+bool stream__release_update(struct pt_stream *s, uint64_t t)
+{
+	uint64_t wm = stream__sources_wm(s, t - s->mono2real), old = s->release_ts;
+	const struct pt_event_hdr *h;
+
+	/* no source: nothing older than now can come */
+	if (wm == UINT64_MAX)
+		wm = t;
+	if (t > HOLD_MAX_NS && wm < t - HOLD_MAX_NS)
+		wm = t - HOLD_MAX_NS;
+	if (s->status != POSIX_TRACE_RUNNING && s->last_ts > wm)
+		wm = s->last_ts; /* stopped: what came is all there is */
+	if (wm > s->release_ts)
+		s->release_ts = wm;
+	h = queue__peek(&s->q);
+	return h && h->ts > old && h->ts <= s->release_ts;
 }
 
 size_t stream__drain(struct pt_stream *s, struct stream_out *out, size_t budget)
@@ -453,6 +493,8 @@ size_t stream__drain(struct pt_stream *s, struct stream_out *out, size_t budget)
 	batch__reset(&s->batch);
 	batch__trim(&s->batch);
 	batch__trim(&s->moved);
+	if (stream__release_update(s, s->drain_ts))
+		pthread_cond_broadcast(&s->cond);
 	return d.budget;
 }
 

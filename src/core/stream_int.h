@@ -76,13 +76,29 @@
 #define UEV_RETRY_EVERY_NS   (2 * NSEC_PER_SEC / 1000)
 #define UEV_RETRY_FAST_NS    (20 * NSEC_PER_SEC / 1000)
 #define UEV_RETRY_GAP_MAX_NS (128 * NSEC_PER_SEC / 1000)
+/*
+ * Events are read in timestamp order: a stored event is held back until no
+ * source can still deliver an older one (the sources' watermark, see
+ * stream__release_update). A source that stays behind longer than
+ * HOLD_MAX_NS (a writer stalled with a record reserved) holds nothing back
+ * beyond that: what it delivers later is reported late, with its own
+ * timestamp, and counted (cnt.late). A traced process that exec'ed and may
+ * still create its user-event region holds events back UEV_ATTACH_HOLD_NS
+ * at most (when a library's constructor usually creates it, see
+ * UEV_RETRY_FAST_NS: longer would make a flood's first milliseconds wait
+ * in the rings), so its first events are merged with the kernel's.
+ */
+#define HOLD_MAX_NS	   (100 * NSEC_PER_SEC / 1000)
+#define UEV_ATTACH_HOLD_NS (20 * NSEC_PER_SEC / 1000)
 
 struct uev_src {
 	pid_t pid;
 	struct uev_consumer *c;
-	uint64_t retry_until;		    /* attach again until then (monotonic ns) */
-	uint64_t next_try;		    /* not before then */
-	uint64_t retry_gap;		    /* between two looks after UEV_RETRY_FAST_NS */
+	uint64_t retry_until; /* attach again until then (monotonic ns) */
+	uint64_t next_try;    /* not before then */
+	uint64_t retry_gap;   /* between two looks after UEV_RETRY_FAST_NS */
+	uint64_t hold_until;  /* no region yet: events held until then (monotonic ns) */
+	uint64_t hold_ts;     /* at most up to this time (stream clock) */
 	uint32_t map[TRACE_USER_EVENT_MAX]; /* local index -> stream id, 0: unmapped */
 };
 
@@ -141,6 +157,7 @@ struct pt_stream {
 	int64_t mono2real;
 	uint64_t last_ts;     /* newest timestamp stored */
 	uint64_t floor_ts;    /* newest timestamp read or handed to the log */
+	uint64_t release_ts;  /* stored events up to then may be read: none older can come */
 	uint64_t start_ts;    /* when the stream (re)started running */
 	bool start_after_gap; /* an automatic restart: older events were lost */
 	pid_t last_tid;
@@ -205,6 +222,28 @@ static inline uint64_t now_stream(struct pt_stream *s)
 	return clock__mono_ns() + s->mono2real;
 }
 
+/* May the stored event h be read (or handed to the log) now? */
+static inline bool stream__released(const struct pt_stream *s, const struct pt_event_hdr *h)
+{
+	return h && h->ts <= s->release_ts;
+}
+
+/* The oldest stored event, if it may be read now. */
+static inline const struct pt_event_hdr *stream__head(const struct pt_stream *s)
+{
+	const struct pt_event_hdr *h = queue__peek(&s->q);
+
+	return stream__released(s, h) ? h : NULL;
+}
+
+/* Everything stored may be read: no source adds events before them (the
+ * stream stops, or its policy needs the room). */
+static inline void stream__release_stored(struct pt_stream *s)
+{
+	if (s->last_ts > s->release_ts)
+		s->release_ts = s->last_ts;
+}
+
 /* stream_record.c */
 void stream__set_sources_enabled(struct pt_stream *s, bool on);
 void stream__auto_stop(struct pt_stream *s);
@@ -225,13 +264,13 @@ int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const v
 void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *data);
 int stream__log_handover(struct pt_stream *s);
 /*
- * Hand everything to the log and record POSIX_TRACE_FLUSH_START stamped ts
- * (at least the newest stored event's): s->drain_ts right after a whole
- * drain, since the sources may already hold events of the time since then,
- * which must not come out older than the marker; s->last_ts in the middle
- * of one (the rest of the drain is older than now).
+ * Hand the events that may be read to the log, then POSIX_TRACE_FLUSH_START,
+ * stamped with the release time: no older event is still to come, and
+ * every event held back (and every one to come) is newer. all: everything
+ * stored goes (the stream needs the room, in the middle of a drain, where
+ * the rest of the drain is not older than the newest event stored).
  */
-int stream__flush_locked(struct pt_stream *s, uint64_t ts);
+int stream__flush_locked(struct pt_stream *s, bool all);
 
 /* stream_drain.c */
 /*
@@ -244,6 +283,9 @@ int stream__flush_locked(struct pt_stream *s, uint64_t ts);
 size_t stream__drain(struct pt_stream *s, struct stream_out *out, size_t budget);
 /* stream__drain(s, NULL, SIZE_MAX): everything. */
 void stream__drain_locked(struct pt_stream *s);
+/* Move release_ts up to the sources' watermark (see HOLD_MAX_NS): t, the
+ * stream's time when the drain began. True when events became readable. */
+bool stream__release_update(struct pt_stream *s, uint64_t t);
 /* The runs (each kernel ring merged, each busy user-event sub-ring) the
  * sources hold now, counted up to most at least. */
 unsigned int stream__runs(struct pt_stream *s, unsigned int most);
@@ -257,6 +299,9 @@ bool stream__drain_fit(struct pt_stream *s, struct stream_out *out);
  * for the ring's pages before the stream can run (they are allocated on a
  * thread meanwhile); else they are there on return. */
 int stream__uev_add(struct pt_stream *s, pid_t pid, bool creating);
+/* pid exec'ed: look for its new region, and until found hold events back
+ * (UEV_ATTACH_HOLD_NS). */
+void stream__uev_exec(struct pt_stream *s, pid_t pid);
 /* Attach to u's region (see there). */
 int stream__uev_attach(struct pt_stream *s, struct uev_src *u, bool creating);
 /* pid exec'ed what the tracer may not see: do not look for its region. */

@@ -319,13 +319,15 @@ void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const v
 	pthread_mutex_unlock(&l->m);
 }
 
-int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt)
+int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, uint64_t limit,
+			    uint64_t *floor)
 {
 	const struct pt_event_hdr *h;
+	uint64_t newest = 0;
 	int err = 0;
 
 	pthread_mutex_lock(&l->m);
-	if (!queue__empty(q) && l->spare.buf && !l->pending.n) {
+	if (!queue__empty(q) && l->spare.buf && !l->pending.n && limit == UINT64_MAX) {
 		/* nothing handed over waits: the flusher writes q's events
 		 * from q itself, and the stream goes on with the spare */
 		l->handed = *q;
@@ -337,13 +339,17 @@ int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptb
 		err = -ENOSPC;
 		goto out;
 	}
-	while ((h = queue__peek(q))) {
+	while ((h = queue__peek(q)) && h->ts <= limit) {
 		if (batch__add(&l->pending, h, queue__data(h))) {
 			err = -ENOMEM;
 			break;
 		}
+		if (h->ts > newest)
+			newest = h->ts;
 		queue__pop(q);
 	}
+	if (floor && newest > *floor)
+		*floor = newest;
 	if (l->pending.n || l->handed.buf)
 		handed_over(l);
 	l->last_flush_ns = clock__mono_ns();
@@ -492,7 +498,7 @@ int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 	int err = 0, r;
 
 	if (f)
-		err = stream_log__flush_queue(l, f->q, NULL);
+		err = stream_log__flush_queue(l, f->q, UINT64_MAX, NULL);
 	pthread_mutex_lock(&l->m);
 	stream_log__drain(l);
 	l->stop = true;

@@ -29,10 +29,16 @@ int stream_log__open(struct stream_log **out, int fd, const struct pt_attr *a, i
 void stream_log__type(struct stream_log *l, struct evtypes *t, uint32_t id);
 /* Hand one more event over to the flusher (after those handed over). */
 void stream_log__add(struct stream_log *l, const struct pt_event_hdr *h, const void *data);
-/* Hand every event of q over to the flusher (q is emptied, or swapped with
- * an empty queue of the same size). -ENOSPC when the flusher is too far
- * behind to take them (the stream is then full). */
-int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, struct ptbpf_counters *cnt);
+/*
+ * Hand the events of q up to the first one newer than limit over to the
+ * flusher (limit UINT64_MAX: all of them, q may be swapped with an empty
+ * queue of the same size); *floor (if given) becomes the newest timestamp
+ * handed over one by one.
+ * -ENOSPC when the flusher is too far behind to take them (the stream is
+ * then full).
+ */
+int stream_log__flush_queue(struct stream_log *l, struct pt_queue *q, uint64_t limit,
+			    uint64_t *floor);
 /* Is a flush under way? Has one ended since the last call (then the stream
  * records POSIX_TRACE_FLUSH_STOP)? */
 bool stream_log__flushing(struct stream_log *l);

@@ -32,7 +32,8 @@ static void stream__take_stored(struct pt_stream *s, const struct pt_event_hdr *
 				size_t *data_len)
 {
 	stream__copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
-	s->floor_ts = h->ts;
+	if (h->ts > s->floor_ts)
+		s->floor_ts = h->ts; /* a late event read lowers nothing */
 	s->last_tid = h->tid;
 	queue__pop(&s->q);
 	if (s->policy == POSIX_TRACE_LOOP && s->full == POSIX_TRACE_FULL)
@@ -41,13 +42,15 @@ static void stream__take_stored(struct pt_stream *s, const struct pt_event_hdr *
 		stream__auto_restart(s);
 }
 
-/* One event out of the stream, if there is one (lock held). */
+/* One event out of the stream, if there is one it may give now (lock held). */
 static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev, void *data,
 			 size_t num_bytes, size_t *data_len)
 {
-	const struct pt_event_hdr *h = queue__peek(&s->q);
+	const struct pt_event_hdr *h = stream__head(s);
 	struct pt_event_hdr m = { 0 };
 
+	if (!h && !queue__empty(&s->q))
+		return false; /* held back: an older event may still come */
 	if (s->head_overflow) {
 		uint64_t n = s->head_overflow_lost;
 
@@ -112,7 +115,7 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 			err = -EINVAL;
 			break;
 		}
-		if (queue__empty(&s->q))
+		if (!stream__head(s))
 			stream__drain_fit(s, NULL);
 		if (stream__take(s, ev, data, num_bytes, data_len)) {
 			*unavailable = 0;
@@ -148,8 +151,10 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 /* Bytes of data of what stream__take() returns next; -1: nothing (lock held). */
 static long stream__next_len(struct pt_stream *s)
 {
-	const struct pt_event_hdr *h = queue__peek(&s->q);
+	const struct pt_event_hdr *h = stream__head(s);
 
+	if (!h && !queue__empty(&s->q))
+		return -1;
 	if (s->head_overflow)
 		return sizeof(uint64_t);
 	if (h && s->head_resume)
@@ -168,7 +173,7 @@ static size_t stream__fill_batch(struct pt_stream *s, struct ptbpf_event *evs, s
 {
 	size_t n = 0, off = 0;
 
-	if (queue__empty(&s->q)) {
+	if (!stream__head(s)) {
 		struct stream_out out = {
 			.evs = evs, .max = max, .buf = buf, .bufsz = buf ? bufsz : 0
 		};
@@ -178,7 +183,7 @@ static size_t stream__fill_batch(struct pt_stream *s, struct ptbpf_event *evs, s
 		off = out.off;
 	}
 	while (n < max) {
-		const struct pt_event_hdr *h = queue__peek(&s->q);
+		const struct pt_event_hdr *h = stream__head(s);
 		char *at = buf ? (char *)buf + off : NULL;
 		long need;
 

@@ -34,6 +34,7 @@ void stream__auto_stop(struct pt_stream *s)
 	s->full = POSIX_TRACE_FULL;
 	s->auto_stopped = true;
 	s->auto_stop_report = true;
+	stream__release_stored(s); /* what comes now is lost: nothing goes before */
 }
 
 /*
@@ -44,11 +45,12 @@ void stream__auto_stop(struct pt_stream *s)
  */
 int stream__log_handover(struct pt_stream *s)
 {
-	const struct pt_event_hdr *head = queue__peek(&s->q);
+	const struct pt_event_hdr *head = stream__head(s);
 	struct pt_event_hdr m = { 0 };
 	int err, one = 1;
+	bool whole;
 
-	if (s->head_overflow || s->head_resume) {
+	if ((s->head_overflow || s->head_resume) && (head || s->status != POSIX_TRACE_RUNNING)) {
 		if (s->head_overflow) {
 			m.id = POSIX_TRACE_OVERFLOW;
 			m.ts = s->head_overflow_ts;
@@ -62,17 +64,20 @@ int stream__log_handover(struct pt_stream *s)
 		stream_log__add(s->log, &m, NULL);
 		s->head_overflow = s->head_resume = false;
 	}
-	if (s->last_ts > s->floor_ts)
-		s->floor_ts = s->last_ts; /* all stored events go to the log */
-	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
-	if (!err && s->auto_stop_report) {
+	/* no stored event held back: the queue may go whole */
+	whole = s->last_ts <= s->release_ts;
+	err = stream_log__flush_queue(s->log, &s->q, whole ? UINT64_MAX : s->release_ts,
+				      &s->floor_ts);
+	if (!err && whole && s->last_ts > s->floor_ts)
+		s->floor_ts = s->last_ts;
+	if (!err && s->auto_stop_report && queue__empty(&s->q)) {
 		m.id = POSIX_TRACE_STOP;
 		m.ts = s->last_ts;
 		m.data_len = sizeof(one);
 		stream_log__add(s->log, &m, &one);
 		s->auto_stop_report = false;
 	}
-	if (!err && s->gap_lost && s->status != POSIX_TRACE_RUNNING) {
+	if (!err && s->gap_lost && s->status != POSIX_TRACE_RUNNING && queue__empty(&s->q)) {
 		/* the losses of a stream that stopped full: after its last event */
 		m.id = POSIX_TRACE_OVERFLOW;
 		m.ts = s->last_ts;
@@ -83,30 +88,29 @@ int stream__log_handover(struct pt_stream *s)
 	return err;
 }
 
-/* A flush: everything goes to the log, then POSIX_TRACE_FLUSH_START (see
- * stream_int.h for ts). */
-int stream__flush_locked(struct pt_stream *s, uint64_t ts)
+int stream__flush_locked(struct pt_stream *s, bool all)
 {
-	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_START, .ts = ts };
-	int err = stream__log_handover(s);
+	struct pt_event_hdr h = { .id = POSIX_TRACE_FLUSH_START };
+	int err;
 
+	if (all || s->status != POSIX_TRACE_RUNNING)
+		stream__release_stored(s);
+	err = stream__log_handover(s);
 	if (err)
 		return err;
-	if (h.ts < s->last_ts)
-		h.ts = s->last_ts;
+	/* after all it handed over (none newer than release_ts), before all
+	 * it keeps and all to come (none older) */
+	h.ts = s->release_ts > s->floor_ts ? s->release_ts : s->floor_ts;
 	/* each flush ends, with its FLUSH_STOP, once the flusher has written
 	 * everything handed over (several may end at once) */
-	if (!queue__push(&s->q, &h, NULL)) {
-		s->last_ts = h.ts;
-		s->cnt.recorded++;
-		s->flushes_open++;
-	}
-	s->floor_ts = s->last_ts;
-	err = stream_log__flush_queue(s->log, &s->q, &s->cnt);
+	stream_log__add(s->log, &h, NULL);
+	s->cnt.recorded++;
+	s->flushes_open++;
+	s->floor_ts = h.ts;
 	/* an UNTIL_FULL stream stopped because it was full runs again */
-	if (!err && s->auto_stopped)
+	if (s->auto_stopped && queue__empty(&s->q))
 		stream__auto_restart(s);
-	return err;
+	return 0;
 }
 
 /* Make room in a full stream as its policy says; false: the event is lost. */
@@ -138,7 +142,7 @@ static bool stream__make_room(struct pt_stream *s, size_t data_len)
 	case POSIX_TRACE_FLUSH:
 		/* in the middle of a drain: the event that did not fit, and
 		 * the rest of the drain, go after FLUSH_START */
-		if (s->log && !stream__flush_locked(s, s->last_ts))
+		if (s->log && !stream__flush_locked(s, true))
 			return queue__fits(&s->q, data_len);
 		/* a log that cannot take events: as UNTIL_FULL */
 		/* fallthrough */
@@ -153,8 +157,6 @@ int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 {
 	int err;
 
-	if (h->ts < s->last_ts)
-		h->ts = s->last_ts; /* keep a stream's timestamps non-decreasing */
 	err = queue__push(&s->q, h, data);
 	if (err == -ENOSPC && stream__make_room(s, h->data_len))
 		err = queue__push(&s->q, h, data);
@@ -163,7 +165,8 @@ int stream__store(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
 		s->gap_lost++;
 		return -ENOSPC;
 	}
-	s->last_ts = h->ts;
+	if (h->ts > s->last_ts)
+		s->last_ts = h->ts; /* a late event goes after newer ones */
 	s->cnt.recorded++;
 	return 0;
 }
@@ -180,15 +183,14 @@ void stream__store_gap(struct pt_stream *s, uint64_t ts)
 	struct pt_event_hdr h = { .id = POSIX_TRACE_OVERFLOW, .ts = ts, .data_len = sizeof(n) };
 	int err;
 
-	if (h.ts < s->last_ts)
-		h.ts = s->last_ts;
 	err = queue__push(&s->q, &h, &n);
 	if (err == -ENOSPC && stream__make_room(s, h.data_len))
 		err = queue__push(&s->q, &h, &n);
 	if (err)
 		return;
 	s->gap_lost = 0;
-	s->last_ts = h.ts;
+	if (h.ts > s->last_ts)
+		s->last_ts = h.ts;
 	s->cnt.recorded++;
 	s->resume_pending = true;
 }
@@ -204,6 +206,14 @@ int stream__record_system(struct pt_stream *s, uint32_t id, uint64_t ts, const v
 	};
 
 	return stream__store(s, &h, data);
+}
+
+/* A syscall's entry that the kernel side wrote at its exit (a syscall
+ * status filter: its result decided whether it was wanted). */
+static bool stream__held_entry(const struct pt_stream *s, const struct pt_event_hdr *h)
+{
+	return s->attr.syscall_status && PTBPF_EV_IS_SYSCALL(h->id) &&
+	       !PTBPF_EV_SYSCALL_IS_EXIT(h->id);
 }
 
 /* An event from a source, timestamp already on the stream's clock. */
@@ -244,6 +254,11 @@ void stream__record(struct pt_stream *s, struct pt_event_hdr *h, const void *dat
 		if (!stream__record_system(s, POSIX_TRACE_RESUME, h->ts, NULL, 0))
 			s->resume_pending = false;
 	}
+	/* older than an event already read or handed to the log: reported
+	 * late, with its own timestamp, and counted; a syscall's entry held
+	 * until its exit comes with that exit by design */
+	if (h->ts < s->floor_ts && !stream__held_entry(s, h))
+		s->cnt.late++;
 	stream__store(s, h, data);
 }
 

@@ -109,7 +109,25 @@ int stream__uev_add(struct pt_stream *s, pid_t pid, bool creating)
 	u->retry_until = clock__mono_ns() + UEV_RETRY_NS;
 	u->next_try = 0;
 	u->retry_gap = UEV_RETRY_EVERY_NS;
+	u->hold_until = 0;
 	return stream__uev_attach(s, u, creating);
+}
+
+void stream__uev_exec(struct pt_stream *s, pid_t pid)
+{
+	int i;
+
+	if (!stream__uev_add(s, pid, false))
+		return;
+	/* its first user events may be written before its region is found */
+	for (i = 0; i < s->nuev; i++) {
+		struct uev_src *u = &s->uev[i];
+
+		if (u->pid == pid && !u->c && u->retry_until) {
+			u->hold_until = u->retry_until - UEV_RETRY_NS + UEV_ATTACH_HOLD_NS;
+			u->hold_ts = s->release_ts;
+		}
+	}
 }
 
 /* Thousandths of the fullest source ring. */
@@ -181,6 +199,9 @@ bool stream__drain_fit(struct pt_stream *s, struct stream_out *out)
 	}
 	/* the event that ends the budget still fits: a record's worth kept */
 	if (room <= reserve) {
+		/* no drain: what the stream holds may still be released */
+		if (stream__release_update(s, now_stream(s)))
+			pthread_cond_broadcast(&s->cond);
 		if (log_hold)
 			return stream__sources_fill(s) > 0;
 		s->full = POSIX_TRACE_FULL;
@@ -193,27 +214,22 @@ bool stream__drain_fit(struct pt_stream *s, struct stream_out *out)
 }
 
 /* Periodic log work of the drainer (lock held). */
-static void stream__log_tick(struct pt_stream *s, bool held)
+static void stream__log_tick(struct pt_stream *s)
 {
 	if (s->status == POSIX_TRACE_RUNNING && stream_log__full(s->log)) {
 		/* log-full-policy UNTIL_FULL: the stream stops, STOP last */
 		int one = 1;
 
 		stream__set_sources_enabled(s, false);
+		stream__release_stored(s);
 		stream__record_system(s, POSIX_TRACE_STOP, now_stream(s), &one, sizeof(one));
 		s->status = POSIX_TRACE_SUSPENDED;
-		stream__flush_locked(s, s->last_ts);
+		stream__flush_locked(s, true);
 		return;
 	}
-	/*
-	 * Stamped when the drain began, unless it left events in the rings
-	 * (held): those are older than that, and would come after the
-	 * marker raised to its timestamp. The rings are taken in time
-	 * order, so the newest event stored is older than all of them.
-	 */
 	if (s->policy == POSIX_TRACE_FLUSH && !stream_log__flushing(s->log) &&
 	    stream_log__due(s->log, &s->q))
-		stream__flush_locked(s, held ? s->last_ts : s->drain_ts);
+		stream__flush_locked(s, false);
 }
 
 /*
@@ -315,7 +331,7 @@ static void *drainer_main(void *arg)
 				s->drain_ms++;
 		}
 		if (s->log && !stop)
-			stream__log_tick(s, held);
+			stream__log_tick(s);
 		if (!stop)
 			populate = populate_due(s, &running_since);
 		pthread_mutex_unlock(&s->lock);

@@ -88,14 +88,15 @@ static uint64_t mono_ns(void)
 }
 
 /*
- * Append a well-formed record of user event idx to this thread's sub-ring
- * of our slot, with the writer's context saying pid, and drops before it.
+ * Append a well-formed record of user event idx stamped ts to this
+ * thread's sub-ring of our slot, with the writer's context saying pid, and
+ * drops before it.
  */
-static void forge(struct uev_ctl *ctl, uint16_t idx, pid_t pid, uint64_t lost)
+static void forge_at(struct uev_ctl *ctl, uint16_t idx, pid_t pid, uint64_t lost, uint64_t ts)
 {
 	unsigned int s, k = (uint32_t)gettid() & (UEV_NSUB - 1);
 	struct uev_slot *sl = my_slot(ctl, &s);
-	uint64_t size = UEV_SUB_SIZE(sl->ring_size), ts = mono_ns();
+	uint64_t size = UEV_SUB_SIZE(sl->ring_size);
 	uint8_t *ring = (uint8_t *)ctl + UEV_RING_OFF(s) + k * size;
 	struct uev_sub *sb = &sl->sub[k];
 	struct uev_thr th = { .tid = pid, .pid = pid, .thread = 0x1234 };
@@ -126,6 +127,11 @@ static void forge(struct uev_ctl *ctl, uint16_t idx, pid_t pid, uint64_t lost)
 	memcpy(p, &data, dlen);
 	__atomic_store_n(&sb->head, pos + rlen, __ATOMIC_RELEASE);
 	__atomic_store_n(&rec->commit, UEV_COMMIT(pos, UEV_KIND_DATA, dlen), __ATOMIC_RELEASE);
+}
+
+static void forge(struct uev_ctl *ctl, uint16_t idx, pid_t pid, uint64_t lost)
+{
+	forge_at(ctl, idx, pid, lost, mono_ns());
 }
 
 struct seen {
@@ -238,11 +244,79 @@ static void test_forged_lost(void **state)
 	assert_int_equal(posix_trace_shutdown(trid), 0);
 }
 
+static uint64_t ts_of(const struct posix_trace_event_info *e)
+{
+	return (uint64_t)e->posix_timestamp.tv_sec * 1000000000u +
+	       (uint64_t)e->posix_timestamp.tv_nsec;
+}
+
+/* The next user event of the stream, now (the stream's own skipped). */
+static void next_user(trace_id_t trid, struct posix_trace_event_info *ev, char *data, size_t *len)
+{
+	int un;
+
+	do {
+		assert_int_equal(posix_trace_trygetnext_event(trid, ev, data, 64, len, &un), 0);
+		assert_int_equal(un, 0);
+	} while (ev->posix_event_id < PTBPF_EV_USER_BASE);
+}
+
+/*
+ * A record written with a time older than an event already read (as a
+ * writer stalled past the stream's hold would) is reported with its own
+ * timestamp, not the newest read, and counted late.
+ */
+static void test_late_keeps_time(void **state)
+{
+	struct ptbpf_counters c = { .sz = sizeof(c) };
+	struct posix_trace_event_info ev;
+	uint64_t before, after, old;
+	int64_t off_lo, off_hi, off;
+	trace_event_id_t id;
+	struct uev_ctl *ctl;
+	trace_id_t trid;
+	char data[64];
+	size_t len;
+	int fd;
+
+	(void)state;
+	assert_int_equal(uev_producer__self(&fd, &ctl), 0);
+	trid = trace_self(&id);
+	/* after the start (an older event would be one from before it) */
+	old = mono_ns();
+	usleep(2000);
+	before = mono_ns();
+	posix_trace_event(id, "a", 1);
+	after = mono_ns();
+	/* read at once: the event was generated before the call */
+	next_user(trid, &ev, data, &len);
+	assert_int_equal(ev.posix_event_id, id);
+	/* the stream's clock offset, from the brackets of that event */
+	off_lo = (int64_t)(ts_of(&ev) - after);
+	off_hi = (int64_t)(ts_of(&ev) - before);
+	forge_at(ctl, (uint16_t)(id - PTBPF_EV_USER_BASE), getpid(), 0, old);
+	posix_trace_event(id, "c", 1);
+	next_user(trid, &ev, data, &len);
+	assert_int_equal(ev.posix_event_id, id);
+	assert_int_equal(len, 8); /* the forged one first: older than "c" */
+	off = (int64_t)(ts_of(&ev) - old);
+	if (off < off_lo || off > off_hi)
+		fail_msg("late event stamped %lld ns away from its own time",
+			 (long long)(off - off_lo));
+	next_user(trid, &ev, data, &len);
+	assert_int_equal(len, 1);
+	assert_int_equal(data[0], 'c');
+	assert_int_equal(ptbpf_trace_get_counters(trid, &c), 0);
+	assert_int_equal(c.late, 1);
+	assert_int_equal(posix_trace_shutdown(trid), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_forged_pid),
 		cmocka_unit_test(test_forged_lost),
+		cmocka_unit_test(test_late_keeps_time),
 	};
 
 	itest_require_bpf();

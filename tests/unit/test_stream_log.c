@@ -131,7 +131,7 @@ static void test_swap(void **state)
 	uint8_t *mine = f->q.buf, *spare, *now;
 
 	push(f, 100);
-	assert_int_equal(stream_log__flush_queue(f->l, &f->q, NULL), 0);
+	assert_int_equal(stream_log__flush_queue(f->l, &f->q, UINT64_MAX, NULL), 0);
 	assert_true(queue__empty(&f->q));
 	assert_ptr_not_equal(f->q.buf, mine);
 	spare = f->q.buf;
@@ -140,17 +140,17 @@ static void test_swap(void **state)
 	/* written, and the first buffer is the spare now; a marker handed
 	 * over after a queue is written after it */
 	push(f, 50);
-	assert_int_equal(stream_log__flush_queue(f->l, &f->q, NULL), 0);
+	assert_int_equal(stream_log__flush_queue(f->l, &f->q, UINT64_MAX, NULL), 0);
 	marker(f);
 	push(f, 50);
-	assert_int_equal(stream_log__flush_queue(f->l, &f->q, NULL), 0);
+	assert_int_equal(stream_log__flush_queue(f->l, &f->q, UINT64_MAX, NULL), 0);
 	/* copied while the flusher wrote (kept its buffer), or swapped if it
 	 * had already finished: either way one of the two */
 	now = f->q.buf;
 	assert_true(now == mine || now == spare);
 	stream_log__wait_idle(f->l);
 	push(f, 30);
-	assert_int_equal(stream_log__flush_queue(f->l, &f->q, NULL), 0);
+	assert_int_equal(stream_log__flush_queue(f->l, &f->q, UINT64_MAX, NULL), 0);
 	/* an idle flusher: swapped for the other one, back from the log */
 	assert_ptr_equal(f->q.buf, now == mine ? spare : mine);
 	close_and_check(f, 1);
@@ -165,7 +165,7 @@ static void test_order(void **state)
 
 	for (i = 0; i < 2000; i++) {
 		push(f, 1 + i % 97);
-		assert_int_equal(stream_log__flush_queue(f->l, &f->q, NULL), 0);
+		assert_int_equal(stream_log__flush_queue(f->l, &f->q, UINT64_MAX, NULL), 0);
 		if (i % 3 == 0)
 			marker(f);
 	}

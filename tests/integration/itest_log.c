@@ -653,18 +653,12 @@ static void test_flood_into_log(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_create_withlog_errors),
-		cmocka_unit_test(test_open_errors),
-		cmocka_unit_test(test_flush_status),
-		cmocka_unit_test(test_thread_names),
-		cmocka_unit_test(test_stream_policy_flush),
-		cmocka_unit_test(test_log_policies),
-		cmocka_unit_test(test_sigkill_controller),
-		cmocka_unit_test(test_clear),
-		cmocka_unit_test(test_markers_in_log),
-		cmocka_unit_test(test_enospc),
-		cmocka_unit_test(test_flood_into_log),
+		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_create_withlog_errors),
+		cmocka_unit_test(test_open_errors),  cmocka_unit_test(test_flush_status),
+		cmocka_unit_test(test_thread_names), cmocka_unit_test(test_stream_policy_flush),
+		cmocka_unit_test(test_log_policies), cmocka_unit_test(test_sigkill_controller),
+		cmocka_unit_test(test_clear),	     cmocka_unit_test(test_markers_in_log),
+		cmocka_unit_test(test_enospc),	     cmocka_unit_test(test_flood_into_log),
 	};
 	char cmd[128];
 	int rc;

@@ -356,9 +356,15 @@ static void drain__uev_sources(struct drain *d)
 	unsigned int fill;
 	int k, err;
 
-	/* a full batch: the user-event rings wait for the next round */
-	for (k = 0; k < s->nuev && !d->batch_full; k++) {
+	/* a full batch: the user-event rings wait for the next round, but an
+	 * empty one is looked at all the same: its watermark moves on, so the
+	 * events stored may be read (a lagging LOOP reader's drains stop at
+	 * what fits, before reaching it) */
+	for (k = 0; k < s->nuev; k++) {
 		struct uev_src *u = &s->uev[k];
+
+		if (d->batch_full && (!u->c || uev_consumer__busy(u->c)))
+			continue;
 
 		if (!u->c) {
 			if (!u->retry_until)

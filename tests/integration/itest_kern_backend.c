@@ -1074,11 +1074,13 @@ static void test_watermark_stress(void **state)
 	/*
 	 * An interrupt's record written between a map-built record's clock
 	 * read and its copy can still pass a drain (the stream counts such a
-	 * record late): a few in millions, where a stamp taken before the
-	 * reserve gave thousands.
+	 * record late): a few in millions. Within one drain, such a record
+	 * is out of order in its ring (the stream sorts it): under QEMU's
+	 * TCG, whose interrupts land far more often inside that window, up
+	 * to 6 in 100k; a stamp taken before the reserve gave thousands.
 	 */
 	assert_true(w.below * 100000 <= w.n);
-	assert_true(w.back * 100000 <= w.n);
+	assert_true(w.back * 2000 <= w.n);
 	close(p2c[0]);
 	close(p2c[1]);
 	close(c2p[0]);

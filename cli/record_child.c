@@ -48,6 +48,12 @@ static void drop_privileges(void)
 		_exit(127);
 	if (geteuid() != uid && setresuid(uid, uid, uid))
 		_exit(127);
+	/* ptbpf's exec with file capabilities made it, and so this fork, not
+	 * dumpable: its own user could not ptrace it, nor may ptbpf trace it.
+	 * It holds nothing of ptbpf's capabilities now (nor BPF objects: it
+	 * was forked before any). */
+	if (uid != 0 && !prctl(PR_GET_DUMPABLE, 0, 0, 0, 0))
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 }
 
 char *resolve_cmd(const char *cmd, int *err)
@@ -111,6 +117,7 @@ int start_child(struct child *c, const char *path, char **argv)
 		close(go[1]);
 		close(errp[0]);
 		drop_privileges();
+		__atomic_store_n(&c->shared[2], 1, __ATOMIC_SEQ_CST);
 		/* asked for only: a tracer should not change what the traced
 		 * program sees (env prints one variable more) */
 		if (c->early_uev)
@@ -137,6 +144,9 @@ int start_child(struct child *c, const char *path, char **argv)
 	close(errp[1]);
 	c->go_fd = go[1];
 	c->err_fd = errp[0];
+	/* the check that ptbpf may trace it sees it as the command will run */
+	for (int i = 0; i < 20000 && !__atomic_load_n(&c->shared[2], __ATOMIC_SEQ_CST); i++)
+		usleep(50);
 	return 0;
 }
 

@@ -66,6 +66,30 @@ echo "$out" | grep -q '^CAP_BPF  *yes' && echo "$out" | grep -q '^CAP_PERFMON  *
 [ $st = 0 ] || fail "ptbpf info as nobody: exit $st"
 echo "ok: installed ptbpf with file capabilities runs as nobody"
 
+# From a login shell (su): the capability-gaining exec makes ptbpf, and so
+# its fork, not dumpable; the command it starts must still be traced.
+# record -- CMD, -f, and -p of nobody's own process work; root's is refused.
+command -v su >/dev/null || skip "no su (util-linux)"
+f=$tmp/nobodys-file
+echo hello >"$f"
+chmod 644 "$f"
+as_nobody() { (cd / && su nobody -s /bin/sh -c "$1" 2>&1); }
+out=$(as_nobody "$bin record -e openat -- cat $f") ||
+	{ echo "$out"; fail "su nobody: record -- cat: exit status $?"; }
+echo "$out" | grep -q "openat(AT_FDCWD, \"$f\"" || { echo "$out"; fail "su nobody: record -- cat: no openat"; }
+out=$(as_nobody "$bin record -f -e openat -- sh -c 'cat $f; true'") ||
+	{ echo "$out"; fail "su nobody: record -f: exit status $?"; }
+echo "$out" | grep -q "openat(AT_FDCWD, \"$f\"" || { echo "$out"; fail "su nobody: record -f: no openat"; }
+out=$(as_nobody "sh -c 'while :; do cat $f >/dev/null; sleep 0.05; done' & t=\$!; sleep 0.2
+	timeout -s INT 1 $bin record -f -p \$t -e openat; kill \$t")
+echo "$out" | grep -q "openat(AT_FDCWD, \"$f\"" || { echo "$out"; fail "su nobody: record -p own: no openat"; }
+sleep 30 &
+root=$!
+out=$(as_nobody "$bin record -p $root") && { kill $root; echo "$out"; fail "su nobody: record -p of root's process succeeded"; }
+kill $root
+echo "$out" | grep -q "permission denied" || { echo "$out"; fail "su nobody: -p of root's: not refused"; }
+echo "ok: setcap ptbpf from su: record -- CMD, -f, -p own; root's refused"
+
 # installed elsewhere than configured (cmake --install --prefix), the
 # configured prefix gone: without capabilities it finds its library next to it
 cmake --install "$tmp/build" --prefix "$tmp/moved" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "install --prefix"; }

@@ -48,10 +48,13 @@ int kern_keep__take(uint64_t key, struct keep_msg *msg, int *fds, int max)
 	ssize_t got;
 	int s, n = 0, err = -EPROTO;
 
-	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	/* non-blocking: a name squatted by another user, its queue left full,
+	 * would block a blocking connect() forever */
+	s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s < 0)
 		return -errno;
-	if (connect(s, (struct sockaddr *)&sa, salen)) {
+	if (connect(s, (struct sockaddr *)&sa, salen) ||
+	    fcntl(s, F_SETFL, fcntl(s, F_GETFL) & ~O_NONBLOCK)) {
 		close(s);
 		return -ENOENT;
 	}

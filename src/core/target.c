@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/procfs.h"
+
 int target__check(pid_t pid)
 {
 	char path[64];
@@ -44,20 +46,13 @@ bool target__may_trace_secure_exec(void)
 int target__parent(pid_t pid, pid_t *parent)
 {
 	char path[64], buf[512], *p;
-	int fd, ppid;
-	ssize_t n;
+	int ppid;
 
 	if (pid <= 0)
 		return -ESRCH;
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (procfs__read(path, buf, sizeof(buf)) < 0)
 		return -ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -ESRCH;
-	buf[n] = 0;
 	/* "pid (comm) state ppid ...": comm may hold anything, ')' included */
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1 || ppid <= 0)

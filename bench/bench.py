@@ -60,7 +60,8 @@ STACK_ROWS = ("ptbpf_log_k", "ptbpf_log_k_fp", "strace_k")
 RW_ROWS = ("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_log_s0", "strace", "perf")
 # the rows that record more than ptbpf -o, each against it: its name there
 EXTRA_ROWS = {"ptbpf_log_k": "stacks", "ptbpf_log_k_fp": "stacks", "ptbpf_log_y": "fds",
-              "ptbpf_log_s0": "no captures"}
+              "ptbpf_log_s0": "no captures", "ptbpf_log_cg": "cgroup",
+              "ptbpf_log_ns": "pid namespace"}
 
 
 class NA(Exception):
@@ -384,6 +385,29 @@ class Bench:
             return ([self.ptbpf, "record", "-k", "--call-graph=fp", "-o",
                      os.path.join(self.work, "rec.ptlog"), "--"] + cmd, None, None)
 
+        def ptbpf_log_cg(cmd):
+            # the workload traced as a process of a cgroup (--cgroup), not as
+            # the command: a child of the command, not followed (no -f), that
+            # moves itself into the cgroup, then execs the workload
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            cg = self.cgroup()
+            return ([self.ptbpf, "record", "--cgroup", cg, "-o",
+                     os.path.join(self.work, "rec.ptlog"), "--", "sh", "-c",
+                     'sh -c \'echo $$ >"$0/cgroup.procs" && exec "$@"\' "$0" "$@" & wait $!',
+                     cg]
+                    + cmd, None, None)
+
+        def ptbpf_log_ns(cmd):
+            # ptbpf and the workload in a pid namespace of their own: every
+            # event's ids are the namespace's (bpf/pidns.bpf.h)
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            if not shutil.which("unshare"):
+                raise NA("unshare not installed")
+            return (["unshare", "--pid", "--fork", "--mount-proc", self.ptbpf, "record", "-o",
+                     os.path.join(self.work, "rec.ptlog"), "--"] + cmd, None, None)
+
         def strace_k(cmd):
             if not shutil.which("strace"):
                 raise NA("strace not installed")
@@ -420,6 +444,12 @@ class Bench:
             ("ptbpf_log_y", "ptbpf record -y -o FILE (fd paths)", ptbpf_log_y, "n_fast"),
             # -s 0: no captures, arguments as pointers (record decodes by default)
             ("ptbpf_log_s0", "ptbpf record -s 0 -o FILE (no captures)", ptbpf_log_s0, "n_fast"),
+            # the processes of a cgroup: the same filter as a pid's, taken in
+            # by the kernel as they join
+            ("ptbpf_log_cg", "ptbpf record --cgroup CG -o FILE (the workload in CG)",
+             ptbpf_log_cg, "n_fast"),
+            ("ptbpf_log_ns", "ptbpf record -o FILE in a pid namespace (unshare --pid)",
+             ptbpf_log_ns, "n_fast"),
             ("bpftrace", "bpftrace printf > /dev/null", bpft, "n_mid"),
             ("strace", "strace -f -o /dev/null", strace, "n_slow"),
             # user stacks (-k): 8 KiB of stack a syscall into the log, and
@@ -443,8 +473,9 @@ class Bench:
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
                             cpu_ns=int(c.group(1)) if c else None)
         if key in ("ptbpf_live", "ptbpf_log", "ptbpf_log_y", "ptbpf_log_k", "ptbpf_log_k_fp",
-                   "ptbpf_log_s0"):
-            m = re.search(r"(\d+) events (?:printed|written to .* bytes\)), (\d+) lost, "
+                   "ptbpf_log_s0", "ptbpf_log_cg", "ptbpf_log_ns"):
+            m = re.search(r"(\d+) events (?:printed|written to .* bytes\)), (\d+) lost"
+                          r"(?:, \d+ late)?(?:, \d+ processes left out)?, "
                           r"[\d.]+ s, CPU ([\d.]+) s", text)
             if m:
                 return dict(captured=int(m.group(1)), lost=int(m.group(2)), expected=expected,
@@ -679,6 +710,28 @@ class Bench:
                 break
             time.sleep(0.1)
         self.sessiond_pid = int(open(pidfile).read().strip())
+
+    def cgroup(self):
+        """A cgroup v2 directory of the run's own (the ptbpf_log_cg rows),
+        removed by cgroup_remove()."""
+        if not getattr(self, "cg_dir", None):
+            for root in ("/sys/fs/cgroup", "/sys/fs/cgroup/unified"):
+                if os.path.exists(os.path.join(root, "cgroup.procs")) and \
+                        not os.path.exists(os.path.join(root, "tasks")):
+                    break
+            else:
+                raise NA("no cgroup v2 mount")
+            self.cg_dir = os.path.join(root, "ptbpf-bench-%d" % os.getpid())
+            os.makedirs(self.cg_dir, exist_ok=True)
+        return self.cg_dir
+
+    def cgroup_remove(self):
+        if getattr(self, "cg_dir", None):
+            try:
+                os.rmdir(self.cg_dir)
+            except OSError as e:
+                log("cannot remove %s: %s" % (self.cg_dir, e))
+            self.cg_dir = None
 
     def lttng_stop(self):
         if self.sessiond_pid:
@@ -1428,6 +1481,7 @@ def main():
                 b.add_na(name, "(section)", "%s: %s" % (type(e).__name__, e))
     finally:
         b.lttng_stop()
+        b.cgroup_remove()
     analyse(b.rows)
     mach["mode"] = args.mode
     mach["duration_s"] = round(time.monotonic() - t0)

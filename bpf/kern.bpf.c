@@ -14,6 +14,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "kern.h"
+/* pidns_level, pidns_inum (set before load) and the ids of a namespace */
+#include "pidns.bpf.h"
 
 #define __NR_mmap_x86_64 9
 
@@ -84,6 +86,18 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } forks SEC(".maps");
+
+/*
+ * Of the processes in forks that are in a pid namespace below the tracer's:
+ * their pid there, which their user events carry (see
+ * kern_backend__child_by_inner). Least recently used first out, as forks.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, KERN_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u32);
+} inner_pids SEC(".maps");
 
 /* Processes whose proc_exit was written (see ptbpf_exit). */
 struct {
@@ -202,7 +216,17 @@ struct task_struct___old {
 
 static __always_inline bool pid_traced(__u32 tgid)
 {
-	return bpf_map_lookup_elem(&pids, &tgid) != NULL;
+	__u8 *v = bpf_map_lookup_elem(&pids, &tgid);
+
+	return v && *v == KERN_PID_TRACED;
+}
+
+/* Traced or held: KERN_PID_*, 0 if neither. */
+static __always_inline __u8 pid_state(__u32 tgid)
+{
+	__u8 *v = bpf_map_lookup_elem(&pids, &tgid);
+
+	return v ? *v : 0;
 }
 
 /*
@@ -303,6 +327,8 @@ static __always_inline void rec_fill_ids(struct kern_rec *r, __u32 id, __u32 len
 	r->tid = tid;
 	r->data_len = len;
 	r->flags = 0;
+	/* the ids are the current task's: the tracer's namespace sees others */
+	pidns_current_ids((__u32 *)&r->pid, (__u32 *)&r->tid);
 }
 
 /*
@@ -323,6 +349,7 @@ static __always_inline void rec_fill(struct kern_rec *r, __u32 id, __u32 len,
 {
 	rec_fill_now(r, id, len, BPF_CORE_READ(task, tgid), BPF_CORE_READ(task, pid),
 		     task_thread(task), ip);
+	pidns_task_ids(task, (__u32 *)&r->pid, (__u32 *)&r->tid);
 }
 
 /*
@@ -1372,6 +1399,19 @@ int BPF_PROG(ptbpf_sys_exit_bounded, struct pt_regs *regs, long ret)
 /* ---------------------------------------------------------------- */
 /* Process life cycle */
 
+/* A child in a pid namespace below the tracer's: its pid there, by ours. */
+static __always_inline void fork_inner_pid(struct task_struct *child, __u32 key)
+{
+	struct pid *pid = BPF_CORE_READ(child, thread_pid);
+	__u32 level = BPF_CORE_READ(pid, level), inner;
+
+	if (level <= pidns_level)
+		return;
+	inner = pidns_nr_own(pid, level);
+	if (inner)
+		bpf_map_update_elem(&inner_pids, &key, &inner, BPF_ANY);
+}
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -1381,26 +1421,34 @@ int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
 	__u32 ctgid = BPF_CORE_READ(child, tgid);
 	__u32 cpid = BPF_CORE_READ(child, pid);
-	__u8 one = 1;
+	/* a held process's child is held: its check was the parent's */
+	__u8 st = pid_state(ptgid);
 
-	if (!pid_traced(ptgid))
+	if (!st)
 		return 0;
 	if (ctgid == cpid && ctgid != ptgid) {
+		/* forks is read by user space: in the tracer's namespace's ids */
+		__u32 fk = ctgid, fv = ptgid, t = cpid, pt = BPF_CORE_READ(parent, pid);
+
 		if (inherit)
-			bpf_map_update_elem(&pids, &ctgid, &one, BPF_ANY);
-		bpf_map_update_elem(&forks, &ctgid, &ptgid, BPF_ANY);
+			bpf_map_update_elem(&pids, &ctgid, &st, BPF_ANY);
+		pidns_task_ids(child, &fk, &t);
+		pidns_task_ids(parent, &fv, &pt);
+		bpf_map_update_elem(&forks, &fk, &fv, BPF_ANY);
+		fork_inner_pid(child, fk);
 	}
-	if (!want(BPF_CORE_READ(parent, pid), PTBPF_EV_PROC_FORK))
+	if (st != KERN_PID_TRACED || !want(BPF_CORE_READ(parent, pid), PTBPF_EV_PROC_FORK))
 		return 0;
 	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_PROC_FORK, sizeof(*e), parent, task_user_ip(parent));
 	e = (void *)(r + 1);
-	e->parent_pid = ptgid;
-	e->parent_tid = BPF_CORE_READ(parent, pid);
+	e->parent_pid = r->pid;
+	e->parent_tid = r->tid;
 	e->child_pid = ctgid;
 	e->child_tid = cpid;
+	pidns_task_ids(child, (__u32 *)&e->child_pid, (__u32 *)&e->child_tid);
 	e->is_thread = ctgid == ptgid;
 	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
 	rec_submit(&rr, r);
@@ -1485,7 +1533,7 @@ static __always_inline void untrace_exec(struct task_struct *p, __u32 tgid,
 		return;
 	rec_fill(r, PTBPF_EV_PROC_UNTRACED, sizeof(*e), p, 0);
 	e = (void *)(r + 1);
-	e->pid = tgid;
+	e->pid = r->pid;
 	e->tid = r->tid;
 	e->reason = reason;
 	e->filename_len = exec_filename(e->filename, bprm, &truncated);
@@ -1523,24 +1571,30 @@ int BPF_PROG(ptbpf_exec, struct task_struct *p, pid_t old_pid, struct linux_binp
 	struct kern_rec *r;
 	struct ptbpf_ev_exec *e;
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32, reason;
+	/* a held process too: the check user space made holds for this image only */
+	__u8 st = pid_state(tgid);
 
-	if (!pid_traced(tgid))
+	if (!st)
 		return 0;
 	if (nr_late)
 		late_exec(bprm, old_pid);
 	if (!follow_secure_exec && (reason = exec_untraced_reason(p, bprm))) {
-		untrace_exec(p, tgid, bprm, reason);
+		if (st == KERN_PID_TRACED)
+			untrace_exec(p, tgid, bprm, reason);
+		else
+			bpf_map_delete_elem(&pids, &tgid);
 		return 0;
 	}
-	if (!want((__u32)bpf_get_current_pid_tgid(), PTBPF_EV_PROC_EXEC))
+	if (st != KERN_PID_TRACED || !want((__u32)bpf_get_current_pid_tgid(), PTBPF_EV_PROC_EXEC))
 		return 0;
 	r = rec_reserve(&rr, sizeof(*e));
 	if (!r)
 		return 0;
 	rec_fill(r, PTBPF_EV_PROC_EXEC, sizeof(*e), p, task_user_ip(p));
 	e = (void *)(r + 1);
-	e->pid = tgid;
-	e->old_tid = old_pid;
+	e->pid = r->pid;
+	/* a thread's old id is gone from the namespace's view: its own then */
+	e->old_tid = pidns_level ? r->tid : old_pid;
 	e->filename_len = exec_filename(e->filename, bprm, &e->truncated);
 	if (e->truncated)
 		r->flags |= KERN_REC_TRUNCATED;
@@ -1608,7 +1662,7 @@ int BPF_PROG(ptbpf_free, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 
-	if (BPF_CORE_READ(p, pid) != tgid || !pid_traced(tgid))
+	if (BPF_CORE_READ(p, pid) != tgid || !pid_state(tgid))
 		return 0;
 	bpf_map_delete_elem(&pids, &tgid);
 	bpf_map_delete_elem(&exited, &tgid);
@@ -1733,6 +1787,11 @@ int BPF_PROG(ptbpf_sig_gen, int sig, struct kernel_siginfo *info, struct task_st
 		return 0;
 	s.signo = sig;
 	s.sender_pid = bpf_get_current_pid_tgid() >> 32;
+	if (pidns_level) {
+		__u32 t = (__u32)bpf_get_current_pid_tgid();
+
+		pidns_task_ids(cur, (__u32 *)&s.sender_pid, &t);
+	}
 	s.sender_uid = (__u32)bpf_get_current_uid_gid();
 	if (BPF_CORE_READ(cur, flags) & 0x00200000 /* PF_KTHREAD */) {
 		s.sender_pid = 0;
@@ -1821,8 +1880,8 @@ static __always_inline void emit_switch(struct task_struct *t, __u32 id, bool pr
 		return;
 	rec_fill(r, id, sizeof(*e), t, task_user_ip(t));
 	e = (void *)(r + 1);
-	e->prev_tid = BPF_CORE_READ(prev, pid);
-	e->next_tid = BPF_CORE_READ(next, pid);
+	e->prev_tid = pidns_task_tid(prev, BPF_CORE_READ(prev, pid));
+	e->next_tid = pidns_task_tid(next, BPF_CORE_READ(next, pid));
 	e->prev_state = task_state(prev);
 	e->cpu = bpf_get_smp_processor_id();
 	e->preempt = preempt;
@@ -1852,7 +1911,8 @@ static __always_inline void emit_wakeup(struct task_struct *p)
 	e = (void *)(r + 1);
 	e->pid = r->pid;
 	e->tid = r->tid;
-	e->waker_tid = (__u32)bpf_get_current_pid_tgid();
+	e->waker_tid = pidns_task_tid((struct task_struct *)bpf_get_current_task(),
+				      (__u32)bpf_get_current_pid_tgid());
 	e->target_cpu = BPF_CORE_READ(p, wake_cpu);
 	rec_submit(&rr, r);
 }
@@ -1873,3 +1933,6 @@ int BPF_PROG(ptbpf_wakeup_new, struct task_struct *p)
 
 /* uprobes, uretprobes, USDT probes: they share the rings and filters above */
 #include "probe.bpf.h"
+
+/* the processes of cgroups, those that join later too (a stream with cgroups) */
+#include "cgroup.bpf.h"

@@ -90,8 +90,17 @@ struct kern_stack {
 #define KERN_FILTER_IDS	  2048
 #define KERN_FILTER_WORDS (KERN_FILTER_IDS / 64)
 
-#define KERN_MAX_PIDS	  16384
+#define KERN_MAX_PIDS 16384
+/* pids' values: traced; or held, written nothing while user space checks
+ * that the caller may trace the process (an exec changing its credentials
+ * still ends it: see kern_backend__hold_pid) */
+#define KERN_PID_TRACED	  1
+#define KERN_PID_HELD	  2
 #define KERN_MAX_EXCLUDED 1024
+/* cgroup v2 directories a stream traces the processes of (bpf/cgroup.bpf.h) */
+#define KERN_MAX_CGROUPS 64
+/* a process's start time there: in /proc/PID/stat's clock ticks (USER_HZ 100) */
+#define KERN_CG_TICK_NS 10000000ull
 /* One ring per CPU (a power of two above any possible CPU count we map). */
 #define KERN_MAX_RINGS 1024
 

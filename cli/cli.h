@@ -190,6 +190,23 @@ void sb_line_prefix(struct sbuf *b, struct line_prefix *p, int64_t t_ns, pid_t p
  * or ptbpf_trace_add_pid on pid; prints the message.
  */
 int cli_trace_error(int err, const char *what, long pid);
+
+/* env.c: what keeps ptbpf from tracing here, whatever the kernel offers */
+enum cli_env {
+	CLI_ENV_OK,
+	CLI_ENV_NOPROC,	    /* /proc is not mounted */
+	CLI_ENV_PROC_PIDNS, /* /proc is another pid namespace's */
+	CLI_ENV_USERNS,	    /* not the initial user namespace: bpf() is refused */
+	CLI_ENV_SECCOMP,    /* a seccomp filter refuses bpf() (with CAP_BPF held) */
+};
+/* The first of them found (cheap: no BPF object is made). */
+enum cli_env cli_env_probe(void);
+/* What it means and what to do, for a message ("" for CLI_ENV_OK). */
+const char *cli_env_msg(enum cli_env e);
+/* The exit code of a command it stops. */
+int cli_env_exit(enum cli_env e);
+/* /proc alone (before anything is traced): an exit code, the error said. */
+int cli_env_check_proc(void);
 /* Opens and validates a log; prints the error and returns an exit code. */
 int cli_open_log(const char *path, trace_id_t *trid);
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,6 +100,39 @@ static int parse_pids(struct rec *r, const char *spec)
 	return ret;
 }
 
+#define CGROUP_V1_MAGIC 0x27e0eb /* CGROUP_SUPER_MAGIC */
+
+/*
+ * --cgroup: each path a cgroup v2 directory, said before anything starts;
+ * 0 or an exit code.
+ */
+static int check_cgroups(const struct record_args *a)
+{
+	for (int i = 0; i < a->ncgroups; i++) {
+		const char *path = a->cgroups[i];
+		struct statfs sf;
+		uint64_t id;
+		int err = ptbpf_cgroup_id(path, &id);
+
+		if (!err)
+			continue;
+		if (err != EINVAL)
+			cli_err("--cgroup %s: %s", path, strerror(err));
+		else if (!statfs(path, &sf) && (uint32_t)sf.f_type == CGROUP_V1_MAGIC)
+			cli_err("--cgroup %s: a cgroup v1 hierarchy's directory, not cgroup v2's "
+				"(mounted at /sys/fs/cgroup, or /sys/fs/cgroup/unified beside the "
+				"v1 "
+				"controllers in a hybrid layout)",
+				path);
+		else
+			cli_err("--cgroup %s: not a cgroup v2 directory (cgroup v2 is mounted at "
+				"/sys/fs/cgroup, or /sys/fs/cgroup/unified in a hybrid layout)",
+				path);
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -159,7 +193,7 @@ int cmd_record(int argc, char **argv)
 	struct sigaction sa;
 	int logfd = -1, err, ret = CLI_EXIT_OK, i, created = 0;
 	char *path = NULL;
-	pid_t first_pid;
+	pid_t first_pid = 0;
 
 	view_opts_init(&a.view);
 	if (argp_parse(&record_argp, argc, argv, ARGP_IN_ORDER, NULL, &a))
@@ -168,6 +202,13 @@ int cmd_record(int argc, char **argv)
 	if (evsel_parse(&sel, a.events ? a.events : EVSEL_DEFAULT))
 		return CLI_EXIT_USAGE;
 	sel.strace_lines = 1;
+	/* before the command starts: the library finds the targets in /proc,
+	 * and another namespace's names other processes by their pids */
+	ret = cli_env_check_proc();
+	if (ret) {
+		evsel_free(&sel);
+		return ret;
+	}
 	/* The library registers for membarrier(2) when it creates a stream;
 	 * the kernel waits for an RCU grace period (~10 ms) to register a
 	 * process that has threads, none while it has one: so here, before
@@ -180,13 +221,16 @@ int cmd_record(int argc, char **argv)
 		ret = CLI_EXIT_USAGE;
 		goto out_free;
 	}
+	ret = check_cgroups(&a);
+	if (ret)
+		goto out_free;
 
 	if (a.pids) {
 		ret = parse_pids(&r, a.pids);
 		if (ret)
 			goto out_free;
 		first_pid = r.pids[0];
-	} else {
+	} else if (a.cmd) {
 		path = resolve_cmd(a.cmd[0], &err);
 		if (!path) {
 			cli_err("%s: %s", a.cmd[0],
@@ -231,13 +275,12 @@ int cmd_record(int argc, char **argv)
 	}
 
 	if (!a.output) {
-		r.live = live_out_open(a.text_out);
-		if (!r.live) {
+		if (live_out_open(&r.out, a.text_out)) {
 			ret = CLI_EXIT_FAIL;
 			goto abort_child;
 		}
 		/* the status line would break the lines printed on the terminal */
-		if (isatty(fileno(r.live)))
+		if (r.out.tty)
 			r.status_tty = 0;
 	}
 
@@ -285,15 +328,30 @@ int cmd_record(int argc, char **argv)
 
 	set_nice(a.nice);
 	heap_warm(1);
-	if (a.output)
+	if (!first_pid) /* --cgroup alone: its processes only, not ours */
+		err = ptbpf_trace_create_cgroup(a.cgroups[0], &attr, logfd, &r.trid);
+	else if (a.output)
 		err = posix_trace_create_withlog(first_pid, &attr, logfd, &r.trid);
 	else
 		err = posix_trace_create(first_pid, &attr, &r.trid);
 	heap_warm(0);
 	posix_trace_attr_destroy(&attr);
 	if (err) {
-		ret = cli_trace_error(err, "cannot trace", (long)first_pid);
+		if (first_pid)
+			ret = cli_trace_error(err, "cannot trace", (long)first_pid);
+		else
+			ret = cli_trace_error(err, "cannot trace cgroup", 0);
 		goto abort_child;
+	}
+	/* processes add up: those of the cgroups and the others */
+	for (i = first_pid ? 0 : 1; i < a.ncgroups; i++) {
+		err = ptbpf_trace_add_cgroup(r.trid, a.cgroups[i]);
+		if (err) {
+			cli_err("--cgroup %s: %s", a.cgroups[i],
+				err == E2BIG ? "too many cgroups" : strerror(err));
+			ret = CLI_EXIT_FAIL;
+			goto shutdown;
+		}
 	}
 	for (i = 1; i < r.npids; i++) {
 		err = ptbpf_trace_add_pid(r.trid, r.pids[i]);
@@ -354,9 +412,10 @@ int cmd_record(int argc, char **argv)
 
 	if (got_signal && r.have_child && !r.child_done && !r.sig_passed_at)
 		kill(r.child.pid, got_signal);
-	/* --duration ran out, the log cannot be written or memory ran out:
-	 * the command goes on untraced; do not wait for it */
-	if ((!got_signal || r.log_error) && r.have_child && !r.child_done && !targets_done(&r))
+	/* --duration ran out, the log or the text cannot be written or memory
+	 * ran out: the command goes on untraced; do not wait for it */
+	if ((!got_signal || r.log_error || r.out.err) && r.have_child && !r.child_done &&
+	    !targets_done(&r))
 		r.have_child = 0;
 	memset(&cnt, 0, sizeof(cnt));
 	cnt.sz = sizeof(cnt);
@@ -369,6 +428,9 @@ int cmd_record(int argc, char **argv)
 			strerror(r.log_error));
 	else if (err)
 		cli_err("closing the trace: %s", strerror(err));
+	if (r.out.err)
+		cli_err("writing %s: %s: the lines before the error are in it", r.out.name,
+			strerror(r.out.err));
 	if (a.output && !r.log_error && (a.view.cflag || a.view.threads) &&
 	    (err = record_log_view(&r)))
 		ret = err;
@@ -382,7 +444,7 @@ int cmd_record(int argc, char **argv)
 		cli_err("writing %s: %s", a.output, strerror(errno));
 		ret = CLI_EXIT_FAIL;
 	}
-	if (r.log_error)
+	if (r.log_error || r.out.err)
 		ret = CLI_EXIT_FAIL;
 	if (r.have_child) {
 		if (!r.child_done && waitpid(r.child.pid, &r.child_status, 0) == r.child.pid)
@@ -390,14 +452,11 @@ int cmd_record(int argc, char **argv)
 		if (r.child_done && ret == CLI_EXIT_OK)
 			ret = exit_code_of(r.child_status);
 	}
-	if (r.live) {
-		err = live_out_close(r.live);
-		r.live = NULL;
-		if (err) {
-			cli_err("writing the events: %s", strerror(err));
-			if (ret == CLI_EXIT_OK)
-				ret = CLI_EXIT_FAIL;
-		}
+	/* an error closing it (the writes were checked before the summary) */
+	if (r.out.f && !r.out.err && live_out_close(&r.out)) {
+		cli_err("writing %s: %s", r.out.name, strerror(r.out.err));
+		if (ret == CLI_EXIT_OK)
+			ret = CLI_EXIT_FAIL;
 	}
 	goto out_free;
 
@@ -415,8 +474,7 @@ abort_child:
 		unlink(a.output);
 out_free:
 	early_uev_detach(&r.early);
-	if (r.live)
-		live_out_close(r.live);
+	live_out_close(&r.out);
 	for (i = 0; i < r.npids; i++)
 		if (r.pidfds[i] >= 0)
 			close(r.pidfds[i]);

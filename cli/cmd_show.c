@@ -80,6 +80,22 @@ static const struct argp show_argp = {
  * options vo say (NULL: all of them), and the summaries they ask for;
  * returns an exit code.
  */
+/* A log recorded in a pid namespace: its pids are not the host's (JSON has it). */
+static void show_pidns_note(trace_id_t trid)
+{
+	trace_attr_t a;
+	uint64_t ino = 0;
+
+	if (posix_trace_attr_init(&a))
+		return;
+	if (!posix_trace_get_attr(trid, &a))
+		ptbpf_trace_attr_getpidns(&a, &ino);
+	posix_trace_attr_destroy(&a);
+	if (ino && ino != PTBPF_PIDNS_INITIAL)
+		cli_err("the pids are those of pid namespace pid:[%llu], not the initial one",
+			(unsigned long long)ino);
+}
+
 static int show_log_view(trace_id_t trid, FILE *out, int json, int absolute,
 			 const struct view_opts *vo)
 {
@@ -103,6 +119,8 @@ static int show_log_view(trace_id_t trid, FILE *out, int json, int absolute,
 		fmt_fini(&f);
 		return CLI_EXIT_FAIL;
 	}
+	if (prints && !json)
+		show_pidns_note(trid);
 	for (;;) {
 		err = cli_ev_next(trid, &ev, buf, sizeof(buf), &unav);
 		if (err) {

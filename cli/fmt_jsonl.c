@@ -107,6 +107,7 @@ int fmt_json_attr(FILE *out, trace_id_t trid)
 	char gen[TRACE_NAME_MAX + 1] = "";
 	struct timespec ct = { 0 }, res = { 0 };
 	size_t ssz = 0, lsz = 0, mds = 0, sys = 0, usr = 0;
+	uint64_t pidns = 0;
 	int inh = 0, sfp = 0, lfp = 0;
 
 	if (posix_trace_attr_init(&a))
@@ -127,6 +128,7 @@ int fmt_json_attr(FILE *out, trace_id_t trid)
 	posix_trace_attr_getinherited(&a, &inh);
 	posix_trace_attr_getstreamfullpolicy(&a, &sfp);
 	posix_trace_attr_getlogfullpolicy(&a, &lfp);
+	ptbpf_trace_attr_getpidns(&a, &pidns);
 	posix_trace_attr_destroy(&a);
 	sb_reset(&b);
 	sb_puts(&b, "{\"type\":\"stream\",\"name\":");
@@ -136,10 +138,14 @@ int fmt_json_attr(FILE *out, trace_id_t trid)
 	sb_printf(&b,
 		  ",\"create_time\":%lld.%09ld,\"clock_res_ns\":%lld,\"stream_size\":%zu,"
 		  "\"log_size\":%zu,\"max_data_size\":%zu,\"max_system_event_size\":%zu,"
-		  "\"inherited\":%s,\"stream_full_policy\":\"%s\",\"log_full_policy\":\"%s\"}\n",
+		  "\"inherited\":%s,\"stream_full_policy\":\"%s\",\"log_full_policy\":\"%s\"",
 		  (long long)ct.tv_sec, ct.tv_nsec, (long long)ts_ns(&res), ssz, lsz, mds, sys,
 		  inh == POSIX_TRACE_INHERITED ? "true" : "false", policy_name(sfp),
 		  policy_name(lfp));
+	/* whose pids the events carry (absent: a log of an older version) */
+	if (pidns)
+		sb_printf(&b, ",\"pid_namespace\":%llu", (unsigned long long)pidns);
+	sb_puts(&b, "}\n");
 	if (b.failed) {
 		sb_free(&b);
 		return -1;

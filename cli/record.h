@@ -33,6 +33,8 @@
 #define DEFAULT_NICE_BOOST 10
 /* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */
 #define NICE_DEFAULT 100
+/* --cgroup given at most this often */
+#define RECORD_MAX_CGROUPS 16
 
 struct record_args {
 	const char *output;
@@ -44,6 +46,8 @@ struct record_args {
 	int stack_mode_set;	  /* --call-graph given */
 	size_t stack_bytes;	  /* --call-graph=dwarf,SIZE; 0: the default */
 	const char *pids;
+	const char *cgroups[RECORD_MAX_CGROUPS]; /* --cgroup */
+	int ncgroups;
 	int follow;
 	size_t bufsize;
 	int bufsize_set; /* --buffer-size given */
@@ -112,6 +116,21 @@ void early_uev_release(struct early *e);
 /* Closed (by the closer process, not waited for). */
 void early_uev_detach(struct early *e);
 
+/* record_out.c: the live output, from --output-text (NULL: standard error) */
+struct live_out {
+	FILE *f;	  /* NULL: not open */
+	const char *name; /* the file, "standard output" or "standard error" */
+	int fd, tty;
+	int err;	       /* the first write error (an errno value), 0: none */
+	uint64_t lines, bytes; /* what reached the file */
+};
+/* 0, or -1 when it cannot be opened (said). */
+int live_out_open(struct live_out *o, const char *path);
+/* Writes out what stdio holds; the first write error (0: none). */
+int live_out_flush(struct live_out *o);
+/* Writes out and closes it (if open); the first write error (0: none). */
+int live_out_close(struct live_out *o);
+
 /* One recording: its options, stream and targets. */
 struct rec {
 	struct record_args *a;
@@ -132,7 +151,7 @@ struct rec {
 	int log_error;	      /* writing the log failed (an errno value) */
 	double sig_passed_at; /* got_signal was passed on to the command then (0: not) */
 	struct view *view;
-	FILE *live; /* without -o: where the events are printed */
+	struct live_out out; /* without -o: where the events are printed */
 };
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */
@@ -173,14 +192,6 @@ bool record_tick(struct rec *r);
  * c: the counters read once every event was in.
  */
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd);
-
-/*
- * record_out.c: the live output, from --output-text (NULL: standard error);
- * NULL when it cannot be opened (said)
- */
-FILE *live_out_open(const char *path);
-/* Writes out and closes what live_out_open() gave; 0 or an errno value. */
-int live_out_close(FILE *f);
 
 /*
  * record_live.c: read and print until the targets exit or we are told to

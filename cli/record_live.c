@@ -50,12 +50,14 @@ int record_live(struct rec *r)
 	int err, ret = 0;
 	size_t got;
 
-	fmt_init(&f, r->live, r->a->json, r->a->absolute);
+	fmt_init(&f, r->out.f, r->a->json, r->a->absolute);
+	f.tty = r->out.tty; /* fmt_init cannot tell: the stream has no fd */
 	view_attach(r->view, &f);
 	/* out of memory: nothing more is printed, the loops below stop */
-	if (r->a->json && view_opts_prints(&r->a->view) && fmt_json_attr(r->live, r->trid))
+	if (r->a->json && view_opts_prints(&r->a->view) && fmt_json_attr(r->out.f, r->trid))
 		sb_fail(&f.line);
-	while (!fmt_failed(&f) && !view_failed(r->view)) {
+	/* a write error stops the recording, as -o's does */
+	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err) {
 		struct timespec ab;
 
 		/* what is there first, without a deadline to compute */
@@ -84,7 +86,7 @@ int record_live(struct rec *r)
 			 * pauses the 50 ms that flush them below */
 			if (!f.tty && t >= next_out) {
 				fmt_out(&f);
-				fflush(r->live);
+				fflush(r->out.f);
 				next_out = t + LIVE_OUT_S;
 			}
 		} else if (err && err != ETIMEDOUT && err != EINTR) {
@@ -100,7 +102,7 @@ int record_live(struct rec *r)
 				fmt_flush(&f);
 			} else {
 				fmt_out(&f);
-				fflush(r->live);
+				fflush(r->out.f);
 			}
 		}
 		if (record_tick(r))
@@ -108,7 +110,7 @@ int record_live(struct rec *r)
 	}
 	/* drains what the rings still hold */
 	posix_trace_stop(r->trid);
-	while (!fmt_failed(&f) && !view_failed(r->view) &&
+	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err &&
 	       print_batch(r, buf, sizeof(buf), NULL, &err))
 		;
 	/* the syscalls still in progress: the command's if it ended, else
@@ -118,12 +120,12 @@ int record_live(struct rec *r)
 	if (fmt_failed(&f) || view_failed(r->view)) {
 		cli_err("out of memory");
 		ret = -1;
-	} else if (r->a->json && view_opts_prints(&r->a->view)) {
-		fmt_json_status(r->live, r->trid, f.nevents, f.noverflow);
+	} else if (r->a->json && view_opts_prints(&r->a->view) && !r->out.err) {
+		fmt_json_status(r->out.f, r->trid, f.nevents, f.noverflow);
 	}
 	r->printed = view_opts_prints(&r->a->view) ? f.nevents : view_nevents(r->view);
 	view_attach(r->view, NULL);
 	fmt_fini(&f);
-	fflush(r->live);
+	live_out_flush(&r->out);
 	return ret;
 }

@@ -25,6 +25,7 @@ enum {
 	OPT_KERNEL_STACK,
 	OPT_CALL_GRAPH,
 	OPT_KEEP,
+	OPT_CGROUP,
 };
 
 static const struct argp_option record_opts[] = {
@@ -55,6 +56,14 @@ static const struct argp_option record_opts[] = {
 	  "-fno-omit-frame-pointer)",
 	  0 },
 	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
+	{ "cgroup", OPT_CGROUP, "PATH", 0,
+	  "Trace every process of this cgroup v2 directory and of the cgroups below it (a "
+	  "container's, a systemd unit's: /sys/fs/cgroup/..., /sys/fs/cgroup/unified/... in a "
+	  "hybrid layout), those that join it later too, while they are in it; those the caller "
+	  "may not ptrace are left out and counted. Repeatable; with -p or a command, their "
+	  "processes are traced as well. Alone, the recording runs until interrupted or "
+	  "--duration",
+	  0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
 	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0,
 	  "Stream buffer size (suffixes K, M, G; default 32M, with -k 128M)", 0 },
@@ -210,6 +219,11 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case 'p':
 		a->pids = arg;
 		break;
+	case OPT_CGROUP:
+		if (a->ncgroups == RECORD_MAX_CGROUPS)
+			argp_error(state, "--cgroup: at most %d", RECORD_MAX_CGROUPS);
+		a->cgroups[a->ncgroups++] = arg;
+		break;
 	case 'f':
 		a->follow = 1;
 		break;
@@ -270,8 +284,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
-		if (!a->cmd && !a->pids)
-			argp_error(state, "give a command to run (after --) or -p PID");
+		if (!a->cmd && !a->pids && !a->ncgroups)
+			argp_error(state,
+				   "give a command to run (after --), -p PID or --cgroup PATH");
 		if (a->cmd && a->pids)
 			argp_error(state, "give either a command or -p PID, not both");
 		/* a log holds the events: -T and -P shape printed ones; -z and
@@ -281,9 +296,9 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		     (a->view.status != VIEW_ST_ALL && !view_opts_kernel_status(&a->view))))
 			argp_error(state, "with -o no event is printed: give -T, -P and statuses "
 					  "other than -z or -Z to 'ptbpf show' (or to -c here)");
-		if (a->early_uev && a->pids)
-			argp_error(state,
-				   "--early-user-events is for a command ptbpf starts, not -p");
+		if (a->early_uev && !a->cmd)
+			argp_error(state, "--early-user-events is for a command ptbpf starts, "
+					  "not -p or --cgroup");
 		if (a->output && a->text_out)
 			argp_error(state, "-o writes a log, --output-text prints: give one");
 		/* as perf's --call-graph implies -g */
@@ -307,9 +322,10 @@ const struct argp record_argp = {
 	.options = record_opts,
 	.parser = record_parse,
 	.children = record_children,
-	.args_doc = "[-p PID[,PID...]] | [--] COMMAND [ARG...]",
+	.args_doc = "[-p PID[,PID...]] [--cgroup PATH] | [--cgroup PATH] [--] COMMAND [ARG...]",
 	.doc = "Trace a command (started held until tracing is set up, so its first syscall "
-	       "is recorded) or running processes. Without -o, events are printed live on "
+	       "is recorded), running processes or the processes of a cgroup. Without -o, "
+	       "events are printed live on "
 	       "standard error (as strace does; --output-text for a file), one line each, "
 	       "strace-like for syscalls; with -o, a POSIX trace log is written "
 	       "(read it with 'ptbpf show'). A summary goes to stderr at the end; -c prints "

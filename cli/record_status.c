@@ -55,6 +55,9 @@ int targets_done(struct rec *r)
 		}
 		return r->child_done;
 	}
+	/* --cgroup alone: processes come and go, until a signal or --duration */
+	if (!r->npids)
+		return 0;
 	for (i = 0; i < r->npids; i++) {
 		struct pollfd p = { .fd = r->pidfds[i], .events = POLLIN };
 
@@ -110,6 +113,11 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 			(unsigned long long)log_events_of(r->a->output), r->a->output,
 			fstat(logfd, &st) ? 0LL : (long long)st.st_size,
 			(unsigned long long)(c->lost + c->log_dropped));
+	else if (r->out.err)
+		/* the text's lines, as the file has them: events are not lines */
+		fprintf(stderr, "%s: %llu lines written to %s (%llu bytes), %llu lost", cli_prog,
+			(unsigned long long)r->out.lines, r->out.name,
+			(unsigned long long)r->out.bytes, (unsigned long long)c->lost);
 	else
 		fprintf(stderr, "%s: %llu events %s, %llu lost", cli_prog,
 			(unsigned long long)r->printed,
@@ -117,6 +125,9 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 			(unsigned long long)c->lost);
 	if (c->late)
 		fprintf(stderr, ", %llu late", (unsigned long long)c->late);
+	/* --cgroup: processes the caller may not ptrace are not traced */
+	if (r->a->ncgroups)
+		fprintf(stderr, ", %llu processes left out", (unsigned long long)c->left_out);
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
 	if (getenv("PTBPF_VERBOSE"))
 		fprintf(stderr,

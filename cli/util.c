@@ -335,8 +335,18 @@ void sb_hex(struct sbuf *b, const void *p, size_t n)
 int cli_trace_error(int err, const char *what, long pid)
 {
 	struct ptbpf_features f = { .sz = sizeof(f) };
+	enum cli_env env;
 	int probed;
 
+	/* capabilities held but bpf() refused (a user namespace, a seccomp
+	 * filter), or a /proc that does not show the target: not its fault */
+	if (err == ESRCH || err == EPERM || err == EACCES || err == ENOSYS || err == ENOTSUP) {
+		env = cli_env_probe();
+		if (env != CLI_ENV_OK) {
+			cli_err("%s: %s", what, cli_env_msg(env));
+			return cli_env_exit(env);
+		}
+	}
 	if (err == ESRCH) {
 		cli_err("%s: no such process: %ld", what, pid);
 		return CLI_EXIT_NOPID;

@@ -4,9 +4,15 @@
 #   tools/install-deps.sh          build + test dependencies
 #   tools/install-deps.sh --bench  also the peers the benchmarks compare with
 set -eu
+# podman and runc: tests/container.test.sh (a root filesystem of busybox-static
+# in a container). runc is named so that apt takes it for podman's
+# "crun | runc" (crun refuses a hybrid cgroup v1/v2 layout); the container runs
+# as root with --network none on vfs storage, so neither uidmap, slirp4netns,
+# netavark nor fuse-overlayfs is needed (podman only recommends them).
 pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
-libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format"
+libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
+podman runc"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi

@@ -87,8 +87,10 @@ struct ptbpf_counters {
 	uint64_t log_events;	  /* events written to the trace log's file */
 	uint64_t log_dropped;	  /* events the log could not take (UNTIL_FULL: full) */
 	int log_error;		  /* the first error writing the log (an errno value), 0: none */
-	uint64_t late; /* events reported after younger ones, with their own timestamps (a
-			  source lagged past the hold window: docs/implementation.md) */
+	uint64_t late;	   /* events reported after younger ones, with their own timestamps (a
+			      source lagged past the hold window: docs/implementation.md) */
+	uint64_t left_out; /* processes of the stream's cgroups the caller may not ptrace,
+			      not traced (see ptbpf_trace_add_cgroup) */
 };
 __PTBPF_API int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c);
 
@@ -203,10 +205,52 @@ __PTBPF_API int ptbpf_trace_attr_setkeep(trace_attr_t *attr, unsigned int ms);
 __PTBPF_API int ptbpf_trace_attr_getkeep(const trace_attr_t *attr, unsigned int *ms);
 
 /*
+ * The pid namespace whose pids and tids a stream's events carry, of the
+ * attributes posix_trace_get_attr() gave for a stream or a log: the inode
+ * number of its creator's /proc/self/ns/pid (PTBPF_PIDNS_INITIAL: the
+ * host's), so that a log read elsewhere says whose ids these are; 0:
+ * unknown (a log of an older version, attributes of no stream). EINVAL:
+ * no attributes object or no ino.
+ */
+#define PTBPF_PIDNS_INITIAL 0xEFFFFFFCu
+__PTBPF_API int ptbpf_trace_attr_getpidns(const trace_attr_t *attr, uint64_t *ino);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */
 __PTBPF_API int ptbpf_trace_add_pid(trace_id_t trid, pid_t pid);
+
+/*
+ * Cgroups: trace every process of the cgroup v2 directory path (a
+ * container's, a systemd unit's: /sys/fs/cgroup/..., in a hybrid layout
+ * /sys/fs/cgroup/unified/...) and of the cgroups below it, those in it
+ * when the call is made and those that join it later (moved in, or
+ * created in it), in the kernel, each while it is there. A process the
+ * caller could not ptrace (see posix_trace_create) is left out, not
+ * traced, and counted (ptbpf_counters.left_out): the one that joins later
+ * is checked in the kernel against the caller's credentials, capabilities
+ * and Yama's ptrace_scope, not against other security modules. The
+ * calling process is not taken in (pid 0 traces it). A process that moves
+ * out of them is traced no more, unless it was traced for another reason
+ * (a pid of the stream, or a traced parent's child with
+ * POSIX_TRACE_INHERITED): processes add up. The threads of a process are
+ * in its leader's cgroup.
+ *
+ * ptbpf_trace_add_cgroup() adds a cgroup (at most 64) to an active stream
+ * created by posix_trace_create(); ptbpf_trace_create_cgroup() creates
+ * one that traces the cgroup's processes only, as posix_trace_create()
+ * (fd -1) or posix_trace_create_withlog() (fd: the log) would, its own
+ * process excluded. ptbpf_cgroup_id() gives the id of the cgroup, which
+ * is bpf_get_current_cgroup_id()'s for its processes.
+ * Errors: ENOENT, no such path; EINVAL, not a directory of a cgroup v2 file
+ * system (a cgroup v1 hierarchy's, a plain one), or bad arguments; E2BIG,
+ * too many cgroups; the other errors of posix_trace_create().
+ */
+__PTBPF_API int ptbpf_cgroup_id(const char *path, uint64_t *id);
+__PTBPF_API int ptbpf_trace_create_cgroup(const char *path, const trace_attr_t *attr, int fd,
+					  trace_id_t *trid);
+__PTBPF_API int ptbpf_trace_add_cgroup(trace_id_t trid, const char *path);
 
 /*
  * What the running kernel and the caller offer (see `ptbpf info`). The

@@ -68,6 +68,15 @@ static inline bool api_copy_sized(void *to, const void *from, size_t full)
 }
 
 /*
+ * control.c: create an active stream of pid (0: the caller) and, with
+ * cgroup, of that cgroup's processes (pid -1: of those only), with a log
+ * at fd (-1: none); 0 or a POSIX error number. api_log_fd: may fd take a
+ * log (posix_trace_create_withlog's checks)?
+ */
+int api_create(pid_t pid, const char *cgroup, const trace_attr_t *attr, int fd, trace_id_t *trid);
+int api_log_fd(int fd);
+
+/*
  * exit.c: the streams of a process that exits are shut down. watch: at
  * each create (registers the handler once); hold and release: around each
  * posix_trace_shutdown, which the handler waits for.

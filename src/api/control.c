@@ -10,13 +10,13 @@
 #include "core/attr.h"
 #include "core/stream.h"
 
-static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
+int api_create(pid_t pid, const char *cgroup, const trace_attr_t *attr, int fd, trace_id_t *trid)
 {
 	struct pt_attr a;
 	struct pt_stream *s;
 	int err;
 
-	if (!trid || pid < 0)
+	if (!trid || pid < (cgroup ? -1 : 0))
 		return EINVAL;
 	if (attr) {
 		if (!attr__valid(attr__from_const(attr)))
@@ -32,7 +32,7 @@ static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
 	err = registry__reserve(TRACE_KIND_ACTIVE, fd >= 0, trid);
 	if (err)
 		return api_err(err);
-	err = stream__create(&s, pid, &a, fd);
+	err = stream__create_cgroup(&s, pid, cgroup, &a, fd);
 	if (err) {
 		registry__unreserve(*trid);
 		return api_err(err);
@@ -43,11 +43,10 @@ static int create(pid_t pid, const trace_attr_t *attr, int fd, trace_id_t *trid)
 
 int posix_trace_create(pid_t pid, const trace_attr_t *__restrict attr, trace_id_t *__restrict trid)
 {
-	return create(pid, attr, -1, trid);
+	return api_create(pid, NULL, attr, -1, trid);
 }
 
-int posix_trace_create_withlog(pid_t pid, const trace_attr_t *__restrict attr, int fd,
-			       trace_id_t *__restrict trid)
+int api_log_fd(int fd)
 {
 	struct stat st;
 	int fl;
@@ -63,7 +62,15 @@ int posix_trace_create_withlog(pid_t pid, const trace_attr_t *__restrict attr, i
 		return EINVAL;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
 		return EINVAL;
-	return create(pid, attr, fd, trid);
+	return 0;
+}
+
+int posix_trace_create_withlog(pid_t pid, const trace_attr_t *__restrict attr, int fd,
+			       trace_id_t *__restrict trid)
+{
+	int err = api_log_fd(fd);
+
+	return err ? err : api_create(pid, NULL, attr, fd, trid);
 }
 
 static void wake_stream(void *obj)

@@ -20,6 +20,7 @@
 #include "backend/kern_keep.h"
 #include "backend/kern_stack.h"
 #include "backend/kring.h"
+#include "backend/pidns.h"
 #include "backend/probe.h"
 #include "backend/ring_prefault.h"
 #include "backend/syscall_caps.h"
@@ -307,6 +308,13 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	skel->bss->inherit = o && o->inherit;
 	skel->rodata->follow_secure_exec = o && o->follow_secure_exec;
 	skel->rodata->syscall_status = kern_syscall_status(o);
+	/* in a pid namespace, the programs write its ids (see pidns.h) */
+	err = pidns__open(&kb->pidns);
+	if (err)
+		return err;
+	skel->rodata->pidns_level = pidns__level(kb->pidns);
+	skel->rodata->pidns_inum = pidns__inum(kb->pidns);
+	skel->rodata->pidns_dev = pidns__dev(kb->pidns);
 	err = kern_backend__set_caps(skel, o ? o->strsize : 0);
 	if (err)
 		return err;
@@ -428,6 +436,7 @@ void kern_backend__destroy(struct kern_backend *kb)
 	kern_kept__free(kb);
 	kern_bpf__destroy(kb->skel);
 	kern_stacks__free(kb->stacks);
+	pidns__free(kb->pidns);
 	for (int i = 0; kb->ring_fds && i < kb->nrings; i++)
 		if (kb->ring_fds[i] >= 0)
 			close(kb->ring_fds[i]);
@@ -436,22 +445,72 @@ void kern_backend__destroy(struct kern_backend *kb)
 	free(kb);
 }
 
-int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
+/* The host's id of the caller's process (or thread) id: the maps' keys. */
+static int kern_backend__host_id(struct kern_backend *kb, pid_t id, bool thread, __u32 *key)
 {
-	__u32 key = tgid;
-	__u8 one = 1;
+	pid_t host = id;
+	int err = kb->pidns ? pidns__to_host(kb->pidns, id, thread, &host) : 0;
+
+	*key = (__u32)host;
+	return err;
+}
+
+/* tgid in pids in state st (KERN_PID_*), under flags (BPF_ANY, ...). */
+static int kern_backend__put_pid(struct kern_backend *kb, pid_t tgid, __u8 st, __u64 flags)
+{
+	__u32 key;
 	int err;
 
 	if (tgid <= 0)
 		return -EINVAL;
-	err = bpf_map__update_elem(kb->skel->maps.pids, &key, sizeof(key), &one, sizeof(one),
-				   BPF_ANY);
-	if (!err && !kb->inherit && kb->probes.nsaved) {
-		struct kern_bpf *ps = kern_kept__probe_skel(kb);
+	err = kern_backend__host_id(kb, tgid, false, &key);
+	if (err)
+		return err;
+	return bpf_map__update_elem(kb->skel->maps.pids, &key, sizeof(key), &st, sizeof(st), flags);
+}
 
-		err = ps ? probe__attach_pid(ps, &kb->probes, tgid) : -errno;
-	}
-	return err;
+/* Without inheritance, each traced process gets the probes. */
+static int kern_backend__pid_probes(struct kern_backend *kb, pid_t tgid)
+{
+	struct kern_bpf *ps;
+
+	if (kb->inherit || !kb->probes.nsaved)
+		return 0;
+	ps = kern_kept__probe_skel(kb);
+	return ps ? probe__attach_pid(ps, &kb->probes, tgid) : -errno;
+}
+
+int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
+{
+	int err = kern_backend__put_pid(kb, tgid, KERN_PID_TRACED, BPF_ANY);
+
+	return err ? err : kern_backend__pid_probes(kb, tgid);
+}
+
+int kern_backend__hold_pid(struct kern_backend *kb, pid_t tgid)
+{
+	return kern_backend__put_pid(kb, tgid, KERN_PID_HELD, BPF_NOEXIST);
+}
+
+int kern_backend__release_pid(struct kern_backend *kb, pid_t tgid)
+{
+	int err = kern_backend__put_pid(kb, tgid, KERN_PID_TRACED, BPF_EXIST);
+
+	/* gone from pids: an exec changed its credentials since it was held */
+	if (err == -ENOENT)
+		return -EPERM;
+	return err ? err : kern_backend__pid_probes(kb, tgid);
+}
+
+int kern_backend__remove_pid(struct kern_backend *kb, pid_t tgid)
+{
+	__u32 key;
+	int err = kern_backend__host_id(kb, tgid, false, &key);
+
+	if (err)
+		return err == -ESRCH ? 0 : err;
+	err = bpf_map__delete_elem(kb->skel->maps.pids, &key, sizeof(key), 0);
+	return err == -ENOENT ? 0 : err;
 }
 
 /*
@@ -480,6 +539,9 @@ int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *
 		key = next;
 		prev = &key;
 		one.pid = (pid_t)key;
+		/* perf_event_open takes the caller's namespace's id */
+		if (kb->pidns && pidns__from_host(kb->pidns, (pid_t)key, &one.pid))
+			continue;
 		err = probe__attach(ps, &kb->probes, &one);
 		/* a traced process gone meanwhile */
 		if (err == -ESRCH || err == -ENOENT)
@@ -509,14 +571,46 @@ int kern_backend__parent(struct kern_backend *kb, pid_t tgid, pid_t *parent)
 	return 0;
 }
 
+/* Is tgid ancestor, or forked (depth generations at most) from it? */
+static bool kern_backend__descends(struct kern_backend *kb, pid_t tgid, pid_t ancestor, int depth)
+{
+	for (; depth > 0; depth--) {
+		if (tgid == ancestor)
+			return true;
+		if (kern_backend__parent(kb, tgid, &tgid))
+			return false;
+	}
+	return false;
+}
+
+int kern_backend__child_by_inner(struct kern_backend *kb, pid_t ancestor, pid_t inner, pid_t *outer)
+{
+	__u32 key, next, *prev = NULL, val;
+
+	while (!bpf_map__get_next_key(kb->skel->maps.inner_pids, prev, &next, sizeof(next))) {
+		key = next;
+		prev = &key;
+		if (!bpf_map__lookup_elem(kb->skel->maps.inner_pids, &key, sizeof(key), &val,
+					  sizeof(val), 0) &&
+		    val == (__u32)inner && kern_backend__descends(kb, (pid_t)key, ancestor, 16)) {
+			*outer = (pid_t)key;
+			return 0;
+		}
+	}
+	return -ESRCH;
+}
+
 int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid)
 {
-	__u32 key = tid;
+	__u32 key;
 	__u8 one = 1;
 	int err;
 
 	if (tid <= 0)
 		return -EINVAL;
+	err = kern_backend__host_id(kb, tid, true, &key);
+	if (err)
+		return err;
 	err = bpf_map__update_elem(kb->skel->maps.excluded, &key, sizeof(key), &one, sizeof(one),
 				   BPF_NOEXIST);
 	if (err == -EEXIST)
@@ -529,11 +623,14 @@ int kern_backend__exclude_tid(struct kern_backend *kb, pid_t tid)
 
 int kern_backend__include_tid(struct kern_backend *kb, pid_t tid)
 {
-	__u32 key = tid;
+	__u32 key;
 	int err;
 
 	if (tid <= 0)
 		return -EINVAL;
+	err = kern_backend__host_id(kb, tid, true, &key);
+	if (err)
+		return err == -ESRCH ? 0 : err;
 	err = bpf_map__delete_elem(kb->skel->maps.excluded, &key, sizeof(key), 0);
 	if (err)
 		return err == -ENOENT ? 0 : err;

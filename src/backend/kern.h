@@ -88,8 +88,29 @@ struct probe_target;
  */
 int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *t);
 bool kern_backend__has_probe(struct kern_backend *kb, uint32_t id);
-/* Trace all threads of process tgid. */
+/*
+ * Trace all threads of process tgid (the caller's namespace's id: -ESRCH
+ * if it has none there).
+ */
 int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid);
+/*
+ * The same in two steps, for a caller that checks it may trace tgid in
+ * between: held, nothing of it is written, but an exec changing its
+ * credentials ends it, so a check made after hold_pid holds for what
+ * release_pid then traces (-EPERM: such an exec came; -EEXIST from hold:
+ * traced already).
+ */
+int kern_backend__hold_pid(struct kern_backend *kb, pid_t tgid);
+int kern_backend__release_pid(struct kern_backend *kb, pid_t tgid);
+/*
+ * Of the processes forked from ancestor (or from those forked from it), the
+ * one whose pid in its own pid namespace, below the caller's, is inner: its
+ * pid in the caller's (-ESRCH: none known).
+ */
+int kern_backend__child_by_inner(struct kern_backend *kb, pid_t ancestor, pid_t inner,
+				 pid_t *outer);
+/* Trace tgid no more (not traced: 0). */
+int kern_backend__remove_pid(struct kern_backend *kb, pid_t tgid);
 /*
  * The traced process that forked process tgid: 0 and *parent set, or
  * -ENOENT. Kept after tgid exits (while some thousand forks since have not

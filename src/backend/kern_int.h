@@ -67,6 +67,7 @@ struct kern_backend {
 	int *kept_links; /* their attachments */
 	int nkept_links;
 	struct kern_bpf *probe_skel; /* a taken set's probe programs, at the first probe */
+	struct pidns *pidns;	     /* the caller's pid namespace, NULL: the initial one */
 };
 
 /* The rings' arrays, for kb->nrings rings. */

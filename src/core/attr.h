@@ -52,6 +52,9 @@ struct pt_attr {
 	/* milliseconds the loaded programs are kept after the stream for the
 	 * next one of the same settings, 0: not kept */
 	uint32_t keep_ms;
+	/* the pid namespace whose ids the stream's events carry (the inode
+	 * of /proc/self/ns/pid of its creator), 0: unknown */
+	uint64_t pidns_ino;
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

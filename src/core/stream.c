@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
@@ -23,6 +24,7 @@ static void stream__free(struct pt_stream *s)
 	int i;
 
 	free(s->fd_pids);
+	kern_cgroups__free(s->cg); /* its programs share the backend's maps */
 	for (i = 0; i < s->nuev; i++)
 		if (s->uev[i].c)
 			uev_consumer__detach(s->uev[i].c);
@@ -43,7 +45,37 @@ static void stream__free(struct pt_stream *s)
 	free(s);
 }
 
-int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, int log_fd)
+/* The pid namespace the events' ids are of: the caller's (see backend/pidns.h). */
+static uint64_t stream__pidns_ino(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) ? 0 : (uint64_t)st.st_ino;
+}
+
+/*
+ * Trace pid, checked after it entered the filter: a check before would
+ * leave a window in which an exec of a set-user-ID program gives the
+ * process privileges the caller has not (the BPF side ends tracing at
+ * such an exec only once the process is in the filter).
+ */
+static int stream__trace_pid(struct pt_stream *s, pid_t pid)
+{
+	int err = kern_backend__hold_pid(s->kb, pid);
+
+	if (err == -EEXIST)
+		return 0;
+	if (!err)
+		err = target__check(pid);
+	if (!err)
+		err = kern_backend__release_pid(s->kb, pid);
+	if (err)
+		kern_backend__remove_pid(s->kb, pid);
+	return err;
+}
+
+int stream__create_cgroup(struct pt_stream **out, pid_t pid, const char *cgroup,
+			  const struct pt_attr *a, int log_fd)
 {
 	struct kern_opts ko = { 0 };
 	struct pt_stream *s;
@@ -58,9 +90,11 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	pthread_cond_init(&s->cond, NULL);
 	s->attr = *a;
 	clock_gettime(CLOCK_REALTIME, &s->attr.create_time);
+	s->attr.pidns_ino = stream__pidns_ino();
 	s->policy = attr__stream_policy(a, log_fd >= 0);
 	s->controller = getpid();
-	s->pid = pid ? pid : s->controller;
+	/* 0: none, a cgroup's stream */
+	s->pid = pid < 0 ? 0 : pid ? pid : s->controller;
 	s->status = POSIX_TRACE_SUSPENDED;
 	s->full = POSIX_TRACE_NOT_FULL;
 	s->overrun = POSIX_TRACE_NO_OVERRUN;
@@ -88,7 +122,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	if (err)
 		goto fail;
 
-	err = target__check(s->pid);
+	err = s->pid ? target__check(s->pid) : 0;
 	if (err)
 		goto fail;
 
@@ -108,7 +142,7 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	/* no free slot in the process's user-event region: no more streams
 	 * can trace it now. First: its ring's pages are allocated while the
 	 * BPF programs load. */
-	if (stream__uev_add(s, s->pid, true) == -EBUSY) {
+	if (s->pid && stream__uev_add(s, s->pid, true) == -EBUSY) {
 		err = -EAGAIN;
 		goto fail;
 	}
@@ -116,13 +150,16 @@ int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, i
 	if (err)
 		goto fail;
 	s->later_rings = true;
-	err = kern_backend__add_pid(s->kb, s->pid);
+	err = s->pid ? stream__trace_pid(s, s->pid) : 0;
 	if (err)
 		goto fail;
 	err = stream__apply_filter(s); /* empty: record everything */
 	if (err)
 		goto fail;
 	s->nrefused = 0;
+	err = cgroup ? stream__add_cgroup(s, cgroup) : 0;
+	if (err)
+		goto fail;
 	/* the log last: a create that fails leaves its file as it was */
 	if (log_fd >= 0) {
 		err = stream_log__open(&s->log, log_fd, &s->attr, s->policy, &s->types, &s->q,
@@ -144,6 +181,11 @@ fail:
 		stream_log__close(s->log, NULL);
 	stream__free(s);
 	return err;
+}
+
+int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, int log_fd)
+{
+	return stream__create_cgroup(out, pid, NULL, a, log_fd);
 }
 
 void stream__wake_all(struct pt_stream *s)
@@ -294,7 +336,7 @@ int stream__add_pid(struct pt_stream *s, pid_t pid)
 	if (err)
 		return err;
 	pthread_mutex_lock(&s->lock);
-	err = kern_backend__add_pid(s->kb, pid);
+	err = stream__trace_pid(s, pid);
 	if (!err)
 		stream__uev_add(s, pid, false);
 	if (!err && s->attr.fdinfo)
@@ -421,6 +463,7 @@ void stream__counters(struct pt_stream *s, struct ptbpf_counters *c)
 	c->kernel_emitted = kc.emitted;
 	c->kernel_dropped = kc.dropped;
 	c->kernel_filtered = kc.filtered;
+	c->left_out = kern_cgroups__left_out_count(s->cg);
 	if (s->log)
 		stream_log__counters(s->log, c);
 	pthread_mutex_unlock(&s->lock);

@@ -27,6 +27,12 @@ enum stream_wait {
 /* pid 0: the caller. log_fd -1: no log. */
 int stream__create(struct pt_stream **out, pid_t pid, const struct pt_attr *a, int log_fd);
 /*
+ * The same for the processes of the cgroup v2 directory cgroup (see
+ * stream__add_cgroup) with pid -1: no process of its own.
+ */
+int stream__create_cgroup(struct pt_stream **out, pid_t pid, const char *cgroup,
+			  const struct pt_attr *a, int log_fd);
+/*
  * Stop tracing, wake readers, flush the log, free everything. Returns the
  * first error writing the log (-ENOSPC...), if any: freed all the same.
  */
@@ -37,6 +43,15 @@ int stream__stop(struct pt_stream *s);
 int stream__clear(struct pt_stream *s);
 int stream__flush(struct pt_stream *s);
 int stream__add_pid(struct pt_stream *s, pid_t pid);
+/*
+ * Trace the processes of the cgroup v2 directory path and of the cgroups
+ * below it, those that join later too, each if the caller could ptrace it
+ * (the others are counted: ptbpf_counters.left_out); the caller itself is
+ * none of them. A process that moves out is traced no more (unless it is
+ * traced for another reason). -ENOENT, -EINVAL: see cgroup__id; -E2BIG:
+ * too many cgroups.
+ */
+int stream__add_cgroup(struct pt_stream *s, const char *path);
 
 void stream__get_attr(struct pt_stream *s, struct pt_attr *a);
 void stream__get_status(struct pt_stream *s, struct posix_trace_status_info *st);

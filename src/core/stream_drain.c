@@ -225,6 +225,17 @@ static bool on_uev_shares(void *ctx, pid_t pid)
 	return false;
 }
 
+/* The process forked from the region's that has pid inner in its namespace. */
+static pid_t on_uev_outer(void *ctx, pid_t inner)
+{
+	struct drain *d = ctx;
+	pid_t outer = 0;
+
+	if (!d->s->kb || kern_backend__child_by_inner(d->s->kb, d->uev_cur->pid, inner, &outer))
+		return 0;
+	return outer;
+}
+
 static int on_uev_event(void *ctx, struct pt_event_hdr *h, const void *data)
 {
 	struct drain *d = ctx;
@@ -350,6 +361,7 @@ static void drain__uev_sources(struct drain *d)
 			      .lost = on_uev_lost,
 			      .run = on_source_run,
 			      .shares = on_uev_shares,
+			      .outer = on_uev_outer,
 			      .ctx = d };
 	struct pt_stream *s = d->s;
 	uint64_t now = 0;

@@ -20,6 +20,7 @@
 #include <ptbpf/events.h>
 
 #include "backend/kern.h"
+#include "backend/kern_cgroup.h"
 #include "common/clock.h"
 #include "common/event.h"
 #include "core/batch.h"
@@ -163,6 +164,7 @@ struct pt_stream {
 	pid_t last_tid;
 
 	struct kern_backend *kb;
+	struct kern_cgroups *cg; /* with cgroups (stream_cgroup.c), else NULL */
 	struct uev_src uev[MAX_UEV_SOURCES];
 	int nuev;
 	/* fdinfo: the processes added before the start, whose open fds it

@@ -221,6 +221,7 @@ static void meta_from_attr(struct log_meta *m, const struct pt_attr *a, int stre
 	m->stream_min_size = a->stream_size;
 	m->max_data_size = a->max_data_size;
 	m->log_max_size = a->log_size;
+	m->pidns_ino = a->pidns_ino;
 	m->stream_full_policy = stream_policy;
 	m->log_full_policy = log_policy(a->log_policy);
 	m->inheritance = a->inherit;

@@ -51,6 +51,7 @@ struct log_meta {
 	int32_t stream_full_policy;
 	int32_t log_full_policy; /* LOG_POLICY_* */
 	int32_t inheritance;
+	uint64_t pidns_ino; /* the pid namespace of the events' ids, 0: unknown */
 	/* reader only: when the log file was created */
 	int64_t file_sec;
 	int64_t file_nsec;

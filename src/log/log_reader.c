@@ -205,6 +205,7 @@ static int read_hdr(struct log_reader *r)
 	r->meta.stream_full_policy = (int32_t)le32toh((uint32_t)h.stream_full_policy);
 	r->meta.log_full_policy = (int32_t)le32toh((uint32_t)h.log_full_policy);
 	r->meta.inheritance = (int32_t)le32toh((uint32_t)h.inheritance);
+	r->meta.pidns_ino = le64toh(h.pidns_ino);
 	r->meta.file_sec = (int64_t)le64toh((uint64_t)h.file_sec);
 	r->meta.file_nsec = (int64_t)le64toh((uint64_t)h.file_nsec);
 	return 0;

@@ -274,6 +274,11 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	}
 	c->target = pid;
 	c->me = getpid();
+	/* what the process writes, and checks in its slot, is by its ids */
+	if (pid != c->me)
+		uev_ns__init(&c->ns, pid);
+	else
+		c->ns.inner = pid;
 	p = mmap(NULL, UEV_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
 	if (p == MAP_FAILED) {
 		err = -errno;
@@ -292,7 +297,7 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		size <<= 1;
 	c->flags = (o && o->inherit) ? UEV_SLOT_INHERIT : 0;
 
-	if (!uev_adopt(c, pid)) {
+	if (!uev_adopt(c, c->ns.inner)) {
 		/* keep the provisional ring (producers are writing into it) and
 		 * its content, at the size its process gave it (UEV_PROV_RING
 		 * of its library's version), checked; max_data can change at
@@ -360,7 +365,7 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		c->flags |= UEV_SLOT_ENABLED;
 		STORE(&sl->max_data, c->max_data);
 		STORE(&sl->ring_size, c->size);
-		STORE(&sl->target_pid, (int32_t)pid);
+		STORE(&sl->target_pid, (int32_t)c->ns.inner);
 		memset(sl->filter, 0, sizeof(sl->filter));
 		STORE(&sl->flags, c->flags);
 		__atomic_fetch_or(&c->ctl->active, 1ull << c->slot, __ATOMIC_SEQ_CST);
@@ -374,7 +379,7 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	}
 	STORE(&sl->gen, c->gen);
 	STORE(&sl->flags, c->flags);
-	STORE(&sl->target_pid, (int32_t)pid);
+	STORE(&sl->target_pid, (int32_t)c->ns.inner);
 	STORE(&sl->max_data, c->max_data);
 	STORE(&sl->ring_size, c->size);
 	memset(sl->filter, 0, sizeof(sl->filter));

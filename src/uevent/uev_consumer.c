@@ -279,7 +279,8 @@ static bool uev_skip_dead(struct uev_consumer *c, struct uev_csub *u, const stru
 	if (off + sizeof(*rec) <= c->sub_size)
 		word = LOAD(&rec->commit);
 	/* RESV: the tid is the first word after the header (uev_thr) */
-	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV &&
+	/* (of the writer's namespace: of no use to /proc if it is not ours) */
+	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV && !c->ns.nested &&
 	    off + sizeof(*rec) + sizeof(tid) <= c->sub_size)
 		tid = LOAD((int32_t *)(rec + 1));
 	if (UEV_COMMIT_KIND(word) == UEV_KIND_RESV_OWN && u->ctx_known)
@@ -325,8 +326,10 @@ static int uev_take_context(struct uev_consumer *c, struct uev_csub *u, const st
 		memcpy(&th, *p, sizeof(th));
 		*p += sizeof(th);
 		u->ctx_known = true;
-		u->ctx_tid = th.tid;
-		u->ctx_pid = th.pid;
+		/* 0: a process of its namespace not found in ours (gone) */
+		if (!uev_ns__outer(&c->ns, c->target, cbs, th.pid, th.tid, &u->ctx_pid,
+				   &u->ctx_tid))
+			u->ctx_pid = u->ctx_tid = 0;
 		u->ctx_thread = th.thread;
 		u->ctx_verdict = UEV_UNCHECKED;
 	}
@@ -379,6 +382,8 @@ static enum uev_verdict uev_attribute(struct uev_consumer *c, struct uev_csub *u
 
 	if (pid == c->target)
 		return UEV_DELIVER;
+	if (pid == 0 && c->ns.nested)
+		return inherit ? UEV_SKIP_LOST : UEV_SKIP;
 	if (pid > 0 && cbs->shares && cbs->shares(cbs->ctx, pid))
 		return inherit ? UEV_DELIVER : UEV_SKIP;
 	if (pos < u->adopted_end)

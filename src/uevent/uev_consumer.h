@@ -76,6 +76,12 @@ struct uev_cbs {
 	 */
 	bool (*shares)(void *ctx, pid_t pid);
 	/*
+	 * Optional: with the slot's process in a pid namespace below ours,
+	 * the process that shares its region whose pid there is inner
+	 * (forked since it was traced, gone perhaps): its pid in ours, or 0.
+	 */
+	pid_t (*outer)(void *ctx, pid_t inner);
+	/*
 	 * Optional: the events that follow come from the next sub-ring, a
 	 * new run in (nearly) time order. Lets the caller sort each run and
 	 * merge them instead of sorting everything.

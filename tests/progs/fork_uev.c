@@ -3,7 +3,8 @@
  * For the ptbpf CLI tests: fork_uev N registers fork_hello, forks at once
  * (before any tracer can have attached to its user events), then parent
  * and child each emit fork_hello N times, with their pid and a sequence
- * number as data; the parent waits for the child.
+ * number as data; the parent waits for the child. fork_uev N MS waits MS
+ * milliseconds before it forks (a tracer attaches meanwhile).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@ int main(int argc, char **argv)
 
 	if (posix_trace_eventid_open("fork_hello", &id))
 		return 10;
+	if (argc > 2)
+		usleep((useconds_t)atoi(argv[2]) * 1000);
 	child = fork();
 	if (child < 0)
 		return 11;

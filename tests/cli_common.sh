@@ -12,6 +12,9 @@ skip() {
 	exit 77
 }
 fail() { echo "FAIL: $*"; exit 1; }
+# tscale SECONDS: a wait or a duration of a test, longer on a slow machine
+# (PTBPF_TEST_TIME_SCALE: tools/vmtest-suite sets 4 under QEMU)
+tscale() { awk -v t="$1" -v k="${PTBPF_TEST_TIME_SCALE:-1}" 'BEGIN { print t * k }'; }
 [ -x "$P" ] || fail "no $P"
 [ "$(id -u)" = 0 ] || skip "needs root"
 "$P" info >/dev/null 2>&1 || skip "BPF tracing not available here ('ptbpf info')"

@@ -11,7 +11,7 @@ sq=
 key=none
 
 "$P" record --keep 5 -o "$T/a.log" -- /bin/true 2>"$T/err" || { cat "$T/err"; fail "record"; }
-sleep 0.3
+sleep "$(tscale 0.3)"
 name=$(sed -n 's|.* @\(ptbpf-keep/0/[0-9a-f]*\)$|\1|p' /proc/net/unix | head -1)
 [ -n "$name" ] || fail "no ptbpf-keep socket after a record --keep"
 key=${name##*/}
@@ -37,7 +37,11 @@ print("squatting, queue full after", len(held), flush=True)
 time.sleep(60)
 ' "$name" >"$T/sq" 2>&1 &
 sq=$!
-sleep 0.5
+i=0
+while ! grep -q "squatting" "$T/sq" && [ $i -lt 100 ] && kill -0 $sq 2>/dev/null; do
+	sleep "$(tscale 0.05)"
+	i=$((i + 1))
+done
 grep -q "squatting" "$T/sq" || { cat "$T/sq"; fail "the squatter did not bind $name"; }
 
 st=0

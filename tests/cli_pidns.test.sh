@@ -11,6 +11,9 @@
 command -v unshare >/dev/null || skip "no unshare (util-linux)"
 command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
 ns() { unshare --pid --fork --mount-proc "$@"; }
+# On Linux 5.10, BPF maps are charged to RLIMIT_MEMLOCK: the tracers run as
+# nobody get a limit root raised
+ulimit -l unlimited 2>/dev/null || true
 
 # record -- CMD: the shell's $$ is on its lines, the file it opened seen
 ns sh -c "stat -L -c %i /proc/self/ns/pid >\"$T/a.ns\"; \"$P\" record -o \"$T/a.log\" -- sh -c 'echo \$\$ >\"$T/a.pid\"; exec cat /etc/hostname'" \
@@ -49,7 +52,7 @@ echo "ok: -f: parent $p, child $c"
 
 # -p: a process of the namespace, by the pid it has there
 ns sh -c "sh -c 'echo \$\$ >\"$T/t.pid\"; while :; do cat /etc/hostname >/dev/null; sleep 0.05; done' &
-	t=\$!; sleep 0.3; timeout -s INT 1 \"$P\" record -f -p \$t -e openat,proc; kill \$t" \
+	t=\$!; sleep $(tscale 0.3); timeout 60 \"$P\" record --duration 1 -f -p \$t -e openat,proc; kill \$t" \
 	>"$T/p.out" 2>&1
 t=$(cat "$T/t.pid")
 # a child it forked (cat, not sleep) opened the file
@@ -73,9 +76,9 @@ caps=+bpf,+perfmon
 ns sh -c "echo $((host - 1)) >/proc/sys/kernel/ns_last_pid
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all sh -c \
 		'echo \$\$ >\"$d/w/n.pid\"; while :; do cat /etc/os-release >/dev/null; sleep 0.05; done' &
-	t=\$!; sleep 0.3
+	t=\$!; sleep $(tscale 0.3)
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,$caps \
-		--ambient-caps=-all,$caps env LD_LIBRARY_PATH=$d timeout -s INT 1 $d/ptbpf record -f -p $host -e openat
+		--ambient-caps=-all,$caps env LD_LIBRARY_PATH=$d timeout 60 $d/ptbpf record --duration 1 -f -p $host -e openat
 	kill \$t" >"$T/h.out" 2>&1
 [ "$(cat "$d/w/n.pid")" = "$host" ] || { cat "$T/h.out"; fail "the namespace's process did not get pid $host"; }
 grep -q "openat(.*\"/etc/os-release\"" "$T/h.out" ||
@@ -96,18 +99,18 @@ c=$(sed -n "s|^[0-9.]* \([0-9]*\)/[0-9]* proc_fork process \([0-9]*\)/.*|\2|p" "
 [ "$(grep -c " $c/$c user fork_hello " "$T/u1.out")" = 50 ] ||
 	{ tail -20 "$T/u1.out"; fail "fork_uev in the namespace: not 50 events of its child $c"; }
 echo "ok: user events in the namespace, the tracer inside, a child's too"
-"$P" record -f -e user,proc -- unshare --pid --fork "$U" 2 100 >"$T/u2.out" 2>&1 ||
+"$P" record -f -e user,proc -- unshare --pid --fork "$U" 2 "$(tscale 500)" >"$T/u2.out" 2>&1 ||
 	{ tail -20 "$T/u2.out"; fail "record -e user -- unshare --pid"; }
 h=$(sed -n "s|^[0-9.]* \([0-9]*\)/[0-9]* proc_exec \"$U\"|\1|p" "$T/u2.out")
 [ -n "$h" ] && [ "$(grep -c "^[0-9.]* $h/$h user cli_hello len=7" "$T/u2.out")" = 2 ] ||
 	{ tail -20 "$T/u2.out"; fail "a namespaced program's user events, traced from the host: not 2 of pid $h"; }
 echo "ok: user events of a namespaced program traced from the host, pid $h"
 # ... and a child it forks after the tracer attached, by -p
-unshare --pid --fork "$PROGS/fork_uev" 50 1500 &
+unshare --pid --fork "$PROGS/fork_uev" 50 $(tscale 1500) &
 un=$!
-sleep 0.5
+sleep $(tscale 0.5)
 f=$(pgrep -P $un)
-timeout 10 "$P" record -f -e user,proc -p "$f" >"$T/u3.out" 2>&1
+timeout $(tscale 10) "$P" record -f -e user,proc -p "$f" >"$T/u3.out" 2>&1
 wait $un || fail "fork_uev in a namespace failed"
 c=$(sed -n "s|^[0-9.]* $f/$f proc_fork process \([0-9]*\)/.*|\1|p" "$T/u3.out" | head -1)
 [ -n "$c" ] && [ "$(grep -c "^[0-9.]* $f/$f user fork_hello " "$T/u3.out")" = 50 ] &&

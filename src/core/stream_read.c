@@ -117,6 +117,14 @@ int stream__getnext(struct pt_stream *s, enum stream_wait how, const struct time
 		}
 		if (!stream__head(s))
 			stream__drain_fit(s, NULL);
+		/*
+		 * Stored events all held back (a full LOOP stream leaves its
+		 * sources undrained, so their watermarks stand still): drain
+		 * them whole, and what no source can still precede is released.
+		 * A reader that does not wait is not told there is nothing.
+		 */
+		if (how == STREAM_TRY && !stream__head(s) && !queue__empty(&s->q))
+			stream__drain(s, NULL, SIZE_MAX);
 		if (stream__take(s, ev, data, num_bytes, data_len)) {
 			*unavailable = 0;
 			break;

@@ -106,7 +106,7 @@ h=$(sed -n "s|^[0-9.]* \([0-9]*\)/[0-9]* proc_exec \"$U\"|\1|p" "$T/u2.out")
 	{ tail -20 "$T/u2.out"; fail "a namespaced program's user events, traced from the host: not 2 of pid $h"; }
 echo "ok: user events of a namespaced program traced from the host, pid $h"
 # ... and a child it forks after the tracer attached, by -p
-unshare --pid --fork "$PROGS/fork_uev" 50 $(tscale 1500) &
+unshare --pid --fork "$PROGS/fork_uev" 50 $(tscale 3000) &
 un=$!
 sleep $(tscale 0.5)
 f=$(pgrep -P $un)

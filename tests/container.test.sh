@@ -146,28 +146,24 @@ fi
 ct_podman rm --force --time=0 ctc >/dev/null 2>&1
 
 # --- d. podman's default seccomp profile: ptbpf says what is wrong
-ct_run --cap-add=bpf,perfmon "$CT_BUILD/ptbpf" info >"$T/d.info" 2>&1
-rc=$?
-if [ $rc = 0 ]; then
-	part_fail "d: ptbpf info succeeded under the default seccomp profile"
-	cat "$T/d.info"
-elif ! grep -qi seccomp "$T/d.info"; then
-	part_fail "d: ptbpf info (exit status $rc) does not mention seccomp"
-	cat "$T/d.info"
-else
-	echo "d: ptbpf info: PASS ($(grep -i -m1 seccomp "$T/d.info"))"
-fi
-ct_run --cap-add=bpf,perfmon "$CT_BUILD/ptbpf" record -- true >"$T/d.rec" 2>&1
-rc=$?
-if [ $rc = 0 ]; then
-	part_fail "d: ptbpf record succeeded under the default seccomp profile"
-	cat "$T/d.rec"
-elif ! grep -qi seccomp "$T/d.rec"; then
-	part_fail "d: ptbpf record (exit status $rc) does not mention seccomp"
-	cat "$T/d.rec"
-else
-	echo "d: ptbpf record: PASS ($(grep -i -m1 seccomp "$T/d.rec"))"
-fi
+# seccomp_says WHAT ARGS...: ptbpf ARGS in the container fails, saying seccomp
+seccomp_says() {
+	what=$1
+	shift
+	ct_run --cap-add=bpf,perfmon "$CT_BUILD/ptbpf" "$@" >"$T/d.out" 2>&1
+	rc=$?
+	if [ $rc = 0 ]; then
+		part_fail "d: ptbpf $what succeeded under the default seccomp profile"
+		cat "$T/d.out"
+	elif ! grep -qi seccomp "$T/d.out"; then
+		part_fail "d: ptbpf $what (exit status $rc) does not mention seccomp"
+		cat "$T/d.out"
+	else
+		echo "d: ptbpf $what: PASS ($(grep -i -m1 seccomp "$T/d.out"))"
+	fi
+}
+seccomp_says info info
+seccomp_says record record -- true
 
 [ -z "$bad" ] || fail "parts$(echo "$bad" | tr ' ' '\n' | sort -u | tr '\n' ' ')"
 echo PASS

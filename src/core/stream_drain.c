@@ -319,6 +319,28 @@ static void stream__take_back(struct pt_stream *s, uint64_t ts)
 		s->last_ts = s->floor_ts;
 }
 
+/*
+ * Store again an event taken back. An OVERFLOW marker that no longer fits
+ * is no event lost: its count goes back to the gap still to be marked.
+ */
+static void stream__restore(struct pt_stream *s, struct pt_event_hdr *h, const void *data)
+{
+	uint64_t n;
+
+	if (h->id != POSIX_TRACE_OVERFLOW || h->data_len != sizeof(n)) {
+		stream__store(s, h, data);
+		return;
+	}
+	memcpy(&n, data, sizeof(n));
+	if (queue__push(&s->q, h, data)) {
+		s->gap_lost += n;
+		return;
+	}
+	if (h->ts > s->last_ts)
+		s->last_ts = h->ts;
+	s->cnt.recorded++;
+}
+
 /* Store a round's batch: sorted, and merged with any stored events newer
  * than its oldest (taken back). */
 static void stream__merge_batch(struct pt_stream *s)
@@ -334,7 +356,7 @@ static void stream__merge_batch(struct pt_stream *s)
 								  batch__hdr(&s->batch, i)->ts)) {
 			struct pt_event_hdr h = *batch__hdr(&s->moved, j);
 
-			stream__store(s, &h, batch__data(&s->moved, j++));
+			stream__restore(s, &h, batch__data(&s->moved, j++));
 		} else {
 			struct pt_event_hdr h = *batch__hdr(&s->batch, i);
 

@@ -100,6 +100,21 @@ else
 	fi
 fi
 
+# record_host_view PART ARGS...: ptbpf on the host records a second of
+# ARGS; the container's processes are seen, by their host pids
+record_host_view() {
+	part=$1
+	shift
+	timeout 30 "$P" record "$@" --duration=1 --output-text "$T/$part.txt" 2>"$T/$part.err"
+	rc=$?
+	if [ $rc != 0 ]; then
+		part_fail "$part: ptbpf record $*: exit status $rc"
+		cat "$T/$part.err"
+	else
+		check_host_view "$part" "$T/$part.txt" "$hp"
+	fi
+}
+
 # --- b. ptbpf on the host traces a container's process by its host pid
 if ! start_loop ctb; then
 	part_fail "b: cannot start the container"
@@ -109,14 +124,7 @@ else
 	if [ "$nspid" != "$hp 1 " ]; then
 		part_fail "b: the container's shell is not pid 1 of its own namespace (NSpid: $nspid)"
 	else
-		timeout 30 "$P" record -f -p "$hp" --duration=1 --output-text "$T/b.txt" 2>"$T/b.err"
-		rc=$?
-		if [ $rc != 0 ]; then
-			part_fail "b: ptbpf record -p $hp: exit status $rc"
-			cat "$T/b.err"
-		else
-			check_host_view b "$T/b.txt" "$hp"
-		fi
+		record_host_view b -f -p "$hp"
 	fi
 	ct_podman rm --force --time=0 ctb >/dev/null 2>&1
 fi
@@ -132,16 +140,9 @@ else
 	# a host process opening the same file at the same pace, outside the cgroup
 	(while :; do cat /etc/hostname >/dev/null; sleep 0.1; done) &
 	H=$!
-	timeout 30 "$P" record --cgroup "$cg" --duration=1 --output-text "$T/c.txt" 2>"$T/c.err"
-	rc=$?
+	record_host_view c --cgroup "$cg"
 	kill $H
 	wait $H 2>/dev/null
-	if [ $rc != 0 ]; then
-		part_fail "c: ptbpf record --cgroup $cg: exit status $rc"
-		cat "$T/c.err"
-	else
-		check_host_view c "$T/c.txt" "$hp"
-	fi
 fi
 ct_podman rm --force --time=0 ctc >/dev/null 2>&1
 

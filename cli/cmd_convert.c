@@ -6,7 +6,8 @@
 #include <string.h>
 #include <ptbpf/ptbpf.h>
 
-#include "convert.h"
+#include "cli.h"
+#include "convert/convert.h"
 
 enum { TO_NONE, TO_CHROME, TO_CTF, TO_JSONL };
 

@@ -5,6 +5,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
+#include "util/util.h"
 
 static const struct argp info_argp = {
 	.options = NULL,

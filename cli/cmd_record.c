@@ -15,9 +15,7 @@
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
-#include "record.h"
-
-volatile sig_atomic_t got_signal;
+#include "record/record.h"
 
 static void on_signal(int sig)
 {

@@ -9,8 +9,8 @@
 #include <ptbpf/evfields.h>
 
 #include "cli.h"
-#include "probes.h"
-#include "view.h"
+#include "decode/probes.h"
+#include "view/view.h"
 
 struct show_args {
 	const char *log;

@@ -8,8 +8,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
-
-const char *cli_prog = "ptbpf";
+#include "util/util.h"
 
 struct subcmd {
 	const char *name;

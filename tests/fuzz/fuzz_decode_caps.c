@@ -10,10 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "decode_caps.h"
-
-const char *cli_prog = "fuzz_decode_caps";
+#include "view/view.h"
+#include "decode/caps.h"
 
 static const char *const names[] = {
 	"read",	    "write",	  "execve",	     "poll",	   "getdents64", "connect",

@@ -10,9 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode_struct.h"
-
-const char *cli_prog = "fuzz_decode_struct";
+#include "decode/struct.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "elf_file.h"
+#include "record/elf_file.h"
 
 static volatile size_t sink;
 

@@ -13,9 +13,7 @@
 #include <string.h>
 #include <ptbpf/events.h>
 
-#include "fdtable.h"
-
-const char *cli_prog = "fuzz_fdtable";
+#include "decode/fdtable.h"
 
 #define NR_FCNTL 72
 #define NR_DUP2	 33
@@ -40,13 +38,13 @@ static void print_fds(const unsigned char *p, size_t len, const char *sys)
 
 	for (int i = 0; i < 32; i++) {
 		fdtable_arg(&b, i, i & 1);
-		fdtable_ret(&b, sys, i);
+		fdtable_ret(&b, sys, i, sys_result_is_fd(sys));
 	}
 	for (size_t off = 0; off + sizeof(fd) <= len && off < 64; off += sizeof(fd)) {
 		memcpy(&fd, p + off, sizeof(fd));
 		fdtable_arg(&b, fd, 0);
 		fdtable_arg(&b, fd, 1);
-		fdtable_ret(&b, sys, fd);
+		fdtable_ret(&b, sys, fd, sys_result_is_fd(sys));
 	}
 	/* whatever the tables hold, a bounded text */
 	if (b.len > (4u << 20))

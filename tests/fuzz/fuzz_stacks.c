@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stack.h"
+#include "stack/stack.h"
 
 /* cli/util.c's, which the target does not link */
 void cli_err(const char *fmt, ...)

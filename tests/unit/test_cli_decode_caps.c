@@ -19,10 +19,8 @@
 #include <cmocka.h>
 #include <ptbpf/events.h>
 
-#include "cli.h"
-#include "decode_caps.h"
-
-const char *cli_prog = "test_cli_decode_caps";
+#include "view/view.h"
+#include "decode/caps.h"
 
 /* A payload under construction. */
 struct pl {

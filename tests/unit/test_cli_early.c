@@ -15,10 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../cli/elf_file.c"
-#include "../../cli/record_early.c"
-
-const char *cli_prog = "test_cli_early";
+#include "../../cli/record/elf_file.c"
+#include "../../cli/record/early.c"
 
 static unsigned char *lib;
 static size_t lib_len;

@@ -7,10 +7,8 @@
 #include <cmocka.h>
 #include <ptbpf/ptbpf.h>
 
-#include "cli.h"
-#include "view.h"
-
-const char *cli_prog = "test_cli_evsel";
+#include "view/view.h"
+#include "view/view.h"
 
 static trace_event_id_t sys_id(const char *name)
 {

@@ -20,11 +20,9 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "fdtable.h"
-#include "view.h"
+#include "decode/fdtable.h"
+#include "view/view.h"
 #include "view_out.h"
-
-const char *cli_prog = "test_cli_fdtable";
 
 #define NR_READ	  0
 #define NR_CLOSE  3

@@ -14,11 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "view/view.h"
 #include "fmt_out.h"
 #include "backend/syscalls.h"
-
-const char *cli_prog = "test_cli_fmt";
 
 #define NR_GETPPID 110
 #define NR_READ	   0

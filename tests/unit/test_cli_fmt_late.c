@@ -14,10 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "view/view.h"
 #include "fmt_out.h"
-
-const char *cli_prog = "test_cli_fmt_late";
 
 #define NR_STATFS 137
 

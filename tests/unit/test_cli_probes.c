@@ -12,10 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
-#include "probes.h"
-
-const char *cli_prog = "test_cli_probes";
+#include "view/view.h"
+#include "decode/probes.h"
 
 #define FIXED offsetof(struct ptbpf_ev_probe, strs)
 

@@ -14,9 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
-
-const char *cli_prog = "test_cli_sbuf";
+#include "view/view.h"
 
 /* realloc as the command calls it (linked with --wrap): fails when told. */
 static int fail_realloc;

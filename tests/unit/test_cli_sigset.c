@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "cli.h"
-
-const char *cli_prog = "test_cli_sigset";
+#include "view/view.h"
 
 static uint64_t sigs(const int *s, size_t n)
 {

@@ -16,9 +16,7 @@
 #include <cmocka.h>
 #include <ptbpf/ptbpf.h>
 
-#include "view.h"
-
-const char *cli_prog = "test_cli_summary";
+#include "view/view.h"
 
 /* strace -c ls /nonexist: every time 0 (system time, not measurable) */
 static const char golden_zero[] =

@@ -15,10 +15,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "view.h"
+#include "view/view.h"
 #include "view_out.h"
-
-const char *cli_prog = "test_cli_view";
 
 #define NR_READ		0
 #define NR_WRITE	1

@@ -32,9 +32,7 @@
 #include <fcntl.h>
 #include <ptbpf/ptbpf.h>
 
-#include "decode_struct.h"
-
-const char *cli_prog = "test_decode_struct";
+#include "decode/struct.h"
 
 static const struct decode_opts dflt = { .strsize = 32 };
 

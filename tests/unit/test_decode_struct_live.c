@@ -31,9 +31,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "decode_struct.h"
-
-const char *cli_prog = "test_decode_struct_live";
+#include "decode/struct.h"
 
 /* one saved call: the printer to use, its parameter, the bytes */
 struct rec {

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf convert: its writers (JSON Lines is show_log's, in cmd_show.c). */
+#ifndef PTBPF_CLI_CONVERT_H
+#define PTBPF_CLI_CONVERT_H
+
+#include <stdio.h>
+
+#include "fmt/fmt.h"
+
+/* convert_chrome.c: the events of trid as Chrome trace-event JSON; an exit code */
+int convert_chrome(trace_id_t trid, FILE *out);
+/*
+ * convert_ctf.c: the events of trid as a CTF 1.8 trace in dir; an exit code.
+ * A dir that exists and holds anything is refused unless force.
+ */
+int convert_ctf(trace_id_t trid, const char *dir, int force);
+
+/* stacks.c: the user stacks of a log in a Chrome/Perfetto trace: a tree of
+ * frames, each (caller, name) stored once and referred to by id, as the
+ * format's "stackFrames" table and each slice's "sf" want. */
+struct frame_tree;
+
+struct frame_tree *frame_tree_new(void);
+void frame_tree_free(struct frame_tree *t);
+/* An event of the log (proc_map, user_stack, stack_trace, stack_ref); for
+ * a user_stack or stack_ref the id of its innermost frame, 0 for none
+ * (other events, no memory). A stack_ref of kernel frames only puts them
+ * on parent, the user stack its event had before. */
+unsigned int frame_tree_event(struct frame_tree *t, const struct cli_ev *ev, unsigned int parent);
+/* Appends ,"stackFrames":{...} (nothing when there are no frames). */
+void frame_tree_json(const struct frame_tree *t, struct sbuf *b);
+
+#endif

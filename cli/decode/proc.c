@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf: what processes and signals pass through memory, as strace 6.1
+ * prints it: wait statuses, the kernel's struct sigaction, signal sets,
+ * rlimits, struct utsname and struct sysinfo (x86_64 layouts).
+ */
+#include <sys/wait.h>
+
+#include "decode/struct.h"
+
+static const struct flag ptrace_events[] = {
+	{ 1, "PTRACE_EVENT_FORK" },	  { 2, "PTRACE_EVENT_VFORK" },
+	{ 3, "PTRACE_EVENT_CLONE" },	  { 4, "PTRACE_EVENT_EXEC" },
+	{ 5, "PTRACE_EVENT_VFORK_DONE" }, { 6, "PTRACE_EVENT_EXIT" },
+	{ 7, "PTRACE_EVENT_SECCOMP" },	  { 128, "PTRACE_EVENT_STOP" },
+};
+
+/* strace's printstatus() */
+int fmt_wait_status(struct sbuf *b, const void *p, size_t len)
+{
+	int status;
+
+	if (len < 4)
+		return -1;
+	status = (int32_t)ld32(p, 0);
+	sb_putc(b, '[');
+	if (WIFSTOPPED(status)) {
+		int sig = WSTOPSIG(status);
+
+		sb_puts(b, "{WIFSTOPPED(s) && WSTOPSIG(s) == ");
+		decode_signal(b, sig & 0x7f);
+		sb_puts(b, sig & 0x80 ? " | 0x80}" : "}");
+		status &= ~W_STOPCODE(sig);
+	} else if (WIFSIGNALED(status)) {
+		sb_puts(b, "{WIFSIGNALED(s) && WTERMSIG(s) == ");
+		decode_signal(b, WTERMSIG(status));
+		sb_puts(b, WCOREDUMP(status) ? " && WCOREDUMP(s)}" : "}");
+		status &= ~(W_EXITCODE(0, WTERMSIG(status)) | WCOREFLAG);
+	} else if (WIFEXITED(status)) {
+		sb_printf(b, "{WIFEXITED(s) && WEXITSTATUS(s) == %d}", WEXITSTATUS(status));
+		status &= ~W_EXITCODE(WEXITSTATUS(status), 0);
+	} else if (WIFCONTINUED(status)) {
+		sb_puts(b, "{WIFCONTINUED(s)}");
+		status &= ~0xffff;
+	} else {
+		sb_printf(b, "%#x]", (unsigned)status);
+		return 0;
+	}
+	if (status) {
+		unsigned event = (unsigned)status >> 16;
+
+		if (event) {
+			sb_putc(b, '|');
+			fmt_xval(b, event, ptrace_events, DS_NELEM(ptrace_events),
+				 "PTRACE_EVENT_???");
+			sb_puts(b, "<<16");
+			status &= 0xffff;
+		}
+		if (status)
+			sb_printf(b, "|%#x", (unsigned)status);
+	}
+	sb_putc(b, ']');
+	return 0;
+}
+
+static const struct flag sigact_flags[] = {
+	{ 0x04000000, "SA_RESTORER" }, { 0x08000000, "SA_ONSTACK" },
+	{ 0x10000000, "SA_RESTART" },  { 0x20000000, "SA_INTERRUPT" },
+	{ 0x40000000, "SA_NODEFER" },  { 0x80000000, "SA_RESETHAND" },
+	{ 4, "SA_SIGINFO" },	       { 1, "SA_NOCLDSTOP" },
+	{ 2, "SA_NOCLDWAIT" },
+};
+
+/* the kernel's struct sigaction (x86_64): handler, flags, restorer, mask */
+int fmt_sigaction(struct sbuf *b, const void *p, size_t len)
+{
+	uint64_t handler, flags, restorer;
+
+	if (len < 32)
+		return -1;
+	handler = ld64(p, 0);
+	flags = ld64(p, 8);
+	restorer = ld64(p, 16);
+	sb_puts(b, "{sa_handler=");
+	if (handler == UINT64_MAX)
+		sb_puts(b, "SIG_ERR");
+	else if (handler <= 1)
+		sb_puts(b, handler ? "SIG_IGN" : "SIG_DFL");
+	else
+		sb_xhex(b, handler);
+	sb_puts(b, ", sa_mask=");
+	decode_sigset(b, ld64(p, 24));
+	sb_puts(b, ", sa_flags=");
+	fmt_flags_dflt(b, flags, sigact_flags, DS_NELEM(sigact_flags), "SA_???");
+	if (flags & 0x04000000) {
+		sb_puts(b, ", sa_restorer=");
+		if (restorer)
+			sb_xhex(b, restorer);
+		else
+			sb_puts(b, "NULL");
+	}
+	sb_putc(b, '}');
+	return 0;
+}
+
+int fmt_sigset(struct sbuf *b, const void *p, size_t len)
+{
+	if (len < 8)
+		return -1;
+	decode_sigset(b, ld64(p, 0));
+	return 0;
+}
+
+static void fmt_rlim(struct sbuf *b, uint64_t lim)
+{
+	if (lim == UINT64_MAX)
+		sb_puts(b, "RLIM64_INFINITY");
+	else if (lim > 1024 && lim % 1024 == 0)
+		sb_printf(b, "%llu*1024", (unsigned long long)(lim / 1024));
+	else
+		sb_udec(b, lim, 0);
+}
+
+int fmt_rlimit(struct sbuf *b, const void *p, size_t len)
+{
+	if (len < 16)
+		return -1;
+	sb_puts(b, "{rlim_cur=");
+	fmt_rlim(b, ld64(p, 0));
+	sb_puts(b, ", rlim_max=");
+	fmt_rlim(b, ld64(p, 8));
+	sb_putc(b, '}');
+	return 0;
+}
+
+#define UTS_FIELD 65
+
+int fmt_utsname(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
+{
+	static const char *const names[] = { "sysname", "nodename", "release",
+					     "version", "machine",  "domainname" };
+	size_t n = o->verbose ? DS_NELEM(names) : 2;
+
+	if (len < n * UTS_FIELD)
+		return -1;
+	sb_putc(b, '{');
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *f = (const unsigned char *)p + i * UTS_FIELD;
+
+		/* print_quoted_cstring: 64 bytes at most, `...` when no NUL is in the 65 */
+		sb_printf(b, "%s%s=", i ? ", " : "", names[i]);
+		fmt_quote(b, f, UTS_FIELD - 1, 1, o->xflag);
+		if (!memchr(f, '\0', UTS_FIELD))
+			sb_puts(b, "...");
+	}
+	sb_puts(b, o->verbose ? "}" : ", ...}");
+	return 0;
+}
+
+/* struct sysinfo (x86_64) */
+int fmt_sysinfo(struct sbuf *b, const void *p, size_t len)
+{
+	static const char *const mem[] = { "totalram",	"freeram",   "sharedram",
+					   "bufferram", "totalswap", "freeswap" };
+
+	if (len < 108)
+		return -1;
+	sb_printf(b, "{uptime=%llu, loads=[%llu, %llu, %llu]", (unsigned long long)ld64(p, 0),
+		  (unsigned long long)ld64(p, 8), (unsigned long long)ld64(p, 16),
+		  (unsigned long long)ld64(p, 24));
+	for (size_t i = 0; i < DS_NELEM(mem); i++)
+		sb_printf(b, ", %s=%llu", mem[i], (unsigned long long)ld64(p, 32 + 8 * i));
+	sb_printf(b, ", procs=%u, totalhigh=%llu, freehigh=%llu, mem_unit=%u}", ld16(p, 80),
+		  (unsigned long long)ld64(p, 88), (unsigned long long)ld64(p, 96), ld32(p, 104));
+	return 0;
+}

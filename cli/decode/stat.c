@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf: struct stat, struct statx, struct statfs and getdents64's records
+ * as strace 6.1 prints them (src/print_struct_stat.c, statx.c,
+ * print_statfs.c, xgetdents.c), x86_64 layouts.
+ */
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "decode/struct.h"
+
+/* struct stat (x86_64): offsets of its fields */
+enum {
+	ST_DEV = 0,
+	ST_INO = 8,
+	ST_NLINK = 16,
+	ST_MODE = 24,
+	ST_UID = 28,
+	ST_GID = 32,
+	ST_RDEV = 40,
+	ST_SIZE = 48,
+	ST_BLKSIZE = 56,
+	ST_BLOCKS = 64,
+	ST_ATIME = 72, /* then its nsec, mtime, nsec, ctime, nsec */
+	ST_END = 120,
+};
+
+/* struct statx */
+enum {
+	STX_MASK = 0,
+	STX_BLKSIZE = 4,
+	STX_ATTRIBUTES = 8,
+	STX_NLINK = 16,
+	STX_UID = 20,
+	STX_GID = 24,
+	STX_MODE = 28,
+	STX_INO = 32,
+	STX_SIZE = 40,
+	STX_BLOCKS = 48,
+	STX_ATTRIBUTES_MASK = 56,
+	STX_ATIME = 64, /* each time {s64 sec, u32 nsec, s32 pad}: atime, btime, ctime, mtime */
+	STX_BTIME = 80,
+	STX_CTIME = 96,
+	STX_MTIME = 112,
+	STX_RDEV_MAJOR = 128,
+	STX_MNT_ID = 144,
+	STX_DIO_MEM_ALIGN = 152,
+	STX_END = 160,
+	STX_ABBREV_END = 48,
+};
+
+static const struct flag modetypes[] = {
+	F(S_IFREG), F(S_IFSOCK), F(S_IFIFO), F(S_IFLNK), F(S_IFDIR), F(S_IFBLK), F(S_IFCHR),
+};
+
+void fmt_mode(struct sbuf *b, unsigned mode)
+{
+	const char *ifmt = "";
+
+	if (mode & S_IFMT) {
+		ifmt = NULL;
+		for (size_t i = 0; i < DS_NELEM(modetypes); i++)
+			if (modetypes[i].v == (mode & S_IFMT))
+				ifmt = modetypes[i].n;
+	}
+	if (!ifmt) {
+		sb_printf(b, "%#03o", mode);
+		return;
+	}
+	sb_printf(b, "%s%s%s%s%s%#03o", ifmt, ifmt[0] ? "|" : "", mode & S_ISUID ? "S_ISUID|" : "",
+		  mode & S_ISGID ? "S_ISGID|" : "", mode & S_ISVTX ? "S_ISVTX|" : "",
+		  mode & ~(unsigned)(S_IFMT | S_ISUID | S_ISGID | S_ISVTX));
+}
+
+static void fmt_dev(struct sbuf *b, uint64_t dev)
+{
+	sb_printf(b, "makedev(%#x, %#x)", major(dev), minor(dev));
+}
+
+int fmt_stat(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
+{
+	unsigned mode;
+
+	if (len < (o->verbose ? ST_END : ST_SIZE + 8))
+		return -1;
+	mode = ld32(p, ST_MODE);
+	sb_putc(b, '{');
+	if (o->verbose) {
+		sb_puts(b, "st_dev=");
+		fmt_dev(b, ld64(p, ST_DEV));
+		sb_printf(b, ", st_ino=%llu, st_mode=", (unsigned long long)ld64(p, ST_INO));
+		fmt_mode(b, mode);
+		sb_printf(b,
+			  ", st_nlink=%llu, st_uid=%u, st_gid=%u, st_blksize=%llu, st_blocks=%llu",
+			  (unsigned long long)ld64(p, ST_NLINK), ld32(p, ST_UID), ld32(p, ST_GID),
+			  (unsigned long long)ld64(p, ST_BLKSIZE),
+			  (unsigned long long)ld64(p, ST_BLOCKS));
+	} else {
+		sb_puts(b, "st_mode=");
+		fmt_mode(b, mode);
+	}
+	if ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK) {
+		sb_puts(b, ", st_rdev=");
+		fmt_dev(b, ld64(p, ST_RDEV));
+	} else {
+		sb_printf(b, ", st_size=%llu", (unsigned long long)ld64(p, ST_SIZE));
+	}
+	if (!o->verbose) {
+		sb_puts(b, ", ...}");
+		return 0;
+	}
+	for (int i = 0; i < 3; i++) {
+		static const char *const names[] = { "st_atime", "st_mtime", "st_ctime" };
+		int64_t sec = (int64_t)ld64(p, ST_ATIME + 16 * i);
+		uint64_t nsec = ld64(p, ST_ATIME + 16 * i + 8);
+
+		sb_printf(b, ", %s=%lld", names[i], (long long)sec);
+		fmt_time_comment(b, sec, nsec);
+		sb_printf(b, ", %s_nsec=%llu", names[i], (unsigned long long)nsec);
+	}
+	sb_putc(b, '}');
+	return 0;
+}
+
+static const struct flag statx_masks[] = {
+	F(STATX_ALL),
+	F(STATX_BASIC_STATS),
+	F(STATX_TYPE),
+	F(STATX_MODE),
+	F(STATX_NLINK),
+	F(STATX_UID),
+	F(STATX_GID),
+	F(STATX_ATIME),
+	F(STATX_MTIME),
+	F(STATX_CTIME),
+	F(STATX_INO),
+	F(STATX_SIZE),
+	F(STATX_BLOCKS),
+	F(STATX_BTIME),
+	{ 0x1000, "STATX_MNT_ID" },
+	{ 0x2000, "STATX_DIOALIGN" },
+};
+
+static const struct flag statx_attrs[] = {
+	{ 0x4, "STATX_ATTR_COMPRESSED" },    { 0x10, "STATX_ATTR_IMMUTABLE" },
+	{ 0x20, "STATX_ATTR_APPEND" },	     { 0x40, "STATX_ATTR_NODUMP" },
+	{ 0x800, "STATX_ATTR_ENCRYPTED" },   { 0x1000, "STATX_ATTR_AUTOMOUNT" },
+	{ 0x2000, "STATX_ATTR_MOUNT_ROOT" }, { 0x100000, "STATX_ATTR_VERITY" },
+	{ 0x200000, "STATX_ATTR_DAX" },
+};
+
+void fmt_statx_mask(struct sbuf *b, unsigned v)
+{
+	fmt_flags_dflt(b, v, statx_masks, DS_NELEM(statx_masks), "STATX_???");
+}
+
+/* PRINT_FIELD_ID: (uid_t) -1 as -1 */
+static void fmt_id(struct sbuf *b, const char *name, uint32_t id)
+{
+	if (id == UINT32_MAX)
+		sb_printf(b, ", %s=-1", name);
+	else
+		sb_printf(b, ", %s=%u", name, id);
+}
+
+static void fmt_statx_time(struct sbuf *b, const char *name, const void *p, size_t off)
+{
+	int64_t sec = (int64_t)ld64(p, off);
+	uint32_t nsec = ld32(p, off + 8);
+
+	sb_printf(b, ", %s={tv_sec=%lld, tv_nsec=%u}", name, (long long)sec, nsec);
+	fmt_time_comment(b, sec, nsec);
+}
+
+int fmt_statx(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
+{
+	uint32_t mask;
+
+	if (len < (o->verbose ? STX_END : STX_ABBREV_END))
+		return -1;
+	mask = ld32(p, STX_MASK);
+	sb_puts(b, "{stx_mask=");
+	fmt_statx_mask(b, mask);
+	if (o->verbose)
+		sb_printf(b, ", stx_blksize=%u", ld32(p, STX_BLKSIZE));
+	sb_puts(b, ", stx_attributes=");
+	fmt_flags_dflt(b, ld64(p, STX_ATTRIBUTES), statx_attrs, DS_NELEM(statx_attrs),
+		       "STATX_ATTR_???");
+	if (o->verbose) {
+		if (mask & STATX_NLINK)
+			sb_printf(b, ", stx_nlink=%u", ld32(p, STX_NLINK));
+		if (mask & STATX_UID)
+			fmt_id(b, "stx_uid", ld32(p, STX_UID));
+		if (mask & STATX_GID)
+			fmt_id(b, "stx_gid", ld32(p, STX_GID));
+	}
+	if (mask & (STATX_TYPE | STATX_MODE)) {
+		sb_puts(b, ", stx_mode=");
+		fmt_mode(b, ld16(p, STX_MODE));
+	}
+	if (o->verbose && (mask & STATX_INO))
+		sb_printf(b, ", stx_ino=%llu", (unsigned long long)ld64(p, STX_INO));
+	if (mask & STATX_SIZE)
+		sb_printf(b, ", stx_size=%llu", (unsigned long long)ld64(p, STX_SIZE));
+	if (!o->verbose) {
+		sb_puts(b, ", ...}");
+		return 0;
+	}
+	if (mask & STATX_BLOCKS)
+		sb_printf(b, ", stx_blocks=%llu", (unsigned long long)ld64(p, STX_BLOCKS));
+	sb_puts(b, ", stx_attributes_mask=");
+	fmt_flags_dflt(b, ld64(p, STX_ATTRIBUTES_MASK), statx_attrs, DS_NELEM(statx_attrs),
+		       "STATX_ATTR_???");
+	if (mask & STATX_ATIME)
+		fmt_statx_time(b, "stx_atime", p, STX_ATIME);
+	if (mask & STATX_BTIME)
+		fmt_statx_time(b, "stx_btime", p, STX_BTIME);
+	if (mask & STATX_CTIME)
+		fmt_statx_time(b, "stx_ctime", p, STX_CTIME);
+	if (mask & STATX_MTIME)
+		fmt_statx_time(b, "stx_mtime", p, STX_MTIME);
+	sb_printf(b, ", stx_rdev_major=%u, stx_rdev_minor=%u, stx_dev_major=%u, stx_dev_minor=%u",
+		  ld32(p, STX_RDEV_MAJOR), ld32(p, STX_RDEV_MAJOR + 4), ld32(p, STX_RDEV_MAJOR + 8),
+		  ld32(p, STX_RDEV_MAJOR + 12));
+	if (mask & 0x1000)
+		sb_printf(b, ", stx_mnt_id=%#llx", (unsigned long long)ld64(p, STX_MNT_ID));
+	if (mask & 0x2000)
+		sb_printf(b, ", stx_dio_mem_align=%u, stx_dio_offset_align=%u",
+			  ld32(p, STX_DIO_MEM_ALIGN), ld32(p, STX_DIO_MEM_ALIGN + 4));
+	sb_putc(b, '}');
+	return 0;
+}
+
+/* strace's src/xlat/fsmagic.in */
+static const struct flag fsmagic[] = {
+	{ 0x0000002f, "QNX4_SUPER_MAGIC" },
+	{ 0x00000033, "Z3FOLD_MAGIC" },
+	{ 0x00000187, "AUTOFS_SUPER_MAGIC" },
+	{ 0x00001373, "DEVFS_SUPER_MAGIC" },
+	{ 0x0000137d, "EXT_SUPER_MAGIC" },
+	{ 0x0000137f, "MINIX_SUPER_MAGIC" },
+	{ 0x0000138f, "MINIX_SUPER_MAGIC2" },
+	{ 0x00001cd1, "DEVPTS_SUPER_MAGIC" },
+	{ 0x00002468, "MINIX2_SUPER_MAGIC" },
+	{ 0x00002478, "MINIX2_SUPER_MAGIC2" },
+	{ 0x00003434, "NILFS_SUPER_MAGIC" },
+	{ 0x00004244, "HFS_SUPER_MAGIC" },
+	{ 0x0000482b, "HFSPLUS_SUPER_MAGIC" },
+	{ 0x00004d44, "MSDOS_SUPER_MAGIC" },
+	{ 0x00004d5a, "MINIX3_SUPER_MAGIC" },
+	{ 0x0000517b, "SMB_SUPER_MAGIC" },
+	{ 0x0000564c, "NCP_SUPER_MAGIC" },
+	{ 0x00005df5, "EXOFS_SUPER_MAGIC" },
+	{ 0x00006969, "NFS_SUPER_MAGIC" },
+	{ 0x00007275, "ROMFS_MAGIC" },
+	{ 0x000072b6, "JFFS2_SUPER_MAGIC" },
+	{ 0x00009660, "ISOFS_SUPER_MAGIC" },
+	{ 0x00009fa0, "PROC_SUPER_MAGIC" },
+	{ 0x00009fa1, "OPENPROM_SUPER_MAGIC" },
+	{ 0x00009fa2, "USBDEVICE_SUPER_MAGIC" },
+	{ 0x0000adf5, "ADFS_SUPER_MAGIC" },
+	{ 0x0000adff, "AFFS_SUPER_MAGIC" },
+	{ 0x0000ef51, "EXT2_OLD_SUPER_MAGIC" },
+	{ 0x0000ef53, "EXT2_SUPER_MAGIC" },
+	{ 0x0000f15f, "ECRYPTFS_SUPER_MAGIC" },
+	{ 0x00011954, "UFS_MAGIC" },
+	{ 0x0027e0eb, "CGROUP_SUPER_MAGIC" },
+	{ 0x00414a53, "EFS_SUPER_MAGIC" },
+	{ 0x00c0ffee, "HOSTFS_SUPER_MAGIC" },
+	{ 0x00c36400, "CEPH_SUPER_MAGIC" },
+	{ 0x01021994, "TMPFS_MAGIC" },
+	{ 0x01021997, "V9FS_MAGIC" },
+	{ 0x01161970, "GFS2_MAGIC" },
+	{ 0x012fd16d, "XIAFS_SUPER_MAGIC" },
+	{ 0x012ff7b4, "XENIX_SUPER_MAGIC" },
+	{ 0x012ff7b5, "SYSV4_SUPER_MAGIC" },
+	{ 0x012ff7b6, "SYSV2_SUPER_MAGIC" },
+	{ 0x012ff7b7, "COH_SUPER_MAGIC" },
+	{ 0x02011994, "SHMFS_SUPER_MAGIC" },
+	{ 0x09041934, "ANON_INODE_FS_MAGIC" },
+	{ 0x0bad1dea, "FUTEXFS_SUPER_MAGIC" },
+	{ 0x11307854, "MTD_INODE_FS_MAGIC" },
+	{ 0x13661366, "BALLOON_KVM_MAGIC" },
+	{ 0x15013346, "UDF_SUPER_MAGIC" },
+	{ 0x1badface, "BFS_MAGIC" },
+	{ 0x2011bab0, "EXFAT_SUPER_MAGIC" },
+	{ 0x24051905, "UBIFS_SUPER_MAGIC" },
+	{ 0x28cd3d45, "CRAMFS_MAGIC" },
+	{ 0x2fc12fc1, "ZFS_SUPER_MAGIC" },
+	{ 0x3153464a, "JFS_SUPER_MAGIC" },
+	{ 0x42465331, "BEFS_SUPER_MAGIC" },
+	{ 0x42494e4d, "BINFMTFS_MAGIC" },
+	{ 0x43415d53, "SMACK_MAGIC" },
+	{ 0x444d4142, "DMA_BUF_MAGIC" },
+	{ 0x453dcd28, "CRAMFS_MAGIC_WEND" },
+	{ 0x454d444d, "DEVMEM_MAGIC" },
+	{ 0x47504653, "GPFS_SUPER_MAGIC" },
+	{ 0x50495045, "PIPEFS_MAGIC" },
+	{ 0x52654973, "REISERFS_SUPER_MAGIC" },
+	{ 0x5345434d, "SECRETMEM_MAGIC" },
+	{ 0x5346414f, "AFS_SUPER_MAGIC" },
+	{ 0x5346544e, "NTFS_SB_MAGIC" },
+	{ 0x534f434b, "SOCKFS_MAGIC" },
+	{ 0x54190100, "UFS_CIGAM" },
+	{ 0x565a4653, "VZFS_SUPER_MAGIC" },
+	{ 0x57ac6e9d, "STACK_END_MAGIC" },
+	{ 0x58295829, "ZSMALLOC_MAGIC" },
+	{ 0x58465342, "XFS_SUPER_MAGIC" },
+	{ 0x5a3c69f0, "AAFS_MAGIC" },
+	{ 0x5a4f4653, "ZONEFS_MAGIC" },
+	{ 0x6165676c, "PSTOREFS_MAGIC" },
+	{ 0x61756673, "AUFS_SUPER_MAGIC" },
+	{ 0x62646576, "BDEVFS_MAGIC" },
+	{ 0x62656570, "CONFIGFS_MAGIC" },
+	{ 0x62656572, "SYSFS_MAGIC" },
+	{ 0x63677270, "CGROUP2_SUPER_MAGIC" },
+	{ 0x64626720, "DEBUGFS_MAGIC" },
+	{ 0x64646178, "DAXFS_MAGIC" },
+	{ 0x65735543, "FUSE_CTL_SUPER_MAGIC" },
+	{ 0x65735546, "FUSE_SUPER_MAGIC" },
+	{ 0x68191122, "QNX6_SUPER_MAGIC" },
+	{ 0x6b414653, "AFS_FS_MAGIC" },
+	{ 0x6c6f6f70, "BINDERFS_SUPER_MAGIC" },
+	{ 0x6e736673, "NSFS_MAGIC" },
+	{ 0x73636673, "SECURITYFS_MAGIC" },
+	{ 0x73717368, "SQUASHFS_MAGIC" },
+	{ 0x73727279, "BTRFS_TEST_MAGIC" },
+	{ 0x73757245, "CODA_SUPER_MAGIC" },
+	{ 0x7461636f, "OCFS2_SUPER_MAGIC" },
+	{ 0x74726163, "TRACEFS_MAGIC" },
+	{ 0x794c7630, "OVERLAYFS_SUPER_MAGIC" },
+	{ 0x858458f6, "RAMFS_MAGIC" },
+	{ 0x9123683e, "BTRFS_SUPER_MAGIC" },
+	{ 0x958458f6, "HUGETLBFS_MAGIC" },
+	{ 0xa501fcf5, "VXFS_SUPER_MAGIC" },
+	{ 0xabba1974, "XENFS_SUPER_MAGIC" },
+	{ 0xc7571590, "PPC_CMM_MAGIC" },
+	{ 0xc97e8168, "LOGFS_MAGIC" },
+	{ 0xcafe4a11, "BPF_FS_MAGIC" },
+	{ 0xde5e81e4, "EFIVARFS_MAGIC" },
+	{ 0xe0f5e1e2, "EROFS_SUPER_MAGIC_V1" },
+	{ 0xf2f52010, "F2FS_SUPER_MAGIC" },
+	{ 0xf97cff8c, "SELINUX_MAGIC" },
+	{ 0xf995e849, "HPFS_SUPER_MAGIC" },
+	{ 0xfe534d42, "SMB2_SUPER_MAGIC" },
+	{ 0xff534d42, "CIFS_SUPER_MAGIC" },
+};
+
+static const struct flag statfs_flags[] = {
+	{ 0x0020, "ST_VALID" },	   { 0x0001, "ST_RDONLY" },	 { 0x0002, "ST_NOSUID" },
+	{ 0x0004, "ST_NODEV" },	   { 0x0008, "ST_NOEXEC" },	 { 0x0010, "ST_SYNCHRONOUS" },
+	{ 0x0040, "ST_MANDLOCK" }, { 0x0400, "ST_NOATIME" },	 { 0x0800, "ST_NODIRATIME" },
+	{ 0x1000, "ST_RELATIME" }, { 0x2000, "ST_NOSYMFOLLOW" },
+};
+
+/* struct statfs (x86_64): eleven 8-byte words, f_fsid two ints in the eighth */
+int fmt_statfs(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
+{
+	static const char *const names[] = { "f_bsize",	 "f_blocks", "f_bfree",
+					     "f_bavail", "f_files",  "f_ffree" };
+	uint64_t flags;
+
+	(void)o; /* strace prints every field, -v or not */
+	if (len < 88)
+		return -1;
+	sb_puts(b, "{f_type=");
+	fmt_xval(b, ld64(p, 0), fsmagic, DS_NELEM(fsmagic), NULL);
+	for (size_t i = 0; i < DS_NELEM(names); i++)
+		sb_printf(b, ", %s=%llu", names[i], (unsigned long long)ld64(p, 8 + 8 * i));
+	sb_puts(b, ", f_fsid={val=[");
+	sb_xhex(b, ld32(p, 56));
+	sb_puts(b, ", ");
+	sb_xhex(b, ld32(p, 60));
+	sb_printf(b, "]}, f_namelen=%llu, f_frsize=%llu", (unsigned long long)ld64(p, 64),
+		  (unsigned long long)ld64(p, 72));
+	flags = ld64(p, 80);
+	if (flags & 0x20) {
+		sb_puts(b, ", f_flags=");
+		fmt_flags_dflt(b, flags, statfs_flags, DS_NELEM(statfs_flags), "ST_???");
+	}
+	sb_putc(b, '}');
+	return 0;
+}
+
+static const struct flag dirent_types[] = {
+	F(DT_UNKNOWN), F(DT_FIFO), F(DT_CHR),  F(DT_DIR), F(DT_BLK),
+	F(DT_REG),     F(DT_LNK),  F(DT_SOCK), F(DT_WHT),
+};
+
+#define DIRENT64_HEAD 19 /* d_ino, d_off, d_reclen, d_type */
+
+/* one record's fields after d_reclen (-v) */
+static void fmt_dirent_tail(struct sbuf *b, const unsigned char *d, size_t name_len, int xflag)
+{
+	sb_puts(b, ", d_type=");
+	fmt_xval(b, d[18], dirent_types, DS_NELEM(dirent_types), "DT_???");
+	if (name_len) {
+		/* printpathn: the name's bytes before its last, `...` when no NUL is in all */
+		if (name_len > 256)
+			name_len = 256;
+		sb_puts(b, ", d_name=");
+		fmt_quote(b, d + DIRENT64_HEAD, name_len - 1, 1, xflag);
+		if (!memchr(d + DIRENT64_HEAD, '\0', name_len))
+			sb_puts(b, "...");
+	}
+	sb_putc(b, '}');
+}
+
+int fmt_dirents_count(struct sbuf *b, const void *p, size_t len, size_t ret,
+		      const struct decode_opts *o)
+{
+	const unsigned char *d = p;
+	unsigned count = 0;
+	size_t left = ret;
+
+	/* counting needs every record's header: all that the call returned */
+	if (len < ret)
+		return -1;
+	for (;;) {
+		size_t reclen, next = 0;
+		int more = 0;
+
+		if (left < DIRENT64_HEAD) {
+			if (o->verbose && !left) {
+				sb_putc(b, '[');
+				count++;
+			} else if (o->verbose) {
+				size_t shown = left < o->strsize ? left : o->strsize;
+
+				fmt_quote(b, d, shown, 0, 2);
+				if (left > shown)
+					sb_puts(b, "...");
+			}
+			break;
+		}
+		if (o->verbose && !count)
+			sb_putc(b, '[');
+		count++;
+		reclen = ld16(d, 16);
+		if (o->verbose)
+			sb_printf(b, "{d_ino=%llu, d_off=%llu, d_reclen=%zu",
+				  (unsigned long long)ld64(d, 0), (unsigned long long)ld64(d, 8),
+				  reclen);
+		if (reclen > left) {
+			sb_printf(b, " /* %s%zu bytes overflow */", o->verbose ? "" : "d_reclen ",
+				  reclen - left);
+			reclen = left;
+		} else if (reclen < DIRENT64_HEAD) {
+			sb_printf(b, " /* %s%zu bytes underflow */", o->verbose ? "" : "d_reclen ",
+				  DIRENT64_HEAD - reclen);
+			reclen = DIRENT64_HEAD;
+			next = left - DIRENT64_HEAD;
+		} else {
+			next = left - reclen;
+			more = next != 0;
+		}
+		if (o->verbose) {
+			fmt_dirent_tail(b, d, reclen - DIRENT64_HEAD, o->xflag);
+			if (more)
+				sb_puts(b, ", ");
+		}
+		left = next;
+		if (!more)
+			break;
+		d += reclen;
+	}
+	if (o->verbose) {
+		if (count)
+			sb_putc(b, ']');
+	} else {
+		sb_printf(b, " /* %u%s entries */", count, left ? "+" : "");
+	}
+	return 0;
+}

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * ptbpf: the strace-like text output of events (JSON Lines: fmt_jsonl.c):
+ * a syscall's entry merged with its exit, or <unfinished ...> and resumed,
+ * and the lines of other events put where strace has them.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <ptbpf/ptbpf.h>
+
+#include "fmt/fmt.h"
+#include "decode/fdtable.h"
+
+struct fmt_pending {
+	pid_t tid;
+	int64_t ts; /* of its entry: -T */
+	char name[TRACE_EVENT_NAME_MAX];
+	struct sbuf data; /* its entry's payload, when its exit brings captures */
+	uint64_t args[6]; /* its entry's arguments, for its result */
+	int args_ok;
+};
+
+void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
+{
+	memset(f, 0, sizeof(*f));
+	f->out = out;
+	f->json = json;
+	f->absolute = absolute;
+	f->tty = isatty(fileno(out));
+	f->times = -1;
+}
+
+void fmt_fini(struct fmt *f)
+{
+	fmt_flush(f);
+	fmt_hold_fini(&f->hold);
+	fmt_chld_fini(f);
+	for (size_t i = 0; i < f->nunfinished; i++)
+		sb_free(&f->unfinished[i].data);
+	free(f->unfinished);
+	sb_free(&f->resume_data);
+	sb_free(&f->held_text);
+	sb_free(&f->held_data);
+	sb_free(&f->deferred);
+	sb_free(&f->line);
+	sb_free(&f->tmp);
+	fmt_json_entries_free(f);
+}
+
+int fmt_failed(const struct fmt *f)
+{
+	return f->line.failed || f->held_text.failed || f->deferred.failed || f->tmp.failed;
+}
+
+/* Ends the current line as an open one (fmt_hold.c) from cut on. */
+static void emit_open(struct fmt *f, size_t cut, pid_t tid, int kind, int64_t ts,
+		      const struct sbuf *data)
+{
+	sb_putc(&f->line, '\n');
+	if (f->line.failed || fmt_hold_open(&f->hold, f->line.s + f->line_at,
+					    f->line.len - f->line_at, cut - f->line_at, tid, kind,
+					    ts, data ? data->s : NULL, data ? data->len : 0)) {
+		fmt_lines_done_from(f, f->line_at);
+		return;
+	}
+	sb_truncate(&f->line, f->line_at);
+}
+
+/* The held lines that may go now (all: every one), and the SIGCHLD lines
+ * waiting for tid's syscall (tid < 0: all). */
+static void hold_out(struct fmt *f, int64_t now, int all)
+{
+	if (f->hold.n && fmt_hold_drain(&f->hold, &f->line, now, all))
+		fmt_lines_done(f);
+}
+
+static void chld_out(struct fmt *f, pid_t tid)
+{
+	size_t from = f->line.len;
+
+	if (f->nchld && fmt_chld_take(f, tid, &f->line))
+		fmt_lines_done_from(f, from);
+}
+
+void fmt_lines_after(struct fmt *f, const char *text)
+{
+	size_t from = f->line.len;
+
+	if (f->ndeferred) {
+		sb_puts(&f->deferred, text);
+		return;
+	}
+	sb_puts(&f->line, text);
+	fmt_lines_done_from(f, from);
+}
+
+static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
+{
+	fmt_line_begin(f);
+	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
+}
+
+/* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
+static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t ts,
+			   const struct sbuf *data, const uint64_t *args)
+{
+	size_t i, n;
+
+	for (i = 0; i < f->nunfinished; i++)
+		if (f->unfinished[i].tid == tid)
+			break;
+	if (i == f->nunfinished) {
+		if (f->nunfinished == f->capunfinished) {
+			size_t cap = f->capunfinished ? 2 * f->capunfinished : 16;
+			void *p = realloc(f->unfinished, cap * sizeof(*f->unfinished));
+
+			if (!p)
+				return;
+			f->unfinished = p;
+			f->capunfinished = cap;
+		}
+		memset(&f->unfinished[i].data, 0, sizeof(f->unfinished[i].data));
+		f->nunfinished++;
+	}
+	sb_reset(&f->unfinished[i].data);
+	if (data)
+		sb_cat(&f->unfinished[i].data, data);
+	f->unfinished[i].tid = tid;
+	f->unfinished[i].ts = ts;
+	f->unfinished[i].args_ok = args != NULL;
+	if (args)
+		memcpy(f->unfinished[i].args, args, sizeof(f->unfinished[i].args));
+	/* not snprintf: two threads' syscalls interleave, so this runs for
+	 * about every other syscall of a multithreaded process */
+	n = strnlen(name, sizeof(f->unfinished[i].name) - 1);
+	memcpy(f->unfinished[i].name, name, n);
+	f->unfinished[i].name[n] = '\0';
+}
+
+/* Forgets tid's entry printed unfinished; its time, or -1 if none. Its
+ * payload kept for the resumed line goes to f->resume_data (else emptied). */
+static int64_t unfinished_del(struct fmt *f, pid_t tid)
+{
+	size_t i;
+	int64_t ts;
+
+	sb_reset(&f->resume_data);
+	f->resume_args_ok = 0;
+	for (i = 0; i < f->nunfinished; i++) {
+		if (f->unfinished[i].tid == tid) {
+			struct sbuf d = f->unfinished[i].data;
+
+			ts = f->unfinished[i].ts;
+			f->resume_args_ok = f->unfinished[i].args_ok;
+			memcpy(f->resume_args, f->unfinished[i].args, sizeof(f->resume_args));
+			f->unfinished[i].data = f->resume_data;
+			f->resume_data = d;
+			sb_free(&f->unfinished[i].data);
+			f->unfinished[i] = f->unfinished[--f->nunfinished];
+			return ts;
+		}
+	}
+	return -1;
+}
+
+/* -T: " <S.UUUUUU>", the time from entry to exit, as strace prints it. */
+static void syscall_time(struct fmt *f, int64_t entry_ts, int64_t exit_ts)
+{
+	/* nanoseconds per last digit, by the digits printed */
+	static const int64_t scale[] = { 1000000000, 100000000, 10000000, 1000000, 100000,
+					 10000,	     1000,	100,	  10,	   1 };
+	int64_t d = exit_ts - entry_ts;
+
+	if (f->times < 0 || f->times > 9 || entry_ts < 0 || d < 0)
+		return;
+	sb_puts(&f->line, " <");
+	sb_dec(&f->line, d / 1000000000);
+	if (f->times) {
+		sb_putc(&f->line, '.');
+		sb_udec(&f->line, (uint64_t)(d % 1000000000) / (uint64_t)scale[f->times], f->times);
+	}
+	sb_putc(&f->line, '>');
+}
+
+static void emit_deferred(struct fmt *f)
+{
+	size_t from = f->line.len;
+
+	if (!f->ndeferred)
+		return;
+	sb_cat(&f->line, &f->deferred);
+	fmt_lines_done_from(f, from);
+	sb_reset(&f->deferred);
+	f->ndeferred = 0;
+}
+
+/*
+ * A call's text without its closing parenthesis, as strace prints an
+ * entry before "<unfinished ...>" (the parenthesis comes with the resumed
+ * line): "vfork(", "execve("/bin/ls", ["ls"], 0x7ffd1000 <c> 41 vars <e>"
+ * (<c> <e>: the comment's delimiters).
+ */
+static void call_open(struct sbuf *b, const char *text, size_t len)
+{
+	if (len && text[len - 1] == ')')
+		len--;
+	sb_putn(b, text, len);
+}
+
+static void held_unfinished(struct fmt *f)
+{
+	size_t cut;
+
+	if (!f->have_held)
+		return;
+	f->have_held = 0;
+	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
+	cut = f->line.len;
+	if (f->held_data.len && !fmt_late_faults(&f->held_data) &&
+	    decode_sys_unfinished(&f->line, sys_name_of(&f->held), f->held.desc, f->held_data.s,
+				  f->held_data.len)) {
+		/* "read(3,  <unfinished ...>": the rest when it resumes */
+		sb_puts(&f->line, " <unfinished ...>");
+		fmt_line_end(f);
+		unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, &f->held_data,
+			       f->held_args_ok ? f->held_args : NULL);
+		emit_deferred(f);
+		return;
+	}
+	call_open(&f->line, f->held_text.s, f->held_text.len);
+	sb_puts(&f->line, " <unfinished ...>");
+	/* a path its exit brings: the line waits for it (fmt_late_redo) */
+	if (f->held_data.len && fmt_late_faults(&f->held_data))
+		emit_open(f, cut, f->held.tid, FMT_HOLD_LATE, f->held_ts, &f->held_data);
+	else
+		fmt_line_end(f);
+	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, NULL,
+		       f->held_args_ok ? f->held_args : NULL);
+	emit_deferred(f);
+}
+
+void fmt_flush(struct fmt *f)
+{
+	held_unfinished(f);
+	hold_out(f, 0, 1);
+	chld_out(f, -1);
+	fmt_out(f);
+}
+
+/* A restart error that a SIGKILL ends: strace sees no exit, "= ?". */
+static int is_restart(const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_sys_exit *x = ev->data;
+
+	return ev->len >= sizeof(*x) && x->ret <= -512 && x->ret >= -516;
+}
+
+/* Ends an exit's line (its result from ret_at), then what waits for it. */
+static void exit_done(struct fmt *f, const struct cli_ev *ev, size_t ret_at, int64_t ts)
+{
+	if (is_restart(ev))
+		emit_open(f, ret_at, ev->tid, FMT_HOLD_RESTART, ts, NULL);
+	else
+		fmt_line_end(f);
+	/* the call's stack right under it, before the events met meanwhile */
+	if (f->exit_after) {
+		size_t from = f->line.len;
+
+		sb_puts(&f->line, f->exit_after);
+		f->exit_after = NULL;
+		fmt_lines_done_from(f, from);
+	}
+	emit_deferred(f);
+	chld_out(f, ev->tid);
+}
+
+/* The next event of the thread of an open restart error closes it. */
+static void restart_close(struct fmt *f, const struct cli_ev *ev)
+{
+	struct fmt_hold_line *l =
+		f->hold.n ? fmt_hold_find(&f->hold, ev->tid, FMT_HOLD_RESTART) : NULL;
+
+	if (l)
+		fmt_hold_close(l, fmt_signal_hidden(ev) ? " = ?\n" : NULL, 5);
+}
+
+/* An exit whose entry waits for its late path (fmt_hold.c): it has it now. */
+static void late_close(struct fmt *f, const struct cli_ev *ev, const char *sys)
+{
+	struct fmt_hold_line *l =
+		f->hold.n ? fmt_hold_find(&f->hold, ev->tid, FMT_HOLD_LATE) : NULL;
+
+	if (!l)
+		return;
+	sb_reset(&f->tmp);
+	fmt_late_redo(&f->tmp, &l->data, sys, ev);
+	if (f->tmp.len) {
+		if (f->tmp.s[f->tmp.len - 1] == ')')
+			sb_truncate(&f->tmp, f->tmp.len - 1);
+		sb_puts(&f->tmp, " <unfinished ...>\n");
+		fmt_hold_close(l, f->tmp.s, f->tmp.len);
+	} else {
+		fmt_hold_close(l, NULL, 0);
+	}
+}
+
+static int unfinished_has(const struct fmt *f, pid_t tid)
+{
+	for (size_t i = 0; i < f->nunfinished; i++)
+		if (f->unfinished[i].tid == tid)
+			return 1;
+	return 0;
+}
+
+/* The current line (not ended) of an event that is no syscall. */
+static void other_done(struct fmt *f)
+{
+	if (f->have_held) {
+		/* printed after the held syscall's line, strace-like */
+		if (!f->ndeferred)
+			sb_reset(&f->deferred);
+		if (f->line.failed)
+			sb_fail(&f->deferred);
+		else
+			sb_putn(&f->deferred, f->line.s + f->line_at, f->line.len - f->line_at);
+		sb_putc(&f->deferred, '\n');
+		f->ndeferred++;
+		sb_truncate(&f->line, f->line_at); /* not emitted: taken back */
+		return;
+	}
+	fmt_line_end(f);
+}
+
+/*
+ * The SIGCHLD strace shows delivered though the kernel ignored it: where
+ * strace has it, after the syscall its thread is in (else at once).
+ */
+static void chld_ignored(struct fmt *f, const struct cli_ev *ev, int64_t ts)
+{
+	pid_t tid = ev->tid;
+
+	line_start(f, ts, ev->info.posix_pid, tid);
+	fmt_signal_deliver(&f->line, ev->data, ev->len);
+	if ((f->have_held && f->held.tid == tid) || unfinished_has(f, tid)) {
+		sb_putc(&f->line, '\n');
+		if (!f->line.failed)
+			fmt_chld_add(f, tid, f->line.s + f->line_at, f->line.len - f->line_at);
+		sb_truncate(&f->line, f->line_at);
+		return;
+	}
+	other_done(f);
+}
+
+/*
+ * Whose line an exit is, as strace -f: a thread's +++ under its tid, the
+ * process's under its pid (the leader's own thread_exit has none).
+ */
+static pid_t exit_tid(const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+
+	if (id == PTBPF_EV_PROC_EXIT)
+		return ev->info.posix_pid;
+	if (id == PTBPF_EV_THREAD_EXIT && ev->tid == ev->info.posix_pid)
+		return -1;
+	return ev->tid;
+}
+
+static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
+{
+	const char *sys = sys_name_of(ev);
+	int64_t entry_ts;
+	size_t ret_at;
+	pid_t tid;
+
+	if (sys && PTBPF_EV_IS_SYSCALL(ev->info.posix_event_id)) {
+		if (!PTBPF_EV_SYSCALL_IS_EXIT(ev->info.posix_event_id)) {
+			held_unfinished(f);
+			sb_reset(&f->held_text);
+			decode_sys_args(&f->held_text, sys, ev->desc, ev->data, ev->len);
+			if (sys_noreturn(ev->desc)) {
+				line_start(f, ts, ev->info.posix_pid, ev->tid);
+				sb_cat(&f->line, &f->held_text);
+				sb_puts(&f->line, " = ?");
+				fmt_line_end(f);
+				return;
+			}
+			fmt_late_keep(&f->held_data, ev);
+			f->held_args_ok = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
+			if (f->held_args_ok)
+				memcpy(f->held_args,
+				       ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
+				       sizeof(f->held_args));
+			f->held = *ev;
+			if (ev->name == ev->name_buf)
+				f->held.name = f->held.name_buf;
+			f->held.data = NULL;
+			f->held_ts = ts;
+			f->have_held = 1;
+			return;
+		}
+		/* an exit */
+		if (f->have_held && f->held.tid == ev->tid &&
+		    f->held.info.posix_event_id + 1 == ev->info.posix_event_id) {
+			const struct ptbpf_ev_sys_exit *x = ev->data;
+
+			f->have_held = 0;
+			f->held_ts = exit_entry_ts(ev, f->held_ts);
+			fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
+			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
+			sb_cat(&f->line, &f->held_text);
+			ret_at = f->line.len;
+			if (ev->len >= sizeof(*x)) {
+				decode_sys_ret(&f->line, ev->desc,
+					       f->held_args_ok ? f->held_args : NULL, x->ret);
+				fdtable_ret(&f->line, sys, x->ret, sys_result_is_fd(sys)); /* -y */
+				decode_sys_after_ret(&f->line, ev->data, ev->len);
+			} else
+				sb_puts(&f->line, " = ?");
+			syscall_time(f, f->held_ts, ts);
+			exit_done(f, ev, ret_at, ts);
+			return;
+		}
+		held_unfinished(f);
+		late_close(f, ev, sys);
+		entry_ts = unfinished_del(f, ev->tid);
+		line_start(f, ts, ev->info.posix_pid, ev->tid);
+		sb_puts(&f->line, "<... ");
+		sb_puts(&f->line, sys);
+		sb_puts(&f->line, " resumed>");
+		if (f->resume_data.len)
+			decode_sys_resumed(&f->line, ev->desc, f->resume_data.s, f->resume_data.len,
+					   ev->data, ev->len);
+		sb_putc(&f->line, ')');
+		ret_at = f->line.len;
+		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit)) {
+			int64_t ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
+
+			decode_sys_ret(&f->line, ev->desc,
+				       f->resume_args_ok ? f->resume_args : NULL, ret);
+			fdtable_ret(&f->line, sys, ret, sys_result_is_fd(sys)); /* -y */
+			decode_sys_after_ret(&f->line, ev->data, ev->len);
+		} else
+			sb_puts(&f->line, " = ?");
+		syscall_time(f, exit_entry_ts(ev, entry_ts), ts);
+		exit_done(f, ev, ret_at, ts);
+		return;
+	}
+	tid = exit_tid(ev);
+	if (fmt_signal_hidden(ev) || tid < 0)
+		return;
+	/* 64 lines deferred already: the held entry goes out unfinished
+	 * first (before, its line took the place of this one) */
+	if (f->have_held && f->ndeferred >= 64)
+		held_unfinished(f);
+	line_start(f, ts, ev->info.posix_pid, tid);
+	fmt_other_text(&f->line, ev);
+	other_done(f);
+	if (fmt_signal_ignored_chld(ev))
+		chld_ignored(f, ev, ts);
+}
+
+static void fmt_text(struct fmt *f, const struct cli_ev *ev)
+{
+	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+
+	restart_close(f, ev);
+	fmt_text_one(f, ev, ts);
+	hold_out(f, ts, 0);
+}
+
+void fmt_event(struct fmt *f, const struct cli_ev *ev)
+{
+	if (!f->have_origin) {
+		f->origin = ts_ns(&ev->info.posix_timestamp);
+		f->have_origin = 1;
+	}
+	f->nevents++;
+	if (ev->info.posix_event_id == POSIX_TRACE_OVERFLOW)
+		f->noverflow++;
+	if (f->json)
+		fmt_json_event(f, ev);
+	else
+		fmt_text(f, ev);
+}

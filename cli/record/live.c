@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf record without -o: the events printed live as they come. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <ptbpf/ptbpf.h>
+
+#include "record/record.h"
+
+/* Live output reads this many events (and bytes of their data) per call. */
+#define LIVE_BATCH 1024
+/* Live output to a pipe or a file: written out at least this often (s). */
+#define LIVE_OUT_S	 0.2
+#define LIVE_BATCH_BYTES (1u << 20)
+/*
+ * A wait for events lasts this long (ms): the targets' exit is seen within
+ * it (a short command is not kept waiting); nothing for LIVE_IDLE_S: the
+ * pending lines are flushed.
+ */
+#define LIVE_WAIT_MS 10
+#define LIVE_IDLE_S  0.05
+
+/* Print a batch of what the stream holds, or of what comes until *until
+ * (NULL: no wait); the events read. */
+static size_t print_batch(struct rec *r, void *buf, size_t bufsz, const struct timespec *until,
+			  int *err)
+{
+	static struct ptbpf_event batch[LIVE_BATCH];
+	struct cli_ev ev;
+	size_t got = 0, i;
+
+	if (until)
+		*err = ptbpf_trace_timedgetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got,
+						       until);
+	else
+		*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got);
+	for (i = 0; !*err && i < got; i++) {
+		cli_ev_from(r->trid, &ev, &batch[i]);
+		view_event(r->view, &ev);
+	}
+	return *err ? 0 : got;
+}
+
+int record_live(struct rec *r)
+{
+	static char buf[LIVE_BATCH_BYTES];
+	struct fmt f;
+	double last_ev = now_mono(), next_tick = 0, next_out = last_ev + LIVE_OUT_S, t;
+	int err, ret = 0;
+	size_t got;
+
+	fmt_init(&f, r->out.f, r->a->json, r->a->absolute);
+	f.tty = r->out.tty; /* fmt_init cannot tell: the stream has no fd */
+	view_attach(r->view, &f);
+	/* out of memory: nothing more is printed, the loops below stop */
+	if (r->a->json && view_opts_prints(&r->a->view) && fmt_json_attr(r->out.f, r->trid))
+		sb_fail(&f.line);
+	/* a write error stops the recording, as -o's does */
+	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err) {
+		struct timespec ab;
+
+		/* what is there first, without a deadline to compute */
+		got = print_batch(r, buf, sizeof(buf), NULL, &err);
+		if (!err && !got) {
+			clock_gettime(CLOCK_REALTIME, &ab);
+			ab.tv_nsec += LIVE_WAIT_MS * 1000000L;
+			if (ab.tv_nsec >= 1000000000L) {
+				ab.tv_sec++;
+				ab.tv_nsec -= 1000000000L;
+			}
+			got = print_batch(r, buf, sizeof(buf), &ab, &err);
+		}
+		if (got) {
+			/* the exit and status checks (a wait4 each) every 10 ms
+			 * while full batches flow, not every 1024 events; after
+			 * a batch that emptied the stream at once (the command
+			 * may have exited: no 10 ms wait for the next tick) */
+			t = now_mono();
+			last_ev = t;
+			if (t < next_tick && got == LIVE_BATCH)
+				continue;
+			next_tick = t + 0.01;
+			/* a pipe or a file gets its lines within LIVE_OUT_S
+			 * while events keep coming: a steady trickle never
+			 * pauses the 50 ms that flush them below */
+			if (!f.tty && t >= next_out) {
+				fmt_out(&f);
+				fflush(r->out.f);
+				next_out = t + LIVE_OUT_S;
+			}
+		} else if (err && err != ETIMEDOUT && err != EINTR) {
+			cli_err("reading events: %s", strerror(err));
+			break;
+		} else if (now_mono() - last_ev >= LIVE_IDLE_S) {
+			/*
+			 * Nothing for LIVE_IDLE_S: on a terminal, show a blocked
+			 * call now (<unfinished ...>); in a pipe or file keep
+			 * the lines as 'ptbpf show' prints them, just flush.
+			 */
+			if (f.tty) {
+				fmt_flush(&f);
+			} else {
+				fmt_out(&f);
+				fflush(r->out.f);
+			}
+		}
+		if (record_tick(r))
+			break;
+	}
+	/* drains what the rings still hold */
+	posix_trace_stop(r->trid);
+	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err &&
+	       print_batch(r, buf, sizeof(buf), NULL, &err))
+		;
+	/* the syscalls still in progress: the command's if it ended, else
+	 * of processes that go on untraced */
+	view_end(r->view, !targets_done(r));
+	fmt_flush(&f);
+	if (fmt_failed(&f) || view_failed(r->view)) {
+		cli_err("out of memory");
+		ret = -1;
+	} else if (r->a->json && view_opts_prints(&r->a->view) && !r->out.err) {
+		fmt_json_status(r->out.f, r->trid, f.nevents, f.noverflow);
+	}
+	r->printed = view_opts_prints(&r->a->view) ? f.nevents : view_nevents(r->view);
+	view_attach(r->view, NULL);
+	fmt_fini(&f);
+	live_out_flush(&r->out);
+	return ret;
+}

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf record: its options (the argp table) and their parser. */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ptbpf/events.h>
+#include <ptbpf/ptbpf.h>
+
+#include "record/record.h"
+
+enum {
+	OPT_BUFSIZE = 0x100,
+	OPT_POLICY,
+	OPT_DURATION,
+	OPT_NAME,
+	OPT_JSON,
+	OPT_LOGPOLICY,
+	OPT_LOGSIZE,
+	OPT_NICE,
+	OPT_TEXTOUT,
+	OPT_EARLY_UEV,
+	OPT_STACK,
+	OPT_STACK_DEPTH,
+	OPT_KERNEL_STACK,
+	OPT_CALL_GRAPH,
+	OPT_KEEP,
+	OPT_CGROUP,
+};
+
+static const struct argp_option record_opts[] = {
+	{ "output", 'o', "FILE", 0, "Write a POSIX trace log to FILE instead of printing events",
+	  0 },
+	{ "output-text", OPT_TEXTOUT, "FILE", 0,
+	  "Print the events to FILE (- for standard output) instead of standard error", 0 },
+	{ "events", 'e', "EVENTS", 0,
+	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
+	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
+	  "strace's syscall classes (%file, %desc, %network, %process, %signal, %ipc, %memory, "
+	  "%creds, %clock, %stat, %lstat, %fstat, %statfs...) and /REGEX of syscall names; a "
+	  "leading ! excludes (default: all but sched). A selection of syscalls only keeps "
+	  "the signals and the exits, as strace's trace= does. strace's trace=EVENTS and "
+	  "status=SET are taken too",
+	  0 },
+	{ "stack", OPT_STACK, "SYSCALLS", 0,
+	  "As -k, the user stacks of these syscalls only (names, classes as -e)", 0 },
+	{ "stack-depth", OPT_STACK_DEPTH, "N", 0,
+	  "With -k: at most N frames a stack (1 to 127, default 32)", 0 },
+	{ "kernel-stack", OPT_KERNEL_STACK, NULL, 0,
+	  "With -k: the kernel stack too, printed under the user frames", 0 },
+	{ "call-graph", OPT_CALL_GRAPH, "dwarf[,SIZE]|fp", 0,
+	  "With -k: how the user stack is walked: dwarf (default) copies up to SIZE bytes of it "
+	  "for an unwinder (default 8K, at most 16K, a multiple of 8), fp walks frame pointers in "
+	  "the kernel (nothing copied, each "
+	  "distinct stack stored once; right only for code built with "
+	  "-fno-omit-frame-pointer)",
+	  0 },
+	{ "pid", 'p', "PID[,PID...]", 0, "Trace these running processes", 0 },
+	{ "cgroup", OPT_CGROUP, "PATH", 0,
+	  "Trace every process of this cgroup v2 directory and of the cgroups below it (a "
+	  "container's, a systemd unit's: /sys/fs/cgroup/..., /sys/fs/cgroup/unified/... in a "
+	  "hybrid layout), those that join it later too, while they are in it; those the caller "
+	  "may not ptrace are left out and counted. Repeatable; with -p or a command, their "
+	  "processes are traced as well. Alone, the recording runs until interrupted or "
+	  "--duration",
+	  0 },
+	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
+	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0,
+	  "Stream buffer size (suffixes K, M, G; default 32M, with -k 128M)", 0 },
+	{ "policy", OPT_POLICY, "POLICY", 0,
+	  "What to do when the stream is full: loop, until-full, flush", 0 },
+	{ "log-policy", OPT_LOGPOLICY, "POLICY", 0,
+	  "With -o, when the log is full: append (default: the log grows as needed), "
+	  "loop (keep the last --log-size bytes), until-full",
+	  0 },
+	{ "log-size", OPT_LOGSIZE, "BYTES", 0, "Log size limit for loop and until-full", 0 },
+	{ "duration", OPT_DURATION, "SECONDS", 0, "Stop recording after SECONDS", 0 },
+	{ "name", OPT_NAME, "NAME", 0, "Name of the trace stream", 0 },
+	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "Print events live as JSON Lines (as 'ptbpf show --json')",
+	  0 },
+	{ "early-user-events", OPT_EARLY_UEV, NULL, 0,
+	  "Also keep the user events of the programs the command executes in their first "
+	  "milliseconds (sets PTBPF_UEV_PENDING=1 in its environment; the command's own are "
+	  "kept without it)",
+	  0 },
+	{ "keep", OPT_KEEP, "SECONDS", 0,
+	  "Keep the loaded BPF programs SECONDS after the end (a ptbpf-keep process holds them), "
+	  "for the next ptbpf record of the same options, which then starts in a few "
+	  "milliseconds (default 10, at most 600; 0: a load, nothing kept)",
+	  0 },
+	{ "nice", OPT_NICE, "N", 0,
+	  "Nice value of ptbpf's own threads (default: 10 below the caller's, so that it keeps "
+	  "up with a program that keeps every CPU busy; the command runs at the caller's)",
+	  0 },
+	{ 0 }
+};
+
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v <<= 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		end++;
+		break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || !v)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+struct policy_name {
+	const char *name;
+	int value;
+};
+
+static const struct policy_name stream_policies[] = {
+	{ "loop", POSIX_TRACE_LOOP },
+	{ "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "flush", POSIX_TRACE_FLUSH },
+	{ NULL, 0 },
+};
+
+static const struct policy_name log_policies[] = {
+	{ "loop", POSIX_TRACE_LOOP },
+	{ "until-full", POSIX_TRACE_UNTIL_FULL },
+	{ "append", POSIX_TRACE_APPEND },
+	{ NULL, 0 },
+};
+
+/* The value of a --policy or --log-policy name, -1 if unknown. */
+static int policy_value(const char *arg, const struct policy_name *t)
+{
+	for (; t->name; t++)
+		if (!strcmp(arg, t->name))
+			return t->value;
+	return -1;
+}
+
+static error_t record_parse(int key, char *arg, struct argp_state *state)
+{
+	struct record_args *a = state->input;
+	char *end, msg[160];
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &a->view;
+		break;
+	case 'o':
+		a->output = arg;
+		break;
+	case OPT_TEXTOUT:
+		a->text_out = arg;
+		break;
+	case 'e':
+		if (view_qualifier(arg, &a->events, &a->view, msg, sizeof(msg)))
+			argp_failure(state, CLI_EXIT_USAGE, 0, "%s", msg);
+		break;
+	case OPT_STACK:
+		a->view.stacks = 1;
+		a->stack_events = arg;
+		break;
+	case OPT_STACK_DEPTH: {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || !n || n > PTBPF_STACK_DEPTH_MAX)
+			argp_failure(state, CLI_EXIT_USAGE, 0,
+				     "--stack-depth: %s: not a number of frames from 1 to %d", arg,
+				     PTBPF_STACK_DEPTH_MAX);
+		a->stack_depth = (unsigned int)n;
+		break;
+	}
+	case OPT_KERNEL_STACK:
+		a->stack_flags |= PTBPF_STACK_KERNEL;
+		break;
+	case OPT_CALL_GRAPH:
+		if (!strcmp(arg, "fp"))
+			a->stack_flags |= PTBPF_STACK_FP;
+		else if (!strcmp(arg, "dwarf"))
+			a->stack_flags &= ~PTBPF_STACK_FP;
+		else if (!strncmp(arg, "dwarf,", 6)) {
+			/* perf's form: the bytes of stack copied */
+			if (parse_size(arg + 6, &a->stack_bytes) || !a->stack_bytes ||
+			    a->stack_bytes > PTBPF_USER_STACK_MAX || a->stack_bytes % 8)
+				argp_failure(
+					state, CLI_EXIT_USAGE, 0,
+					"--call-graph: %s: the size is a multiple of 8 up to %u",
+					arg, PTBPF_USER_STACK_MAX);
+			a->stack_flags &= ~PTBPF_STACK_FP;
+		} else
+			argp_failure(state, CLI_EXIT_USAGE, 0, "--call-graph: %s: dwarf or fp",
+				     arg);
+		a->stack_mode_set = 1;
+		break;
+	case 'p':
+		a->pids = arg;
+		break;
+	case OPT_CGROUP:
+		if (a->ncgroups == RECORD_MAX_CGROUPS)
+			argp_error(state, "--cgroup: at most %d", RECORD_MAX_CGROUPS);
+		a->cgroups[a->ncgroups++] = arg;
+		break;
+	case 'f':
+		a->follow = 1;
+		break;
+	case 't':
+		a->absolute = 1;
+		break;
+	case OPT_JSON:
+		a->json = 1;
+		break;
+	case OPT_EARLY_UEV:
+		a->early_uev = 1;
+		break;
+	case OPT_NAME:
+		a->name = arg;
+		break;
+	case OPT_NICE:
+		a->nice = (int)strtol(arg, &end, 10);
+		if (*end || end == arg || a->nice < -20 || a->nice > 19)
+			argp_error(state, "invalid nice value '%s' (-20 to 19)", arg);
+		break;
+	case OPT_BUFSIZE:
+		if (parse_size(arg, &a->bufsize))
+			argp_error(state, "invalid buffer size '%s'", arg);
+		a->bufsize_set = 1;
+		break;
+	case OPT_POLICY:
+		a->policy = policy_value(arg, stream_policies);
+		if (a->policy < 0)
+			argp_error(state, "invalid policy '%s' (loop, until-full or flush)", arg);
+		break;
+	case OPT_LOGPOLICY:
+		a->log_policy = policy_value(arg, log_policies);
+		if (a->log_policy < 0)
+			argp_error(state, "invalid log policy '%s' (append, loop or until-full)",
+				   arg);
+		break;
+	case OPT_LOGSIZE:
+		if (parse_size(arg, &a->log_size))
+			argp_error(state, "invalid log size '%s'", arg);
+		break;
+	case OPT_KEEP: {
+		double secs = strtod(arg, &end);
+
+		if (*end || end == arg || !(secs >= 0) || secs * 1000 > PTBPF_KEEP_MS_MAX)
+			argp_error(state, "invalid --keep '%s' (0 to %d seconds)", arg,
+				   PTBPF_KEEP_MS_MAX / 1000);
+		a->keep_ms = (unsigned int)(secs * 1000 + 0.5);
+		break;
+	}
+	case OPT_DURATION:
+		a->duration = strtod(arg, &end);
+		if (*end || end == arg || a->duration <= 0)
+			argp_error(state, "invalid duration '%s'", arg);
+		break;
+	case ARGP_KEY_ARG:
+		/* the command and its arguments: stop parsing options here */
+		a->cmd = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->cmd && !a->pids && !a->ncgroups)
+			argp_error(state,
+				   "give a command to run (after --), -p PID or --cgroup PATH");
+		if (a->cmd && a->pids)
+			argp_error(state, "give either a command or -p PID, not both");
+		/* a log holds the events: -T and -P shape printed ones; -z and
+		 * -Z select the calls the kernel writes, to the log too */
+		if (a->output && !a->view.cflag && !a->view.threads &&
+		    (a->view.times >= 0 || a->view.npaths ||
+		     (a->view.status != VIEW_ST_ALL && !view_opts_kernel_status(&a->view))))
+			argp_error(state, "with -o no event is printed: give -T, -P and statuses "
+					  "other than -z or -Z to 'ptbpf show' (or to -c here)");
+		if (a->early_uev && !a->cmd)
+			argp_error(state, "--early-user-events is for a command ptbpf starts, "
+					  "not -p or --cgroup");
+		if (a->output && a->text_out)
+			argp_error(state, "-o writes a log, --output-text prints: give one");
+		/* as perf's --call-graph implies -g */
+		if (a->stack_depth || a->stack_flags || a->stack_mode_set)
+			a->view.stacks = 1;
+		if (a->view.stacks && !(a->stack_flags & PTBPF_STACK_FP) && !a->bufsize_set)
+			a->bufsize = RECORD_STACKS_BUFSIZE;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child record_children[] = {
+	{ &view_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
+const struct argp record_argp = {
+	.options = record_opts,
+	.parser = record_parse,
+	.children = record_children,
+	.args_doc = "[-p PID[,PID...]] [--cgroup PATH] | [--cgroup PATH] [--] COMMAND [ARG...]",
+	.doc = "Trace a command (started held until tracing is set up, so its first syscall "
+	       "is recorded), running processes or the processes of a cgroup. Without -o, "
+	       "events are printed live on "
+	       "standard error (as strace does; --output-text for a file), one line each, "
+	       "strace-like for syscalls; with -o, a POSIX trace log is written "
+	       "(read it with 'ptbpf show'). A summary goes to stderr at the end; -c prints "
+	       "strace -c's table there instead of the events.\v"
+	       "Exit status: the command's own (128+N if killed by signal N); "
+	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found.",
+};

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* ptbpf record: what its files share (options, the held command, the loops). */
+#ifndef PTBPF_CLI_RECORD_H
+#define PTBPF_CLI_RECORD_H
+
+#include <argp.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "view/view.h"
+
+/*
+ * --buffer-size not given: the stream's size (the library's default is 4
+ * MiB). A 2-thread syscall flood on 2 CPUs outruns the live printer and,
+ * with -o, the kernel rings (twice the stream size) while the flusher
+ * writes: with this much, it loses nothing (docs/benchmarks.md).
+ */
+#define RECORD_DEFAULT_BUFSIZE ((size_t)32 << 20)
+/*
+ * With -k's copied stacks (8 KiB a syscall): the tree walk of bench/run
+ * makes about 1 GB/s of them, more than the drainer takes on 2 CPUs, and
+ * with this much it loses nothing (docs/benchmarks.md).
+ */
+#define RECORD_STACKS_BUFSIZE ((size_t)128 << 20)
+/* --keep not given: the programs are kept this long for the next record */
+#define RECORD_DEFAULT_KEEP_MS 10000u
+/* ptbpf's own threads run this much below the caller's nice value. */
+#define DEFAULT_NICE_BOOST 10
+/* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */
+#define NICE_DEFAULT 100
+/* --cgroup given at most this often */
+#define RECORD_MAX_CGROUPS 16
+
+struct record_args {
+	const char *output;
+	const char *text_out; /* --output-text: NULL stderr, - stdout, or a file */
+	const char *events;
+	const char *stack_events; /* --stack: which syscalls; NULL: all (-k) */
+	unsigned int stack_depth; /* --stack-depth, 0: the default */
+	unsigned int stack_flags; /* --kernel-stack, --call-graph=fp: PTBPF_STACK_* */
+	int stack_mode_set;	  /* --call-graph given */
+	size_t stack_bytes;	  /* --call-graph=dwarf,SIZE; 0: the default */
+	const char *pids;
+	const char *cgroups[RECORD_MAX_CGROUPS]; /* --cgroup */
+	int ncgroups;
+	int follow;
+	size_t bufsize;
+	int bufsize_set; /* --buffer-size given */
+	int policy;	 /* -1: default */
+	int log_policy;
+	size_t log_size;
+	double duration;
+	const char *name;
+	int absolute;
+	int json;
+	int nice;	      /* NICE_DEFAULT: the caller's - DEFAULT_NICE_BOOST */
+	int early_uev;	      /* --early-user-events */
+	unsigned int keep_ms; /* --keep */
+	char **cmd;
+	struct view_opts view; /* strace's -c, -T, -z, -P... */
+};
+
+/* record_opts.c: the options and their parser (fills a struct record_args) */
+extern const struct argp record_argp;
+
+/* record_stacks.c: -k, a user stack with every syscall entry, or with
+ * those of --stack's spec (-e's language), taken as --stack-depth,
+ * --kernel-stack and --call-graph say; 0, or -1 (said) */
+int record_set_stacks(trace_attr_t *attr, const struct record_args *a);
+
+/* record_child.c: the command, started held until the stream is started */
+struct child {
+	pid_t pid;
+	int go_fd;	      /* write end: releases the child's read() */
+	int err_fd;	      /* read end: errno of a failed exec */
+	volatile int *shared; /* [0]: child ready, [1]: 1 go, 2 abort */
+	int early_uev;	      /* give it PTBPF_UEV_PENDING=1 */
+};
+/* The path execve will get, searched in PATH like execvp (NULL: *err). */
+char *resolve_cmd(const char *cmd, int *err);
+/* Forks the command, held before its execve; 0 or a negative errno. */
+int start_child(struct child *c, const char *path, char **argv);
+/* The stream exists: let the child leave its read(), wait until it spins. */
+void child_ready(struct child *c);
+/* Releases the child to exec (ok) or to exit; the exec errno (0: exec succeeded). */
+int child_go(struct child *c, int ok);
+
+/* record_early.c: the user events of the command's first milliseconds */
+#define EARLY_MAX_FILES 16
+struct early {
+	pid_t pid;
+	const char *cmd; /* kept until early_uev_wait() */
+	int type;	 /* the uprobe PMU's, -1: none */
+	int n;
+	int fds[EARLY_MAX_FILES]; /* a uprobe per libposixtrace file the command may load */
+	pthread_t thread;	  /* opening them */
+	int running, released;
+	pid_t closer; /* the process that closes them (0: none), */
+	int sock;     /* and the socket they go to it by (-1: none) */
+};
+/*
+ * Before the held command (pid, executable cmd) execs: raise the semaphore
+ * that asks its libposixtrace for a provisional slot, in the command alone
+ * (started, early_uev_wait() waits for it); a file it cannot be raised in
+ * is passed over.
+ */
+void early_uev_attach(struct early *e, pid_t pid, const char *cmd);
+void early_uev_wait(struct early *e);
+/* The command has exited: the uprobes are closed, in the background. */
+void early_uev_release(struct early *e);
+/* Closed (by the closer process, not waited for). */
+void early_uev_detach(struct early *e);
+
+/* record_out.c: the live output, from --output-text (NULL: standard error) */
+struct live_out {
+	FILE *f;	  /* NULL: not open */
+	const char *name; /* the file, "standard output" or "standard error" */
+	int fd, tty;
+	int err;	       /* the first write error (an errno value), 0: none */
+	uint64_t lines, bytes; /* what reached the file */
+};
+/* 0, or -1 when it cannot be opened (said). */
+int live_out_open(struct live_out *o, const char *path);
+/* Writes out what stdio holds; the first write error (0: none). */
+int live_out_flush(struct live_out *o);
+/* Writes out and closes it (if open); the first write error (0: none). */
+int live_out_close(struct live_out *o);
+
+/* One recording: its options, stream and targets. */
+struct rec {
+	struct record_args *a;
+	trace_id_t trid;
+	int have_child;
+	struct child child;
+	struct early early;
+	int child_done, child_status;
+	pid_t *pids;
+	int *pidfds;
+	int npids, nalive;
+	double t0, last_status;
+	double cpu0; /* cpu_self() when tracing started */
+	int status_tty;
+	uint64_t last_recorded;
+	double last_rate_t;
+	uint64_t printed;     /* events printed live */
+	int log_error;	      /* writing the log failed (an errno value) */
+	double sig_passed_at; /* got_signal was passed on to the command then (0: not) */
+	struct view *view;
+	struct live_out out; /* without -o: where the events are printed */
+};
+
+/* cmd_record.c: the signal that asks the recording to stop, 0: none */
+extern volatile sig_atomic_t got_signal;
+
+static inline double clock_secs(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static inline double now_mono(void)
+{
+	return clock_secs(CLOCK_MONOTONIC);
+}
+
+/* CPU time of ptbpf's own threads (the library's included, the command not). */
+static inline double cpu_self(void)
+{
+	return clock_secs(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* record_status.c: the status line, the loops' checks and the summary */
+/* The status line on a terminal once a second; final: erase it. */
+void status_line(struct rec *r, int final);
+/* Nonzero once every traced process has exited. */
+int targets_done(struct rec *r);
+/*
+ * What both recording loops check each round: a signal, --duration or the
+ * targets' exit (true: stop now), and the status line.
+ */
+bool record_tick(struct rec *r);
+/*
+ * The closing line: what was printed, or written to the log, and what was
+ * lost; the two add up to the events generated (see struct ptbpf_counters).
+ * c: the counters read once every event was in.
+ */
+void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd);
+
+/*
+ * record_live.c: read and print until the targets exit or we are told to
+ * stop; 0, or -1 when out of memory (said)
+ */
+int record_live(struct rec *r);
+/* record_log.c: with a log the library flushes the stream to it; just wait */
+void record_log(struct rec *r);
+/* The log written, read back into the view (-c with -o); 0 or an exit code. */
+int record_log_view(struct rec *r);
+
+#endif

@@ -71,140 +71,159 @@ static void quote_name(struct sbuf *b, const char *name, size_t avail, size_t le
 	sb_quote(b, name, strnlen(name, avail));
 }
 
-void fmt_other_text(struct sbuf *b, const struct cli_ev *ev)
+static void text_fork(struct sbuf *b, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_fork *e = ev->data;
+
+	sb_printf(b, "proc_fork %s %d/%d comm=", e->is_thread ? "thread" : "process", e->child_pid,
+		  e->child_tid);
+	sb_quote(b, e->comm, strnlen(e->comm, sizeof(e->comm)));
+}
+
+static void text_exec(struct sbuf *b, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_exec *e = ev->data;
+
+	sb_puts(b, "proc_exec ");
+	quote_name(b, e->filename, ev->len - offsetof(struct ptbpf_ev_exec, filename),
+		   e->filename_len);
+	if (e->truncated)
+		sb_puts(b, "...");
+	if (e->old_tid != e->pid)
+		sb_printf(b, " old_tid=%d", e->old_tid);
+}
+
+static void text_untraced(struct sbuf *b, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_untraced *e = ev->data;
+
+	sb_puts(b, "+++ untraced: exec of ");
+	quote_name(b, e->filename, ev->len - offsetof(struct ptbpf_ev_untraced, filename),
+		   e->filename_len);
+	sb_puts(b, untraced_reason(e->reason)->why);
+	sb_puts(b, " (tracing it needs CAP_SYS_PTRACE) +++");
+}
+
+/* strace -f: each thread's own +++ line (see exit_tid) */
+static void text_exit(struct sbuf *b, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_exit *e = ev->data;
+
+	decode_exit_status(b, e->exit_code);
+}
+
+static void text_signal_generate(struct sbuf *b, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_signal *e = ev->data;
+
+	sb_puts(b, "signal_generate ");
+	decode_signal(b, e->signo);
+	sb_printf(b, " to %d/%d from pid %d code=", e->target_pid, e->target_tid, e->sender_pid);
+	fmt_sig_code(b, e->signo, e->code);
+	sb_printf(b, " result=%d%s", e->result, e->group ? " group" : "");
+}
+
+static void text_signal_deliver(struct sbuf *b, const struct cli_ev *ev)
+{
+	fmt_signal_deliver(b, ev->data, ev->len);
+}
+
+/* Not sb_printf: a blocking syscall brings three of these, as many lines
+ * as the syscall's own. */
+static void text_switch(struct sbuf *b, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_sched_switch *e = ev->data;
+
+	if (ev->info.posix_event_id == PTBPF_EV_SCHED_SWITCH_OUT) {
+		sb_puts(b, "sched_switch_out state=");
+		sb_puts(b, sched_state(e->prev_state));
+		sb_puts(b, " next=");
+		sb_dec(b, e->next_tid);
+	} else {
+		sb_puts(b, "sched_switch_in prev=");
+		sb_dec(b, e->prev_tid);
+	}
+	sb_puts(b, " cpu=");
+	sb_udec(b, e->cpu, 0);
+}
+
+static void text_wakeup(struct sbuf *b, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_sched_wakeup *e = ev->data;
+
+	sb_puts(b, "sched_wakeup ");
+	sb_dec(b, e->pid);
+	sb_putc(b, '/');
+	sb_dec(b, e->tid);
+	sb_puts(b, " by ");
+	sb_dec(b, e->waker_tid);
+	sb_puts(b, " cpu=");
+	sb_udec(b, e->target_cpu, 0);
+}
+
+/* The kernel's events: the payload each needs at least, and its printer. */
+static const struct other_text {
+	trace_event_id_t id;
+	size_t min_len;
+	void (*print)(struct sbuf *b, const struct cli_ev *ev);
+} other_texts[] = {
+	{ PTBPF_EV_PROC_FORK, sizeof(struct ptbpf_ev_fork), text_fork },
+	{ PTBPF_EV_PROC_EXEC, offsetof(struct ptbpf_ev_exec, filename), text_exec },
+	{ PTBPF_EV_PROC_UNTRACED, offsetof(struct ptbpf_ev_untraced, filename), text_untraced },
+	{ PTBPF_EV_THREAD_EXIT, sizeof(struct ptbpf_ev_exit), text_exit },
+	{ PTBPF_EV_PROC_EXIT, sizeof(struct ptbpf_ev_exit), text_exit },
+	{ PTBPF_EV_SIGNAL_GENERATE, offsetof(struct ptbpf_ev_signal, flags), text_signal_generate },
+	{ PTBPF_EV_SIGNAL_DELIVER, offsetof(struct ptbpf_ev_signal, flags), text_signal_deliver },
+	{ PTBPF_EV_SCHED_SWITCH_OUT, sizeof(struct ptbpf_ev_sched_switch), text_switch },
+	{ PTBPF_EV_SCHED_SWITCH_IN, sizeof(struct ptbpf_ev_sched_switch), text_switch },
+	{ PTBPF_EV_SCHED_WAKEUP, sizeof(struct ptbpf_ev_sched_wakeup), text_wakeup },
+};
+
+/* User events, probes' and the POSIX markers; 0: ev is none of them. */
+static int text_user_or_marker(struct sbuf *b, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
-	const void *d = ev->data;
-	size_t len = ev->len;
 
-	switch (id) {
-	case PTBPF_EV_PROC_FORK:
-		if (len >= sizeof(struct ptbpf_ev_fork)) {
-			const struct ptbpf_ev_fork *e = d;
-
-			sb_printf(b,
-				  "proc_fork %s %d/%d comm=", e->is_thread ? "thread" : "process",
-				  e->child_pid, e->child_tid);
-			sb_quote(b, e->comm, strnlen(e->comm, sizeof(e->comm)));
-			return;
-		}
-		break;
-	case PTBPF_EV_PROC_EXEC:
-		if (len >= offsetof(struct ptbpf_ev_exec, filename)) {
-			const struct ptbpf_ev_exec *e = d;
-
-			sb_puts(b, "proc_exec ");
-			quote_name(b, e->filename, len - offsetof(struct ptbpf_ev_exec, filename),
-				   e->filename_len);
-			if (e->truncated)
-				sb_puts(b, "...");
-			if (e->old_tid != e->pid)
-				sb_printf(b, " old_tid=%d", e->old_tid);
-			return;
-		}
-		break;
-	case PTBPF_EV_PROC_UNTRACED:
-		if (len >= offsetof(struct ptbpf_ev_untraced, filename)) {
-			const struct ptbpf_ev_untraced *e = d;
-
-			sb_puts(b, "+++ untraced: exec of ");
-			quote_name(b, e->filename,
-				   len - offsetof(struct ptbpf_ev_untraced, filename),
-				   e->filename_len);
-			sb_puts(b, untraced_reason(e->reason)->why);
-			sb_puts(b, " (tracing it needs CAP_SYS_PTRACE) +++");
-			return;
-		}
-		break;
-	case PTBPF_EV_THREAD_EXIT:
-	case PTBPF_EV_PROC_EXIT:
-		if (len >= sizeof(struct ptbpf_ev_exit)) {
-			const struct ptbpf_ev_exit *e = d;
-
-			/* strace -f: each thread's own +++ line (see exit_tid) */
-			decode_exit_status(b, e->exit_code);
-			return;
-		}
-		break;
-	case PTBPF_EV_SIGNAL_GENERATE:
-	case PTBPF_EV_SIGNAL_DELIVER:
-		if (len >= offsetof(struct ptbpf_ev_signal, flags)) {
-			const struct ptbpf_ev_signal *e = d;
-
-			if (id == PTBPF_EV_SIGNAL_DELIVER) {
-				fmt_signal_deliver(b, e, len);
-			} else {
-				sb_puts(b, "signal_generate ");
-				decode_signal(b, e->signo);
-				sb_printf(b, " to %d/%d from pid %d code=", e->target_pid,
-					  e->target_tid, e->sender_pid);
-				fmt_sig_code(b, e->signo, e->code);
-				sb_printf(b, " result=%d%s", e->result, e->group ? " group" : "");
-			}
-			return;
-		}
-		break;
-	case PTBPF_EV_SCHED_SWITCH_OUT:
-	case PTBPF_EV_SCHED_SWITCH_IN:
-		if (len >= sizeof(struct ptbpf_ev_sched_switch)) {
-			const struct ptbpf_ev_sched_switch *e = d;
-
-			/* not sb_printf: a blocking syscall brings three of
-			 * these, as many lines as the syscall's own */
-			if (id == PTBPF_EV_SCHED_SWITCH_OUT) {
-				sb_puts(b, "sched_switch_out state=");
-				sb_puts(b, sched_state(e->prev_state));
-				sb_puts(b, " next=");
-				sb_dec(b, e->next_tid);
-			} else {
-				sb_puts(b, "sched_switch_in prev=");
-				sb_dec(b, e->prev_tid);
-			}
-			sb_puts(b, " cpu=");
-			sb_udec(b, e->cpu, 0);
-			return;
-		}
-		break;
-	case PTBPF_EV_SCHED_WAKEUP:
-		if (len >= sizeof(struct ptbpf_ev_sched_wakeup)) {
-			const struct ptbpf_ev_sched_wakeup *e = d;
-
-			sb_puts(b, "sched_wakeup ");
-			sb_dec(b, e->pid);
-			sb_putc(b, '/');
-			sb_dec(b, e->tid);
-			sb_puts(b, " by ");
-			sb_dec(b, e->waker_tid);
-			sb_puts(b, " cpu=");
-			sb_udec(b, e->target_cpu, 0);
-			return;
-		}
-		break;
-	default:
-		if (id >= PTBPF_EV_USER_BASE && !probe_fmt(b, ev->name, d, len, true))
-			return;
-		if (id >= PTBPF_EV_USER_BASE) {
+	if (id >= PTBPF_EV_USER_BASE) {
+		if (probe_fmt(b, ev->name, ev->data, ev->len, true)) {
 			sb_printf(b, "user %s", ev->name);
-			user_data(b, d, len);
+			user_data(b, ev->data, ev->len);
 			if (ev->info.posix_truncation_status)
 				sb_puts(b, " (truncated)");
-			return;
 		}
-		if (id == POSIX_TRACE_OVERFLOW) {
-			if (len >= sizeof(uint64_t))
-				sb_printf(b, "=== %s: %llu event%s lost ===", ev->name,
-					  (unsigned long long)overflow_count(d),
-					  overflow_count(d) == 1 ? "" : "s");
-			else /* a log of a version that did not count */
-				sb_printf(b, "=== %s: events lost here ===", ev->name);
-			return;
-		}
-		if (id < PTBPF_EV_KERNEL_FIRST) {
-			sb_printf(b, "=== %s ===", ev->name);
-			return;
-		}
+		return 1;
 	}
+	if (id == POSIX_TRACE_OVERFLOW) {
+		if (ev->len >= sizeof(uint64_t))
+			sb_printf(b, "=== %s: %llu event%s lost ===", ev->name,
+				  (unsigned long long)overflow_count(ev->data),
+				  overflow_count(ev->data) == 1 ? "" : "s");
+		else /* a log of a version that did not count */
+			sb_printf(b, "=== %s: events lost here ===", ev->name);
+		return 1;
+	}
+	if (id < PTBPF_EV_KERNEL_FIRST) {
+		sb_printf(b, "=== %s ===", ev->name);
+		return 1;
+	}
+	return 0;
+}
+
+void fmt_other_text(struct sbuf *b, const struct cli_ev *ev)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(other_texts) / sizeof(other_texts[0]); i++) {
+		if (other_texts[i].id != ev->info.posix_event_id)
+			continue;
+		if (ev->len < other_texts[i].min_len)
+			break;
+		other_texts[i].print(b, ev);
+		return;
+	}
+	if (i == sizeof(other_texts) / sizeof(other_texts[0]) && text_user_or_marker(b, ev))
+		return;
 	/* unknown or short payload */
 	sb_puts(b, ev->name);
-	user_data(b, d, len);
+	user_data(b, ev->data, ev->len);
 }

@@ -664,32 +664,34 @@ static int ctf_output_dir(const char *dir, int force)
 	return 0;
 }
 
-int convert_ctf(trace_id_t trid, const char *dir, int force)
-{
-	struct ctf c;
-	struct cli_ev ev;
-	char path[4096];
-	uint64_t noverflow = 0, lost_total = 0, seen_overflow = 0, uncounted = 0, counted = 0;
-	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
-	int unav = 0, err, ret = CLI_EXIT_OK;
-	unsigned int i;
+/* The losses of a log: a marker carries the count of its gap, and the
+ * losses of a log written without counts are spread over the markers that
+ * have none. */
+struct ctf_losses {
+	uint64_t noverflow; /* markers */
+	uint64_t uncounted; /* markers without a count */
+	uint64_t total;	    /* what the markers without a count share */
+	uint64_t seen;	    /* markers without a count written so far */
+};
 
-	if (ctf_output_dir(dir, force))
-		return CLI_EXIT_FAIL;
-	/*
-	 * pass 1: how many overflow markers; a marker carries the count of its
-	 * gap, and the losses of a log written without counts are spread
-	 * over the markers that have none
-	 */
+/* Pass 1 over the log: its markers; 0 or an exit code (said). */
+static int ctf_count_losses(trace_id_t trid, struct ctf_losses *l)
+{
+	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
+	struct cli_ev ev;
+	uint64_t counted = 0;
+	int unav = 0, err;
+
+	memset(l, 0, sizeof(*l));
 	for (;;) {
 		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
 		if (err || unav)
 			break;
 		if (ev.info.posix_event_id != POSIX_TRACE_OVERFLOW)
 			continue;
-		noverflow++;
+		l->noverflow++;
 		if (ev.len < sizeof(uint64_t))
-			uncounted++;
+			l->uncounted++;
 		else
 			counted += overflow_count(ev.data);
 	}
@@ -697,17 +699,115 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 		cli_err("reading the log: %s", strerror(err));
 		return CLI_EXIT_BADLOG;
 	}
-	/* what the markers without a count share */
-	lost_total = uncounted;
+	l->total = l->uncounted;
 	if (!ptbpf_trace_get_counters(trid, &cnt) && cnt.lost > counted &&
-	    cnt.lost - counted > lost_total)
-		lost_total = cnt.lost - counted;
+	    cnt.lost - counted > l->total)
+		l->total = cnt.lost - counted;
 	err = posix_trace_rewind(trid);
 	if (err) {
 		cli_err("rewinding the log: %s", strerror(err));
 		return CLI_EXIT_BADLOG;
 	}
+	return 0;
+}
 
+/* The events lost in the gap of marker ev. */
+static uint64_t ctf_lost_here(struct ctf_losses *l, const struct cli_ev *ev)
+{
+	if (ev->info.posix_event_id != POSIX_TRACE_OVERFLOW)
+		return 0;
+	if (ev->len >= sizeof(uint64_t))
+		return overflow_count(ev->data);
+	l->seen++;
+	/* 1 each, the rest of the counted losses on the last marker */
+	return l->seen < l->uncounted ? 1 : l->total - (l->uncounted - 1);
+}
+
+/* Pass 2: the events into the lanes; 0 or an exit code (said). */
+static int ctf_write_events(struct ctf *c, trace_id_t trid, struct ctf_losses *l)
+{
+	struct cli_ev ev;
+	int unav = 0, err;
+
+	for (;;) {
+		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
+		if (err) {
+			cli_err("reading the log: %s", strerror(err));
+			return CLI_EXIT_BADLOG;
+		}
+		if (unav)
+			return 0;
+		if (ctf_event(c, &ev, ctf_lost_here(l, &ev))) {
+			cli_err("out of memory");
+			return CLI_EXIT_FAIL;
+		}
+	}
+}
+
+/*
+ * Losses without overflow markers in the log (only the overrun status says
+ * so): one empty packet at the end carries them, at least 1 when the count
+ * is unknown.
+ */
+static void ctf_unplaced_losses(struct ctf *c, trace_id_t trid, const struct ctf_losses *l)
+{
+	struct posix_trace_status_info st;
+	uint64_t unplaced = l->noverflow ? 0 : l->total;
+
+	if (!unplaced && !l->noverflow && !posix_trace_get_status(trid, &st) &&
+	    (st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN ||
+	     st.posix_log_overrun_status == POSIX_TRACE_OVERRUN))
+		unplaced = 1;
+	if (unplaced) {
+		ctf_packet_close(c, &c->lanes[0]);
+		c->lanes[0].discarded += unplaced;
+	}
+}
+
+/* The lanes closed, stale ones removed, the metadata written; ret or an
+ * exit code (said). */
+static int ctf_finish(struct ctf *c, trace_id_t trid, const char *dir, int ret)
+{
+	char path[4096];
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < c->nlanes; i++)
+		ctf_packet_close(c, &c->lanes[i]);
+	if (!c->werr && fflush(c->lanes[0].stream))
+		c->werr = errno;
+	if (c->werr) {
+		ctf_lane_path(path, sizeof(path), dir, c->werr_lane);
+		cli_err("writing %s: %s", path, strerror(c->werr));
+		ret = CLI_EXIT_FAIL;
+	}
+	/* late streams of a trace this one replaces (--force) would join it */
+	for (i = c->nlanes;; i++) {
+		ctf_lane_path(path, sizeof(path), dir, i);
+		if (unlink(path))
+			break;
+	}
+	err = ret ? 0 : ctf_metadata(c, dir, trid);
+	if (err == -ENOMEM)
+		cli_err("out of memory");
+	else if (err)
+		cli_err("writing %s/metadata: %s", dir, strerror(-err));
+	return err ? CLI_EXIT_FAIL : ret;
+}
+
+int convert_ctf(trace_id_t trid, const char *dir, int force)
+{
+	struct ctf c;
+	struct ctf_losses l;
+	char path[4096];
+	int ret;
+	unsigned int i;
+
+	if (ctf_output_dir(dir, force))
+		return CLI_EXIT_FAIL;
+	ret = ctf_count_losses(trid, &l);
+	if (ret)
+		return ret;
 	memset(&c, 0, sizeof(c));
 	c.dir = dir;
 	c.names = calloc(PTBPF_EV_ID_LIMIT, sizeof(*c.names));
@@ -717,70 +817,10 @@ int convert_ctf(trace_id_t trid, const char *dir, int force)
 		ret = CLI_EXIT_FAIL;
 		goto out;
 	}
-	for (;;) {
-		uint64_t lost_here = 0;
-
-		err = cli_ev_next(trid, &ev, databuf, sizeof(databuf), &unav);
-		if (err) {
-			cli_err("reading the log: %s", strerror(err));
-			ret = CLI_EXIT_BADLOG;
-			break;
-		}
-		if (unav)
-			break;
-		if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW && ev.len >= sizeof(uint64_t)) {
-			lost_here = overflow_count(ev.data);
-		} else if (ev.info.posix_event_id == POSIX_TRACE_OVERFLOW) {
-			seen_overflow++;
-			/* 1 each, the rest of the counted losses on the last marker */
-			lost_here = seen_overflow < uncounted ? 1 : lost_total - (uncounted - 1);
-		}
-		if (ctf_event(&c, &ev, lost_here)) {
-			cli_err("out of memory");
-			ret = CLI_EXIT_FAIL;
-			break;
-		}
-	}
-	if (!ret) {
-		/*
-		 * Losses without overflow markers in the log (only the overrun
-		 * status says so): one empty packet at the end carries them, at
-		 * least 1 when the count is unknown.
-		 */
-		struct posix_trace_status_info st;
-		uint64_t unplaced = noverflow ? 0 : lost_total;
-
-		if (!unplaced && !noverflow && !posix_trace_get_status(trid, &st) &&
-		    (st.posix_stream_overrun_status == POSIX_TRACE_OVERRUN ||
-		     st.posix_log_overrun_status == POSIX_TRACE_OVERRUN))
-			unplaced = 1;
-		if (unplaced) {
-			ctf_packet_close(&c, &c.lanes[0]);
-			c.lanes[0].discarded += unplaced;
-		}
-	}
-	for (i = 0; i < c.nlanes; i++)
-		ctf_packet_close(&c, &c.lanes[i]);
-	if (!c.werr && fflush(c.lanes[0].stream))
-		c.werr = errno;
-	if (c.werr) {
-		ctf_lane_path(path, sizeof(path), dir, c.werr_lane);
-		cli_err("writing %s: %s", path, strerror(c.werr));
-		ret = CLI_EXIT_FAIL;
-	}
-	/* late streams of a trace this one replaces (--force) would join it */
-	for (i = c.nlanes;; i++) {
-		ctf_lane_path(path, sizeof(path), dir, i);
-		if (unlink(path))
-			break;
-	}
-	err = ret ? 0 : ctf_metadata(&c, dir, trid);
-	if (err == -ENOMEM)
-		cli_err("out of memory");
-	else if (err)
-		cli_err("writing %s/metadata: %s", dir, strerror(-err));
-	if (err)
-		ret = CLI_EXIT_FAIL;
+	ret = ctf_write_events(&c, trid, &l);
+	if (!ret)
+		ctf_unplaced_losses(&c, trid, &l);
+	ret = ctf_finish(&c, trid, dir, ret);
 out:
 	if (c.nlanes && c.lanes[0].stream && fclose(c.lanes[0].stream) && !ret) {
 		ctf_lane_path(path, sizeof(path), dir, 0);

@@ -366,38 +366,108 @@ static void ctf_decoded(struct ctf *c, const struct cli_ev *ev, int exit, int64_
 	}
 }
 
+/* A syscall entry's fields: its number, arguments and paths. */
+static void ctf_sys_enter(struct ctf *c, const struct cli_ev *ev)
+{
+	static const struct ptbpf_ev_sys_enter zero;
+	const struct ptbpf_ev_sys_enter *se =
+		ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths) ? ev->data : &zero;
+	const char *paths[2] = { "", "" };
+	size_t plen[2] = { 0, 0 }, off = 0;
+	int i;
+
+	for (i = 0; se != &zero && i < 2; i++) {
+		size_t pl = se->path_len[i];
+
+		if (pl && offsetof(struct ptbpf_ev_sys_enter, paths) + off + pl <= ev->len) {
+			paths[i] = se->paths + off;
+			plen[i] = pl;
+		}
+		off += pl;
+	}
+	put_s64(c, se->nr);
+	for (i = 0; i < 6; i++)
+		put_u64(c, se->args[i]);
+	put_s32(c, plen[0] ? se->path_arg[0] : -1);
+	put_str(c, paths[0], plen[0]);
+	put_s32(c, plen[1] ? se->path_arg[1] : -1);
+	put_str(c, paths[1], plen[1]);
+	put_u32(c, se->flags);
+	ctf_decoded(c, ev, 0, 0);
+}
+
+/* A syscall exit's fields: its result, duration and late paths. */
+static void ctf_sys_exit(struct ctf *c, const struct cli_ev *ev)
+{
+	struct ptbpf_ev_sys_exit_ext x = { 0 };
+	const size_t fixed = offsetof(struct ptbpf_ev_sys_exit_ext, paths);
+	const char *late[2] = { "", "" };
+	size_t llen[2] = { 0, 0 }, len = ev->len;
+
+	memcpy(&x, ev->data, len < fixed ? len : fixed);
+	if (len < fixed)
+		/* an older log's 16 bytes: no duration, no late path */
+		memset(&x.duration, 0, fixed - offsetof(struct ptbpf_ev_sys_exit_ext, duration));
+	if ((size_t)x.path_len[0] + x.path_len[1] <= len - (len < fixed ? len : fixed)) {
+		const char *p = (const char *)ev->data + fixed;
+
+		/* each bounded by its length: a path need not end in a NUL */
+		late[0] = p;
+		llen[0] = x.path_len[0];
+		late[1] = p + x.path_len[0];
+		llen[1] = x.path_len[1];
+	}
+	put_s64(c, x.nr);
+	put_s64(c, x.ret);
+	put_u64(c, x.duration);
+	put_u32(c, x.flags);
+	put_str(c, late[0], llen[0]);
+	put_str(c, late[1], llen[1]);
+	ctf_decoded(c, ev, 1, x.ret);
+}
+
+/*
+ * The lane of an event at ts, its packet opened: the first lane whose clock
+ * is not past ts (their last timestamps decrease from the first on, so it
+ * is the one nearest below, and as many lanes are made as the longest run
+ * of ever older events); NULL: no memory.
+ */
+static struct ctf_lane *ctf_lane_at(struct ctf *c, int64_t ts, int overflow, uint64_t lost_here)
+{
+	struct ctf_lane *l;
+	unsigned int i;
+
+	for (i = 0; i < c->nlanes && ts < c->lanes[i].last_ts; i++)
+		;
+	if (i == c->nlanes && ctf_lane_add(c, ts))
+		return NULL;
+	l = &c->lanes[i];
+	if (overflow) {
+		/* events were lost here: a new packet with a larger discarded count */
+		ctf_packet_close(c, l);
+		l->discarded += lost_here;
+	} else if (l->len >= CTF_PACKET_MAX) {
+		ctf_packet_close(c, l);
+	}
+	l->last_ts = ts;
+	if (l->ts_begin < 0)
+		l->ts_begin = ts;
+	l->ts_end = ts;
+	return l;
+}
+
 /* Writes ev (its own timestamp) into a lane: 0, or -ENOMEM. */
 static int ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
-	const void *d = ev->data;
 	size_t len = ev->len;
-	unsigned int i;
 
 	if (id >= PTBPF_EV_ID_LIMIT)
 		return 0;
-	/*
-	 * The first lane whose clock is not past ts: their last timestamps
-	 * decrease from the first on, so it is the one nearest below, and
-	 * as many lanes are made as the longest run of ever older events.
-	 */
-	for (i = 0; i < c->nlanes && ts < c->lanes[i].last_ts; i++)
-		;
-	if (i == c->nlanes && ctf_lane_add(c, ts))
+	c->l = ctf_lane_at(c, ts, id == POSIX_TRACE_OVERFLOW, lost_here);
+	if (!c->l)
 		return -ENOMEM;
-	c->l = &c->lanes[i];
-	if (id == POSIX_TRACE_OVERFLOW) {
-		/* events were lost here: a new packet with a larger discarded count */
-		ctf_packet_close(c, c->l);
-		c->l->discarded += lost_here;
-	} else if (c->l->len >= CTF_PACKET_MAX) {
-		ctf_packet_close(c, c->l);
-	}
-	c->l->last_ts = ts;
-	if (c->l->ts_begin < 0)
-		c->l->ts_begin = ts;
-	c->l->ts_end = ts;
 	if (!c->seen[id]) {
 		c->seen[id] = 1;
 		snprintf(c->names[id], TRACE_EVENT_NAME_MAX, "%s", ev->name);
@@ -407,71 +477,20 @@ static int ctf_event(struct ctf *c, const struct cli_ev *ev, uint64_t lost_here)
 	put_s32(c, ev->info.posix_pid);
 	put_s32(c, ev->tid);
 	switch (layout_of(id)) {
-	case L_SYS_ENTER: {
-		static const struct ptbpf_ev_sys_enter zero;
-		const struct ptbpf_ev_sys_enter *se =
-			len >= offsetof(struct ptbpf_ev_sys_enter, paths) ? d : &zero;
-		const char *paths[2] = { "", "" };
-		size_t plen[2] = { 0, 0 }, off = 0;
-		int i;
-
-		for (i = 0; se != &zero && i < 2; i++) {
-			size_t pl = se->path_len[i];
-
-			if (pl && offsetof(struct ptbpf_ev_sys_enter, paths) + off + pl <= len) {
-				paths[i] = se->paths + off;
-				plen[i] = pl;
-			}
-			off += pl;
-		}
-		put_s64(c, se->nr);
-		for (i = 0; i < 6; i++)
-			put_u64(c, se->args[i]);
-		put_s32(c, plen[0] ? se->path_arg[0] : -1);
-		put_str(c, paths[0], plen[0]);
-		put_s32(c, plen[1] ? se->path_arg[1] : -1);
-		put_str(c, paths[1], plen[1]);
-		put_u32(c, se->flags);
-		ctf_decoded(c, ev, 0, 0);
+	case L_SYS_ENTER:
+		ctf_sys_enter(c, ev);
 		break;
-	}
-	case L_SYS_EXIT: {
-		struct ptbpf_ev_sys_exit_ext x = { 0 };
-		const size_t fixed = offsetof(struct ptbpf_ev_sys_exit_ext, paths);
-		const char *late[2] = { "", "" };
-		size_t llen[2] = { 0, 0 };
-
-		memcpy(&x, d, len < fixed ? len : fixed);
-		if (len < fixed)
-			/* an older log's 16 bytes: no duration, no late path */
-			memset(&x.duration, 0,
-			       fixed - offsetof(struct ptbpf_ev_sys_exit_ext, duration));
-		if ((size_t)x.path_len[0] + x.path_len[1] <= len - (len < fixed ? len : fixed)) {
-			const char *p = (const char *)d + fixed;
-
-			/* each bounded by its length: a path need not end in a NUL */
-			late[0] = p;
-			llen[0] = x.path_len[0];
-			late[1] = p + x.path_len[0];
-			llen[1] = x.path_len[1];
-		}
-		put_s64(c, x.nr);
-		put_s64(c, x.ret);
-		put_u64(c, x.duration);
-		put_u32(c, x.flags);
-		put_str(c, late[0], llen[0]);
-		put_str(c, late[1], llen[1]);
-		ctf_decoded(c, ev, 1, x.ret);
+	case L_SYS_EXIT:
+		ctf_sys_exit(c, ev);
 		break;
-	}
 	case L_FIELDS:
-		ctf_fields_walk(c, NULL, ptbpf_event_desc(id), d, len);
+		ctf_fields_walk(c, NULL, ptbpf_event_desc(id), ev->data, len);
 		break;
 	case L_GENERIC:
 		if (len > 65536)
 			len = 65536;
 		put_u32(c, len);
-		put(c, d, len);
+		put(c, ev->data, len);
 		break;
 	}
 	c->nevents++;

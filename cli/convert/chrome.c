@@ -191,82 +191,80 @@ static void chrome_instant(struct chrome *c, const struct cli_ev *ev, const char
 	sb_free(&f);
 }
 
-static void chrome_event(struct chrome *c, const struct cli_ev *ev)
+/* A user_stack, proc_map, stack_trace or stack_ref: the slice's stack, not
+ * an event of its own; user_stack and stack_ref begin with the id of the
+ * event they follow. */
+static void chrome_stack(struct chrome *c, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
-	const char *sys = sys_name_of(ev);
-	struct open_call *oc;
+	struct open_call *oc = call_of(c, ev->tid, 0);
+	uint32_t of = 0;
+	unsigned int sf;
 
-	if (!c->have_origin) {
-		c->origin = ts_ns(&ev->info.posix_timestamp);
-		c->have_origin = 1;
+	if (ev->len >= sizeof(of))
+		memcpy(&of, ev->data, sizeof(of));
+	sf = c->frames ? frame_tree_event(c->frames, ev, oc && oc->id == of ? oc->sf : 0) : 0;
+	if (sf && oc && (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_STACK_REF) && oc->id == of)
+		oc->sf = sf;
+}
+
+/* A syscall's entry: its call opened (the previous one of the thread, never
+ * returned, an instant). */
+static void chrome_sys_enter(struct chrome *c, const struct cli_ev *ev, const char *sys)
+{
+	struct open_call *oc = call_of(c, ev->tid, 1);
+
+	if (!oc)
+		return;
+	if (oc->id) {
+		struct cli_ev e = *ev;
+
+		e.info.posix_event_id = oc->id;
+		e.info.posix_timestamp.tv_sec = oc->ts / 1000000000LL;
+		e.info.posix_timestamp.tv_nsec = oc->ts % 1000000000LL;
+		e.len = 0;
+		chrome_instant(c, &e, "unfinished syscall", oc->text.s, oc->text.len);
 	}
-	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
-	    id == PTBPF_EV_STACK_REF) {
-		/* the slice's stack, not an event of its own; user_stack and
-		 * stack_ref begin with the id of the event they follow */
-		uint32_t of = 0;
-		unsigned int sf;
+	oc->pid = ev->info.posix_pid;
+	oc->ts = ts_ns(&ev->info.posix_timestamp);
+	oc->id = ev->info.posix_event_id;
+	oc->sf = 0;
+	sb_reset(&oc->text);
+	decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
+	oc->has_args = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
+	if (oc->has_args)
+		memcpy(oc->args, ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
+		       sizeof(oc->args));
+	fmt_late_keep(&oc->data, ev);
+	sb_reset(&oc->entry);
+	sb_putn(&oc->entry, ev->data, ev->len);
+	if (oc->text.failed || oc->entry.failed)
+		sb_fail(&c->b); /* c->b says it for the whole output */
+	if (sys_noreturn(ev->desc)) {
+		chrome_instant(c, ev, sys, oc->text.s, oc->text.len);
+		oc->id = 0;
+	}
+}
 
-		oc = call_of(c, ev->tid, 0);
-		if (ev->len >= sizeof(of))
-			memcpy(&of, ev->data, sizeof(of));
-		sf = c->frames ? frame_tree_event(c->frames, ev, oc && oc->id == of ? oc->sf : 0)
-			       : 0;
-		if (sf && oc && (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_STACK_REF) &&
-		    oc->id == of)
-			oc->sf = sf;
+/* A syscall's exit: the slice of its call, or an instant. */
+static void chrome_sys_exit(struct chrome *c, const struct cli_ev *ev, const char *sys)
+{
+	struct open_call *oc = call_of(c, ev->tid, 0);
+
+	if (oc && oc->id + 1 == ev->info.posix_event_id) {
+		fmt_late_redo(&oc->text, &oc->data, sys, ev);
+		chrome_slice(c, oc, ev);
 		return;
 	}
-	if (c->frames && id == PTBPF_EV_PROC_EXIT)
-		frame_tree_event(c->frames, ev, 0);
-	if (sys && PTBPF_EV_IS_SYSCALL(id)) {
-		if (!PTBPF_EV_SYSCALL_IS_EXIT(id)) {
-			oc = call_of(c, ev->tid, 1);
-			if (!oc)
-				return;
-			if (oc->id) {
-				/* the previous call never returned: an instant */
-				struct cli_ev e = *ev;
+	chrome_instant(c, ev, ev->name, NULL, 0);
+}
 
-				e.info.posix_event_id = oc->id;
-				e.info.posix_timestamp.tv_sec = oc->ts / 1000000000LL;
-				e.info.posix_timestamp.tv_nsec = oc->ts % 1000000000LL;
-				e.len = 0;
-				chrome_instant(c, &e, "unfinished syscall", oc->text.s,
-					       oc->text.len);
-			}
-			oc->pid = ev->info.posix_pid;
-			oc->ts = ts_ns(&ev->info.posix_timestamp);
-			oc->id = id;
-			oc->sf = 0;
-			sb_reset(&oc->text);
-			decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
-			oc->has_args = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
-			if (oc->has_args)
-				memcpy(oc->args,
-				       ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
-				       sizeof(oc->args));
-			fmt_late_keep(&oc->data, ev);
-			sb_reset(&oc->entry);
-			sb_putn(&oc->entry, ev->data, ev->len);
-			if (oc->text.failed || oc->entry.failed)
-				sb_fail(&c->b); /* c->b says it for the whole output */
-			if (sys_noreturn(ev->desc)) {
-				chrome_instant(c, ev, sys, oc->text.s, oc->text.len);
-				oc->id = 0;
-			}
-			return;
-		}
-		oc = call_of(c, ev->tid, 0);
-		if (oc && oc->id + 1 == id) {
-			fmt_late_redo(&oc->text, &oc->data, sys, ev);
-			chrome_slice(c, oc, ev);
-			return;
-		}
-		chrome_instant(c, ev, ev->name, NULL, 0);
-		return;
-	}
+/* The names of processes and threads, from forks and execs; every process
+ * gets one (its pid at least). */
+static void chrome_names(struct chrome *c, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+
 	if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(struct ptbpf_ev_fork)) {
 		const struct ptbpf_ev_fork *f = ev->data;
 
@@ -280,19 +278,41 @@ static void chrome_event(struct chrome *c, const struct cli_ev *ev)
 		set_name(c, e->pid, 0, e->pid, e->filename, n);
 		set_name(c, e->pid, 1, e->pid, e->filename, n);
 	} else if (ev->info.posix_pid) {
-		/* make sure every process and thread gets a name */
 		char n[32];
-
-		snprintf(n, sizeof(n), "%d", (int)ev->info.posix_pid);
 		size_t i;
-		int found = 0;
 
 		for (i = 0; i < c->nnames; i++)
 			if (c->names[i].id == ev->info.posix_pid && !c->names[i].is_thread)
-				found = 1;
-		if (!found)
-			set_name(c, ev->info.posix_pid, 0, ev->info.posix_pid, n, strlen(n));
+				return;
+		snprintf(n, sizeof(n), "%d", (int)ev->info.posix_pid);
+		set_name(c, ev->info.posix_pid, 0, ev->info.posix_pid, n, strlen(n));
 	}
+}
+
+static void chrome_event(struct chrome *c, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	const char *sys = sys_name_of(ev);
+
+	if (!c->have_origin) {
+		c->origin = ts_ns(&ev->info.posix_timestamp);
+		c->have_origin = 1;
+	}
+	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
+	    id == PTBPF_EV_STACK_REF) {
+		chrome_stack(c, ev);
+		return;
+	}
+	if (c->frames && id == PTBPF_EV_PROC_EXIT)
+		frame_tree_event(c->frames, ev, 0);
+	if (sys && PTBPF_EV_IS_SYSCALL(id)) {
+		if (PTBPF_EV_SYSCALL_IS_EXIT(id))
+			chrome_sys_exit(c, ev, sys);
+		else
+			chrome_sys_enter(c, ev, sys);
+		return;
+	}
+	chrome_names(c, ev);
 	chrome_instant(c, ev, ev->name, NULL, 0);
 }
 

@@ -304,9 +304,9 @@ static int refuse(struct argp_state *state, int key)
 	return ARGP_ERR_UNKNOWN;
 }
 
-static error_t view_parse(int key, char *arg, struct argp_state *state)
+/* The summary's options (-c, -C, -S, -U, -w); ARGP_ERR_UNKNOWN: not one. */
+static error_t summary_opt(struct view_opts *o, int key, char *arg, struct argp_state *state)
 {
-	struct view_opts *o = state->input;
 	char msg[160];
 	int c;
 
@@ -347,13 +347,62 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 	case 'w':
 		o->wall = 1;
 		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* -T[PRECISION] */
+static void times_opt(struct view_opts *o, const char *arg, struct argp_state *state)
+{
+	size_t i;
+
+	o->times = 6;
+	for (i = 0; arg && i < sizeof(precisions) / sizeof(precisions[0]); i++)
+		if (!strcmp(arg, precisions[i].name))
+			o->times = precisions[i].digits;
+	if (arg && o->times == 6 && strcmp(arg, "us"))
+		argp_error(state, "invalid -T precision '%s' (s, ms, us or ns)", arg);
+}
+
+/* -s STRSIZE */
+static void strsize_opt(struct view_opts *o, const char *arg, struct argp_state *state)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || n > PTBPF_STRSIZE_MAX)
+		argp_error(state, "-s: invalid string size '%s' (0 to %d)", arg, PTBPF_STRSIZE_MAX);
+	o->strsize = (unsigned int)n;
+}
+
+/* strace's checks of the options together, with its words */
+static void view_opts_end(const struct view_opts *o, struct argp_state *state)
+{
+	if (o->wall && !o->cflag)
+		argp_error(state, "-w/--summary-wall-clock must be given with "
+				  "(-c/--summary-only or -C/--summary)");
+	if (o->columns_set && !o->cflag)
+		argp_error(state, "-U/--summary-columns must be given with "
+				  "(-c/--summary-only or -C/--summary)");
+	if (o->sortby_set && !o->cflag)
+		cli_err("-S/--summary-sort-by has no effect without "
+			"(-c/--summary-only or -C/--summary)");
+}
+
+static error_t view_parse(int key, char *arg, struct argp_state *state)
+{
+	struct view_opts *o = state->input;
+	char msg[160];
+
+	if (summary_opt(o, key, arg, state) != ARGP_ERR_UNKNOWN)
+		return 0;
+	switch (key) {
 	case 'T':
-		o->times = 6;
-		for (size_t i = 0; arg && i < sizeof(precisions) / sizeof(precisions[0]); i++)
-			if (!strcmp(arg, precisions[i].name))
-				o->times = precisions[i].digits;
-		if (arg && o->times == 6 && strcmp(arg, "us"))
-			argp_error(state, "invalid -T precision '%s' (s, ms, us or ns)", arg);
+		times_opt(o, arg, state);
 		break;
 	case 'z':
 		o->status = VIEW_ST_SUCCESSFUL;
@@ -376,18 +425,9 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 		if (o->fds < 2)
 			o->fds++;
 		break;
-	case 's': {
-		char *end;
-		unsigned long n;
-
-		errno = 0;
-		n = strtoul(arg, &end, 10);
-		if (errno || end == arg || *end || arg[0] == '-' || n > PTBPF_STRSIZE_MAX)
-			argp_error(state, "-s: invalid string size '%s' (0 to %d)", arg,
-				   PTBPF_STRSIZE_MAX);
-		o->strsize = (unsigned int)n;
+	case 's':
+		strsize_opt(o, arg, state);
 		break;
-	}
 	case 'v':
 		o->verbose = 1;
 		break;
@@ -404,16 +444,7 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
 	case ARGP_KEY_END:
-		/* strace's checks, with its words */
-		if (o->wall && !o->cflag)
-			argp_error(state, "-w/--summary-wall-clock must be given with "
-					  "(-c/--summary-only or -C/--summary)");
-		if (o->columns_set && !o->cflag)
-			argp_error(state, "-U/--summary-columns must be given with "
-					  "(-c/--summary-only or -C/--summary)");
-		if (o->sortby_set && !o->cflag)
-			cli_err("-S/--summary-sort-by has no effect without "
-				"(-c/--summary-only or -C/--summary)");
+		view_opts_end(o, state);
 		break;
 	default:
 		return refuse(state, key);

@@ -278,52 +278,51 @@ int summary_empty(const struct summary *s)
 	return 1;
 }
 
-void summary_print(const struct summary *s, const uint8_t *cols, int sortby, FILE *out)
-{
-	static unsigned int idx[PTBPF_SYSCALL_NR_MAX];
-	static uint64_t avg[PTBPF_SYSCALL_NR_MAX];
-	uint64_t cum = 0, tmin = UINT64_MAX, tmin_max = 0, tmax = 0, avg_max = 0;
-	uint64_t calls = 0, errors = 0;
-	unsigned int w[SUM_COL_MAX];
-	size_t ncols = 0, name_max = 0;
-	struct sort_ctx ctx = { s, avg, sortby };
-	double fcum;
+/* What the table's total line and its column widths need. */
+struct sum_totals {
+	uint64_t cum, tmin, tmin_max, tmax, avg_max, calls, errors;
+	size_t name_max;
+};
 
-	/* strace prints no table when no call was counted */
-	if (summary_empty(s))
-		return;
-	while (ncols < SUM_COL_MAX && cols[ncols])
-		ncols++;
+/* The totals of s, each call's average in avg. */
+static void sum_totals(const struct summary *s, uint64_t *avg, struct sum_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->tmin = UINT64_MAX;
 	for (unsigned int i = 0; i < PTBPF_SYSCALL_NR_MAX; i++) {
 		const struct sum_count *c = &s->c[i];
 
-		idx[i] = i;
 		if (!c->calls)
 			continue;
-		cum += c->time_ns;
-		tmin = c->min_ns < tmin ? c->min_ns : tmin;
-		tmin_max = c->min_ns > tmin_max ? c->min_ns : tmin_max;
-		tmax = c->max_ns > tmax ? c->max_ns : tmax;
-		calls += c->calls;
-		errors += c->errors;
+		t->cum += c->time_ns;
+		t->tmin = c->min_ns < t->tmin ? c->min_ns : t->tmin;
+		t->tmin_max = c->min_ns > t->tmin_max ? c->min_ns : t->tmin_max;
+		t->tmax = c->max_ns > t->tmax ? c->max_ns : t->tmax;
+		t->calls += c->calls;
+		t->errors += c->errors;
 		avg[i] = ns_div(c->time_ns, c->calls);
-		avg_max = avg[i] > avg_max ? avg[i] : avg_max;
-		name_max = strlen(s->name[i]) > name_max ? strlen(s->name[i]) : name_max;
+		t->avg_max = avg[i] > t->avg_max ? avg[i] : t->avg_max;
+		t->name_max = strlen(s->name[i]) > t->name_max ? strlen(s->name[i]) : t->name_max;
 	}
-	fcum = ns_float(cum);
-	if (sortby != SUM_COL_NONE)
-		qsort_r(idx, PTBPF_SYSCALL_NR_MAX, sizeof(idx[0]), sum_cmp, &ctx);
+}
 
+/* Each column as wide as its widest number, as strace sizes them. */
+static void sum_widths(unsigned int *w, const struct sum_totals *t)
+{
 	for (int c = 0; c < SUM_COL_MAX; c++)
 		w[c] = cdesc[c].width;
-	at_least(&w[SUM_COL_TIME_TOTAL], num_chars("%.6f", fcum));
-	at_least(&w[SUM_COL_TIME_MIN], num_chars("%" PRIu64 ".000000", tmin_max / NS_PER_S));
-	at_least(&w[SUM_COL_TIME_MAX], num_chars("%" PRIu64 ".000000", tmax / NS_PER_S));
-	at_least(&w[SUM_COL_TIME_AVG], num_chars("%" PRIu64, (uint64_t)(ns_float(avg_max) * 1e6)));
-	at_least(&w[SUM_COL_CALLS], num_chars("%" PRIu64, calls));
-	at_least(&w[SUM_COL_ERRORS], num_chars("%" PRIu64, errors));
-	at_least(&w[SUM_COL_NAME], (unsigned int)name_max + 1);
+	at_least(&w[SUM_COL_TIME_TOTAL], num_chars("%.6f", ns_float(t->cum)));
+	at_least(&w[SUM_COL_TIME_MIN], num_chars("%" PRIu64 ".000000", t->tmin_max / NS_PER_S));
+	at_least(&w[SUM_COL_TIME_MAX], num_chars("%" PRIu64 ".000000", t->tmax / NS_PER_S));
+	at_least(&w[SUM_COL_TIME_AVG],
+		 num_chars("%" PRIu64, (uint64_t)(ns_float(t->avg_max) * 1e6)));
+	at_least(&w[SUM_COL_CALLS], num_chars("%" PRIu64, t->calls));
+	at_least(&w[SUM_COL_ERRORS], num_chars("%" PRIu64, t->errors));
+	at_least(&w[SUM_COL_NAME], (unsigned int)t->name_max + 1);
+}
 
+static void sum_header(FILE *out, const uint8_t *cols, size_t ncols, const unsigned int *w)
+{
 	for (size_t i = 0; i < ncols; i++) {
 		int c = cols[i];
 
@@ -335,49 +334,82 @@ void summary_print(const struct summary *s, const uint8_t *cols, int sortby, FIL
 			fprintf(out, cdesc[c].left ? "%-*s" : "%*s", (int)w[c], cdesc[c].title);
 	}
 	fputc('\n', out);
-	rule(out, cols, ncols, w);
+}
 
-	for (unsigned int j = 0; j < PTBPF_SYSCALL_NR_MAX; j++) {
-		unsigned int k = idx[j];
-		const struct sum_count *c = &s->c[k];
-		double t = ns_float(c->time_ns), pct = 100.0 * t;
+/* The line of syscall k (fcum: the total time in seconds). */
+static void sum_row(FILE *out, const struct summary *s, unsigned int k, uint64_t avg, double fcum,
+		    const uint8_t *cols, size_t ncols, const unsigned int *w)
+{
+	const struct sum_count *c = &s->c[k];
+	double t = ns_float(c->time_ns), pct = 100.0 * t;
 
-		if (!c->calls)
-			continue;
-		/* as strace: 0 stays 0 (cum may be 0 too: no 0/0) */
-		if (pct != 0.0)
-			pct /= fcum;
-		for (size_t i = 0; i < ncols; i++) {
-			int col = cols[i];
-			double f = col == SUM_COL_TIME_100S  ? pct
-				   : col == SUM_COL_TIME_MIN ? ns_float(c->min_ns)
-				   : col == SUM_COL_TIME_MAX ? ns_float(c->max_ns)
-							     : t;
-			uint64_t u = col == SUM_COL_TIME_AVG ? (uint64_t)(ns_float(avg[k]) * 1e6)
-				     : col == SUM_COL_CALLS  ? c->calls
-							     : c->errors;
+	/* as strace: 0 stays 0 (cum may be 0 too: no 0/0) */
+	if (pct != 0.0)
+		pct /= fcum;
+	for (size_t i = 0; i < ncols; i++) {
+		int col = cols[i];
+		double f = col == SUM_COL_TIME_100S  ? pct
+			   : col == SUM_COL_TIME_MIN ? ns_float(c->min_ns)
+			   : col == SUM_COL_TIME_MAX ? ns_float(c->max_ns)
+						     : t;
+		uint64_t u = col == SUM_COL_TIME_AVG ? (uint64_t)(ns_float(avg) * 1e6)
+			     : col == SUM_COL_CALLS  ? c->calls
+						     : c->errors;
 
-			if (i)
-				fputc(' ', out);
-			cell(out, col, w[col], i == ncols - 1, f, u, s->name[k]);
-		}
-		fputc('\n', out);
+		if (i)
+			fputc(' ', out);
+		cell(out, col, w[col], i == ncols - 1, f, u, s->name[k]);
 	}
+	fputc('\n', out);
+}
 
-	rule(out, cols, ncols, w);
+static void sum_total(FILE *out, const struct sum_totals *t, const uint8_t *cols, size_t ncols,
+		      const unsigned int *w)
+{
+	double fcum = ns_float(t->cum);
+
 	for (size_t i = 0; i < ncols; i++) {
 		int col = cols[i];
 		double f = col == SUM_COL_TIME_100S  ? 100.0
-			   : col == SUM_COL_TIME_MIN ? ns_float(tmin)
-			   : col == SUM_COL_TIME_MAX ? ns_float(tmax)
+			   : col == SUM_COL_TIME_MIN ? ns_float(t->tmin)
+			   : col == SUM_COL_TIME_MAX ? ns_float(t->tmax)
 						     : fcum;
-		uint64_t u = col == SUM_COL_TIME_AVG ? (uint64_t)(fcum / (double)calls * 1e6)
-			     : col == SUM_COL_CALLS  ? calls
-						     : errors;
+		uint64_t u = col == SUM_COL_TIME_AVG ? (uint64_t)(fcum / (double)t->calls * 1e6)
+			     : col == SUM_COL_CALLS  ? t->calls
+						     : t->errors;
 
 		if (i)
 			fputc(' ', out);
 		cell(out, col, w[col], i == ncols - 1, f, u, "total");
 	}
 	fputc('\n', out);
+}
+
+void summary_print(const struct summary *s, const uint8_t *cols, int sortby, FILE *out)
+{
+	static unsigned int idx[PTBPF_SYSCALL_NR_MAX];
+	static uint64_t avg[PTBPF_SYSCALL_NR_MAX];
+	struct sort_ctx ctx = { s, avg, sortby };
+	struct sum_totals t;
+	unsigned int w[SUM_COL_MAX];
+	size_t ncols = 0;
+
+	/* strace prints no table when no call was counted */
+	if (summary_empty(s))
+		return;
+	while (ncols < SUM_COL_MAX && cols[ncols])
+		ncols++;
+	for (unsigned int i = 0; i < PTBPF_SYSCALL_NR_MAX; i++)
+		idx[i] = i;
+	sum_totals(s, avg, &t);
+	if (sortby != SUM_COL_NONE)
+		qsort_r(idx, PTBPF_SYSCALL_NR_MAX, sizeof(idx[0]), sum_cmp, &ctx);
+	sum_widths(w, &t);
+	sum_header(out, cols, ncols, w);
+	rule(out, cols, ncols, w);
+	for (unsigned int j = 0; j < PTBPF_SYSCALL_NR_MAX; j++)
+		if (s->c[idx[j]].calls)
+			sum_row(out, s, idx[j], avg[idx[j]], ns_float(t.cum), cols, ncols, w);
+	rule(out, cols, ncols, w);
+	sum_total(out, &t, cols, ncols, w);
 }

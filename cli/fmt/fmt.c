@@ -367,87 +367,94 @@ static pid_t exit_tid(const struct cli_ev *ev)
 	return ev->tid;
 }
 
-static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
+/* A syscall entry: held until its exit (or a line of its own if it never
+ * returns). */
+static void text_entry(struct fmt *f, const struct cli_ev *ev, int64_t ts, const char *sys)
 {
-	const char *sys = sys_name_of(ev);
-	int64_t entry_ts;
-	size_t ret_at;
-	pid_t tid;
-
-	if (sys && PTBPF_EV_IS_SYSCALL(ev->info.posix_event_id)) {
-		if (!PTBPF_EV_SYSCALL_IS_EXIT(ev->info.posix_event_id)) {
-			held_unfinished(f);
-			sb_reset(&f->held_text);
-			decode_sys_args(&f->held_text, sys, ev->desc, ev->data, ev->len);
-			if (sys_noreturn(ev->desc)) {
-				line_start(f, ts, ev->info.posix_pid, ev->tid);
-				sb_cat(&f->line, &f->held_text);
-				sb_puts(&f->line, " = ?");
-				fmt_line_end(f);
-				return;
-			}
-			fmt_late_keep(&f->held_data, ev);
-			f->held_args_ok = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
-			if (f->held_args_ok)
-				memcpy(f->held_args,
-				       ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
-				       sizeof(f->held_args));
-			f->held = *ev;
-			if (ev->name == ev->name_buf)
-				f->held.name = f->held.name_buf;
-			f->held.data = NULL;
-			f->held_ts = ts;
-			f->have_held = 1;
-			return;
-		}
-		/* an exit */
-		if (f->have_held && f->held.tid == ev->tid &&
-		    f->held.info.posix_event_id + 1 == ev->info.posix_event_id) {
-			const struct ptbpf_ev_sys_exit *x = ev->data;
-
-			f->have_held = 0;
-			f->held_ts = exit_entry_ts(ev, f->held_ts);
-			fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
-			line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
-			sb_cat(&f->line, &f->held_text);
-			ret_at = f->line.len;
-			if (ev->len >= sizeof(*x)) {
-				decode_sys_ret(&f->line, ev->desc,
-					       f->held_args_ok ? f->held_args : NULL, x->ret);
-				fdtable_ret(&f->line, sys, x->ret, sys_result_is_fd(sys)); /* -y */
-				decode_sys_after_ret(&f->line, ev->data, ev->len);
-			} else
-				sb_puts(&f->line, " = ?");
-			syscall_time(f, f->held_ts, ts);
-			exit_done(f, ev, ret_at, ts);
-			return;
-		}
-		held_unfinished(f);
-		late_close(f, ev, sys);
-		entry_ts = unfinished_del(f, ev->tid);
+	held_unfinished(f);
+	sb_reset(&f->held_text);
+	decode_sys_args(&f->held_text, sys, ev->desc, ev->data, ev->len);
+	if (sys_noreturn(ev->desc)) {
 		line_start(f, ts, ev->info.posix_pid, ev->tid);
-		sb_puts(&f->line, "<... ");
-		sb_puts(&f->line, sys);
-		sb_puts(&f->line, " resumed>");
-		if (f->resume_data.len)
-			decode_sys_resumed(&f->line, ev->desc, f->resume_data.s, f->resume_data.len,
-					   ev->data, ev->len);
-		sb_putc(&f->line, ')');
-		ret_at = f->line.len;
-		if (ev->len >= sizeof(struct ptbpf_ev_sys_exit)) {
-			int64_t ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
-
-			decode_sys_ret(&f->line, ev->desc,
-				       f->resume_args_ok ? f->resume_args : NULL, ret);
-			fdtable_ret(&f->line, sys, ret, sys_result_is_fd(sys)); /* -y */
-			decode_sys_after_ret(&f->line, ev->data, ev->len);
-		} else
-			sb_puts(&f->line, " = ?");
-		syscall_time(f, exit_entry_ts(ev, entry_ts), ts);
-		exit_done(f, ev, ret_at, ts);
+		sb_cat(&f->line, &f->held_text);
+		sb_puts(&f->line, " = ?");
+		fmt_line_end(f);
 		return;
 	}
-	tid = exit_tid(ev);
+	fmt_late_keep(&f->held_data, ev);
+	f->held_args_ok = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
+	if (f->held_args_ok)
+		memcpy(f->held_args, ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
+		       sizeof(f->held_args));
+	f->held = *ev;
+	if (ev->name == ev->name_buf)
+		f->held.name = f->held.name_buf;
+	f->held.data = NULL;
+	f->held_ts = ts;
+	f->have_held = 1;
+}
+
+/* " = RESULT" of exit ev, with -y's path and what follows it (args: the
+ * entry's arguments, NULL: unknown). */
+static void text_result(struct fmt *f, const struct cli_ev *ev, const char *sys,
+			const uint64_t *args)
+{
+	int64_t ret;
+
+	if (ev->len < sizeof(struct ptbpf_ev_sys_exit)) {
+		sb_puts(&f->line, " = ?");
+		return;
+	}
+	ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
+	decode_sys_ret(&f->line, ev->desc, args, ret);
+	fdtable_ret(&f->line, sys, ret, sys_result_is_fd(sys)); /* -y */
+	decode_sys_after_ret(&f->line, ev->data, ev->len);
+}
+
+/* The exit of the held entry: one line for both. */
+static void text_exit_held(struct fmt *f, const struct cli_ev *ev, int64_t ts, const char *sys)
+{
+	size_t ret_at;
+
+	f->have_held = 0;
+	f->held_ts = exit_entry_ts(ev, f->held_ts);
+	fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
+	line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
+	sb_cat(&f->line, &f->held_text);
+	ret_at = f->line.len;
+	text_result(f, ev, sys, f->held_args_ok ? f->held_args : NULL);
+	syscall_time(f, f->held_ts, ts);
+	exit_done(f, ev, ret_at, ts);
+}
+
+/* The exit of an entry printed <unfinished ...>: "<... sys resumed>". */
+static void text_resumed(struct fmt *f, const struct cli_ev *ev, int64_t ts, const char *sys)
+{
+	int64_t entry_ts;
+	size_t ret_at;
+
+	held_unfinished(f);
+	late_close(f, ev, sys);
+	entry_ts = unfinished_del(f, ev->tid);
+	line_start(f, ts, ev->info.posix_pid, ev->tid);
+	sb_puts(&f->line, "<... ");
+	sb_puts(&f->line, sys);
+	sb_puts(&f->line, " resumed>");
+	if (f->resume_data.len)
+		decode_sys_resumed(&f->line, ev->desc, f->resume_data.s, f->resume_data.len,
+				   ev->data, ev->len);
+	sb_putc(&f->line, ')');
+	ret_at = f->line.len;
+	text_result(f, ev, sys, f->resume_args_ok ? f->resume_args : NULL);
+	syscall_time(f, exit_entry_ts(ev, entry_ts), ts);
+	exit_done(f, ev, ret_at, ts);
+}
+
+/* An event that is no syscall. */
+static void text_other(struct fmt *f, const struct cli_ev *ev, int64_t ts)
+{
+	pid_t tid = exit_tid(ev);
+
 	if (fmt_signal_hidden(ev) || tid < 0)
 		return;
 	/* 64 lines deferred already: the held entry goes out unfinished
@@ -459,6 +466,21 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 	other_done(f);
 	if (fmt_signal_ignored_chld(ev))
 		chld_ignored(f, ev, ts);
+}
+
+static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
+{
+	const char *sys = sys_name_of(ev);
+	trace_event_id_t id = ev->info.posix_event_id;
+
+	if (!sys || !PTBPF_EV_IS_SYSCALL(id))
+		text_other(f, ev, ts);
+	else if (!PTBPF_EV_SYSCALL_IS_EXIT(id))
+		text_entry(f, ev, ts, sys);
+	else if (f->have_held && f->held.tid == ev->tid && f->held.info.posix_event_id + 1 == id)
+		text_exit_held(f, ev, ts, sys);
+	else
+		text_resumed(f, ev, ts, sys);
 }
 
 static void fmt_text(struct fmt *f, const struct cli_ev *ev)

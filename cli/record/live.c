@@ -42,14 +42,102 @@ static size_t print_batch(struct rec *r, void *buf, size_t bufsz, const struct t
 	return *err ? 0 : got;
 }
 
+/* What is there, or what comes within LIVE_WAIT_MS; the events read. */
+static size_t print_next(struct rec *r, void *buf, size_t bufsz, int *err)
+{
+	struct timespec ab;
+	size_t got;
+
+	/* what is there first, without a deadline to compute */
+	got = print_batch(r, buf, bufsz, NULL, err);
+	if (*err || got)
+		return got;
+	clock_gettime(CLOCK_REALTIME, &ab);
+	ab.tv_nsec += LIVE_WAIT_MS * 1000000L;
+	if (ab.tv_nsec >= 1000000000L) {
+		ab.tv_sec++;
+		ab.tv_nsec -= 1000000000L;
+	}
+	return print_batch(r, buf, bufsz, &ab, err);
+}
+
+/* When the loop last saw events, checks the targets next and writes out. */
+struct live_clock {
+	double last_ev, next_tick, next_out;
+};
+
+/*
+ * After a batch of got events: nonzero to read on at once. The exit and
+ * status checks (a wait4 each) come every 10 ms while full batches flow,
+ * not every 1024 events; after a batch that emptied the stream at once
+ * (the command may have exited: no 10 ms wait for the next tick). A pipe
+ * or a file gets its lines within LIVE_OUT_S while events keep coming: a
+ * steady trickle never pauses the 50 ms that flush them (live_idle).
+ */
+static int live_pace(struct rec *r, struct fmt *f, struct live_clock *c, size_t got)
+{
+	double t = now_mono();
+
+	c->last_ev = t;
+	if (t < c->next_tick && got == LIVE_BATCH)
+		return 1;
+	c->next_tick = t + 0.01;
+	if (!f->tty && t >= c->next_out) {
+		fmt_out(f);
+		fflush(r->out.f);
+		c->next_out = t + LIVE_OUT_S;
+	}
+	return 0;
+}
+
+/* Nothing for LIVE_IDLE_S: on a terminal, show a blocked call now
+ * (<unfinished ...>); in a pipe or file keep the lines as 'ptbpf show'
+ * prints them, just flush. */
+static void live_idle(struct rec *r, struct fmt *f, const struct live_clock *c)
+{
+	if (now_mono() - c->last_ev < LIVE_IDLE_S)
+		return;
+	if (f->tty) {
+		fmt_flush(f);
+	} else {
+		fmt_out(f);
+		fflush(r->out.f);
+	}
+}
+
+/* The rings drained, the calls in progress ended, the JSON status; 0 or
+ * -1 (out of memory, said). */
+static int live_end(struct rec *r, struct fmt *f, void *buf, size_t bufsz)
+{
+	int err, ret = 0;
+
+	posix_trace_stop(r->trid);
+	while (!fmt_failed(f) && !view_failed(r->view) && !r->out.err &&
+	       print_batch(r, buf, bufsz, NULL, &err))
+		;
+	/* the syscalls still in progress: the command's if it ended, else
+	 * of processes that go on untraced */
+	view_end(r->view, !targets_done(r));
+	fmt_flush(f);
+	if (fmt_failed(f) || view_failed(r->view)) {
+		cli_err("out of memory");
+		ret = -1;
+	} else if (r->a->json && view_opts_prints(&r->a->view) && !r->out.err) {
+		fmt_json_status(r->out.f, r->trid, f->nevents, f->noverflow);
+	}
+	r->printed = view_opts_prints(&r->a->view) ? f->nevents : view_nevents(r->view);
+	return ret;
+}
+
 int record_live(struct rec *r)
 {
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
-	double last_ev = now_mono(), next_tick = 0, next_out = last_ev + LIVE_OUT_S, t;
-	int err, ret = 0;
+	struct live_clock c = { .last_ev = now_mono() };
+	int err, ret;
 	size_t got;
 
+	c.next_out = c.last_ev + LIVE_OUT_S;
 	fmt_init(&f, r->out.f, r->a->json, r->a->absolute);
 	f.tty = r->out.tty; /* fmt_init cannot tell: the stream has no fd */
 	view_attach(r->view, &f);
@@ -58,72 +146,20 @@ int record_live(struct rec *r)
 		sb_fail(&f.line);
 	/* a write error stops the recording, as -o's does */
 	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err) {
-		struct timespec ab;
-
-		/* what is there first, without a deadline to compute */
-		got = print_batch(r, buf, sizeof(buf), NULL, &err);
-		if (!err && !got) {
-			clock_gettime(CLOCK_REALTIME, &ab);
-			ab.tv_nsec += LIVE_WAIT_MS * 1000000L;
-			if (ab.tv_nsec >= 1000000000L) {
-				ab.tv_sec++;
-				ab.tv_nsec -= 1000000000L;
-			}
-			got = print_batch(r, buf, sizeof(buf), &ab, &err);
-		}
+		got = print_next(r, buf, sizeof(buf), &err);
 		if (got) {
-			/* the exit and status checks (a wait4 each) every 10 ms
-			 * while full batches flow, not every 1024 events; after
-			 * a batch that emptied the stream at once (the command
-			 * may have exited: no 10 ms wait for the next tick) */
-			t = now_mono();
-			last_ev = t;
-			if (t < next_tick && got == LIVE_BATCH)
+			if (live_pace(r, &f, &c, got))
 				continue;
-			next_tick = t + 0.01;
-			/* a pipe or a file gets its lines within LIVE_OUT_S
-			 * while events keep coming: a steady trickle never
-			 * pauses the 50 ms that flush them below */
-			if (!f.tty && t >= next_out) {
-				fmt_out(&f);
-				fflush(r->out.f);
-				next_out = t + LIVE_OUT_S;
-			}
 		} else if (err && err != ETIMEDOUT && err != EINTR) {
 			cli_err("reading events: %s", strerror(err));
 			break;
-		} else if (now_mono() - last_ev >= LIVE_IDLE_S) {
-			/*
-			 * Nothing for LIVE_IDLE_S: on a terminal, show a blocked
-			 * call now (<unfinished ...>); in a pipe or file keep
-			 * the lines as 'ptbpf show' prints them, just flush.
-			 */
-			if (f.tty) {
-				fmt_flush(&f);
-			} else {
-				fmt_out(&f);
-				fflush(r->out.f);
-			}
+		} else {
+			live_idle(r, &f, &c);
 		}
 		if (record_tick(r))
 			break;
 	}
-	/* drains what the rings still hold */
-	posix_trace_stop(r->trid);
-	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err &&
-	       print_batch(r, buf, sizeof(buf), NULL, &err))
-		;
-	/* the syscalls still in progress: the command's if it ended, else
-	 * of processes that go on untraced */
-	view_end(r->view, !targets_done(r));
-	fmt_flush(&f);
-	if (fmt_failed(&f) || view_failed(r->view)) {
-		cli_err("out of memory");
-		ret = -1;
-	} else if (r->a->json && view_opts_prints(&r->a->view) && !r->out.err) {
-		fmt_json_status(r->out.f, r->trid, f.nevents, f.noverflow);
-	}
-	r->printed = view_opts_prints(&r->a->view) ? f.nevents : view_nevents(r->view);
+	ret = live_end(r, &f, buf, sizeof(buf));
 	view_attach(r->view, NULL);
 	fmt_fini(&f);
 	live_out_flush(&r->out);

@@ -4,7 +4,7 @@
 #   tools/install-deps.sh          build + test dependencies
 #   tools/install-deps.sh --bench  also the peers the benchmarks compare with
 set -eu
-# podman and runc: tests/container.test.sh (a root filesystem of busybox-static
+# podman and runc: tests/system/container.test.sh (a root filesystem of busybox-static
 # in a container). runc is named so that apt takes it for podman's
 # "crun | runc" (crun refuses a hybrid cgroup v1/v2 layout); the container runs
 # as root with --network none on vfs storage, so neither uidmap, slirp4netns,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The calls that make, copy and drop fds, for ptbpf record -y / -yy beside
- * strace -y / -yy (tests/cli_fds.test.sh): a file, a pipe, a socketpair, a
+ * strace -y / -yy (tests/cli/fds.test.sh): a file, a pipe, a socketpair, a
  * TCP and an AF_UNIX loopback connection, dup2 onto an open fd, fcntl
  * F_DUPFD_CLOEXEC, close, chdir, a UDPv6 socket, a memfd, and a fork whose
  * child uses the fds it inherits. usage: fd_calls DIR (for a socket file)

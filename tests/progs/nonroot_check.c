@@ -1,5 +1,5 @@
 /*
- * For tests/nonroot.test.sh, run as an unprivileged user:
+ * For tests/system/nonroot.test.sh, run as an unprivileged user:
  *   nonroot_check self     trace a child of ours: 10 getppid must be read
  *   nonroot_check pid PID  try to trace PID
  * Prints what happened; exits 0 on success, else the error number.

@@ -1,5 +1,5 @@
 /*
- * For tests/nonroot.test.sh: opens the file named by its argument (the
+ * For tests/system/nonroot.test.sh: opens the file named by its argument (the
  * test installs a copy set-user-ID root, and one the tracer may not read)
  * and exits 0 when it could.
  */

@@ -1,5 +1,5 @@
 /*
- * For tests/cli_env_errors.test.sh: runs a command under a seccomp filter
+ * For tests/cli/env_errors.test.sh: runs a command under a seccomp filter
  * that refuses bpf() and perf_event_open() as podman's default profile does
  * (EPERM), or with --enosys as an unknown system call (ENOSYS).
  *   seccomp_nobpf [--enosys] CMD [ARG...]

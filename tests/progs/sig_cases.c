@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Signal and path cases that tests/cli_signals.test.sh runs under both
+ * Signal and path cases that tests/cli/signals.test.sh runs under both
  * strace -f and ptbpf record -f, to compare the lines they print.
  *
  * usage: sig_cases CASE

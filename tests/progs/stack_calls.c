@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * For tests/cli_stacks.test.sh: opens a path that does not exist from a
+ * For tests/cli/stacks.test.sh: opens a path that does not exist from a
  * chain of its own functions (built with frame pointers and debug info),
  * so that a stack trace of that openat names them: main, outer, middle,
  * inner, then libc's open. With a count, that many times, 50 ms apart

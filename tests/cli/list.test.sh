@@ -1,0 +1,39 @@
+#!/bin/sh
+# ptbpf list, --help, --usage, --version.
+# usage: sh cli_list.test.sh BUILD_DIR SOURCE_DIR
+. "$(dirname "$0")/common.sh"
+[ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
+"$P" list >"$T/list" 2>"$T/err" || { cat "$T/err"; fail "list failed"; }
+for e in posix_trace_start proc_fork proc_exec proc_exit signal_deliver sched_switch_in \
+	sys_enter_openat sys_exit_openat sys_enter_execve sys_exit_close; do
+	grep -qx "$e" "$T/list" || fail "list: $e missing"
+done
+n=$(wc -l <"$T/list")
+[ "$n" -gt 600 ] || fail "list: only $n event types"
+[ "$(sort "$T/list" | uniq -d | wc -l)" = 0 ] || fail "list: duplicates"
+"$P" list --json >"$T/list.json" || fail "list --json failed"
+python3 - "$T/list.json" "$n" <<'PY' || exit 1
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+assert len(r) == int(sys.argv[2]), (len(r), sys.argv[2])
+assert {"id", "name", "group"} <= set(r[0])
+assert any(x["name"] == "sys_enter_openat" and x["group"] == "syscalls" for x in r)
+print("ok: %d event types" % len(r))
+PY
+for c in "" record show convert list info; do
+	"$P" $c --help >"$T/h" 2>&1 || fail "ptbpf $c --help failed"
+	grep -q -i usage "$T/h" || fail "ptbpf $c --help: no usage"
+done
+"$P" record --help | grep -q -- '--follow-forks' || fail "record --help lacks -f"
+"$P" --version | grep -q "^ptbpf [0-9]" || fail "--version"
+"$P" record --version | grep -q "^ptbpf [0-9]" || fail "record --version"
+"$P" --usage | grep -q -i usage || fail "--usage"
+"$P" show --usage | grep -q "LOG" || fail "show --usage"
+
+# the command needs the library only (libbpf's messages: ptbpf_set_print)
+readelf -d "$P" >"$T/dyn" || fail "readelf -d $P failed"
+grep -q 'NEEDED.*libposixtrace' "$T/dyn" || fail "ptbpf does not link libposixtrace"
+if grep -q 'NEEDED.*libbpf' "$T/dyn"; then fail "ptbpf links libbpf itself"; fi
+
+# (the syscall table's order: syscall_schema.test.sh)
+echo PASS

@@ -12,7 +12,7 @@
 #include <trace.h>
 
 #include "core/registry.h"
-#include "core/trace.h"
+#include "core/trace_ops.h"
 
 /* The POSIX error number of a core's result (0, or a negative errno). */
 static inline int api_err(int x)
@@ -40,7 +40,7 @@ static inline bool api_bad_abstime(const struct timespec *t)
 	return !t || t->tv_nsec < 0 || t->tv_nsec >= 1000000000L;
 }
 
-/* The trace behind r, active or pre-recorded (see core/trace.h). */
+/* The trace behind r, active or pre-recorded (see core/trace_ops.h). */
 static inline struct pt_trace api_trace(const struct api_ref *r)
 {
 	return (struct pt_trace){ .kind = (enum trace_kind)r->kind, .obj = r->obj };

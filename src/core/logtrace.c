@@ -9,7 +9,7 @@
 
 #include "common/clock.h"
 #include "common/event.h"
-#include "core/trace.h"
+#include "core/trace_ops.h"
 #include "log/log.h"
 
 struct pt_logtrace {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
-#include "core/internal.h"
+#include "core/own_threads.h"
 #include "core/stream_int.h"
 #include "core/target.h"
 

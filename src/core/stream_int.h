@@ -3,8 +3,8 @@
  * The inside of an active trace stream, shared by its files:
  *   stream.c          life cycle, control, filters, event types
  *   stream_record.c   storing events: full policies, markers, flushes to the log
- *   stream_drain.c    a drain of the sources, where each event goes
- *   stream_sources.c  the user-event sources, how much to drain, the drainer
+ *   stream_merge.c    a drain of the sources, where each event goes
+ *   stream_drainer.c  the user-event sources, how much to drain, the drainer
  *   stream_read.c     the readers
  * One mutex (lock) guards everything; functions named *_locked, and those
  * below unless said otherwise, are called with it held.
@@ -109,7 +109,7 @@ uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now);
 
 /*
  * A batch reader's arrays, filled straight from the sources while the
- * stream holds nothing to read before (see stream_drain.c).
+ * stream holds nothing to read before (see stream_merge.c).
  */
 struct stream_out {
 	struct ptbpf_event *evs;
@@ -274,7 +274,7 @@ int stream__log_handover(struct pt_stream *s);
  */
 int stream__flush_locked(struct pt_stream *s, bool all);
 
-/* stream_drain.c */
+/* stream_merge.c */
 /*
  * Take what the sources hold, a batch at a time (events of a later round
  * older than stored ones are merged back in order), up to budget bytes of
@@ -292,7 +292,7 @@ bool stream__release_update(struct pt_stream *s, uint64_t t);
  * sources hold now, counted up to most at least. */
 unsigned int stream__runs(struct pt_stream *s, unsigned int most);
 
-/* stream_sources.c */
+/* stream_drainer.c */
 /* Drain what the stream has room for; true when events were left in the
  * sources (see there). out: as for stream__drain(). */
 bool stream__drain_fit(struct pt_stream *s, struct stream_out *out);

@@ -14,7 +14,7 @@
 #include "common/clock.h"
 #include "common/thread.h"
 #include "core/batch.h"
-#include "core/internal.h"
+#include "core/own_threads.h"
 #include "log/log.h"
 
 /*

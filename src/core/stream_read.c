@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/stream_int.h"
-#include "core/trace.h"
+#include "core/trace_ops.h"
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                             */

@@ -4,8 +4,8 @@
  * trace_id_t (see core/registry.h) answer the same questions, each its own
  * way. Negative errno returns.
  */
-#ifndef PTBPF_CORE_TRACE_H
-#define PTBPF_CORE_TRACE_H
+#ifndef PTBPF_CORE_TRACE_OPS_H
+#define PTBPF_CORE_TRACE_OPS_H
 
 #include <stdint.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/internal.h"
+#include "core/own_threads.h"
 
 #include <pthread.h>
 #include <sys/syscall.h>

@@ -4,8 +4,8 @@
  * traced: every stream that traces this very process excludes all of them,
  * those that exist when it is created and those started later.
  */
-#ifndef PTBPF_CORE_INTERNAL_H
-#define PTBPF_CORE_INTERNAL_H
+#ifndef PTBPF_CORE_OWN_THREADS_H
+#define PTBPF_CORE_OWN_THREADS_H
 
 #include <sys/types.h>
 

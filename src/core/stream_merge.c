@@ -14,7 +14,7 @@
 
 #include "core/stream_int.h"
 #include "core/target.h"
-#include "core/trace.h"
+#include "core/trace_ops.h"
 
 struct drain {
 	struct pt_stream *s;

@@ -4,7 +4,7 @@
  * processes (attached, looked for again after an exec, given up), how much
  * a drain may take (stream__drain_fit), and the drainer thread, which
  * waits on the kernel rings (a bounded wait, no wakeup per event) and
- * drains (stream_drain.c); readers drain too, so a reader always sees
+ * drains (stream_merge.c); readers drain too, so a reader always sees
  * everything recorded before its call.
  */
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "common/thread.h"
-#include "core/internal.h"
+#include "core/own_threads.h"
 #include "core/stream_int.h"
 #include "core/target.h"
 
@@ -235,7 +235,7 @@ static void stream__log_tick(struct pt_stream *s)
 /*
  * A batch reader that called since the drainer last looked, or that waits
  * for events, drains the sources itself, straight into its arrays (see
- * drain__to_reader in stream_drain.c): the drainer's drain would store the events in the
+ * drain__to_reader in stream_merge.c): the drainer's drain would store the events in the
  * stream for the reader to copy out again, twice the work on the CPUs the
  * traced program runs on. Still drained here: a source READER_FILL_MAX
  * full while the reader is busy elsewhere (it lags), HOLD_FILL_MAX full

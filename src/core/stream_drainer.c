@@ -284,7 +284,7 @@ static void *drainer_main(void *arg)
 	struct epoll_event evs[2];
 	int efd = -1, stop = 0;
 
-	s->drainer_tid = internal__thread_started();
+	s->drainer_tid = own_threads__started();
 	pthread_setname_np(pthread_self(), "ptbpf-drainer");
 	efd = epoll_create1(EPOLL_CLOEXEC);
 	if (efd >= 0) {
@@ -344,7 +344,7 @@ static void *drainer_main(void *arg)
 	}
 	if (efd >= 0)
 		close(efd);
-	internal__thread_exiting();
+	own_threads__exiting();
 	return NULL;
 }
 

@@ -4,7 +4,8 @@
  *   stream.c          life cycle, control, filters, event types
  *   stream_record.c   storing events: full policies, markers, flushes to the log
  *   stream_merge.c    a drain of the sources, where each event goes
- *   stream_drainer.c  the user-event sources, how much to drain, the drainer
+ *   stream_drainer.c  how much to drain, the drainer thread
+ *   stream_uev.c      the user-event sources
  *   stream_read.c     the readers
  * One mutex (lock) guards everything; functions named *_locked, and those
  * below unless said otherwise, are called with it held.
@@ -296,6 +297,10 @@ unsigned int stream__runs(struct pt_stream *s, unsigned int most);
 /* Drain what the stream has room for; true when events were left in the
  * sources (see there). out: as for stream__drain(). */
 bool stream__drain_fit(struct pt_stream *s, struct stream_out *out);
+/* Start the drainer thread (lock not held). */
+int stream__start_drainer(struct pt_stream *s);
+
+/* stream_uev.c */
 /* Look for pid's user-event region (again); 0, or what attaching gave
  * (-EBUSY: no slot free in it). creating: by stream__create, which waits
  * for the ring's pages before the stream can run (they are allocated on a
@@ -304,17 +309,12 @@ int stream__uev_add(struct pt_stream *s, pid_t pid, bool creating);
 /* pid exec'ed: look for its new region, and until found hold events back
  * (UEV_ATTACH_HOLD_NS). */
 void stream__uev_exec(struct pt_stream *s, pid_t pid);
-/* Attach to u's region (see there). */
-int stream__uev_attach(struct pt_stream *s, struct uev_src *u, bool creating);
+/* u has no region yet: look for it again if the time has come (see
+ * UEV_RETRY_EVERY_NS); *now: the monotonic time, read once if 0. True
+ * when it is attached now. */
+bool stream__uev_retry(struct pt_stream *s, struct uev_src *u, uint64_t *now);
 /* pid exec'ed what the tracer may not see: do not look for its region. */
 void stream__uev_untraced(struct pt_stream *s, pid_t pid);
-/* Start the drainer thread (lock not held). */
-int stream__start_drainer(struct pt_stream *s);
-
-/* stream_read.c */
-/* An event out to a reader: its info, data cut to num_bytes. */
-void stream__copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
-		      const void *src, void *data, size_t num_bytes, size_t *data_len);
 
 /* stream.c */
 int stream__apply_filter(struct pt_stream *s);

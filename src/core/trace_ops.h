@@ -19,21 +19,6 @@
 #include "core/registry.h"
 #include "core/stream.h"
 
-/* What a getnext call returns of an event's header, for either kind. */
-static inline void trace__event_info(struct posix_trace_event_info *ev,
-				     const struct pt_event_hdr *h)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->posix_event_id = h->id;
-	ev->posix_pid = h->pid;
-	ev->posix_prog_address = (void *)(uintptr_t)h->prog_addr;
-	ev->posix_truncation_status =
-		h->trunc ? POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
-	ev->posix_timestamp.tv_sec = (time_t)(h->ts / NSEC_PER_SEC);
-	ev->posix_timestamp.tv_nsec = (long)(h->ts % NSEC_PER_SEC);
-	ev->posix_thread_id = (pthread_t)h->thread;
-}
-
 /* obj: a struct pt_stream (TRACE_KIND_ACTIVE) or pt_logtrace (TRACE_KIND_LOG). */
 struct pt_trace {
 	enum trace_kind kind;

@@ -47,27 +47,6 @@ static int64_t unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-int log_pack__get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v)
-{
-	const unsigned char *q = *pos;
-	uint64_t r = 0;
-
-	for (unsigned shift = 0; shift < 64; shift += 7) {
-		if (q == end)
-			return -EINVAL;
-		r |= (uint64_t)(*q & 0x7f) << shift;
-		if (!(*q++ & 0x80)) {
-			/* the 10th byte may only carry the top bit */
-			if (shift == 63 && q[-1] > 1)
-				return -EINVAL;
-			*pos = q;
-			*v = r;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsigned char *end,
 		     struct pt_event_hdr *h, const unsigned char **data)
 {
@@ -85,8 +64,8 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 	if ((tag & TAG_SLOT_MASK) == TAG_NEW_CTX) {
 		if (tag & TAG_SAME_PROG)
 			return -EINVAL;
-		if (log_pack__get_u(&q, end, &pid) || log_pack__get_u(&q, end, &tid) ||
-		    log_pack__get_u(&q, end, &thread))
+		if (log_varint__get(&q, end, &pid) || log_varint__get(&q, end, &tid) ||
+		    log_varint__get(&q, end, &thread))
 			return -EINVAL;
 		if (unzigzag(pid) != (int32_t)unzigzag(pid) ||
 		    unzigzag(tid) != (int32_t)unzigzag(tid))
@@ -106,20 +85,20 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 			return -EINVAL;
 		c = &p->ctx[slot];
 	}
-	if (log_pack__get_u(&q, end, &dts) || log_pack__get_u(&q, end, &id) || id > UINT32_MAX)
+	if (log_varint__get(&q, end, &dts) || log_varint__get(&q, end, &id) || id > UINT32_MAX)
 		return -EINVAL;
 	if (!(tag & TAG_SAME_PROG)) {
-		if (log_pack__get_u(&q, end, &prog))
+		if (log_varint__get(&q, end, &prog))
 			return -EINVAL;
 		c->prog_addr = prog;
 	}
-	if (log_pack__get_u(&q, end, &len) || len > LOG_MAX_DATA)
+	if (log_varint__get(&q, end, &len) || len > LOG_MAX_DATA)
 		return -EINVAL;
 	stored = len;
 	if ((tag & TAG_ZERO_TAIL) && ((tag & TAG_IMAGE) || len > LOG_PACK_ZEXT_MAX ||
-				      log_pack__get_u(&q, end, &stored) || stored >= len))
+				      log_varint__get(&q, end, &stored) || stored >= len))
 		return -EINVAL;
-	if ((tag & TAG_IMAGE) && log_pack__get_u(&q, end, &stored))
+	if ((tag & TAG_IMAGE) && log_varint__get(&q, end, &stored))
 		return -EINVAL;
 	if (stored > (uint64_t)(end - q))
 		return -EINVAL;

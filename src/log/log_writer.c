@@ -131,37 +131,29 @@ static uint32_t new_seed(void)
 	return (uint32_t)t.tv_nsec ^ (uint32_t)t.tv_sec ^ ((uint32_t)getpid() << 16);
 }
 
-int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
-		     const struct log_writer_opts *o)
+/* Can the log be written to fd (st: its status)? */
+static int check_fd(int fd, struct stat *st)
 {
-	struct log_writer *w;
-	struct stat st;
-	unsigned char *hdr;
-	size_t done;
-	int fl, err;
+	int fl = fcntl(fd, F_GETFL);
 
-	if (!wp || !m)
-		return -EINVAL;
-	*wp = NULL;
-	fl = fcntl(fd, F_GETFL);
 	if (fl < 0)
 		return -EBADF;
 	if ((fl & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	if (fl & O_APPEND)
 		return -EINVAL;
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st->st_mode))
 		return -EINVAL;
-	if (m->log_full_policy != LOG_POLICY_APPEND &&
-	    m->log_full_policy != LOG_POLICY_UNTIL_FULL && m->log_full_policy != LOG_POLICY_LOOP)
-		return -EINVAL;
+	return 0;
+}
 
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	w->fd = fd;
+/* Where everything goes in the file: the type area, the data, a ring's
+ * capacity, as m and o ask (checked). */
+static int set_layout(struct log_writer *w, const struct log_meta *m,
+		      const struct log_writer_opts *o)
+{
 	w->flags = o ? o->flags : 0;
 	w->packed = !(w->flags & LOG_WRITER_EVENT_RECORDS);
 	w->seed = new_seed();
@@ -169,40 +161,37 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 	w->max_size = m->log_max_size;
 	w->layout = w->policy == LOG_POLICY_LOOP ? LOG_LAYOUT_RING : LOG_LAYOUT_LINEAR;
 	w->type_slots = o && o->type_slots ? o->type_slots : LOG_MAX_TYPES;
-	if (w->type_slots > LOG_MAX_TYPES) {
-		err = -EINVAL;
-		goto fail;
-	}
+	if (w->type_slots > LOG_MAX_TYPES)
+		return -EINVAL;
 	w->type_off = LOG_HDR_SIZE;
 	w->data_off = w->type_off + (uint64_t)w->type_slots * LOG_TYPE_REC_MAX;
 	if (o && o->data_off) {
-		if (o->data_off < w->data_off || (o->data_off & 7) || o->data_off > RING_MAX) {
-			err = -EINVAL;
-			goto fail;
-		}
+		if (o->data_off < w->data_off || (o->data_off & 7) || o->data_off > RING_MAX)
+			return -EINVAL;
 		w->data_off = o->data_off;
 		w->data_off_set = true;
 	}
 	if (w->layout == LOG_LAYOUT_RING) {
-		if (w->max_size < LOG_TYPE_REC_MAX || w->max_size > RING_MAX) {
-			err = -EINVAL;
-			goto fail;
-		}
+		if (w->max_size < LOG_TYPE_REC_MAX || w->max_size > RING_MAX)
+			return -EINVAL;
 		w->cap = w->max_size & ~(uint64_t)7;
 	}
+	return 0;
+}
+
+/* Memory images (log_writer_opts), with the buffer their bodies are
+ * encoded into, and the buffer of records. */
+static int set_buffers(struct log_writer *w, const struct log_writer_opts *o)
+{
 	if (o && o->image_id && w->packed) {
-		if (o->image_addr_off + 8 > o->image_prefix || o->image_prefix > LOG_MAX_DATA) {
-			err = -EINVAL;
-			goto fail;
-		}
+		if (o->image_addr_off + 8 > o->image_prefix || o->image_prefix > LOG_MAX_DATA)
+			return -EINVAL;
 		w->image_id = o->image_id;
 		w->image_prefix = o->image_prefix;
 		w->image_addr_off = o->image_addr_off;
 		w->image_body = malloc(LOG_IMAGE_BODY_MAX(LOG_MAX_DATA));
-		if (!w->image_body) {
-			err = -ENOMEM;
-			goto fail;
-		}
+		if (!w->image_body)
+			return -ENOMEM;
 	}
 	w->blk_target = w->image_id ? PACK_TARGET_IMAGES : PACK_TARGET;
 	if (w->layout == LOG_LAYOUT_RING && w->cap / 16 < w->blk_target)
@@ -212,26 +201,27 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		w->buf_size = WBUF_MIN;
 	w->buf_size &= ~(size_t)7;
 	w->buf = malloc(w->buf_size);
-	if (!w->buf) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	if (!w->buf)
+		return -ENOMEM;
 	pages__touch_write(w->buf, w->buf_size); /* see common/pages.h */
 	w->buf_off = w->data_off;
 	w->wpos = w->layout == LOG_LAYOUT_RING ? 0 : w->data_off;
+	return 0;
+}
 
-	err = probe_space(w, fd, (uint64_t)st.st_size);
+/* The file emptied, sized (a ring) and its blocks allocated up front (a
+ * log of bounded size) or as it grows (APPEND); size: its size before. */
+static int set_space(struct log_writer *w, int fd, uint64_t size)
+{
+	int err = probe_space(w, fd, size);
+
 	if (err)
-		goto fail;
-	if (ftruncate(fd, 0) < 0) {
-		err = -errno;
-		goto fail;
-	}
+		return err;
+	if (ftruncate(fd, 0) < 0)
+		return -errno;
 	if (w->layout == LOG_LAYOUT_RING &&
-	    ftruncate(fd, (off_t)(w->data_off + w->cap + LOG_STATUS_REC_LEN)) < 0) {
-		err = errno == EFBIG ? -ENOSPC : -errno;
-		goto fail;
-	}
+	    ftruncate(fd, (off_t)(w->data_off + w->cap + LOG_STATUS_REC_LEN)) < 0)
+		return errno == EFBIG ? -ENOSPC : -errno;
 	if (w->policy == LOG_POLICY_APPEND && !(w->flags & LOG_WRITER_NO_PREALLOC))
 		w->prealloc_end = w->data_off; /* allocated as it grows */
 	if (w->policy != LOG_POLICY_APPEND && !(w->flags & LOG_WRITER_NO_PREALLOC) &&
@@ -239,30 +229,65 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		uint64_t len = w->max_size + LOG_STATUS_REC_LEN;
 
 		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)w->data_off, (off_t)len) < 0 &&
-		    errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL) {
-			err = errno == EFBIG ? -ENOSPC : -errno;
-			goto fail;
-		}
+		    errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL)
+			return errno == EFBIG ? -ENOSPC : -errno;
 	}
-	hdr = calloc(1, LOG_HDR_SIZE);
-	if (!hdr) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	return 0;
+}
+
+/* The file's header, written. */
+static int write_hdr(struct log_writer *w, const struct log_meta *m)
+{
+	unsigned char *hdr = calloc(1, LOG_HDR_SIZE);
+	size_t done;
+	int err;
+
+	if (!hdr)
+		return -ENOMEM;
 	put_hdr(w, m, hdr);
-	err = log_writer__pwrite_all(fd, hdr, LOG_HDR_SIZE, 0, &done);
+	err = log_writer__pwrite_all(w->fd, hdr, LOG_HDR_SIZE, 0, &done);
 	if (!err && w->layout == LOG_LAYOUT_LINEAR && !w->data_off_set)
 		log_compact__init(&w->small, hdr);
 	free(hdr);
+	return err;
+}
+
+int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
+		     const struct log_writer_opts *o)
+{
+	struct log_writer *w;
+	struct stat st;
+	int err;
+
+	if (!wp || !m)
+		return -EINVAL;
+	*wp = NULL;
+	err = check_fd(fd, &st);
 	if (err)
-		goto fail;
+		return err;
+	if (m->log_full_policy != LOG_POLICY_APPEND &&
+	    m->log_full_policy != LOG_POLICY_UNTIL_FULL && m->log_full_policy != LOG_POLICY_LOOP)
+		return -EINVAL;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	err = set_layout(w, m, o);
+	if (!err)
+		err = set_buffers(w, o);
+	if (!err)
+		err = set_space(w, fd, (uint64_t)st.st_size);
+	if (!err)
+		err = write_hdr(w, m);
+	if (err) {
+		free(w->buf);
+		free(w->image_body);
+		free(w);
+		return err;
+	}
 	*wp = w;
 	return 0;
-fail:
-	free(w->buf);
-	free(w->image_body);
-	free(w);
-	return err;
 }
 
 /* The index of id in w->types, w->ntypes if it has none. */

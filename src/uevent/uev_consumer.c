@@ -327,8 +327,8 @@ static int uev_take_context(struct uev_consumer *c, struct uev_csub *u, const st
 		*p += sizeof(th);
 		u->ctx_known = true;
 		/* 0: a process of its namespace not found in ours (gone) */
-		if (!uev_ns__outer(&c->ns, c->target, cbs, th.pid, th.tid, &u->ctx_pid,
-				   &u->ctx_tid))
+		if (!uev_ns__outer(&c->ns, c->target, cbs->outer, cbs->ctx, th.pid, th.tid,
+				   &u->ctx_pid, &u->ctx_tid))
 			u->ctx_pid = u->ctx_tid = 0;
 		u->ctx_thread = th.thread;
 		u->ctx_verdict = UEV_UNCHECKED;

@@ -77,7 +77,7 @@ int api_create(pid_t pid, const char *cgroup, const trace_attr_t *attr, int fd, 
 int api_log_fd(int fd);
 
 /*
- * exit.c: the streams of a process that exits are shut down. watch: at
+ * shutdown.c: the streams of a process that exits are shut down. watch: at
  * each create (registers the handler once); hold and release: around each
  * posix_trace_shutdown, which the handler waits for.
  */

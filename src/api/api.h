@@ -77,12 +77,10 @@ int api_create(pid_t pid, const char *cgroup, const trace_attr_t *attr, int fd, 
 int api_log_fd(int fd);
 
 /*
- * shutdown.c: the streams of a process that exits are shut down. watch: at
- * each create (registers the handler once); hold and release: around each
- * posix_trace_shutdown, which the handler waits for.
+ * shutdown.c: the streams of a process that exits are shut down (as
+ * posix_trace_shutdown does, which the handler waits for). At each
+ * create: registers the handler once.
  */
 void api_exit__watch(void);
-void api_exit__hold(void);
-void api_exit__release(void);
 
 #endif

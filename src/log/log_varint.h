@@ -6,6 +6,7 @@
 #ifndef PTBPF_LOG_VARINT_H
 #define PTBPF_LOG_VARINT_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,25 @@ static inline size_t log_varint__put(unsigned char *out, uint64_t v)
 }
 
 /* A varint at *pos (before end): 0, or -EINVAL (past end, overlong). */
-int log_varint__get(const unsigned char **pos, const unsigned char *end, uint64_t *v);
+static inline int log_varint__get(const unsigned char **pos, const unsigned char *end, uint64_t *v)
+{
+	const unsigned char *q = *pos;
+	uint64_t r = 0;
+
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		if (q == end)
+			return -EINVAL;
+		r |= (uint64_t)(*q & 0x7f) << shift;
+		if (!(*q++ & 0x80)) {
+			/* the 10th byte may only carry the top bit */
+			if (shift == 63 && q[-1] > 1)
+				return -EINVAL;
+			*pos = q;
+			*v = r;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
 
 #endif

@@ -104,8 +104,8 @@ struct uev_src {
 	uint32_t map[TRACE_USER_EVENT_MAX]; /* local index -> stream id, 0: unmapped */
 };
 
-/* The time from now (monotonic ns) to the next look at u, a process
- * without a user-event region yet (see UEV_RETRY_EVERY_NS). */
+/* stream_uev.c: the time from now (monotonic ns) to the next look at u,
+ * a process without a user-event region yet (see UEV_RETRY_EVERY_NS). */
 uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now);
 
 /*

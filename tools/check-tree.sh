@@ -5,7 +5,11 @@
 #     headers declare with __PTBPF_API (the version script lets through
 #     posix_trace_* and ptbpf_*: nothing undeclared may slip through, nothing
 #     declared may be missing);
-#  3. each public header compiles on its own as C89, C11 and C++11.
+#  3. each public header compiles on its own as C89, C11 and C++11;
+#  4. no circle between the folders of the library (tools/check-layers, from
+#     includes and from the symbols of the build's objects; the circles
+#     between files are listed). The folders checked: PTBPF_LAYERS ("src");
+#  5. no function over 150 lines in those folders (tools/check-functions).
 #   tools/check-tree.sh BUILD_DIR
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,5 +48,10 @@ for h in trace.h ptbpf/ptbpf.h ptbpf/events.h ptbpf/evfields.h; do
 	c++ -std=c++11 -Wall -Wextra -Werror -fsyntax-only -Iinclude "$tmp/h.cpp" 2>"$tmp/err" ||
 		{ echo "<$h> does not compile as C++11:" >&2; cat "$tmp/err" >&2; fail=1; }
 done
-[ $fail = 0 ] && echo "tree checks: formatting, exported symbols, public headers OK"
+# shellcheck disable=SC2086 # a list of folders
+"$src/tools/check-layers" -b "$build" ${PTBPF_LAYERS:-src} || fail=1
+# shellcheck disable=SC2086
+"$src/tools/check-functions" ${PTBPF_LAYERS:-src} || fail=1
+
+[ $fail = 0 ] && echo "tree checks: formatting, exported symbols, public headers, layers, function lengths OK"
 exit $fail

@@ -12,7 +12,7 @@
 #include <trace.h>
 
 #include "core/registry.h"
-#include "core/trace.h"
+#include "core/trace_ops.h"
 
 /* The POSIX error number of a core's result (0, or a negative errno). */
 static inline int api_err(int x)
@@ -40,7 +40,7 @@ static inline bool api_bad_abstime(const struct timespec *t)
 	return !t || t->tv_nsec < 0 || t->tv_nsec >= 1000000000L;
 }
 
-/* The trace behind r, active or pre-recorded (see core/trace.h). */
+/* The trace behind r, active or pre-recorded (see core/trace_ops.h). */
 static inline struct pt_trace api_trace(const struct api_ref *r)
 {
 	return (struct pt_trace){ .kind = (enum trace_kind)r->kind, .obj = r->obj };
@@ -77,12 +77,10 @@ int api_create(pid_t pid, const char *cgroup, const trace_attr_t *attr, int fd, 
 int api_log_fd(int fd);
 
 /*
- * exit.c: the streams of a process that exits are shut down. watch: at
- * each create (registers the handler once); hold and release: around each
- * posix_trace_shutdown, which the handler waits for.
+ * shutdown.c: the streams of a process that exits are shut down (as
+ * posix_trace_shutdown does, which the handler waits for). At each
+ * create: registers the handler once.
  */
 void api_exit__watch(void);
-void api_exit__hold(void);
-void api_exit__release(void);
 
 #endif

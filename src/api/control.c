@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The trace controller: create, start, stop, clear, flush, shutdown,
- * attributes, status and filters of active trace streams. */
+/* The trace controller: create, start, stop, clear, flush, attributes,
+ * status and filters of active trace streams (shutdown: shutdown.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -71,24 +71,6 @@ int posix_trace_create_withlog(pid_t pid, const trace_attr_t *__restrict attr, i
 	int err = api_log_fd(fd);
 
 	return err ? err : api_create(pid, NULL, attr, fd, trid);
-}
-
-static void wake_stream(void *obj)
-{
-	stream__wake_all(obj);
-}
-
-int posix_trace_shutdown(trace_id_t trid)
-{
-	void *obj;
-	int err;
-
-	api_exit__hold();
-	err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
-	if (!err)
-		err = stream__destroy(obj);
-	api_exit__release();
-	return api_err(err);
 }
 
 /* Apply a control of the core to the active stream trid. */

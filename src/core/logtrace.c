@@ -9,7 +9,7 @@
 
 #include "common/clock.h"
 #include "common/event.h"
-#include "core/trace.h"
+#include "core/event_info.h"
 #include "log/log.h"
 
 struct pt_logtrace {
@@ -50,7 +50,6 @@ int logtrace__getnext(struct pt_logtrace *lt, struct posix_trace_event_info *ev,
 {
 	struct pt_event_hdr h;
 	const void *src;
-	size_t n;
 	int r = log_reader__next(lt->r, &h, &src);
 
 	if (r < 0)
@@ -61,16 +60,7 @@ int logtrace__getnext(struct pt_logtrace *lt, struct posix_trace_event_info *ev,
 			*data_len = 0;
 		return 0;
 	}
-	trace__event_info(ev, &h);
-	n = h.data_len;
-	if (n > num_bytes) {
-		n = num_bytes;
-		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
-	}
-	if (n)
-		memcpy(data, src, n);
-	if (data_len)
-		*data_len = n;
+	event_info__copy_out(ev, &h, src, data, num_bytes, data_len);
 	lt->last_tid = h.tid;
 	*unavailable = 0;
 	return 0;

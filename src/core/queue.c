@@ -194,6 +194,43 @@ const struct pt_event_hdr *queue__next(const struct pt_queue *q, struct queue_it
 	return (const struct pt_event_hdr *)(r + 1);
 }
 
+/* Take the newest record out (to fn), when the one before it is known. */
+static void queue__take_last(struct pt_queue *q,
+			     void (*fn)(void *ctx, const struct pt_event_hdr *h, const void *data),
+			     void *ctx)
+{
+	struct qrec *r = (struct qrec *)(q->buf + q->last);
+	const struct pt_event_hdr *h = (const struct pt_event_hdr *)(r + 1);
+
+	fn(ctx, h, h + 1);
+	/* not wrapped to 0: it starts where the record before it ends */
+	if (q->last >= q->head)
+		q->wasted = 0;
+	q->tail = q->last;
+	q->used -= r->size;
+	q->count--;
+	q->last_ts = q->prev_ts;
+	q->last = QUEUE_UNKNOWN;
+	q->prev_known = false;
+}
+
+/* The n records from off on, to fn (the queue unchanged). */
+static void queue__give(const struct pt_queue *q, size_t off, size_t n,
+			void (*fn)(void *ctx, const struct pt_event_hdr *h, const void *data),
+			void *ctx)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct qrec *r;
+		const struct pt_event_hdr *h;
+
+		off = i ? queue__norm(q, off) : off;
+		r = (const struct qrec *)(q->buf + off);
+		h = (const struct pt_event_hdr *)(r + 1);
+		fn(ctx, h, h + 1);
+		off += r->size;
+	}
+}
+
 size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts,
 			 void (*fn)(void *ctx, const struct pt_event_hdr *h, const void *data),
 			 void *ctx)
@@ -216,18 +253,8 @@ size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts
 	}
 	if (q->count > 1 && q->prev_known && q->prev_ts <= ts && q->last != QUEUE_UNKNOWN &&
 	    q->last != 0) {
-		r = (struct qrec *)(q->buf + q->last);
-		h = (const struct pt_event_hdr *)(r + 1);
-		fn(ctx, h, h + 1);
-		/* not wrapped to 0: it starts where the record before it ends */
-		if (q->last >= q->head)
-			q->wasted = 0;
-		q->tail = q->last;
-		q->used -= r->size;
-		q->count--;
-		*last_kept_ts = q->last_ts = q->prev_ts;
-		q->last = QUEUE_UNKNOWN;
-		q->prev_known = false;
+		queue__take_last(q, fn, ctx);
+		*last_kept_ts = q->last_ts;
 		return 1;
 	}
 	for (kept = 0; kept < q->count; kept++) {
@@ -245,13 +272,7 @@ size_t queue__take_newer(struct pt_queue *q, uint64_t ts, uint64_t *last_kept_ts
 	if (kept == q->count)
 		return 0;
 	split = off;
-	for (i = kept; i < q->count; i++) {
-		off = i > kept ? queue__norm(q, off) : off;
-		r = (struct qrec *)(q->buf + off);
-		h = (const struct pt_event_hdr *)(r + 1);
-		fn(ctx, h, h + 1);
-		off += r->size;
-	}
+	queue__give(q, off, q->count - kept, fn, ctx);
 	i = q->count - kept;
 	if (!kept) {
 		queue__clear(q);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
-#include "core/internal.h"
+#include "core/own_threads.h"
 #include "core/stream_int.h"
 #include "core/target.h"
 
@@ -29,7 +29,7 @@ static void stream__free(struct pt_stream *s)
 		if (s->uev[i].c)
 			uev_consumer__detach(s->uev[i].c);
 	if (s->kb) {
-		internal__self_backend_del(s->kb);
+		own_threads__backend_del(s->kb);
 		kern_backend__destroy(s->kb);
 	}
 	if (s->wake_fd[0] >= 0)
@@ -168,7 +168,7 @@ int stream__create_cgroup(struct pt_stream **out, pid_t pid, const char *cgroup,
 			goto fail;
 	}
 	if (s->pid == s->controller)
-		internal__self_backend_add(s->kb);
+		own_threads__backend_add(s->kb);
 	for (int i = 0; i < s->nuev; i++)
 		uev_consumer__prefault_wait(s->uev[i].c);
 	err = stream__start_drainer(s);
@@ -215,7 +215,7 @@ int stream__destroy(struct pt_stream *s)
 			/* the drainer still stops within one period */
 		}
 		pthread_join(s->drainer, NULL);
-		internal__thread_reaped(s->drainer_tid);
+		own_threads__reaped(s->drainer_tid);
 	}
 	if (s->log) {
 		/* the last flush's FLUSH_STOP goes in the log too */

@@ -3,8 +3,9 @@
  * The inside of an active trace stream, shared by its files:
  *   stream.c          life cycle, control, filters, event types
  *   stream_record.c   storing events: full policies, markers, flushes to the log
- *   stream_drain.c    a drain of the sources, where each event goes
- *   stream_sources.c  the user-event sources, how much to drain, the drainer
+ *   stream_merge.c    a drain of the sources, where each event goes
+ *   stream_drainer.c  how much to drain, the drainer thread
+ *   stream_uev.c      the user-event sources
  *   stream_read.c     the readers
  * One mutex (lock) guards everything; functions named *_locked, and those
  * below unless said otherwise, are called with it held.
@@ -103,13 +104,13 @@ struct uev_src {
 	uint32_t map[TRACE_USER_EVENT_MAX]; /* local index -> stream id, 0: unmapped */
 };
 
-/* The time from now (monotonic ns) to the next look at u, a process
- * without a user-event region yet (see UEV_RETRY_EVERY_NS). */
+/* stream_uev.c: the time from now (monotonic ns) to the next look at u,
+ * a process without a user-event region yet (see UEV_RETRY_EVERY_NS). */
 uint64_t uev_src__retry_gap(struct uev_src *u, uint64_t now);
 
 /*
  * A batch reader's arrays, filled straight from the sources while the
- * stream holds nothing to read before (see stream_drain.c).
+ * stream holds nothing to read before (see stream_merge.c).
  */
 struct stream_out {
 	struct ptbpf_event *evs;
@@ -274,7 +275,7 @@ int stream__log_handover(struct pt_stream *s);
  */
 int stream__flush_locked(struct pt_stream *s, bool all);
 
-/* stream_drain.c */
+/* stream_merge.c */
 /*
  * Take what the sources hold, a batch at a time (events of a later round
  * older than stored ones are merged back in order), up to budget bytes of
@@ -292,10 +293,14 @@ bool stream__release_update(struct pt_stream *s, uint64_t t);
  * sources hold now, counted up to most at least. */
 unsigned int stream__runs(struct pt_stream *s, unsigned int most);
 
-/* stream_sources.c */
+/* stream_drainer.c */
 /* Drain what the stream has room for; true when events were left in the
  * sources (see there). out: as for stream__drain(). */
 bool stream__drain_fit(struct pt_stream *s, struct stream_out *out);
+/* Start the drainer thread (lock not held). */
+int stream__start_drainer(struct pt_stream *s);
+
+/* stream_uev.c */
 /* Look for pid's user-event region (again); 0, or what attaching gave
  * (-EBUSY: no slot free in it). creating: by stream__create, which waits
  * for the ring's pages before the stream can run (they are allocated on a
@@ -304,17 +309,12 @@ int stream__uev_add(struct pt_stream *s, pid_t pid, bool creating);
 /* pid exec'ed: look for its new region, and until found hold events back
  * (UEV_ATTACH_HOLD_NS). */
 void stream__uev_exec(struct pt_stream *s, pid_t pid);
-/* Attach to u's region (see there). */
-int stream__uev_attach(struct pt_stream *s, struct uev_src *u, bool creating);
+/* u has no region yet: look for it again if the time has come (see
+ * UEV_RETRY_EVERY_NS); *now: the monotonic time, read once if 0. True
+ * when it is attached now. */
+bool stream__uev_retry(struct pt_stream *s, struct uev_src *u, uint64_t *now);
 /* pid exec'ed what the tracer may not see: do not look for its region. */
 void stream__uev_untraced(struct pt_stream *s, pid_t pid);
-/* Start the drainer thread (lock not held). */
-int stream__start_drainer(struct pt_stream *s);
-
-/* stream_read.c */
-/* An event out to a reader: its info, data cut to num_bytes. */
-void stream__copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
-		      const void *src, void *data, size_t num_bytes, size_t *data_len);
 
 /* stream.c */
 int stream__apply_filter(struct pt_stream *s);

@@ -14,7 +14,7 @@
 #include "common/clock.h"
 #include "common/thread.h"
 #include "core/batch.h"
-#include "core/internal.h"
+#include "core/own_threads.h"
 #include "log/log.h"
 
 /*
@@ -159,7 +159,7 @@ static void *flusher_main(void *arg)
 	struct batch tmp;
 	int err;
 
-	l->thr_tid = internal__thread_started();
+	l->thr_tid = own_threads__started();
 	pthread_setname_np(pthread_self(), "ptbpf-flusher");
 	pthread_mutex_lock(&l->m);
 	for (;;) {
@@ -206,7 +206,7 @@ static void *flusher_main(void *arg)
 		pthread_cond_broadcast(&l->c);
 	}
 	pthread_mutex_unlock(&l->m);
-	internal__thread_exiting();
+	own_threads__exiting();
 	return NULL;
 }
 
@@ -506,7 +506,7 @@ int stream_log__close(struct stream_log *l, const struct stream_log_final *f)
 	pthread_cond_broadcast(&l->c);
 	pthread_mutex_unlock(&l->m);
 	pthread_join(l->thr, NULL);
-	internal__thread_reaped(l->thr_tid);
+	own_threads__reaped(l->thr_tid);
 	if (f) {
 		write_all_types(l, f->types);
 		ls.v[0] = f->status->posix_stream_status;

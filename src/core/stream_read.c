@@ -5,33 +5,17 @@
 #include <string.h>
 
 #include "core/stream_int.h"
-#include "core/trace.h"
+#include "core/event_info.h"
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                             */
-
-void stream__copy_out(struct posix_trace_event_info *ev, const struct pt_event_hdr *h,
-		      const void *src, void *data, size_t num_bytes, size_t *data_len)
-{
-	size_t n = h->data_len;
-
-	trace__event_info(ev, h);
-	if (n > num_bytes) {
-		n = num_bytes;
-		ev->posix_truncation_status = POSIX_TRACE_TRUNCATED_READ;
-	}
-	if (n && data && src)
-		memcpy(data, src, n);
-	if (data_len)
-		*data_len = n;
-}
 
 /* The stored event h, the oldest, out of the stream (lock held). */
 static void stream__take_stored(struct pt_stream *s, const struct pt_event_hdr *h,
 				struct posix_trace_event_info *ev, void *data, size_t num_bytes,
 				size_t *data_len)
 {
-	stream__copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
+	event_info__copy_out(ev, h, queue__data(h), data, num_bytes, data_len);
 	if (h->ts > s->floor_ts)
 		s->floor_ts = h->ts; /* a late event read lowers nothing */
 	s->last_tid = h->tid;
@@ -60,7 +44,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		s->head_overflow = false;
 		s->head_overflow_lost = 0;
 		s->head_resume = true;
-		stream__copy_out(ev, &m, &n, data, num_bytes, data_len);
+		event_info__copy_out(ev, &m, &n, data, num_bytes, data_len);
 		s->last_tid = 0;
 		return true;
 	}
@@ -68,7 +52,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		m.id = POSIX_TRACE_RESUME;
 		m.ts = h->ts;
 		s->head_resume = false;
-		stream__copy_out(ev, &m, NULL, data, num_bytes, data_len);
+		event_info__copy_out(ev, &m, NULL, data, num_bytes, data_len);
 		s->last_tid = 0;
 		return true;
 	}
@@ -83,7 +67,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		m.ts = s->last_ts;
 		m.data_len = sizeof(one);
 		s->auto_stop_report = false;
-		stream__copy_out(ev, &m, &one, data, num_bytes, data_len);
+		event_info__copy_out(ev, &m, &one, data, num_bytes, data_len);
 		s->last_tid = 0;
 		stream__auto_restart(s);
 		return true;
@@ -96,7 +80,7 @@ static bool stream__take(struct pt_stream *s, struct posix_trace_event_info *ev,
 		m.ts = s->last_ts;
 		m.data_len = sizeof(n);
 		s->gap_lost = 0;
-		stream__copy_out(ev, &m, &n, data, num_bytes, data_len);
+		event_info__copy_out(ev, &m, &n, data, num_bytes, data_len);
 		s->last_tid = 0;
 		return true;
 	}

@@ -14,29 +14,6 @@
 #include "log/log_pack.h"
 #include "log/log_writer_int.h"
 
-/* Close the open EVENTS record: its header, count, crc; it joins the buffer. */
-void log_writer__blk_seal(struct log_writer *w)
-{
-	unsigned char *rec = w->buf + w->buf_len;
-	struct log_events_hdr eh;
-	uint32_t rlen;
-
-	if (!w->blk_open)
-		return;
-	rlen = 24 + (uint32_t)log_round8(w->blk_plen);
-	eh.base_ts = htole64(w->blk_base_ts);
-	eh.count = htole32(w->blk_count);
-	eh.reserved = 0;
-	memcpy(rec + 24, &eh, sizeof(eh));
-	log_writer__rec_seal(w->seed, rec, LOG_REC_EVENTS, w->blk_plen, w->seq);
-	w->seq++;
-	w->buf_len += rlen;
-	w->wpos += rlen;
-	w->buf_events += w->blk_count;
-	w->blk_open = false;
-	w->blk_fast = 0;
-}
-
 /* Make room for len bytes in the buffer at the current position. */
 static int reserve(struct log_writer *w, size_t len)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "log/log_format.h"
-#include "log/log_pack.h"
+#include "log/log_varint.h"
 
 /* A stretch of equal bytes shorter than this goes out as literal bytes. */
 #define COPY_MIN 8
@@ -83,8 +83,8 @@ static size_t encode_part(const struct part *pt, const unsigned char *cur, uint3
 		 * the last COPY_MIN) */
 		while (k < len && (len - k < COPY_MIN || same_run(pt, cur, k, COPY_MIN) < COPY_MIN))
 			k = len - k > COPY_MIN ? k + COPY_MIN : len;
-		n += log_pack__put_u(out + n, copy);
-		n += log_pack__put_u(out + n, k - j);
+		n += log_varint__put(out + n, copy);
+		n += log_varint__put(out + n, k - j);
 		memcpy(out + n, cur + j, k - j);
 		n += k - j;
 		i = k;
@@ -102,7 +102,7 @@ static int decode_part(const struct part *pt, const unsigned char **q, const uns
 	while (i < len) {
 		int64_t off;
 
-		if (log_pack__get_u(q, end, &copy) || log_pack__get_u(q, end, &lit) ||
+		if (log_varint__get(q, end, &copy) || log_varint__get(q, end, &lit) ||
 		    (!copy && !lit) || copy > len - i)
 			return -EINVAL;
 		if (copy) {
@@ -153,8 +153,8 @@ size_t log_image__encode(const struct log_image *base, const unsigned char *data
 		    ip = image_part(base, le64toh(load64(data + addr_off)));
 	size_t n = 0;
 
-	n += log_pack__put_u(out + n, prefix);
-	n += log_pack__put_u(out + n, addr_off);
+	n += log_varint__put(out + n, prefix);
+	n += log_varint__put(out + n, addr_off);
 	n += encode_part(&pp, data, prefix, out + n);
 	n += encode_part(&ip, data + prefix, len - prefix, out + n);
 	return n;
@@ -167,7 +167,7 @@ int log_image__decode(const struct log_image *base, const unsigned char *body, s
 	uint64_t prefix, addr_off, addr;
 	struct part pt;
 
-	if (log_pack__get_u(&q, end, &prefix) || log_pack__get_u(&q, end, &addr_off) ||
+	if (log_varint__get(&q, end, &prefix) || log_varint__get(&q, end, &addr_off) ||
 	    prefix > data_len || addr_off + 8 > prefix)
 		return -EINVAL;
 	pt = prefix_part(base, (uint32_t)prefix);

@@ -47,32 +47,62 @@ static int64_t unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-int log_pack__get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v)
+/*
+ * The context of the event whose tag was just read (*q: after it): a new
+ * one (its ids follow the tag, *q moves past them) in the next slot, or
+ * the one of its slot. NULL: a bad encoding.
+ */
+static struct log_pack_ctx *decode_ctx(struct log_pack *p, unsigned char tag,
+				       const unsigned char **q, const unsigned char *end,
+				       uint32_t *slot)
 {
-	const unsigned char *q = *pos;
-	uint64_t r = 0;
+	uint64_t pid, tid, thread;
+	struct log_pack_ctx *c;
 
-	for (unsigned shift = 0; shift < 64; shift += 7) {
-		if (q == end)
-			return -EINVAL;
-		r |= (uint64_t)(*q & 0x7f) << shift;
-		if (!(*q++ & 0x80)) {
-			/* the 10th byte may only carry the top bit */
-			if (shift == 63 && q[-1] > 1)
-				return -EINVAL;
-			*pos = q;
-			*v = r;
-			return 0;
-		}
+	if ((tag & TAG_SLOT_MASK) != TAG_NEW_CTX) {
+		*slot = tag & TAG_SLOT_MASK;
+		return *slot < p->used ? &p->ctx[*slot] : NULL;
 	}
-	return -EINVAL;
+	if (tag & TAG_SAME_PROG)
+		return NULL;
+	if (log_varint__get(q, end, &pid) || log_varint__get(q, end, &tid) ||
+	    log_varint__get(q, end, &thread))
+		return NULL;
+	if (unzigzag(pid) != (int32_t)unzigzag(pid) || unzigzag(tid) != (int32_t)unzigzag(tid))
+		return NULL;
+	*slot = p->next;
+	p->next = (p->next + 1) % LOG_PACK_CTX;
+	if (p->used < LOG_PACK_CTX)
+		p->used++;
+	c = &p->ctx[*slot];
+	p->img[*slot].len = 0;
+	c->pid = (int32_t)unzigzag(pid);
+	c->tid = (int32_t)unzigzag(tid);
+	c->thread = thread;
+	return c;
+}
+
+/* An image event's body (n bytes at body) of len bytes of data: the
+ * slot's image becomes it. Non-zero: a bad encoding, or no memory. */
+static int decode_image(struct log_pack *p, uint32_t slot, const unsigned char *body, size_t n,
+			uint32_t len)
+{
+	struct log_image *base = &p->img[slot], t;
+
+	/* decoded into the spare, which then becomes the slot's image */
+	if (!image_buf(&p->spare) || log_image__decode(base, body, n, len, &p->spare))
+		return -EINVAL;
+	t = *base;
+	*base = p->spare;
+	p->spare = t;
+	return 0;
 }
 
 int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsigned char *end,
 		     struct pt_event_hdr *h, const unsigned char **data)
 {
 	const unsigned char *q = *pos;
-	uint64_t pid, tid, thread, dts, id, prog, len, stored;
+	uint64_t dts, id, prog, len, stored;
 	struct log_pack_ctx *c;
 	unsigned char tag;
 	uint32_t slot;
@@ -82,58 +112,28 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 	tag = *q++;
 	if (tag & TAG_RESERVED)
 		return -EINVAL;
-	if ((tag & TAG_SLOT_MASK) == TAG_NEW_CTX) {
-		if (tag & TAG_SAME_PROG)
-			return -EINVAL;
-		if (log_pack__get_u(&q, end, &pid) || log_pack__get_u(&q, end, &tid) ||
-		    log_pack__get_u(&q, end, &thread))
-			return -EINVAL;
-		if (unzigzag(pid) != (int32_t)unzigzag(pid) ||
-		    unzigzag(tid) != (int32_t)unzigzag(tid))
-			return -EINVAL;
-		slot = p->next;
-		p->next = (p->next + 1) % LOG_PACK_CTX;
-		if (p->used < LOG_PACK_CTX)
-			p->used++;
-		c = &p->ctx[slot];
-		p->img[slot].len = 0;
-		c->pid = (int32_t)unzigzag(pid);
-		c->tid = (int32_t)unzigzag(tid);
-		c->thread = thread;
-	} else {
-		slot = tag & TAG_SLOT_MASK;
-		if (slot >= p->used)
-			return -EINVAL;
-		c = &p->ctx[slot];
-	}
-	if (log_pack__get_u(&q, end, &dts) || log_pack__get_u(&q, end, &id) || id > UINT32_MAX)
+	c = decode_ctx(p, tag, &q, end, &slot);
+	if (!c)
+		return -EINVAL;
+	if (log_varint__get(&q, end, &dts) || log_varint__get(&q, end, &id) || id > UINT32_MAX)
 		return -EINVAL;
 	if (!(tag & TAG_SAME_PROG)) {
-		if (log_pack__get_u(&q, end, &prog))
+		if (log_varint__get(&q, end, &prog))
 			return -EINVAL;
 		c->prog_addr = prog;
 	}
-	if (log_pack__get_u(&q, end, &len) || len > LOG_MAX_DATA)
+	if (log_varint__get(&q, end, &len) || len > LOG_MAX_DATA)
 		return -EINVAL;
 	stored = len;
 	if ((tag & TAG_ZERO_TAIL) && ((tag & TAG_IMAGE) || len > LOG_PACK_ZEXT_MAX ||
-				      log_pack__get_u(&q, end, &stored) || stored >= len))
+				      log_varint__get(&q, end, &stored) || stored >= len))
 		return -EINVAL;
-	if ((tag & TAG_IMAGE) && log_pack__get_u(&q, end, &stored))
+	if ((tag & TAG_IMAGE) && log_varint__get(&q, end, &stored))
 		return -EINVAL;
 	if (stored > (uint64_t)(end - q))
 		return -EINVAL;
-	if (tag & TAG_IMAGE) {
-		struct log_image *base = &p->img[slot], t;
-
-		/* decoded into the spare, which then becomes the slot's image */
-		if (!image_buf(&p->spare) ||
-		    log_image__decode(base, q, stored, (uint32_t)len, &p->spare))
-			return -EINVAL;
-		t = *base;
-		*base = p->spare;
-		p->spare = t;
-	}
+	if ((tag & TAG_IMAGE) && decode_image(p, slot, q, stored, (uint32_t)len))
+		return -EINVAL;
 	memset(h, 0, sizeof(*h));
 	h->id = (uint32_t)id;
 	h->trunc = (tag & TAG_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;

@@ -34,6 +34,7 @@
 
 #include "common/event.h"
 #include "log/log_image.h"
+#include "log/log_varint.h"
 
 #define LOG_PACK_CTX 7
 #define LOG_PACK_NEW 0x100u /* slot flag of log_pack__encode(): a new context */
@@ -71,8 +72,6 @@ void log_pack__fini(struct log_pack *p);
  * event of that context. NULL when out of memory.
  */
 struct log_image *log_pack__image(struct log_pack *p, uint32_t slot);
-/* A varint at *pos (before end): 0, or -EINVAL (past end, overlong). */
-int log_pack__get_u(const unsigned char **pos, const unsigned char *end, uint64_t *v);
 
 /*
  * Decode the event at *pos (before end) into h and *data (data_len bytes
@@ -93,29 +92,6 @@ int log_pack__decode(struct log_pack *p, const unsigned char **pos, const unsign
 #define TAG_ZERO_TAIL 0x20u
 #define TAG_IMAGE     0x40u
 #define TAG_RESERVED  0x80u
-
-/* LEB128; the values an event repeats (deltas, ids, lengths) take a byte
- * or two */
-static inline size_t log_pack__put_u(unsigned char *out, uint64_t v)
-{
-	size_t n = 0;
-
-	if (v < 0x80) {
-		out[0] = (unsigned char)v;
-		return 1;
-	}
-	if (v < 0x4000) {
-		out[0] = (unsigned char)(v | 0x80);
-		out[1] = (unsigned char)(v >> 7);
-		return 2;
-	}
-	while (v >= 0x80) {
-		out[n++] = (unsigned char)(v | 0x80);
-		v >>= 7;
-	}
-	out[n++] = (unsigned char)v;
-	return n;
-}
 
 /*
  * How many of data's len bytes the log keeps: all but a zero tail, when
@@ -199,26 +175,26 @@ log_pack__encode(const struct log_pack *p, const struct pt_event_hdr *h, uint16_
 	if (c < 0) {
 		tag |= TAG_NEW_CTX;
 		*slot = p->next | LOG_PACK_NEW;
-		n += log_pack__put_u(out + n, log_pack__zigzag(h->pid));
-		n += log_pack__put_u(out + n, log_pack__zigzag(h->tid));
-		n += log_pack__put_u(out + n, h->thread);
+		n += log_varint__put(out + n, log_pack__zigzag(h->pid));
+		n += log_varint__put(out + n, log_pack__zigzag(h->tid));
+		n += log_varint__put(out + n, h->thread);
 	} else {
 		tag |= (unsigned char)c;
 		*slot = (uint32_t)c;
 		if (p->ctx[c].prog_addr == h->prog_addr)
 			tag |= TAG_SAME_PROG;
 	}
-	n += log_pack__put_u(out + n, log_pack__zigzag((int64_t)(h->ts - p->prev_ts)));
-	n += log_pack__put_u(out + n, h->id);
+	n += log_varint__put(out + n, log_pack__zigzag((int64_t)(h->ts - p->prev_ts)));
+	n += log_varint__put(out + n, h->id);
 	if (!(tag & TAG_SAME_PROG))
-		n += log_pack__put_u(out + n, h->prog_addr);
-	n += log_pack__put_u(out + n, data_len);
+		n += log_varint__put(out + n, h->prog_addr);
+	n += log_varint__put(out + n, data_len);
 	if (image) {
 		tag |= TAG_IMAGE;
-		n += log_pack__put_u(out + n, stored);
+		n += log_varint__put(out + n, stored);
 	} else if (stored < data_len) {
 		tag |= TAG_ZERO_TAIL;
-		n += log_pack__put_u(out + n, stored);
+		n += log_varint__put(out + n, stored);
 	}
 	out[0] = tag;
 	return n;

@@ -431,10 +431,51 @@ fail:
 	return err;
 }
 
-int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **data)
+/* An EVENT record (format 1.0): its event's header in h. Non-zero: a bad
+ * record. */
+static int event_rec(const struct rec *rc, struct pt_event_hdr *h)
+{
+	struct pt_event_hdr e;
+
+	if (rc->plen < LOG_EVENT_HDR_SIZE)
+		return -EINVAL;
+	memcpy(&e, rc->p + 24, sizeof(e));
+	h->id = le32toh(e.id);
+	h->trunc = le16toh(e.trunc);
+	h->reserved = 0;
+	h->pid = (int32_t)le32toh((uint32_t)e.pid);
+	h->tid = (int32_t)le32toh((uint32_t)e.tid);
+	h->ts = le64toh(e.ts);
+	h->prog_addr = le64toh(e.prog_addr);
+	h->thread = le64toh(e.thread);
+	h->data_len = le32toh(e.data_len);
+	h->reserved2 = 0;
+	if (h->data_len != rc->plen - LOG_EVENT_HDR_SIZE || h->data_len > LOG_MAX_DATA ||
+	    h->ts >= TS_LIMIT)
+		return -EINVAL;
+	return 0;
+}
+
+/* An EVENTS record: its packed events are read next (r->pk_*). Non-zero:
+ * a bad record. */
+static int events_rec(struct log_reader *r, const struct rec *rc)
 {
 	struct log_events_hdr eh;
-	struct pt_event_hdr e;
+
+	if (rc->plen < sizeof(eh))
+		return -EINVAL;
+	memcpy(&eh, rc->p + 24, sizeof(eh));
+	if (!eh.count || eh.reserved)
+		return -EINVAL;
+	log_pack__reset(&r->pack, le64toh(eh.base_ts));
+	r->pk_pos = rc->p + 24 + sizeof(eh);
+	r->pk_end = rc->p + 24 + rc->plen;
+	r->pk_left = le32toh(eh.count);
+	return 0;
+}
+
+int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **data)
+{
 	const unsigned char *d;
 	struct rec rc;
 	int err;
@@ -464,34 +505,13 @@ int log_reader__next(struct log_reader *r, struct pt_event_hdr *h, const void **
 		r->expect++;
 		switch (rc.type) {
 		case LOG_REC_EVENT:
-			if (rc.plen < LOG_EVENT_HDR_SIZE)
-				goto next_seg;
-			memcpy(&e, rc.p + 24, sizeof(e));
-			h->id = le32toh(e.id);
-			h->trunc = le16toh(e.trunc);
-			h->reserved = 0;
-			h->pid = (int32_t)le32toh((uint32_t)e.pid);
-			h->tid = (int32_t)le32toh((uint32_t)e.tid);
-			h->ts = le64toh(e.ts);
-			h->prog_addr = le64toh(e.prog_addr);
-			h->thread = le64toh(e.thread);
-			h->data_len = le32toh(e.data_len);
-			h->reserved2 = 0;
-			if (h->data_len != rc.plen - LOG_EVENT_HDR_SIZE ||
-			    h->data_len > LOG_MAX_DATA || h->ts >= TS_LIMIT)
+			if (event_rec(&rc, h))
 				goto next_seg;
 			*data = rc.p + 24 + LOG_EVENT_HDR_SIZE;
 			return 1;
 		case LOG_REC_EVENTS:
-			if (rc.plen < sizeof(eh))
+			if (events_rec(r, &rc))
 				goto next_seg;
-			memcpy(&eh, rc.p + 24, sizeof(eh));
-			if (!eh.count || eh.reserved)
-				goto next_seg;
-			log_pack__reset(&r->pack, le64toh(eh.base_ts));
-			r->pk_pos = rc.p + 24 + sizeof(eh);
-			r->pk_end = rc.p + 24 + rc.plen;
-			r->pk_left = le32toh(eh.count);
 			continue;
 		case LOG_REC_WRAP:
 		case LOG_REC_STATUS:

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Trace log writer: opens the log (its header and the space it needs), keeps
- * its type area, and writes the buffer out (flush, close); the events are
- * appended to the buffer by log_append.c. See log.h for the interface and
- * docs/log-format.md for the format.
+ * its type area, and closes it; the events are appended to the buffer by
+ * log_append.c, which log_flush.c writes out. See log.h for the interface
+ * and docs/log-format.md for the format.
  */
 #define _FILE_OFFSET_BITS 64
 #include <endian.h>
@@ -28,24 +28,7 @@ _Static_assert(sizeof(off_t) == 8, "64-bit file offsets");
 
 #define WBUF_DEFAULT (1u << 20)
 #define WBUF_MIN     (128u << 10)
-/*
- * Writeback of the log is started (sync_file_range) every this many bytes
- * written: the disk works while events are recorded rather than all at the
- * end, and the log's dirty pages stay bounded.
- */
-#define WRITEBACK_CHUNK (8u << 20)
-/*
- * An APPEND log's blocks are allocated ahead of its writes (fallocate,
- * KEEP_SIZE), up to this much past them once less than half of it is left. A
- * write into a hole of an ext4 file takes the inode's block map lock,
- * which writeback holds while it allocates: a pwrite of the log then
- * waits long enough for the events behind it to overflow their rings (see
- * docs/benchmarks.md). Into allocated blocks, ext4 finds the mapping in
- * its extent cache. What is left past the end is freed at close (the
- * final ftruncate).
- */
-#define PREALLOC_CHUNK (32u << 20)
-#define RING_MAX       (1ull << 62)
+#define RING_MAX     (1ull << 62)
 /*
  * An EVENTS record is sealed once it holds this many payload bytes (a
  * LOOP log: 1/16 of its ring, since a lap overwrites whole records).
@@ -60,46 +43,6 @@ struct wtype {
 	uint32_t id;
 	char name[LOG_NAME_MAX];
 };
-
-static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t *done)
-{
-	const unsigned char *p = buf;
-
-	*done = 0;
-	while (*done < len) {
-		ssize_t n = pwrite(fd, p + *done, len - *done, (off_t)(off + *done));
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		*done += (size_t)n;
-	}
-	return 0;
-}
-
-/* Fill a record header in place, payload already at rec + 24, pad zeroed. */
-void log_writer__rec_seal(uint32_t seed, unsigned char *rec, uint16_t type, uint32_t plen,
-			  uint64_t seq)
-{
-	struct log_rec_hdr rh;
-	uint32_t len = (uint32_t)(24 + log_round8(plen));
-
-	if (plen & 7)
-		memset(rec + 24 + plen, 0, 8 - (plen & 7));
-	rh.crc = 0;
-	rh.len = htole32(len);
-	rh.type = htole16(type);
-	rh.flags = 0;
-	rh.plen = htole32(plen);
-	rh.seq = htole64(seq);
-	memcpy(rec, &rh, sizeof(rh));
-	rh.crc = htole32(log_crc32c(seed, rec + 4, len - 4));
-	memcpy(rec, &rh.crc, 4);
-}
 
 static void put_hdr(struct log_writer *w, const struct log_meta *m, unsigned char *out)
 {
@@ -188,37 +131,29 @@ static uint32_t new_seed(void)
 	return (uint32_t)t.tv_nsec ^ (uint32_t)t.tv_sec ^ ((uint32_t)getpid() << 16);
 }
 
-int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
-		     const struct log_writer_opts *o)
+/* Can the log be written to fd (st: its status)? */
+static int check_fd(int fd, struct stat *st)
 {
-	struct log_writer *w;
-	struct stat st;
-	unsigned char *hdr;
-	size_t done;
-	int fl, err;
+	int fl = fcntl(fd, F_GETFL);
 
-	if (!wp || !m)
-		return -EINVAL;
-	*wp = NULL;
-	fl = fcntl(fd, F_GETFL);
 	if (fl < 0)
 		return -EBADF;
 	if ((fl & O_ACCMODE) == O_RDONLY)
 		return -EBADF;
 	if (fl & O_APPEND)
 		return -EINVAL;
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode))
+	if (!S_ISREG(st->st_mode))
 		return -EINVAL;
-	if (m->log_full_policy != LOG_POLICY_APPEND &&
-	    m->log_full_policy != LOG_POLICY_UNTIL_FULL && m->log_full_policy != LOG_POLICY_LOOP)
-		return -EINVAL;
+	return 0;
+}
 
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	w->fd = fd;
+/* Where everything goes in the file: the type area, the data, a ring's
+ * capacity, as m and o ask (checked). */
+static int set_layout(struct log_writer *w, const struct log_meta *m,
+		      const struct log_writer_opts *o)
+{
 	w->flags = o ? o->flags : 0;
 	w->packed = !(w->flags & LOG_WRITER_EVENT_RECORDS);
 	w->seed = new_seed();
@@ -226,40 +161,37 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 	w->max_size = m->log_max_size;
 	w->layout = w->policy == LOG_POLICY_LOOP ? LOG_LAYOUT_RING : LOG_LAYOUT_LINEAR;
 	w->type_slots = o && o->type_slots ? o->type_slots : LOG_MAX_TYPES;
-	if (w->type_slots > LOG_MAX_TYPES) {
-		err = -EINVAL;
-		goto fail;
-	}
+	if (w->type_slots > LOG_MAX_TYPES)
+		return -EINVAL;
 	w->type_off = LOG_HDR_SIZE;
 	w->data_off = w->type_off + (uint64_t)w->type_slots * LOG_TYPE_REC_MAX;
 	if (o && o->data_off) {
-		if (o->data_off < w->data_off || (o->data_off & 7) || o->data_off > RING_MAX) {
-			err = -EINVAL;
-			goto fail;
-		}
+		if (o->data_off < w->data_off || (o->data_off & 7) || o->data_off > RING_MAX)
+			return -EINVAL;
 		w->data_off = o->data_off;
 		w->data_off_set = true;
 	}
 	if (w->layout == LOG_LAYOUT_RING) {
-		if (w->max_size < LOG_TYPE_REC_MAX || w->max_size > RING_MAX) {
-			err = -EINVAL;
-			goto fail;
-		}
+		if (w->max_size < LOG_TYPE_REC_MAX || w->max_size > RING_MAX)
+			return -EINVAL;
 		w->cap = w->max_size & ~(uint64_t)7;
 	}
+	return 0;
+}
+
+/* Memory images (log_writer_opts), with the buffer their bodies are
+ * encoded into, and the buffer of records. */
+static int set_buffers(struct log_writer *w, const struct log_writer_opts *o)
+{
 	if (o && o->image_id && w->packed) {
-		if (o->image_addr_off + 8 > o->image_prefix || o->image_prefix > LOG_MAX_DATA) {
-			err = -EINVAL;
-			goto fail;
-		}
+		if (o->image_addr_off + 8 > o->image_prefix || o->image_prefix > LOG_MAX_DATA)
+			return -EINVAL;
 		w->image_id = o->image_id;
 		w->image_prefix = o->image_prefix;
 		w->image_addr_off = o->image_addr_off;
 		w->image_body = malloc(LOG_IMAGE_BODY_MAX(LOG_MAX_DATA));
-		if (!w->image_body) {
-			err = -ENOMEM;
-			goto fail;
-		}
+		if (!w->image_body)
+			return -ENOMEM;
 	}
 	w->blk_target = w->image_id ? PACK_TARGET_IMAGES : PACK_TARGET;
 	if (w->layout == LOG_LAYOUT_RING && w->cap / 16 < w->blk_target)
@@ -269,26 +201,27 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		w->buf_size = WBUF_MIN;
 	w->buf_size &= ~(size_t)7;
 	w->buf = malloc(w->buf_size);
-	if (!w->buf) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	if (!w->buf)
+		return -ENOMEM;
 	pages__touch_write(w->buf, w->buf_size); /* see common/pages.h */
 	w->buf_off = w->data_off;
 	w->wpos = w->layout == LOG_LAYOUT_RING ? 0 : w->data_off;
+	return 0;
+}
 
-	err = probe_space(w, fd, (uint64_t)st.st_size);
+/* The file emptied, sized (a ring) and its blocks allocated up front (a
+ * log of bounded size) or as it grows (APPEND); size: its size before. */
+static int set_space(struct log_writer *w, int fd, uint64_t size)
+{
+	int err = probe_space(w, fd, size);
+
 	if (err)
-		goto fail;
-	if (ftruncate(fd, 0) < 0) {
-		err = -errno;
-		goto fail;
-	}
+		return err;
+	if (ftruncate(fd, 0) < 0)
+		return -errno;
 	if (w->layout == LOG_LAYOUT_RING &&
-	    ftruncate(fd, (off_t)(w->data_off + w->cap + LOG_STATUS_REC_LEN)) < 0) {
-		err = errno == EFBIG ? -ENOSPC : -errno;
-		goto fail;
-	}
+	    ftruncate(fd, (off_t)(w->data_off + w->cap + LOG_STATUS_REC_LEN)) < 0)
+		return errno == EFBIG ? -ENOSPC : -errno;
 	if (w->policy == LOG_POLICY_APPEND && !(w->flags & LOG_WRITER_NO_PREALLOC))
 		w->prealloc_end = w->data_off; /* allocated as it grows */
 	if (w->policy != LOG_POLICY_APPEND && !(w->flags & LOG_WRITER_NO_PREALLOC) &&
@@ -296,30 +229,65 @@ int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
 		uint64_t len = w->max_size + LOG_STATUS_REC_LEN;
 
 		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)w->data_off, (off_t)len) < 0 &&
-		    errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL) {
-			err = errno == EFBIG ? -ENOSPC : -errno;
-			goto fail;
-		}
+		    errno != EOPNOTSUPP && errno != ENOSYS && errno != EINVAL)
+			return errno == EFBIG ? -ENOSPC : -errno;
 	}
-	hdr = calloc(1, LOG_HDR_SIZE);
-	if (!hdr) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	return 0;
+}
+
+/* The file's header, written. */
+static int write_hdr(struct log_writer *w, const struct log_meta *m)
+{
+	unsigned char *hdr = calloc(1, LOG_HDR_SIZE);
+	size_t done;
+	int err;
+
+	if (!hdr)
+		return -ENOMEM;
 	put_hdr(w, m, hdr);
-	err = pwrite_all(fd, hdr, LOG_HDR_SIZE, 0, &done);
+	err = log_writer__pwrite_all(w->fd, hdr, LOG_HDR_SIZE, 0, &done);
 	if (!err && w->layout == LOG_LAYOUT_LINEAR && !w->data_off_set)
 		log_compact__init(&w->small, hdr);
 	free(hdr);
+	return err;
+}
+
+int log_writer__open(struct log_writer **wp, int fd, const struct log_meta *m,
+		     const struct log_writer_opts *o)
+{
+	struct log_writer *w;
+	struct stat st;
+	int err;
+
+	if (!wp || !m)
+		return -EINVAL;
+	*wp = NULL;
+	err = check_fd(fd, &st);
 	if (err)
-		goto fail;
+		return err;
+	if (m->log_full_policy != LOG_POLICY_APPEND &&
+	    m->log_full_policy != LOG_POLICY_UNTIL_FULL && m->log_full_policy != LOG_POLICY_LOOP)
+		return -EINVAL;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	err = set_layout(w, m, o);
+	if (!err)
+		err = set_buffers(w, o);
+	if (!err)
+		err = set_space(w, fd, (uint64_t)st.st_size);
+	if (!err)
+		err = write_hdr(w, m);
+	if (err) {
+		free(w->buf);
+		free(w->image_body);
+		free(w);
+		return err;
+	}
 	*wp = w;
 	return 0;
-fail:
-	free(w->buf);
-	free(w->image_body);
-	free(w);
-	return err;
 }
 
 /* The index of id in w->types, w->ntypes if it has none. */
@@ -404,8 +372,9 @@ int log_writer__add_types(struct log_writer *w, const struct log_type_name *t, s
 		k++;
 	}
 	if (k) {
-		int werr = pwrite_all(w->fd, slots, (size_t)k * LOG_TYPE_REC_MAX,
-				      w->type_off + (uint64_t)first * LOG_TYPE_REC_MAX, &done);
+		int werr = log_writer__pwrite_all(w->fd, slots, (size_t)k * LOG_TYPE_REC_MAX,
+						  w->type_off + (uint64_t)first * LOG_TYPE_REC_MAX,
+						  &done);
 
 		if (werr) {
 			/* not recorded: the next add tries again */
@@ -423,105 +392,6 @@ int log_writer__add_type(struct log_writer *w, uint32_t id, const char *name)
 	struct log_type_name t = { id, name };
 
 	return log_writer__add_types(w, &t, 1);
-}
-
-/*
- * Start writeback of every dirty page of the log once WRITEBACK_CHUNK bytes
- * were written since the last start. It does not wait for the disk; an fd
- * that cannot do it (a pipe, some filesystems) just goes without.
- */
-static void writeback_start(struct log_writer *w, size_t written)
-{
-	w->unsynced += written;
-	if (w->unsynced < WRITEBACK_CHUNK)
-		return;
-	w->unsynced = 0;
-	sync_file_range(w->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-}
-
-/* Allocate an APPEND log's blocks ahead of a write up to end (see
- * PREALLOC_CHUNK); an fd or filesystem that cannot goes without. */
-static void prealloc_ahead(struct log_writer *w, uint64_t end)
-{
-	uint64_t to = end + PREALLOC_CHUNK;
-
-	if (!w->prealloc_end || end + PREALLOC_CHUNK / 2 <= w->prealloc_end)
-		return;
-	if (fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->prealloc_end,
-		      (off_t)(to - w->prealloc_end)) < 0) {
-		/* EOPNOTSUPP, a full disk (the writes report it)...: stop */
-		w->prealloc_end = 0;
-		return;
-	}
-	w->prealloc_end = to;
-}
-
-/* Events of the whole records in the first len bytes of the buffer. */
-static uint64_t buf_events_in(const struct log_writer *w, size_t len)
-{
-	uint64_t n = 0;
-	size_t off = 0;
-
-	while (off + sizeof(struct log_rec_hdr) <= len) {
-		struct log_rec_hdr rh;
-		struct log_events_hdr eh;
-		uint32_t rlen;
-
-		memcpy(&rh, w->buf + off, sizeof(rh));
-		rlen = le32toh(rh.len);
-		if (!rlen || rlen > len - off)
-			break;
-		if (le16toh(rh.type) == LOG_REC_EVENT) {
-			n++;
-		} else if (le16toh(rh.type) == LOG_REC_EVENTS && rlen >= sizeof(rh) + sizeof(eh)) {
-			memcpy(&eh, w->buf + off + sizeof(rh), sizeof(eh));
-			n += le32toh(eh.count);
-		}
-		off += rlen;
-	}
-	return n;
-}
-
-/* Write the buffer; on error keep what was not written. */
-int log_writer__flush(struct log_writer *w)
-{
-	size_t done = 0;
-	uint64_t n;
-	int err;
-
-	if (!w)
-		return -EINVAL;
-	log_writer__blk_seal(w);
-	if (w->buf_len) {
-		prealloc_ahead(w, w->buf_off + w->buf_len);
-		err = pwrite_all(w->fd, w->buf, w->buf_len, w->buf_off, &done);
-		/* only whole pwrite chunks count; a torn record is ignored by readers */
-		n = done == w->buf_len ? w->buf_events : buf_events_in(w, done);
-		w->buf_events -= n;
-		CNT_SET(w->file_events, w->file_events + n);
-		log_compact__add(&w->small, w->buf, done);
-		w->buf_off += done;
-		w->buf_len -= done;
-		writeback_start(w, done);
-		if (err) {
-			memmove(w->buf, w->buf + done, w->buf_len);
-			return err;
-		}
-	}
-	if ((w->flags & LOG_WRITER_SYNC) && fdatasync(w->fd) < 0)
-		return -errno;
-	return 0;
-}
-
-int log_writer__flush_nosync(struct log_writer *w)
-{
-	uint32_t fl = w->flags;
-	int err;
-
-	w->flags &= ~LOG_WRITER_SYNC;
-	err = log_writer__flush(w);
-	w->flags = fl;
-	return err;
 }
 
 int log_writer__close(struct log_writer *w, const struct log_status *f)
@@ -553,7 +423,7 @@ int log_writer__close(struct log_writer *w, const struct log_status *f)
 	s.wrapped = htole32((uint32_t)w->wrapped);
 	memcpy(rec + 24, &s, sizeof(s));
 	log_writer__rec_seal(w->seed, rec, LOG_REC_STATUS, sizeof(s), w->seq);
-	err = pwrite_all(w->fd, rec, sizeof(rec), off, &done);
+	err = log_writer__pwrite_all(w->fd, rec, sizeof(rec), off, &done);
 	if (err)
 		goto out;
 	if (ftruncate(w->fd, (off_t)(off + sizeof(rec))) < 0) {

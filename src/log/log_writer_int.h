@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The log writer's object, shared by its files: log_writer.c (open, types,
- * flush, close) and log_append.c (the appending of events).
+ * close), log_append.c (the appending of events) and log_flush.c (the
+ * buffer out to the file).
  */
 #ifndef PTBPF_LOG_WRITER_INT_H
 #define PTBPF_LOG_WRITER_INT_H
@@ -73,6 +74,9 @@ struct log_writer {
 	uint32_t types_cap;
 };
 
+/* log_flush.c */
+/* pwrite() all of buf at off: 0 or a negative errno; *done: bytes written. */
+int log_writer__pwrite_all(int fd, const void *buf, size_t len, uint64_t off, size_t *done);
 /* Fill a record header in place, payload already at rec + 24, pad zeroed. */
 void log_writer__rec_seal(uint32_t seed, unsigned char *rec, uint16_t type, uint32_t plen,
 			  uint64_t seq);

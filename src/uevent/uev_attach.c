@@ -251,27 +251,18 @@ static size_t uev_pow2(size_t v)
 	return r;
 }
 
-int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const struct uev_opts *o)
+/*
+ * c's hold on the region of fd (the memfd of process pid): a descriptor of
+ * its own, the control part mapped and its header checked.
+ */
+static int uev_map_ctl(struct uev_consumer *c, int fd, pid_t pid)
 {
-	struct uev_consumer *c;
-	struct uev_slot *sl;
-	size_t max_data, size;
 	void *p;
 	int err;
 
-	*out = NULL;
-	err = uev_check_fd(fd);
-	if (err)
-		return err;
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
 	c->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	if (c->fd < 0) {
-		err = -errno;
-		free(c);
-		return err;
-	}
+	if (c->fd < 0)
+		return -errno;
 	c->target = pid;
 	c->me = getpid();
 	/* what the process writes, and checks in its slot, is by its ids */
@@ -282,20 +273,26 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	p = mmap(NULL, UEV_CTL_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
 	if (p == MAP_FAILED) {
 		err = -errno;
-		goto err_fd;
+		close(c->fd);
+		return err;
 	}
 	c->ctl = p;
 	err = uev_check_header(c->ctl);
-	if (err)
-		goto err_ctl;
+	if (err) {
+		munmap(c->ctl, UEV_CTL_SIZE);
+		close(c->fd);
+	}
+	return err;
+}
 
-	max_data = o ? o->max_data_size : 0;
-	if (max_data > UEV_CONSUMER_MAX_DATA)
-		max_data = UEV_CONSUMER_MAX_DATA;
-	size = uev_pow2(o ? o->ring_bytes : 0);
-	while (size < UEV_SLOT_MAX && size < 4 * UEV_REC_MAX(max_data))
-		size <<= 1;
-	c->flags = (o && o->inherit) ? UEV_SLOT_INHERIT : 0;
+/*
+ * A slot for c: the provisional one its process enabled, adopted, or a
+ * free one, claimed. *max_data and *size: what the stream asks for, and
+ * on return what the slot will have. Nothing is held on failure.
+ */
+static int uev_take_slot(struct uev_consumer *c, size_t *max_data, size_t *size)
+{
+	int err;
 
 	if (!uev_adopt(c, c->ns.inner)) {
 		/* keep the provisional ring (producers are writing into it) and
@@ -309,32 +306,34 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 
 		if (rs < UEV_RING_MIN || rs > UEV_SLOT_MAX || (rs & (rs - 1)) ||
 		    rm > UEV_CONSUMER_MAX_DATA || 4 * UEV_REC_MAX(rm) > UEV_SUB_SIZE(rs)) {
-			err = -EPROTO;
-			goto err_release;
+			uev_release(c);
+			return -EPROTO;
 		}
-		size = (size_t)rs;
-		if (max_data > rm)
-			max_data = rm;
+		*size = (size_t)rs;
+		if (*max_data > rm)
+			*max_data = rm;
 		c->rec_max = rm;
-	} else {
-		err = uev_claim(c);
-		if (err)
-			goto err_ctl;
-		c->rec_max = (uint32_t)max_data;
+		return 0;
 	}
-	c->max_data = (uint32_t)max_data;
-	c->size = size;
-	sl = c->sl;
-	if (!c->adopted)
-		__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
-	c->sub_size = UEV_SUB_SIZE(size);
+	err = uev_claim(c);
+	if (err)
+		return err;
+	c->rec_max = (uint32_t)*max_data;
+	return 0;
+}
+
+/* Map the ring of c's slot (c->size) and set up its sub-rings. */
+static int uev_map_ring(struct uev_consumer *c)
+{
+	struct uev_slot *sl = c->sl;
+	void *p;
+
+	c->sub_size = UEV_SUB_SIZE(c->size);
 	c->map_size = UEV_NSUB * c->sub_size;
 	p = mmap(NULL, c->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd,
 		 (off_t)UEV_RING_OFF(c->slot));
-	if (p == MAP_FAILED) {
-		err = -errno;
-		goto err_release;
-	}
+	if (p == MAP_FAILED)
+		return -errno;
 	c->ring = p;
 	for (unsigned int k = 0; k < UEV_NSUB; k++) {
 		c->sub[k].sb = &sl->sub[k];
@@ -348,6 +347,12 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		c->ncpus = 4096;
 	for (unsigned int k = 0; k < UEV_NSUB; k++)
 		c->sub[k].lost_since = clock__mono_ns() - (c->adopted ? UEV_PROV_TTL_NS : 0);
+	return 0;
+}
+
+/* The ring's pages, allocated and faulted in (on a thread: async). */
+static void uev_ring_pages(struct uev_consumer *c, bool async)
+{
 	/* Allocate the (zeroed) pages now: the traced process then only maps
 	 * them on its first lap (uev_populate), it does not allocate them.
 	 * Pages already written (an adopted slot) are left as they are. */
@@ -355,10 +360,18 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		uev_zero_ring(c);
 	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot),
 			(off_t)c->map_size);
-	if (o->prefault_async)
+	if (async)
 		uev_prefault_start(c);
 	else
 		uev_prefault(c->ring, c->map_size);
+}
+
+/* Configure c's slot: from then on it is c's, and its producers write
+ * events for c. */
+static void uev_slot_publish(struct uev_consumer *c)
+{
+	struct uev_slot *sl = c->sl;
+
 	if (c->adopted) {
 		/* stays enabled: what it holds and what comes until the owner
 		 * says otherwise is the owner's */
@@ -374,8 +387,7 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 		 * uev_consumer.c) */
 		for (unsigned int k = 0; k < UEV_NSUB; k++)
 			c->sub[k].adopted_end = LOAD_ACQ(&sl->sub[k].head);
-		*out = c;
-		return 0;
+		return;
 	}
 	STORE(&sl->gen, c->gen);
 	STORE(&sl->flags, c->flags);
@@ -385,6 +397,47 @@ int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const 
 	memset(sl->filter, 0, sizeof(sl->filter));
 	uev_slot_reset_subs(sl);
 	STORE_REL(&sl->own, c->own);
+}
+
+int uev_consumer__attach_fd(struct uev_consumer **out, int fd, pid_t pid, const struct uev_opts *o)
+{
+	struct uev_consumer *c;
+	size_t max_data, size;
+	int err;
+
+	*out = NULL;
+	err = uev_check_fd(fd);
+	if (err)
+		return err;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	err = uev_map_ctl(c, fd, pid);
+	if (err) {
+		free(c);
+		return err;
+	}
+
+	max_data = o ? o->max_data_size : 0;
+	if (max_data > UEV_CONSUMER_MAX_DATA)
+		max_data = UEV_CONSUMER_MAX_DATA;
+	size = uev_pow2(o ? o->ring_bytes : 0);
+	while (size < UEV_SLOT_MAX && size < 4 * UEV_REC_MAX(max_data))
+		size <<= 1;
+	c->flags = (o && o->inherit) ? UEV_SLOT_INHERIT : 0;
+
+	err = uev_take_slot(c, &max_data, &size);
+	if (err)
+		goto err_ctl;
+	c->max_data = (uint32_t)max_data;
+	c->size = size;
+	if (!c->adopted)
+		__atomic_fetch_and(&c->ctl->active, ~(1ull << c->slot), __ATOMIC_SEQ_CST);
+	err = uev_map_ring(c);
+	if (err)
+		goto err_release;
+	uev_ring_pages(c, o->prefault_async);
+	uev_slot_publish(c);
 	*out = c;
 	return 0;
 
@@ -392,7 +445,6 @@ err_release:
 	uev_release(c);
 err_ctl:
 	munmap(c->ctl, UEV_CTL_SIZE);
-err_fd:
 	close(c->fd);
 	free(c);
 	return err;

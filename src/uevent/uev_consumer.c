@@ -327,8 +327,8 @@ static int uev_take_context(struct uev_consumer *c, struct uev_csub *u, const st
 		*p += sizeof(th);
 		u->ctx_known = true;
 		/* 0: a process of its namespace not found in ours (gone) */
-		if (!uev_ns__outer(&c->ns, c->target, cbs, th.pid, th.tid, &u->ctx_pid,
-				   &u->ctx_tid))
+		if (!uev_ns__outer(&c->ns, c->target, cbs->outer, cbs->ctx, th.pid, th.tid,
+				   &u->ctx_pid, &u->ctx_tid))
 			u->ctx_pid = u->ctx_tid = 0;
 		u->ctx_thread = th.thread;
 		u->ctx_verdict = UEV_UNCHECKED;
@@ -410,6 +410,62 @@ static int uev_skip_pad(struct uev_consumer *c, struct uev_csub *u, uint64_t rle
 	return 0;
 }
 
+/* A DATA record: its event to the callback, or one skipped. */
+enum uev_rec_step { UEV_REC_EVENT, UEV_REC_SKIP, UEV_REC_BAD };
+
+/*
+ * The DATA record at u's tail (commit: its commit word; avail: the bytes
+ * up to the head), checked: its header in h, its payload at *p, its length
+ * in *rlen. UEV_REC_SKIP: not the stream's (reported lost if it inherits),
+ * UEV_REC_BAD: corrupt.
+ */
+static enum uev_rec_step uev_data_rec(struct uev_consumer *c, struct uev_csub *u,
+				      const struct uev_cbs *cbs, uint32_t commit, uint64_t avail,
+				      struct pt_event_hdr *h, const uint8_t **p, uint64_t *rlen)
+{
+	uint64_t size = c->sub_size, off = u->tail & (size - 1);
+	struct uev_rec rec;
+	uint32_t dlen, extra;
+
+	if (UEV_COMMIT_KIND(commit) != UEV_KIND_DATA || off + sizeof(rec) > size)
+		return UEV_REC_BAD;
+	memcpy(&rec, u->ring + off, sizeof(rec));
+	dlen = UEV_COMMIT_LEN(commit);
+	extra = uev_rec_extra(rec.flags);
+	*rlen = UEV_ALIGN8(sizeof(rec) + extra + (uint64_t)dlen);
+	if (dlen > c->rec_max || off + *rlen > size || *rlen > avail || rec.idx >= UEV_NAMES_MAX ||
+	    (rec.flags & ~UEV_REC_FLAGS))
+		return UEV_REC_BAD;
+	*p = u->ring + off + sizeof(rec);
+	/* a time in the future is a lie: the core's merge must not
+	 * wait for it */
+	if (uev_take_context(c, u, &rec, p, h, cbs) || uev_future(c, h->ts))
+		return UEV_REC_BAD;
+	if (h->pid != c->target && u->ctx_verdict != UEV_DELIVER) {
+		enum uev_verdict v = uev_attribute(c, u, h->pid, u->tail, cbs);
+
+		if (v == UEV_FORGED)
+			return UEV_REC_BAD;
+		if (v != UEV_DELIVER) {
+			if (v == UEV_SKIP_LOST)
+				uev_report_lost(cbs, 1, h->ts);
+			return UEV_REC_SKIP;
+		}
+		u->ctx_verdict = v;
+	}
+	h->id = UEV_ID_BASE + rec.idx;
+	h->trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
+	h->reserved = 0;
+	h->reserved2 = 0;
+	if (dlen > c->max_data) {
+		/* written into a provisional slot before we adopted it */
+		dlen = c->max_data;
+		h->trunc = PT_TRUNCATED_RECORD;
+	}
+	h->data_len = dlen;
+	return UEV_REC_EVENT;
+}
+
 /*
  * Drain sub-ring u up to its head; returns 0, >0 (stopped) or -errno.
  * Caught up with a head loaded after reading t0: every record reserved
@@ -425,11 +481,10 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 	head = LOAD_ACQ(&u->sb->head);
 	for (iter = 0; iter < max_iter; iter++) {
 		uint64_t avail = head - u->tail, off = u->tail & mask, rlen;
-		uint32_t commit, extra;
+		enum uev_rec_step step;
 		const uint8_t *p;
-		struct uev_rec rec;
 		struct pt_event_hdr h;
-		uint32_t dlen;
+		uint32_t commit;
 
 		if (avail > size || (head & 7))
 			return uev_corrupt(c, u);
@@ -459,43 +514,13 @@ static int uev_drain(struct uev_consumer *c, struct uev_csub *u, const struct ue
 				return uev_corrupt(c, u);
 			continue;
 		}
-		if (UEV_COMMIT_KIND(commit) != UEV_KIND_DATA || off + sizeof(rec) > size)
+		step = uev_data_rec(c, u, cbs, commit, avail, &h, &p, &rlen);
+		if (step == UEV_REC_BAD)
 			return uev_corrupt(c, u);
-		memcpy(&rec, u->ring + off, sizeof(rec));
-		dlen = UEV_COMMIT_LEN(commit);
-		extra = uev_rec_extra(rec.flags);
-		rlen = UEV_ALIGN8(sizeof(rec) + extra + (uint64_t)dlen);
-		if (dlen > c->rec_max || off + rlen > size || rlen > avail ||
-		    rec.idx >= UEV_NAMES_MAX || (rec.flags & ~UEV_REC_FLAGS))
-			return uev_corrupt(c, u);
-		p = u->ring + off + sizeof(rec);
-		/* a time in the future is a lie: the core's merge must not
-		 * wait for it */
-		if (uev_take_context(c, u, &rec, &p, &h, cbs) || uev_future(c, h.ts))
-			return uev_corrupt(c, u);
-		if (h.pid != c->target && u->ctx_verdict != UEV_DELIVER) {
-			enum uev_verdict v = uev_attribute(c, u, h.pid, u->tail, cbs);
-
-			if (v == UEV_FORGED)
-				return uev_corrupt(c, u);
-			if (v != UEV_DELIVER) {
-				if (v == UEV_SKIP_LOST)
-					uev_report_lost(cbs, 1, h.ts);
-				uev_advance(c, u, rlen);
-				continue;
-			}
-			u->ctx_verdict = v;
+		if (step == UEV_REC_SKIP) {
+			uev_advance(c, u, rlen);
+			continue;
 		}
-		h.id = UEV_ID_BASE + rec.idx;
-		h.trunc = (rec.flags & UEV_REC_TRUNC) ? PT_TRUNCATED_RECORD : PT_NOT_TRUNCATED;
-		h.reserved = 0;
-		h.reserved2 = 0;
-		if (dlen > c->max_data) {
-			/* written into a provisional slot before we adopted it */
-			dlen = c->max_data;
-			h.trunc = PT_TRUNCATED_RECORD;
-		}
-		h.data_len = dlen;
 		(*np)++;
 		/* the payload in place (a record never wraps): given back to
 		 * the producers only after the callback copied it */

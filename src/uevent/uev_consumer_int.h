@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "uevent/uev_consumer.h"
+#include "uevent/uev_ns.h"
 #include "uevent/uev_shm.h"
 
 #define LOAD(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
@@ -51,33 +52,6 @@ struct uev_csub {
 	uint64_t lost_total;  /* and they said they dropped this many */
 	uint64_t wm;	      /* records still to come are this late at least */
 };
-
-/*
- * The traced process seen from its own pid namespace, when it is in one
- * below ours: its records, and the slot's target_pid it checks, carry that
- * namespace's ids (uev_ns.c turns them into ours).
- */
-#define UEV_NS_CACHE 32
-struct uev_ns {
-	bool nested;	    /* the process is in a pid namespace below ours */
-	pid_t inner;	    /* its pid there */
-	uint64_t pidns_ino; /* that namespace's inode */
-	struct {
-		pid_t inner_pid, inner_tid, pid, tid; /* a thread there, and in ours */
-	} cache[UEV_NS_CACHE];
-	unsigned int next; /* the cache entry replaced next */
-};
-
-/* ns for the process pid (ours): not nested if /proc cannot say. */
-void uev_ns__init(struct uev_ns *ns, pid_t pid);
-/*
- * Our ids of thread inner_tid of process inner_pid, both of its namespace;
- * the traced process's own pid is known, others are looked for in /proc
- * (children sharing the region): false if not found.
- */
-struct uev_cbs;
-bool uev_ns__outer(struct uev_ns *ns, pid_t target, const struct uev_cbs *cbs, int32_t inner_pid,
-		   int32_t inner_tid, int32_t *pid, int32_t *tid);
 
 struct uev_consumer {
 	struct uev_ctl *ctl; /* our mapping of the control area */

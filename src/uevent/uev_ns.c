@@ -5,8 +5,7 @@
  * namespace. /proc/PID/status's NSpid gives a task's ids from ours down
  * to its own namespace's: the last is what it writes.
  */
-#include "uevent/uev_consumer_int.h"
-#include "uevent/uev_consumer.h"
+#include "uevent/uev_ns.h"
 #include "common/procfs.h"
 
 #include <dirent.h>
@@ -112,8 +111,8 @@ static pid_t uev_ns__find_process(const struct uev_ns *ns, pid_t inner_pid)
 	return found;
 }
 
-bool uev_ns__outer(struct uev_ns *ns, pid_t target, const struct uev_cbs *cbs, int32_t inner_pid,
-		   int32_t inner_tid, int32_t *pid, int32_t *tid)
+bool uev_ns__outer(struct uev_ns *ns, pid_t target, pid_t (*outer)(void *ctx, pid_t inner),
+		   void *ctx, int32_t inner_pid, int32_t inner_tid, int32_t *pid, int32_t *tid)
 {
 	pid_t p, t;
 
@@ -132,8 +131,8 @@ bool uev_ns__outer(struct uev_ns *ns, pid_t target, const struct uev_cbs *cbs, i
 	}
 	/* a child: the kernel side noted it at its fork (it may be gone) */
 	p = inner_pid == ns->inner ? target : 0;
-	if (!p && cbs->outer)
-		p = cbs->outer(cbs->ctx, inner_pid);
+	if (!p && outer)
+		p = outer(ctx, inner_pid);
 	if (!p)
 		p = uev_ns__find_process(ns, inner_pid);
 	if (p <= 0)

@@ -115,12 +115,12 @@ static size_t mkbody(unsigned char *out, uint64_t prefix, uint64_t addr_off, uin
 	size_t n = 0;
 	va_list ap;
 
-	n += log_pack__put_u(out + n, prefix);
-	n += log_pack__put_u(out + n, addr_off);
+	n += log_varint__put(out + n, prefix);
+	n += log_varint__put(out + n, addr_off);
 	if (prefix) {
 		/* the prefix as one literal pair */
-		n += log_pack__put_u(out + n, 0);
-		n += log_pack__put_u(out + n, prefix);
+		n += log_varint__put(out + n, 0);
+		n += log_varint__put(out + n, prefix);
 		memset(out + n, 0x5a, prefix);
 		if (addr_off + 8 <= prefix) {
 			uint64_t le = htole64(addr);
@@ -133,8 +133,8 @@ static size_t mkbody(unsigned char *out, uint64_t prefix, uint64_t addr_off, uin
 	for (int i = 0; i < npairs; i++) {
 		uint64_t copy = va_arg(ap, uint64_t), lit = va_arg(ap, uint64_t);
 
-		n += log_pack__put_u(out + n, copy);
-		n += log_pack__put_u(out + n, lit);
+		n += log_varint__put(out + n, copy);
+		n += log_varint__put(out + n, lit);
 		memset(out + n, 0x33, lit);
 		n += lit;
 	}
@@ -194,10 +194,10 @@ static void test_hostile(void **state)
 	/* the registers copied from the base's: only from a base whose
 	 * prefix is as long */
 	n = 0;
-	n += log_pack__put_u(body + n, PREFIX);
-	n += log_pack__put_u(body + n, ADDR_OFF);
-	n += log_pack__put_u(body + n, PREFIX);
-	n += log_pack__put_u(body + n, 0);
+	n += log_varint__put(body + n, PREFIX);
+	n += log_varint__put(body + n, ADDR_OFF);
+	n += log_varint__put(body + n, PREFIX);
+	n += log_varint__put(body + n, 0);
 	assert_int_equal(log_image__decode(&base, body, n, PREFIX, &out), 0);
 	assert_memory_equal(out.buf, a, PREFIX);
 	assert_int_equal(log_image__decode(NULL, body, n, PREFIX, &out), -EINVAL);

@@ -1,6 +1,6 @@
 /*
  * Unit tests: how often a stream looks for the user-event region of a
- * traced process that has none yet (core/stream_sources.c): every 2 ms
+ * traced process that has none yet (core/stream_uev.c): every 2 ms
  * while a library constructor would create it, then less and less often,
  * never more than the time already waited nor 128 ms apart, until 3 s.
  */

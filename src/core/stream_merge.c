@@ -14,7 +14,7 @@
 
 #include "core/stream_int.h"
 #include "core/target.h"
-#include "core/trace.h"
+#include "core/event_info.h"
 
 struct drain {
 	struct pt_stream *s;
@@ -94,7 +94,7 @@ static bool drain__to_reader(struct drain *d, const struct pt_event_hdr *h, cons
 	    !stream__as_is(s, h) || h->ts > s->release_ts || s->head_overflow || s->head_resume ||
 	    s->auto_stop_report)
 		return false;
-	stream__copy_out(&e->info, h, data, at, h->data_len, &e->data_len);
+	event_info__copy_out(&e->info, h, data, at, h->data_len, &e->data_len);
 	e->data = at;
 	e->tid = h->tid;
 	o->off += (h->data_len + 7) & ~(size_t)7;
@@ -400,22 +400,8 @@ static void drain__uev_sources(struct drain *d)
 		if (d->batch_full && (!u->c || uev_consumer__busy(u->c)))
 			continue;
 
-		if (!u->c) {
-			if (!u->retry_until)
-				continue;
-			if (!now)
-				now = clock__mono_ns();
-			if (now > u->retry_until) {
-				u->retry_until = 0;
-				continue;
-			}
-			if (now < u->next_try)
-				continue;
-			u->next_try = now + uev_src__retry_gap(u, now);
-			stream__uev_attach(s, u, false);
-			if (!u->c)
-				continue;
-		}
+		if (!u->c && !stream__uev_retry(s, u, &now))
+			continue;
 		d->uev_cur = u;
 		fill = uev_consumer__fill(u->c);
 		if (fill > s->uev_fill)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/trace.h"
+#include "core/trace_ops.h"
 
 #include "core/logtrace.h"
 

@@ -4,8 +4,8 @@
  * trace_id_t (see core/registry.h) answer the same questions, each its own
  * way. Negative errno returns.
  */
-#ifndef PTBPF_CORE_TRACE_H
-#define PTBPF_CORE_TRACE_H
+#ifndef PTBPF_CORE_TRACE_OPS_H
+#define PTBPF_CORE_TRACE_OPS_H
 
 #include <stdint.h>
 #include <string.h>
@@ -18,21 +18,6 @@
 #include "core/attr.h"
 #include "core/registry.h"
 #include "core/stream.h"
-
-/* What a getnext call returns of an event's header, for either kind. */
-static inline void trace__event_info(struct posix_trace_event_info *ev,
-				     const struct pt_event_hdr *h)
-{
-	memset(ev, 0, sizeof(*ev));
-	ev->posix_event_id = h->id;
-	ev->posix_pid = h->pid;
-	ev->posix_prog_address = (void *)(uintptr_t)h->prog_addr;
-	ev->posix_truncation_status =
-		h->trunc ? POSIX_TRACE_TRUNCATED_RECORD : POSIX_TRACE_NOT_TRUNCATED;
-	ev->posix_timestamp.tv_sec = (time_t)(h->ts / NSEC_PER_SEC);
-	ev->posix_timestamp.tv_nsec = (long)(h->ts % NSEC_PER_SEC);
-	ev->posix_thread_id = (pthread_t)h->thread;
-}
 
 /* obj: a struct pt_stream (TRACE_KIND_ACTIVE) or pt_logtrace (TRACE_KIND_LOG). */
 struct pt_trace {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "core/internal.h"
+#include "core/own_threads.h"
 
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -19,7 +19,7 @@ static int nselfs;
 static pid_t owner;
 
 /* After fork, the parent's threads are not ours. */
-static void internal__own(void)
+static void own_threads__after_fork(void)
 {
 	if (owner != getpid()) {
 		ntids = 0;
@@ -28,13 +28,13 @@ static void internal__own(void)
 	}
 }
 
-pid_t internal__thread_started(void)
+pid_t own_threads__started(void)
 {
 	pid_t tid = (pid_t)syscall(SYS_gettid);
 	int i;
 
 	pthread_mutex_lock(&lock);
-	internal__own();
+	own_threads__after_fork();
 	if (ntids < MAX_INTERNAL)
 		tids[ntids++] = tid;
 	for (i = 0; i < nselfs; i++)
@@ -43,24 +43,24 @@ pid_t internal__thread_started(void)
 	return tid;
 }
 
-void internal__thread_reaped(pid_t tid)
+void own_threads__reaped(pid_t tid)
 {
 	int i;
 
 	pthread_mutex_lock(&lock);
-	internal__own();
+	own_threads__after_fork();
 	for (i = 0; i < nselfs; i++)
 		kern_backend__include_tid(selfs[i], tid);
 	pthread_mutex_unlock(&lock);
 }
 
-void internal__thread_exiting(void)
+void own_threads__exiting(void)
 {
 	pid_t tid = (pid_t)syscall(SYS_gettid);
 	int i;
 
 	pthread_mutex_lock(&lock);
-	internal__own();
+	own_threads__after_fork();
 	for (i = 0; i < ntids; i++) {
 		if (tids[i] == tid) {
 			tids[i] = tids[--ntids];
@@ -70,12 +70,12 @@ void internal__thread_exiting(void)
 	pthread_mutex_unlock(&lock);
 }
 
-void internal__self_backend_add(struct kern_backend *kb)
+void own_threads__backend_add(struct kern_backend *kb)
 {
 	int i;
 
 	pthread_mutex_lock(&lock);
-	internal__own();
+	own_threads__after_fork();
 	if (nselfs < TRACE_SYS_MAX_INTERNAL)
 		selfs[nselfs++] = kb;
 	for (i = 0; i < ntids; i++)
@@ -83,12 +83,12 @@ void internal__self_backend_add(struct kern_backend *kb)
 	pthread_mutex_unlock(&lock);
 }
 
-void internal__self_backend_del(struct kern_backend *kb)
+void own_threads__backend_del(struct kern_backend *kb)
 {
 	int i;
 
 	pthread_mutex_lock(&lock);
-	internal__own();
+	own_threads__after_fork();
 	for (i = 0; i < nselfs; i++) {
 		if (selfs[i] == kb) {
 			selfs[i] = selfs[--nselfs];

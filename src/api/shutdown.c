@@ -1,39 +1,59 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * posix_trace_create: "If the process exits, invokes a member of the exec
- * family of functions, or is terminated, the trace streams that the process
- * had created and that have not yet been shut down, shall be automatically
- * shut down as if an explicit call were made to the posix_trace_shutdown()
- * function." The first stream created registers an atexit handler that
- * does so for exit() and a return from main; registered from the shared
- * library, it runs at its dlclose too, before the code the drainers run
- * goes away. _exit, exec and fatal signals run no code of the process (see
- * the README for what their logs hold).
+ * posix_trace_shutdown, explicit or at exit. posix_trace_create: "If the
+ * process exits, invokes a member of the exec family of functions, or is
+ * terminated, the trace streams that the process had created and that
+ * have not yet been shut down, shall be automatically shut down as if an
+ * explicit call were made to the posix_trace_shutdown() function." The
+ * first stream created registers an atexit handler that does so for
+ * exit() and a return from main; registered from the shared library, it
+ * runs at its dlclose too, before the code the drainers run goes away.
+ * _exit, exec and fatal signals run no code of the process (see the
+ * README for what their logs hold).
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <trace.h>
 
 #include "api/api.h"
+#include "core/stream.h"
 
 static pthread_once_t watch_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t busy_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t busy_cond = PTHREAD_COND_INITIALIZER;
 static int busy; /* shutdowns other threads are in the middle of */
 
-void api_exit__hold(void)
+static void api_exit__hold(void)
 {
 	pthread_mutex_lock(&busy_lock);
 	busy++;
 	pthread_mutex_unlock(&busy_lock);
 }
 
-void api_exit__release(void)
+static void api_exit__release(void)
 {
 	pthread_mutex_lock(&busy_lock);
 	if (!--busy)
 		pthread_cond_broadcast(&busy_cond);
 	pthread_mutex_unlock(&busy_lock);
+}
+
+static void wake_stream(void *obj)
+{
+	stream__wake_all(obj);
+}
+
+int posix_trace_shutdown(trace_id_t trid)
+{
+	void *obj;
+	int err;
+
+	api_exit__hold();
+	err = registry__remove(trid, TRACE_KIND_ACTIVE, wake_stream, &obj);
+	if (!err)
+		err = stream__destroy(obj);
+	api_exit__release();
+	return api_err(err);
 }
 
 static void shutdown_all(void)

@@ -6,7 +6,7 @@
  * bounded before use). fork copies a table, a thread shares its
  * process's, exec drops the close-on-exec fds, exit drops the table.
  */
-#include "decode/fdtable.h"
+#include "decode/decode.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -16,8 +16,6 @@
 #include <sys/stat.h>
 #include <netinet/in.h>
 #include <ptbpf/events.h>
-
-#include "view/view.h"
 
 struct fdent {
 	int fd;

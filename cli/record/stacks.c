@@ -6,7 +6,6 @@
 #include <trace.h>
 
 #include "record/record.h"
-#include "record/record.h"
 
 int record_set_stacks(trace_attr_t *attr, const struct record_args *a)
 {

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "view/view.h"
+#include "util/util.h"
 
 static size_t slot_of(const struct pidmap *m, pid_t key)
 {

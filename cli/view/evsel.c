@@ -17,8 +17,7 @@
 #include <ptbpf/evfields.h>
 
 #include "view/view.h"
-#include "decode/probes.h"
-#include "view/view.h"
+#include "decode/decode.h"
 
 struct evsel_group {
 	const char *name;

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/caps.h"
-#include "decode/fdtable.h"
+#include "decode/decode.h"
 #include "stack/stack.h"
 #include "view/view.h"
 

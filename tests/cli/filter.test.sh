@@ -2,6 +2,7 @@
 # ptbpf record -e: only the selected events are recorded (posix_trace_set_filter).
 # usage: sh cli_filter.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/filter_check.py
 [ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
 
 # only openat and close (entries and exits)
@@ -28,16 +29,7 @@ grep -q '+++ killed by SIGUSR1 +++' "$T/a3.txt" || fail "-e kill,!signals: exit 
 "$P" record -e openat,close -o "$T/a.log" -- "$PROGS/cli_target" "$T/f.tmp" 2>/dev/null ||
 	fail "record -o -e"
 "$P" show --json "$T/a.log" >"$T/a.jsonl" || fail "show --json"
-python3 - "$T/a.jsonl" <<'PY' || exit 1
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
-names = {r["name"] for r in recs if r["type"] == "event"}
-names = {n for n in names if not n.startswith("posix_trace_")}
-want = {"sys_enter_openat", "sys_exit_openat", "sys_enter_close", "sys_exit_close", "proc_exit"}
-names = {n for n in names if not n.startswith("signal_")}
-assert names == want, names
-print("ok:", sorted(names))
-PY
+python3 "$CHECK" only_selected "$T/a.jsonl" || exit 1
 
 # a group minus names
 "$P" record -e 'syscalls,!read,!mmap' -- "$PROGS/cli_target" "$T/f.tmp" 2>"$T/b.txt" ||

@@ -2,6 +2,7 @@
 # ptbpf list, --help, --usage, --version.
 # usage: sh cli_list.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/list_check.py
 [ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
 "$P" list >"$T/list" 2>"$T/err" || { cat "$T/err"; fail "list failed"; }
 for e in posix_trace_start proc_fork proc_exec proc_exit signal_deliver sched_switch_in \
@@ -12,14 +13,7 @@ n=$(wc -l <"$T/list")
 [ "$n" -gt 600 ] || fail "list: only $n event types"
 [ "$(sort "$T/list" | uniq -d | wc -l)" = 0 ] || fail "list: duplicates"
 "$P" list --json >"$T/list.json" || fail "list --json failed"
-python3 - "$T/list.json" "$n" <<'PY' || exit 1
-import json, sys
-r = [json.loads(l) for l in open(sys.argv[1])]
-assert len(r) == int(sys.argv[2]), (len(r), sys.argv[2])
-assert {"id", "name", "group"} <= set(r[0])
-assert any(x["name"] == "sys_enter_openat" and x["group"] == "syscalls" for x in r)
-print("ok: %d event types" % len(r))
-PY
+python3 "$CHECK" list_json "$T/list.json" "$n" || exit 1
 for c in "" record show convert list info; do
 	"$P" $c --help >"$T/h" 2>&1 || fail "ptbpf $c --help failed"
 	grep -q -i usage "$T/h" || fail "ptbpf $c --help: no usage"

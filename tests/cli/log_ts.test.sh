@@ -8,6 +8,7 @@
 # go back in time: every output keeps each event's own timestamp.
 # usage: sh cli_log_ts.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/log_ts_check.py
 src=${2:?source dir}
 
 run() { # NAME COMMAND...: runs it, fails on an exit status or a sanitizer report
@@ -39,26 +40,7 @@ for log in "$src"/tests/fuzz/corpus/log/v[13]-ts-*.log; do
 	rm -rf "$T/ctf"
 	run "$name: convert --to ctf" "$P" convert "$log" --to ctf -o "$T/ctf"
 
-	python3 - "$name" "$T/show.jsonl" "$T/t.json" "$T/ctf/stream_0" <<'PY' || exit 1
-import json, struct, sys
-name, jsonl, chrome, ctf = sys.argv[1:]
-ev = [r for r in map(json.loads, open(jsonl)) if r["type"] == "event"]
-assert [e["ts_ns"] for e in ev] == [5000000000 + i for i in range(5)], (name, ev)
-assert [e["rel_ns"] for e in ev] == list(range(5)), (name, ev)
-c = [e for e in json.load(open(chrome))["traceEvents"] if e["ph"] == "i"]
-assert [e["ts"] for e in c] == [i / 1000 for i in range(5)], (name, c)
-# CTF packet headers: magic, stream id, timestamp_begin, timestamp_end, ...
-b = open(ctf, "rb").read()
-off, ends = 0, []
-while off < len(b):
-    magic, _, t0, t1, content, size, _ = struct.unpack_from("<IIQQQQQ", b, off)
-    assert magic == 0xC1FC1FC1 and size % 8 == 0 and size > 0, (name, off, magic, size)
-    assert t0 <= t1 < 1 << 63, (name, off, t0, t1)
-    ends.append(t1)
-    off += size // 8
-assert max(ends) == 5000000004, (name, ends)
-print("ok: %s: 5 events in show, jsonl, chrome and ctf" % name)
-PY
+	python3 "$CHECK" far_ts_outputs "$name" "$T/show.jsonl" "$T/t.json" "$T/ctf/stream_0" || exit 1
 	if command -v babeltrace2 >/dev/null; then
 		babeltrace2 "$T/ctf" >"$T/bt.txt" 2>"$T/bt.err" || { cat "$T/bt.err"; fail "$name: babeltrace2"; }
 		[ "$(grep -c '^\[' "$T/bt.txt")" = 5 ] || { cat "$T/bt.txt"; fail "$name: CTF: not 5 events"; }
@@ -90,51 +72,7 @@ if command -v babeltrace2 >/dev/null; then
 		{ cat "$T/bt.err"; fail "late: babeltrace2"; }
 	bt=$T/late_bt.txt
 fi
-python3 - "$late" "$T/late.txt" "$T/late_t.txt" "$T/late.jsonl" "$T/late.json" "$T/latectf" "$bt" <<'PY' || exit 1
-import glob, json, re, struct, sys
-late, text, text_t, jsonl, chrome, ctf, bt = sys.argv[1:]
-ts = [int(t) for t in late.split()]
-names = ["event %d" % (i + 1) for i in range(len(ts))]
-def sec_us(ns):  # show's "S.UUUUUU", from a signed ns count
-    a = abs(ns)
-    return "%s%d.%06d" % ("-" if ns < 0 else "", a // 10**9, a % 10**9 // 1000)
-for path, base in ((text, ts[0]), (text_t, 0)):
-    got = [(l.split()[0], l.rstrip().rsplit(" ", 2)[-2:]) for l in open(path)]
-    want = [(sec_us(t - base), ['"event', '%d"' % (i + 1)]) for i, t in enumerate(ts)]
-    assert got == want, (path, got, want)
-ev = [r for r in map(json.loads, open(jsonl)) if r["type"] == "event"]
-assert [(e["ts_ns"], e["rel_ns"], e["data_str"]) for e in ev] == \
-    [(t, t - ts[0], n) for t, n in zip(ts, names)], ev
-c = [e for e in json.load(open(chrome))["traceEvents"] if e["ph"] == "i"]
-assert [(e["ts"], e["args"]["data_str"]) for e in c] == \
-    [((t - ts[0]) / 1000, n) for t, n in zip(ts, names)], c
-# each CTF data stream goes forward, packet by packet and event by event
-# (event header: id, timestamp; every event here is one "late" of 7 bytes)
-files = sorted(glob.glob(ctf + "/stream_*"))
-seen = []
-for f in files:
-    b, off, prev = open(f, "rb").read(), 0, 0
-    while off < len(b):
-        magic, _, t0, t1, content, size, _ = struct.unpack_from("<IIQQQQQ", b, off)
-        assert magic == 0xC1FC1FC1 and prev <= t0 <= t1, (f, off, t0, t1)
-        e = off + 48
-        while e < off + content // 8:
-            _, t = struct.unpack_from("<IQ", b, e)
-            assert t0 <= t <= t1 and prev <= t, (f, t, prev)
-            prev, e = t, e + 4 + 8 + 4 + 4 + 4 + 7
-            seen.append(t)
-        off += size // 8
-assert sorted(seen) == sorted(ts), (seen, ts)
-if bt:
-    # babeltrace2 --clock-cycles: "[NS] (+...) late: { ... }, { len = 7, data = [ [0] = 101, ... ] }"
-    got = []
-    for l in open(bt):
-        m = re.match(r"^\[(\d+)\] .* late: .* data = \[ (.*) \] \}$", l.rstrip())
-        assert m, l
-        got.append((int(m.group(1)), bytes(int(v) for v in re.findall(r"= (\d+)", m.group(2))).decode()))
-    assert got == sorted(zip(ts, names)), (got, sorted(zip(ts, names)))
-print("ok: late events with their own timestamps in show, JSON, chrome%s" % (", CTF (babeltrace2)" if bt else ", CTF"))
-PY
+python3 "$CHECK" late_outputs "$late" "$T/late.txt" "$T/late_t.txt" "$T/late.jsonl" "$T/late.json" "$T/latectf" "$bt" || exit 1
 # --force over that trace with a log in order (one stream): the late
 # streams of the old one do not join it
 "$PROGS/late_log" "$T/inorder.log" 5000010001 5000030003 || fail "late_log (in order)"

@@ -4,6 +4,7 @@
 # of the summary, for each way a gap happens.
 # usage: sh cli_overflow.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/overflow_check.py
 command -v babeltrace2 >/dev/null || skip "babeltrace2 not installed"
 FLOOD="dd if=/dev/zero of=/dev/null bs=1 count=100000"
 
@@ -33,16 +34,7 @@ done
 # 2. live JSON: a "lost" field on each gap, summed to the status record's
 "$P" record --json --buffer-size 64K --policy loop --output-text - -- $FLOOD 2>/dev/null |
 	{ sleep 1; cat >"$T/l.jsonl"; }
-python3 - "$T/l.jsonl" <<'PY' || exit 1
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
-gaps = [r for r in recs if r.get("name") == "posix_trace_overflow"]
-st = recs[-1]
-assert st["type"] == "status" and st["lost"] > 0, st
-assert all(isinstance(g.get("lost"), int) and g["lost"] > 0 for g in gaps), gaps[:3]
-assert sum(g["lost"] for g in gaps) == st["lost"], (sum(g["lost"] for g in gaps), st["lost"])
-print("ok: JSON: %d lost in %d gaps" % (st["lost"], len(gaps)))
-PY
+python3 "$CHECK" live_json_gaps "$T/l.jsonl" || exit 1
 
 # 3. a log (-o; until-full: the stream stops when full), then each export
 "$P" record -o "$T/u.log" --buffer-size 64K --policy until-full -- $FLOOD 2>"$T/u.err" ||
@@ -51,17 +43,9 @@ s=$(summary_lost "$T/u.err")
 [ "${s:-0}" -gt 0 ] || { cat "$T/u.err"; fail "-o: no events lost"; }
 "$P" show "$T/u.log" >"$T/u.txt" || fail "show"
 [ "$(text_lost "$T/u.txt")" = "$s" ] || fail "show: the gaps hold $(text_lost "$T/u.txt"), lost $s"
-"$P" show --json "$T/u.log" | python3 -c 'import json, sys
-recs = [json.loads(l) for l in sys.stdin]
-n = sum(r["lost"] for r in recs if r.get("name") == "posix_trace_overflow")
-assert n == int(sys.argv[1]), (n, sys.argv[1])' "$s" || fail "show --json: the gaps' lost"
+"$P" show --json "$T/u.log" | python3 "$CHECK" show_json_gaps "$s" || fail "show --json: the gaps' lost"
 "$P" convert "$T/u.log" --to chrome -o "$T/u.json" || fail "convert --to chrome"
-python3 - "$T/u.json" "$s" <<'PY' || exit 1
-import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-n = sum(e["args"]["lost"] for e in ev if e["name"] == "posix_trace_overflow")
-assert n == int(sys.argv[2]), (n, sys.argv[2])
-PY
+python3 "$CHECK" chrome_gaps "$T/u.json" "$s" || exit 1
 "$P" convert "$T/u.log" --to ctf -o "$T/u.ctf" || fail "convert --to ctf"
 babeltrace2 "$T/u.ctf" >"$T/bt.txt" 2>&1 || fail "babeltrace2"
 b=$(sed -n 's/.*Tracer discarded \([0-9]*\) events\{0,1\} between.*/\1/p' "$T/bt.txt" |

@@ -8,6 +8,7 @@
 # (/proc/sys/kernel/ns_last_pid makes it so): only its own is recorded.
 # usage: sh cli_pidns.test.sh BUILD_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/pidns_check.py
 command -v unshare >/dev/null || skip "no unshare (util-linux)"
 command -v setpriv >/dev/null || skip "no setpriv (util-linux)"
 ns() { unshare --pid --fork --mount-proc "$@"; }
@@ -29,15 +30,7 @@ grep -q "^[0-9.]* $pid/$pid openat(.*\"/etc/hostname\"" "$T/a.txt" ||
 "$P" show --json "$T/h.log" | head -1 | grep -q "\"pid_namespace\":4026531836}" ||
 	fail "a host log's pid_namespace is not the initial one"
 [ -z "$("$P" show "$T/h.log" 2>&1 >/dev/null)" ] || fail "show of a host log says something of namespaces"
-python3 - "$T/a.jsonl" "$pid" "$(cat "$T/a.ns")" <<'PY' || exit 1
-import json, sys
-recs = list(map(json.loads, open(sys.argv[1])))
-assert recs[0]["type"] == "stream" and recs[0]["pid_namespace"] == int(sys.argv[3]), recs[0]
-ev = [e for e in recs if e["type"] == "event" and e["pid"]]
-pids = {e["pid"] for e in ev} | {e["tid"] for e in ev}
-assert pids == {int(sys.argv[2])}, pids
-print("ok: record -- CMD: %d events, all of pid %s" % (len(ev), sys.argv[2]))
-PY
+python3 "$CHECK" namespace_pids "$T/a.jsonl" "$pid" "$(cat "$T/a.ns")" || exit 1
 
 # -f: a child's lines carry the pid it echoed; its fork names it
 ns sh -c "\"$P\" record -f -e openat,proc -- sh -c 'echo \$\$ >\"$T/p.pid\"; sh -c \"echo \\\$\\\$ >$T/c.pid; exec cat /etc/hostname\"'" \

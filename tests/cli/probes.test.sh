@@ -6,6 +6,7 @@
 # clear errors (exit 2) before anything runs; a binary replaced while traced.
 # usage: sh cli_probes.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/probes_check.py
 PA=$PROGS/probe_alloc
 PY=/usr/bin/python3.11
 [ -x "$PA" ] || fail "no $PA"
@@ -23,21 +24,7 @@ esac
 # allocation of the program (sizes 0x5a00 + i) with its size and pointer
 timeout 30 "$P" record --output-text - -e 'write,uprobe:libc:malloc:hex,uretprobe:libc:malloc' -- "$PA" 20 - \
 	>"$T/m.txt" 2>"$T/m.err" || { cat "$T/m.err"; fail "record uprobe malloc"; }
-python3 - "$T/m.txt" <<'PY' || exit 1
-import re, sys
-lines = open(sys.argv[1]).read().splitlines()
-ptrs = [l.split() for l in lines if l.startswith("ptr ")]
-assert len(ptrs) == 20, ptrs
-ev = [l.split(None, 2) for l in lines if re.match(r"^[0-9.]+ [0-9]+/[0-9]+ ", l)]
-for _, pid, size, addr in ptrs:
-    i = next(k for k, e in enumerate(ev) if e[2] == "uprobe malloc(%s)" % size)
-    tid = ev[i][1]
-    ret = next(e for e in ev[i + 1:] if e[1] == tid and "malloc" in e[2])
-    assert ret[2] == "uretprobe malloc = %s" % addr, (ret, addr)
-    assert tid == "%s/%s" % (pid, pid)
-assert any(e[2].startswith("write(1, ") for e in ev), "no write syscall with the probes"
-print("ok: malloc sizes and pointers")
-PY
+python3 "$CHECK" malloc_pointers "$T/m.txt" || exit 1
 
 # 2. A log: the USDT probe with its string (the semaphore raised), a
 # function's six arguments, shown by name from the log; JSON fields
@@ -54,15 +41,7 @@ done
 	{ cat "$T/p.txt"; fail "probe_target arguments"; }
 grep -q ' uprobe probe_target(0, 0x1, 0x2, 0x3, 0x4, 0x5)$' "$T/p.txt" || fail "probe_target(0)"
 "$P" show --json "$T/p.log" >"$T/p.jsonl" || fail "show --json"
-python3 - "$T/p.jsonl" <<'PY' || exit 1
-import json, sys
-ev = [json.loads(l) for l in open(sys.argv[1])]
-t = [e for e in ev if e.get("name") == "usdt:probe_alloc:ptbpf_test:tick:int,str"]
-assert [e["args"] for e in t] == [[0, "tick"], [1, "tick"], [2, "tick"]], t
-u = [e for e in ev if e.get("name") == "uprobe:probe_alloc:probe_target"]
-assert [e["args"] for e in u][1] == [1, 1, 2, 3, 4, 5], u
-print("ok: probe events in JSON")
-PY
+python3 "$CHECK" probe_json "$T/p.jsonl" || exit 1
 
 # 3. -f: the child the program forks is probed too
 timeout 30 "$P" record --output-text - -f -e "uprobe:$PA:probe_target" -- "$PA" 15 fork >"$T/f.txt" 2>"$T/f.err" ||
@@ -101,18 +80,7 @@ if [ -x "$PY" ]; then
 		timeout 60 bpftrace -o "$T/py.bt" -c "$PY $T/s.py" \
 			-e "usdt:$PY:python:$probe /pid == cpid/ { @[str(arg1)] = count(); }" \
 			>/dev/null 2>&1 || fail "bpftrace python $probe"
-		python3 - "$T/py.txt" "$T/py.bt" "$probe" <<'PY' || exit 1
-import collections, re, sys
-mine = collections.Counter(m.group(1) for m in re.finditer(
-    r'usdt python:%s\("[^"]*", "([^"]*)", [0-9]+\)$' % sys.argv[3],
-    open(sys.argv[1]).read(), re.M))
-bt = {m.group(1): int(m.group(2)) for m in re.finditer(
-    r"^@\[(.*)\]: ([0-9]+)$", open(sys.argv[2]).read(), re.M)}
-assert mine == bt, (mine, bt)
-if sys.argv[3] == "function__return":
-    assert mine["fnord"] == 37, mine
-print("ok: python %s as bpftrace counts (%d calls)" % (sys.argv[3], sum(mine.values())))
-PY
+		python3 "$CHECK" python_counts "$T/py.txt" "$T/py.bt" "$probe" || exit 1
 	done
 fi
 

@@ -5,19 +5,10 @@
 # idle program does not make the tracer flush every 100 ms.
 # usage: sh cli_record_kill.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/record_kill_check.py
 
-# a getppid every 10 ms, each noted (its time) in the file $1 first
-prog='import os, sys, time
-f = open(sys.argv[1], "w")
-f.write("%d\n" % os.getpid())
-f.flush()
-end = time.time() + 4
-while time.time() < end:
-    f.write("%.6f\n" % time.time())
-    f.flush()
-    os.getppid()
-    time.sleep(0.01)'
-"$P" record -o "$T/k.log" -- python3 -c "$prog" "$T/calls" 2>"$T/rec.err" &
+# a getppid every 10 ms, each noted (its time) in the file $T/calls first
+"$P" record -o "$T/k.log" -- python3 "$CHECK" getppid_calls "$T/calls" 2>"$T/rec.err" &
 rec=$!
 # killed once the program has made about 80 calls (0.8 s of them: a
 # sanitizer build or a loaded machine starts the tracer slowly), at a time

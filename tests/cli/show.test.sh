@@ -4,6 +4,7 @@
 # FIFO is shown alike, garbage and read errors are an invalid log (exit 7).
 # usage: sh cli_show.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/show_check.py
 [ -x "$PROGS/cli_target" ] || fail "no $PROGS/cli_target"
 
 # Scheduling and signal events depend on timing: leave them out. A sanitizer
@@ -47,26 +48,7 @@ grep -q '+++ exited with 4 +++' "$T/show.txt" || fail "exit line missing"
 "$P" show --json "$T/t.log" >"$T/show.jsonl" || fail "show --json failed"
 "$P" convert "$T/t.log" --to jsonl -o "$T/conv.jsonl" || fail "convert --to jsonl failed"
 cmp -s "$T/show.jsonl" "$T/conv.jsonl" || fail "convert --to jsonl differs from show --json"
-python3 - "$T/show.jsonl" <<'PY' || exit 1
-import json, sys
-lines = open(sys.argv[1]).read().splitlines()
-recs = [json.loads(l) for l in lines]
-assert recs[0]["type"] == "stream", recs[0]
-assert recs[0]["name"] == "clitest" and recs[0]["stream_size"] == 8 << 20, recs[0]
-assert recs[-1]["type"] == "status", recs[-1]
-ev = [r for r in recs if r["type"] == "event"]
-assert recs[-1]["events"] == len(ev), (recs[-1], len(ev))
-for r in ev:
-    for k in ("ts", "pid", "tid", "id", "name", "address", "truncation"):
-        assert k in r, (k, r)
-op = [r for r in ev if r["name"] == "sys_enter_openat" and any(p["path"].endswith("show.tmp") for p in r["paths"])]
-assert op and op[0]["syscall"] == "openat" and len(op[0]["args"]) == 6, op
-ex = [r for r in ev if r["name"] == "sys_exit_openat" and r.get("errno") == "ENOENT"]
-assert ex and ex[0]["ret"] == -2, ex
-pe = [r for r in ev if r["name"] == "proc_exit"]
-assert pe and pe[-1]["status"] == 4, pe
-print("ok: %d JSON records" % len(recs))
-PY
+python3 "$CHECK" json_records "$T/show.jsonl" || exit 1
 # -t: absolute timestamps (seconds since the epoch, within a minute of now)
 now=$(date +%s)
 "$P" show -t "$T/t.log" | head -1 | awk -v now="$now" '{ d = $1 - now; exit !(d > -60 && d < 60) }' ||
@@ -112,8 +94,6 @@ badlog "convert - on a pipe of garbage" "standard input: not a valid POSIX trace
 badlog "show /dev/zero" "/dev/zero: not a valid POSIX trace log" "$P" show /dev/zero
 badlog "show a directory" "cannot open log $T: Is a directory" "$P" show "$T"
 # a read error: standard input an unconnected socket (ENOTCONN)
-badlog "show - on an unreadable socket" "cannot read log standard input: " python3 -c '
-import socket, subprocess, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-sys.exit(subprocess.run([sys.argv[1], "show", "-"], stdin=s).returncode)' "$P"
+badlog "show - on an unreadable socket" "cannot read log standard input: " \
+	python3 "$CHECK" show_from_socket "$P"
 echo PASS

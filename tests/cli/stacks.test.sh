@@ -14,6 +14,7 @@
 # named through its build-id in --debug-dir, never from another file.
 # usage: sh cli_stacks.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/stacks_check.py
 SRC=${2:?source dir}
 command -v strace >/dev/null || skip "strace not installed"
 strace -k -e trace=none true >/dev/null 2>&1 || skip "this strace has no -k"
@@ -59,40 +60,17 @@ compare cat 'openat(' /usr/bin/cat cat /etc/hostname
 # source lines of the calls (as grep finds them in the source)
 "$P" show -k --json "$T/own.log" >"$T/own.json" || fail "show -k --json"
 C=$SRC/tests/progs/stack_calls.c
-python3 - "$T/own.json" "$SC" "$(realpath "$C")" \
+python3 "$CHECK" json_frames "$T/own.json" "$SC" "$(realpath "$C")" \
 	"$(grep -n 'open(path, O_RDONLY)' "$C" | cut -d: -f1)" \
 	"$(grep -n 'return inner(path)' "$C" | cut -d: -f1)" \
-	"$(grep -n 'return middle(path)' "$C" | cut -d: -f1)" <<'PY' || fail "show -k --json"
-import json, sys
-path, mod, src = sys.argv[1:4]
-lines = dict(zip(("inner", "middle", "outer"), map(int, sys.argv[4:7])))
-recs = [json.loads(l) for l in open(path)]
-for i, r in enumerate(recs):
-    if r.get("type") == "stack":
-        prev = recs[i - 1]
-        if prev.get("name") == "sys_exit_openat" and prev.get("errno") == "ENOENT" and prev["tid"] == r["tid"]:
-            break
-else:
-    sys.exit("no stack record after the failed openat")
-own = [f for f in r["frames"] if f.get("module") == mod]
-assert [f["symbol"] for f in own[:4]] == ["inner", "middle", "outer", "main"], own
-for f in own[:3]:
-    assert f["file"] == src and f["line"] == lines[f["symbol"]], f
-assert r["frames"][0]["module"].endswith("/libc.so.6"), r["frames"][0]
-PY
+	"$(grep -n 'return middle(path)' "$C" | cut -d: -f1)" || fail "show -k --json"
 
 # convert --to chrome: the openat slice's "sf" leads through stackFrames
 # from libc's open out to main, each frame stored once
 "$P" convert "$T/own.log" --to chrome -o "$T/own.chrome.json" || fail "convert --to chrome"
 python3 "$SRC/tests/cli/chrome_stack.py" "$T/own.chrome.json" '"/nonexistent/ptbpf-stacks"' \
 	>"$T/own.chain" || fail "convert --to chrome: stack frames"
-python3 - "$T/own.chain" "$SC" <<'PY' || fail "convert --to chrome: our frames"
-import sys
-chain, mod = open(sys.argv[1]).read().splitlines(), sys.argv[2]
-own = [n for n in chain if n.endswith("(%s)" % mod)]
-assert own[:4] == ["%s (%s)" % (f, mod) for f in ("inner", "middle", "outer", "main")], chain
-assert "libc.so.6" in chain[0], chain
-PY
+python3 "$CHECK" chrome_own_frames "$T/own.chain" "$SC" || fail "convert --to chrome: our frames"
 
 # --call-graph=dwarf,SIZE (perf's form): 64 bytes of stack leave the
 # unwinder short of our frames; a size that is not a multiple of 8, or
@@ -220,28 +198,11 @@ sed -n '/exit_group(/,/^[^ ]/p' "$T/egk.out" | grep '^ > ' >"$T/egk.frames"
 head -1 "$T/egk.frames" | grep -q '^ > /usr/lib/x86_64-linux-gnu/libc\.so\.6(' &&
 	grep -q 'kallsyms\](do_syscall_64+' "$T/egk.frames" ||
 	fail "exit_group --kernel-stack: $(cat "$T/egk.out")"
-"$P" show -k --json "$T/kfp.log" | python3 -c '
-import json, sys
-recs = [json.loads(l) for l in sys.stdin]
-st = [r for r in recs if r.get("type") == "stack"]
-assert st, "no stack record"
-fr = st[-1]["frames"]
-k = [f for f in fr if f.get("kernel")]
-assert k and fr[-len(k):] == k, fr
-assert all(f["module"] == "[kernel.kallsyms]" for f in k), k
-assert any(f.get("symbol") == "do_syscall_64" for f in k), k
-' || fail "--kernel-stack --json"
+"$P" show -k --json "$T/kfp.log" | python3 "$CHECK" kernel_stack_json || fail "--kernel-stack --json"
 "$P" convert "$T/kfp.log" --to chrome -o "$T/kfp.chrome.json" || fail "convert --kernel-stack"
 python3 "$SRC/tests/cli/chrome_stack.py" "$T/kfp.chrome.json" '"/nonexistent/ptbpf-stacks"' \
 	>"$T/kfp.chain" || fail "--kernel-stack: Chrome frames"
-python3 - "$T/kfp.chain" <<'PY' || fail "--kernel-stack: Chrome frames in order"
-import sys
-chain = open(sys.argv[1]).read().splitlines()
-# innermost first: the kernel's, then ours from inner out
-names = [n.split(" ")[0] for n in chain]
-assert "do_syscall_64" in names and names.index("do_syscall_64") < names.index("inner"), chain
-assert names[names.index("inner"):names.index("inner") + 4] == ["inner", "middle", "outer", "main"], chain
-PY
+python3 "$CHECK" chrome_kernel_frames "$T/kfp.chain" || fail "--kernel-stack: Chrome frames in order"
 
 # a loop of identical calls: one stored stack, every call printed in full
 "$P" record -k --kernel-stack --call-graph=fp -e openat -o "$T/loop.log" -- \
@@ -267,22 +228,7 @@ frames "$T/loop.show" '"/nonexistent/ptbpf-stacks' | awk '/^--/ { n++; next } { 
 
 # deleted binary, its debug file by build-id in --debug-dir: named
 command -v objcopy >/dev/null || fail "no objcopy (binutils)"
-bid=$(python3 - "$SC" <<'PY'
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-shoff, = struct.unpack_from("<Q", d, 0x28)
-shentsize, shnum = struct.unpack_from("<HH", d, 0x3a)
-for i in range(shnum):
-    name, typ, flags, addr, off, size = struct.unpack_from("<IIQQQQ", d, shoff + i * shentsize)
-    at = off
-    while typ == 7 and at < off + size:
-        nsz, dsz, t = struct.unpack_from("<III", d, at)
-        n = at + 12 + (nsz + 3) // 4 * 4
-        if t == 3 and d[at + 12:at + 12 + nsz] == b"GNU\0":
-            print(d[n:n + dsz].hex()); sys.exit()
-        at = n + (dsz + 3) // 4 * 4
-PY
-)
+bid=$(python3 "$CHECK" build_id "$SC")
 [ -n "$bid" ] || fail "no build-id in $SC"
 dbg=$T/debug/.build-id/$(echo "$bid" | cut -c1-2)
 mkdir -p "$dbg"

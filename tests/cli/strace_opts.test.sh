@@ -5,6 +5,7 @@
 # that ptbpf does not take, each refused by name.
 # usage: sh cli_strace_opts.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/strace_opts_check.py
 command -v strace >/dev/null || skip "strace not installed"
 [ -x "$PROGS/summary_calls" ] || fail "no $PROGS/summary_calls"
 SC=$PROGS/summary_calls
@@ -18,18 +19,7 @@ D=$T/data.txt
 # first calls' names. strace's lines (strace -f -o) and ptbpf's alike,
 # everything else (signals, exits, events) left out; $sigret neither.
 calls() {
-	python3 - "$1" "$2" "${sigret:-none}" <<'PY'
-import re, sys
-kind, path, skip = sys.argv[1], sys.argv[2], sys.argv[3]
-pre = r"^(\d+) +" if kind == "strace" else r"^-?[0-9.]+ (\d+)/\d+ "
-procs = {}
-for l in open(path):
-    m = re.match(pre + r"([a-z_0-9]+)\((.*)\) += (-1 ([A-Z0-9_]+)|\?|\S+)", l)
-    if m and m.group(2) != skip:
-        procs.setdefault(m.group(1), []).append(
-            m.group(2) + " " + (m.group(5) or ("?" if m.group(4) == "?" else "ok")))
-print("\n\n".join(sorted("\n".join(p) for p in procs.values())))
-PY
+	python3 "$CHECK" calls "$1" "$2" "${sigret:-none}"
 }
 
 # The names of the syscalls an output has lines of (whatever their result).
@@ -113,24 +103,7 @@ grep -q ' ok$' "$T/p.calls" && fail "--failed-only: a call that succeeded"
 strace -f -o "$T/s.txt" -P "$D" -- $SC "$D" >/dev/null 2>&1 || fail "strace -P"
 # shellcheck disable=SC2086
 "$P" record --output-text "$T/p.txt" -f -P "$D" -- $SC "$D" >/dev/null 2>&1 || fail "record -P"
-python3 - "$T/s.txt" "$T/p.txt" <<'PY' || exit 1
-import re, sys
-def seq(path, pre):
-    out = []
-    for l in open(path):
-        m = re.match(pre + r"([a-z_0-9]+)\(([^,)]*)", l)
-        if m and "resumed" not in l:
-            out.append(m.group(1) + "(" + m.group(2))
-    return out
-s = seq(sys.argv[1], r"^\d+ +")
-p = seq(sys.argv[2], r"^[0-9.]+ \d+/\d+ ")
-print("strace -P:", s)
-print("ptbpf -P: ", p)
-assert len(s) >= 8, "strace printed too little"
-if s != p:
-    print("FAIL: -P: not strace's calls")
-    sys.exit(1)
-PY
+python3 "$CHECK" path_calls "$T/s.txt" "$T/p.txt" || exit 1
 # a path that is not as given: resolved, and said as strace says it
 PA=$(cd "$B" && pwd)
 ( cd "$T" && "$PA/ptbpf" record --output-text "$T/p2.txt" -P ./data.txt -- "$PA/tests/summary_calls" "$D" >/dev/null \
@@ -153,20 +126,7 @@ for tracer in strace ptbpf; do
 	fi
 	wait $pid
 done
-python3 - "$T/ps.txt" "$T/pp.txt" <<'PY' || exit 1
-import re, sys
-def seq(path, pre):
-    return [m.group(1) + "(" + m.group(2) for m in
-            (re.match(pre + r"([a-z_0-9]+)\(([^,)]*)", l) for l in open(path))
-            if m and "resumed" not in m.string]
-s = seq(sys.argv[1], r"^\d+ +")
-p = seq(sys.argv[2], r"^[0-9.]+ \d+/\d+ ")
-print("strace -p -P:", s)
-print("ptbpf -p -P: ", p)
-if not s or s != p:
-    print("FAIL: -p -P: not strace's calls")
-    sys.exit(1)
-PY
+python3 "$CHECK" running_path_calls "$T/ps.txt" "$T/pp.txt" || exit 1
 
 # -T: every call that returns ends with its time, <S.UUUUUU>, as strace's
 # shellcheck disable=SC2086

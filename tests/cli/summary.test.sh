@@ -6,6 +6,7 @@
 # and its table is show -c's; show --summary=thread against perf trace -s.
 # usage: sh cli_summary.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/summary_check.py
 SRC=${2:?source dir}
 command -v strace >/dev/null || skip "strace not installed"
 [ -x "$PROGS/summary_calls" ] || fail "no $PROGS/summary_calls"
@@ -32,59 +33,7 @@ compare() {
 		fail "$name: strace -c -f failed"
 	"$P" record -c -f -- "$@" >/dev/null 2>"$T/$name.ptbpf" ||
 		{ cat "$T/$name.ptbpf"; fail "$name: ptbpf record -c -f failed"; }
-	python3 - "$name" "$T/$name.strace" "$T/$name.ptbpf" "$sigret_exit" <<'PY' || exit 1
-import sys
-
-name, sfile, pfile, sigret_exit = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1"
-
-def table(path):
-    lines = open(path).read().splitlines()
-    start = [i for i, l in enumerate(lines) if l.startswith("% time")]
-    assert start, "%s: no table in %s" % (name, path)
-    i = start[0]
-    head, rule = lines[i], lines[i + 1]
-    rows, j = {}, i + 2
-    while not lines[j].startswith("------"):
-        f = lines[j].split()
-        # % time, seconds, usecs/call, calls, [errors], syscall
-        rows[f[-1]] = (int(f[3]), int(f[4]) if len(f) == 6 else 0)
-        j += 1
-    total = lines[j + 1].split()
-    assert total[-1] == "total", lines[j + 1]
-    return head, rule, lines[j], rows, (int(total[3]), int(total[4]) if len(total) == 6 else 0)
-
-sh, sr, sf, srows, stot = table(sfile)
-ph, pr, pf, prows, ptot = table(pfile)
-bad = []
-# the layout: strace's header and rules, column for column
-if (ph, pr, pf) != (sh, sr, sf):
-    bad.append("layout differs:\n  strace %r\n  ptbpf  %r\n  strace %r\n  ptbpf  %r" % (sh, ph, sr, pr))
-
-def close_enough(a, b):
-    return abs(a - b) <= 0.02 * max(a, b)
-
-print("%s: %-22s %14s %14s" % (name, "syscall", "strace c/e", "ptbpf c/e"))
-for sc in sorted(set(srows) | set(prows)):
-    s, p = srows.get(sc), prows.get(sc)
-    note = ""
-    if s is None:
-        note = "  <- strace has none"
-    elif p is None:
-        note = "  <- missing"
-    elif not close_enough(s[0], p[0]):
-        note = "  <- calls differ"
-    elif sc == "rt_sigreturn" and not sigret_exit:
-        if s[1] != p[1]:
-            note = "  (errors not compared: no rt_sigreturn exit recorded)"
-    elif not close_enough(s[1], p[1]):
-        note = "  <- errors differ"
-    if note.startswith("  <-"):
-        bad.append(sc + note)
-    print("%s: %-22s %7s/%-6s %7s/%-6s%s" % (name, sc, *(s or ("-", "-")), *(p or ("-", "-")), note))
-if bad:
-    print("FAIL: %s:\n  %s" % (name, "\n  ".join(bad)))
-    sys.exit(1)
-PY
+	python3 "$CHECK" tables_agree "$name" "$T/$name.strace" "$T/$name.ptbpf" "$sigret_exit" || exit 1
 }
 
 # a directory listing (statx, xattrs that fail), an archiver, an
@@ -96,16 +45,7 @@ compare tar tar cf "$T/tree.tar" -C "$T" tree
 # the interpreter itself, not a wrapper script in PATH (pyenv's shims)
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
-compare python "$py" -c '
-import json, os
-for root, dirs, files in os.walk("'"$T/tree"'"):
-    for f in files:
-        os.stat(os.path.join(root, f))
-try:
-    open("/nonexistent/file")
-except OSError:
-    pass
-json.dump({"a": list(range(100))}, open(os.devnull, "w"))'
+compare python "$py" "$CHECK" python_workload "$T/tree"
 compare pipe1 sh -c '(sleep 0.1; echo hello) | (sleep 0.2; cat) >/dev/null'
 compare pipe2 sh -c 'sleep 0.1 | cat '"$T/data.txt"' | (sleep 0.2; wc -l) >/dev/null'
 # shellcheck disable=SC2086
@@ -154,36 +94,7 @@ if perf trace -s -- true >/dev/null 2>"$T/perf0.txt" && grep -q 'Summary of even
 	for i in 1 2 3; do
 		perf trace -s -- ls -la /usr/bin >/dev/null 2>"$T/perf$i.txt" || fail "perf trace -s"
 	done
-	python3 - "$T/th.txt" "$T/perf1.txt" "$T/perf2.txt" "$T/perf3.txt" <<'PY' || exit 1
-import re, sys
-
-def rows(path):
-    out, head = {}, None
-    for l in open(path):
-        m = re.match(r"^ (\S+) \((\d+)\), \d+ events", l)
-        if m:
-            head = m.group(1)
-            continue
-        m = re.match(r"^   (\S+) +(\d+) +(\d+) +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+%$", l)
-        if m and head == "ls":
-            out[m.group(1)] = (int(m.group(2)), int(m.group(3)))
-    return out
-
-def close_enough(a, b):
-    return a and b and all(abs(x - y) <= max(1, 0.02 * max(x, y)) for x, y in zip(a, b))
-
-ours = rows(sys.argv[1])
-perf = {}
-for path in sys.argv[2:]:
-    for n, v in rows(path).items():
-        perf[n] = tuple(max(x, y) for x, y in zip(perf.get(n, v), v))
-bad = [n for n in set(perf) | set(ours) if not close_enough(perf.get(n), ours.get(n))]
-for n in sorted(set(perf) | set(ours)):
-    print("thread ls: %-16s perf %-12s ptbpf %s" % (n, perf.get(n), ours.get(n)))
-if bad:
-    print("FAIL: --summary=thread differs from perf trace -s:", sorted(bad))
-    sys.exit(1)
-PY
+	python3 "$CHECK" threads_agree "$T/th.txt" "$T/perf1.txt" "$T/perf2.txt" "$T/perf3.txt" || exit 1
 else
 	echo "perf trace -s does not run here: the layout alone was checked"
 fi

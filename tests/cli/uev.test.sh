@@ -2,6 +2,7 @@
 # User events: name + data (hex and printable) live, in show --json, in CTF; -e user:NAME.
 # usage: sh cli_uev.test.sh BUILD_DIR SOURCE_DIR
 . "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/uev_check.py
 [ -x "$PROGS/cli_uev" ] || fail "no $PROGS/cli_uev"
 cleanup() {
 	[ -n "${U:-}" ] && kill "$U" 2>/dev/null
@@ -27,15 +28,7 @@ timeout 20 "$P" record -e user:cli_hello -o "$T/u.log" -p $U 2>"$T/rec.err" ||
 	{ cat "$T/rec.err"; fail "record -e user:cli_hello -o"; }
 U=
 "$P" show --json "$T/u.log" >"$T/u.jsonl" || fail "show --json"
-python3 - "$T/u.jsonl" <<'PY' || exit 1
-import json, sys
-ev = [json.loads(l) for l in open(sys.argv[1])]
-ev = [e for e in ev if e["type"] == "event" and not e["name"].startswith("posix_trace_")]
-assert [e["name"] for e in ev] == ["cli_hello", "cli_hello"], ev
-assert ev[0]["data_hex"] == "68656c6c6f0130" and ev[0]["data_str"] == "hello\u00010", ev[0]
-assert ev[0]["id"] >= 2048 and ev[0]["len"] == 7
-print("ok: user events in JSON")
-PY
+python3 "$CHECK" user_events_json "$T/u.jsonl" || exit 1
 # A command started by ptbpf: its user events once the library attached to
 # it after its exec (it waits 0.5 s), with -e user alone (proc_exec is kept
 # for the library but not printed)
@@ -61,21 +54,7 @@ for out in "-o $T/fork.log" "--output-text $T/fork.txt" "--early-user-events --o
 	"$P" record -f -e user $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
 		{ cat "$T/fork.err"; fail "record -f -- fork_uev"; }
 	[ "$out" = "-o $T/fork.log" ] && { "$P" show "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
-	python3 - "$T/fork.txt" <<'PY' || exit 1
-import re, sys
-seen = {}
-for l in open(sys.argv[1]):
-    m = re.match(r"[0-9.]+ (\d+)/\d+ user fork_hello len=8 data=([0-9a-f]{16})", l)
-    if m:
-        pid = int(m.group(1))
-        d = bytes.fromhex(m.group(2))
-        assert int.from_bytes(d[:4], "little") == pid, l
-        seen.setdefault(pid, []).append(int.from_bytes(d[4:], "little"))
-assert len(seen) == 2, seen.keys()
-for pid, seq in seen.items():
-    assert seq == list(range(100)), (pid, seq)
-print("ok: a child forked at once: 100 events of each process")
-PY
+	python3 "$CHECK" fork_events "$T/fork.txt" || exit 1
 done
 
 # A program exec'd by the command (not the command itself) gets its early

@@ -10,17 +10,21 @@
 
 #include "cli.h"
 #include "syscall_types.h"
+#include "xlat_tables.h"
 
 struct sysdesc {
 	const char *name;
 	signed char nargs;  /* printed; -1: no description (sys_desc() gives NULL) */
 	unsigned char ret;  /* enum rtype */
 	unsigned char form; /* enum sform */
-	unsigned char a[6]; /* enum atype */
+	struct {
+		unsigned char type; /* enum atype */
+		unsigned char xlat; /* enum xlat_id: the schema's printer column */
+	} a[6];
 };
 
-/* Prints argument i of args, of a type other than A_PATH. */
-void scalar_arg(struct sbuf *b, int type, const uint64_t *args, int i);
+/* Prints argument i of args, of a type other than A_PATH, with table xlat (XL_: none). */
+void scalar_arg(struct sbuf *b, int type, int xlat, const uint64_t *args, int i);
 /* The arguments of d's call with these values it prints, a bit each. */
 unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args);
 /*

@@ -119,6 +119,14 @@ static void test_printers(void **state)
 	expect(A_XVAL32, XL_resources, (1ULL << 32) | 7, "RLIMIT_NOFILE");
 	expect(A_XVAL, XL_madvise_cmds, 4, "MADV_DONTNEED");
 	expect(A_XVAL, XL_fcntlcmds, 1029, "F_CANCELLK");
+	/* the order and names of strace 6.1's tables (its output for these values) */
+	expect(A_FLAGS32, XL_wait4_options, 4 | 8, "WEXITED|WCONTINUED");
+	expect(A_FLAGS32, XL_wait4_options, 0xe0000001, "WNOHANG|__WCLONE|__WALL|__WNOTHREAD");
+	expect(A_FLAGS32, XL_flockcmds, 0xffffffff,
+	       "LOCK_SH|LOCK_EX|LOCK_NB|LOCK_UN|LOCK_MAND|LOCK_RW|0xffffff10");
+	expect(A_FLAGS, XL_mmap_prot, UINT64_MAX,
+	       "PROT_READ|PROT_WRITE|PROT_EXEC|PROT_SEM|PROT_GROWSDOWN|PROT_GROWSUP|"
+	       "0xfffffffffcfffff0");
 	/* a table type without its table: the value in hex */
 	expect(A_FLAGS, XL_, 3, "0x3");
 }

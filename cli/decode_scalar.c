@@ -84,9 +84,7 @@ void decode_signal(struct sbuf *b, int sig)
 /* strace's tprint_open_modes: the access mode's name, then the flags */
 static void print_oflags(struct sbuf *b, unsigned long v)
 {
-	static const char *const acc[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
-
-	sb_puts(b, acc[v & O_ACCMODE]);
+	sb_puts(b, xlat_name(&xlat_open_access_modes, v & O_ACCMODE));
 	v &= ~(unsigned long)O_ACCMODE;
 	if (v) {
 		sb_putc(b, '|');
@@ -430,8 +428,8 @@ static void p_futex5(struct sbuf *b, const struct xlat *x, const uint64_t *args,
 {
 	unsigned op = args[1] & 0x7f, v = (unsigned)args[i];
 
-	if ((op == FUTEX_WAIT_BITSET || op == FUTEX_WAKE_BITSET) && v == FUTEX_BITSET_MATCH_ANY)
-		sb_puts(b, "FUTEX_BITSET_MATCH_ANY");
+	if ((op == FUTEX_WAIT_BITSET || op == FUTEX_WAKE_BITSET) && xlat_name(&xlat_futexbitset, v))
+		sb_puts(b, xlat_name(&xlat_futexbitset, v));
 	else if (op == FUTEX_CMP_REQUEUE || op == FUTEX_CMP_REQUEUE_PI)
 		sb_udec(b, v, 0);
 	else if (op == FUTEX_WAKE_OP)
@@ -458,16 +456,16 @@ static void p_sockopt(struct sbuf *b, const struct xlat *x, const uint64_t *args
 /* an ioctl command: its name, else strace's _IOC() form */
 static void p_ioctl(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
 {
-	static const char *const dirs[] = { "_IOC_NONE", "_IOC_WRITE", "_IOC_READ",
-					    "_IOC_READ|_IOC_WRITE" };
 	unsigned c = (unsigned)args[i];
 	const char *s = name_ioctl(c);
 
-	if (s)
+	if (s) {
 		sb_puts(b, s);
-	else
-		sb_printf(b, "_IOC(%s, %#x, %#x, %#x)", dirs[(c >> 30) & 3], (c >> 8) & 0xff,
-			  c & 0xff, (c >> 16) & 0x3fff);
+		return;
+	}
+	sb_puts(b, "_IOC(");
+	xlat_flags(b, &xlat_ioctl_dirs, (c >> 30) & 3);
+	sb_printf(b, ", %#x, %#x, %#x)", (c >> 8) & 0xff, c & 0xff, (c >> 16) & 0x3fff);
 }
 
 static void p_clockid(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)

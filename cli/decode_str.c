@@ -254,16 +254,6 @@ int fmt_sockopt_int(struct sbuf *b, const void *p, size_t len)
 
 void fmt_clockid(struct sbuf *b, int id)
 {
-	static const char *const kinds[] = { "CPUCLOCK_PROF", "CPUCLOCK_VIRT", "CPUCLOCK_SCHED",
-					     "CPUCLOCK_MAX" };
-	int pid = ~(id >> 3);
-
-	if (id >= 0)
-		xlat_val(b, &xlat_clocknames, (unsigned)id);
-	else if ((id & 7) == 7) /* a dynamic clock: strace's forms */
-		sb_printf(b, "FD_TO_CLOCKID(%d)", pid);
-	else
-		sb_printf(b, "%s(%d, %s)",
-			  id & 4 ? "MAKE_THREAD_CPUCLOCK" : "MAKE_PROCESS_CPUCLOCK", pid,
-			  kinds[id & 3]);
+	/* Debian's strace 6.1 has no CLOCKID_TO_FD: a CPU or fd clock's id in hex too */
+	xlat_val(b, &xlat_clocknames, (unsigned)id);
 }

@@ -6,6 +6,7 @@
  * column of schema/syscalls.def naming a table of the right kind.
  */
 #include <ctype.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -127,6 +128,10 @@ static void test_printers(void **state)
 	expect(A_FLAGS, XL_mmap_prot, UINT64_MAX,
 	       "PROT_READ|PROT_WRITE|PROT_EXEC|PROT_SEM|PROT_GROWSDOWN|PROT_GROWSUP|"
 	       "0xfffffffffcfffff0");
+	expect(A_IOCTL, XL_, 0xabcd, "_IOC(_IOC_NONE, 0xab, 0xcd, 0)");
+	expect(A_IOCTL, XL_, 0xc008abcd, "_IOC(_IOC_READ|_IOC_WRITE, 0xab, 0xcd, 0x8)");
+	expect(A_CLOCKID, XL_, (uint64_t)-6, "0xfffffffa /* CLOCK_??? */");
+	expect(A_OFLAGS, XL_, 3 | O_CLOEXEC, "O_ACCMODE|O_CLOEXEC");
 	/* a table type without its table: the value in hex */
 	expect(A_FLAGS, XL_, 3, "0x3");
 }

@@ -3,9 +3,6 @@
  * ptbpf: poll, epoll and select arguments as strace 6.1 prints them
  * (src/poll.c, epoll.c, desc.c).
  */
-#include <poll.h>
-#include <sys/epoll.h>
-
 #include "decode_struct.h"
 
 /* strace's print_array stops after -s elements (these printers take no

@@ -1,27 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ptbpf: scalar syscall arguments (flags, commands, numbers) as strace 6.1
- * prints them on x86_64; the tables follow the order of its src/xlat files,
- * which decides the order of the names printed.
+ * prints them on x86_64: a printer a type of schema/syscall_types.h, the
+ * names from the tables of xlat/ (in the order of strace's, which decides
+ * the order of the names printed).
  */
 #include <fcntl.h>
-#include <linux/falloc.h>
 #include <linux/futex.h>
 #include <linux/sched.h>
 #include <signal.h>
-#include <string.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-#include <sys/file.h>
-#include <sys/inotify.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/socket.h>
-#include <sys/timerfd.h>
-#include <sys/wait.h>
-#include <sys/xattr.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "decode_scalar.h"
 #include "decode_struct.h"

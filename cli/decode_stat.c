@@ -4,7 +4,6 @@
  * as strace 6.1 prints them (src/print_struct_stat.c, statx.c,
  * print_statfs.c, xgetdents.c), x86_64 layouts.
  */
-#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 

@@ -3,9 +3,6 @@
  * ptbpf: ioctl command names and the terminal structures TCGETS and
  * TIOCGWINSZ fill, as strace 6.1 prints them (src/term.c, ioctlent).
  */
-#include <linux/fiemap.h>
-#include <linux/fs.h>
-#include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <termios.h>
 

@@ -70,8 +70,7 @@ void decode_signal(struct sbuf *b, int sig)
 		sb_printf(b, "%d", sig);
 }
 
-/* strace's tprint_open_modes: the access mode's name, then the flags */
-static void print_oflags(struct sbuf *b, unsigned long v)
+void fmt_open_flags(struct sbuf *b, unsigned long v)
 {
 	sb_puts(b, xlat_name(&xlat_open_access_modes, v & O_ACCMODE));
 	v &= ~(unsigned long)O_ACCMODE;
@@ -89,70 +88,6 @@ static const unsigned char futex_args[] = {
 	[FUTEX_WAIT_BITSET] = 0x2f,    [FUTEX_WAKE_BITSET] = 0x27, [FUTEX_WAIT_REQUEUE_PI] = 0x1f,
 	[FUTEX_CMP_REQUEUE_PI] = 0x3f, [FUTEX_LOCK_PI2] = 0x0b,
 };
-
-/* The command takes no third argument (strace prints none). */
-static int fcntl_noarg(unsigned cmd)
-{
-	switch (cmd) {
-	case F_GETFD:
-	case F_GETFL:
-	case F_GETOWN:
-	case F_GETSIG:
-	case F_GETLEASE:
-	case F_GETPIPE_SZ:
-	case F_GET_SEALS:
-		return 1;
-	}
-	return 0;
-}
-
-/* strace's print_fcntl: the third argument by the command */
-static void print_fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v)
-{
-	switch (cmd) {
-	case F_SETFD:
-		xlat_flags(b, &xlat_fdflags, v);
-		break;
-	case F_SETOWN:
-	case F_SETPIPE_SZ:
-	case F_DUPFD:
-	case F_DUPFD_CLOEXEC:
-		sb_dec(b, (int64_t)v);
-		break;
-	case F_SETFL:
-		print_oflags(b, v & 0xffffffff);
-		break;
-	case F_NOTIFY:
-		xlat_flags(b, &xlat_notifyflags, v);
-		break;
-	case F_SETLEASE:
-		xlat_val(b, &xlat_lockfcmds, v);
-		break;
-	case F_ADD_SEALS:
-		xlat_flags(b, &xlat_f_seals, v);
-		break;
-	case F_SETSIG:
-		decode_signal(b, (int)v);
-		break;
-	case F_SETLK:
-	case F_SETLKW:
-	case F_GETLK:
-	case F_OFD_SETLK:
-	case F_OFD_SETLKW:
-	case F_OFD_GETLK:
-	case F_SETOWN_EX:
-	case F_GETOWN_EX:
-		/* structures not captured: the pointer */
-		if (!v)
-			sb_puts(b, "NULL");
-		else
-			sb_xhex(b, v);
-		break;
-	default:
-		sb_xhex(b, v);
-		break;
-	}
-}
 
 /* strace's socket(): the protocol by the domain; others' unsigned */
 static void print_sock_proto(struct sbuf *b, uint64_t domain, uint64_t v)
@@ -341,7 +276,7 @@ static void p_flags32(struct sbuf *b, const struct xlat *x, const uint64_t *args
 
 static void p_oflags(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
 {
-	print_oflags(b, args[i] & 0xffffffff);
+	fmt_open_flags(b, args[i] & 0xffffffff);
 }
 
 /* strace's print_mmap_flags: the mapping's type, then the other flags */
@@ -378,7 +313,7 @@ static void p_clone(struct sbuf *b, const struct xlat *x, const uint64_t *args, 
 
 static void p_fcntlarg(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
 {
-	print_fcntl_arg(b, (unsigned)args[1], args[i]);
+	fcntl_arg(b, (unsigned)args[1], args[i]);
 }
 
 /* statx's flags: the sync type's value 0 has a name, printed first */
@@ -524,7 +459,7 @@ unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)
 			m &= ~(1U << (d->nargs - 1));
 		break;
 	case S_FCNTL:
-		if (fcntl_noarg((unsigned)args[1]))
+		if (!fcntl_has_arg((unsigned)args[1]))
 			m &= ~4U;
 		break;
 	case S_FUTEX:
@@ -541,8 +476,6 @@ unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)
 
 int scalar_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, int64_t ret)
 {
-	unsigned cmd;
-
 	if (d && d->ret == R_TIMEOUT && !ret) {
 		sb_puts(b, "0 (Timeout)");
 		return 1;
@@ -553,40 +486,5 @@ int scalar_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, in
 	}
 	if (!d || d->ret != R_FCNTL || !args)
 		return 0;
-	/* strace's print_fcntl: RVAL_HEX with a string in parentheses */
-	cmd = (unsigned)args[1];
-	switch (cmd) {
-	case F_GETFD:
-	case F_GET_SEALS:
-		if (!ret)
-			return 0;
-		sb_xhex(b, (uint64_t)ret);
-		sb_puts(b, cmd == F_GETFD ? " (flags " : " (seals ");
-		if (cmd == F_GETFD)
-			print_flags(b, (uint64_t)ret, xlat_fdflags.f, xlat_fdflags.n, NULL);
-		else
-			print_flags(b, (uint64_t)ret, xlat_f_seals.f, xlat_f_seals.n, NULL);
-		sb_putc(b, ')');
-		return 1;
-	case F_GETFL:
-		sb_xhex(b, (uint64_t)ret);
-		sb_puts(b, " (flags ");
-		print_oflags(b, (uint64_t)ret & 0xffffffff);
-		sb_putc(b, ')');
-		return 1;
-	case F_GETLEASE:
-		sb_xhex(b, (uint64_t)ret);
-		if (xlat_name(&xlat_lockfcmds, (uint64_t)ret))
-			sb_printf(b, " (%s)", xlat_name(&xlat_lockfcmds, (uint64_t)ret));
-		return 1;
-	case F_GETSIG:
-		if (!ret)
-			return 0;
-		sb_dec(b, ret);
-		sb_puts(b, " (");
-		decode_signal(b, (int)ret);
-		sb_putc(b, ')');
-		return 1;
-	}
-	return 0;
+	return fcntl_ret(b, (unsigned)args[1], ret);
 }

@@ -321,8 +321,7 @@ static void p_statxfl(struct sbuf *b, const struct xlat *x, const uint64_t *args
 {
 	uint64_t v = args[i];
 
-	print_flags(b, v & AT_STATX_SYNC_TYPE, xlat_at_statx_sync_types.f,
-		    xlat_at_statx_sync_types.n, "AT_STATX_SYNC_AS_STAT");
+	xlat_flags(b, &xlat_at_statx_sync_types, v & AT_STATX_SYNC_TYPE);
 	v &= 0xffffffff & ~(uint64_t)AT_STATX_SYNC_TYPE;
 	if (v) {
 		sb_putc(b, '|');

@@ -132,6 +132,8 @@ static void test_printers(void **state)
 	expect(A_IOCTL, XL_, 0xc008abcd, "_IOC(_IOC_READ|_IOC_WRITE, 0xab, 0xcd, 0x8)");
 	expect(A_CLOCKID, XL_, (uint64_t)-6, "0xfffffffa /* CLOCK_??? */");
 	expect(A_OFLAGS, XL_, 3 | O_CLOEXEC, "O_ACCMODE|O_CLOEXEC");
+	expect(A_XVAL, XL_archvals, 0x1021, "ARCH_GET_XCOMP_SUPP");
+	expect(A_XVAL, XL_archvals, 0x3001, "0x3001 /* ARCH_??? */");
 	/* a table type without its table: the value in hex */
 	expect(A_FLAGS, XL_, 3, "0x3");
 }

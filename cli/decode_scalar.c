@@ -121,18 +121,20 @@ static void print_sock_type(struct sbuf *b, unsigned v)
 static void print_futex_wakeop(struct sbuf *b, unsigned v)
 {
 	unsigned op = (v >> 28) & 7, cmp = (v >> 24) & 0xf;
+	const char *op_name = xlat_name(&xlat_futexwakeops, op);
+	const char *cmp_name = xlat_name(&xlat_futexwakecmps, cmp);
 
 	if ((v >> 28) & 8)
 		sb_puts(b, "FUTEX_OP_OPARG_SHIFT<<28|");
-	if (xlat_name(&xlat_futexwakeops, op))
-		sb_printf(b, "%s<<28", xlat_name(&xlat_futexwakeops, op));
+	if (op_name)
+		sb_printf(b, "%s<<28", op_name);
 	else
 		sb_printf(b, "%#x<<28 /* FUTEX_OP_??? */", op);
 	sb_putc(b, '|');
 	sb_xhex(b, (v >> 12) & 0xfff);
 	sb_puts(b, "<<12|");
-	if (xlat_name(&xlat_futexwakecmps, cmp))
-		sb_printf(b, "%s<<24", xlat_name(&xlat_futexwakecmps, cmp));
+	if (cmp_name)
+		sb_printf(b, "%s<<24", cmp_name);
 	else
 		sb_printf(b, "%#x<<24 /* FUTEX_OP_CMP_??? */", cmp);
 	sb_putc(b, '|');

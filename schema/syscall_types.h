@@ -9,72 +9,43 @@
 #define PTBPF_SCHEMA_SYSCALL_TYPES_H
 
 enum atype {
-	A_NONE = 0,  /* not printed: past what the call prints, or no description */
-	A_INT,	     /* signed int */
-	A_UINT,	     /* unsigned int */
-	A_LONG,	     /* signed long */
-	A_ULONG,     /* unsigned decimal */
-	A_HEX,	     /* 0x... */
-	A_PTR,	     /* NULL or 0x... */
-	A_STR,	     /* a string not captured: as A_PTR */
-	A_FD,	     /* int */
-	A_DIRFD,     /* AT_FDCWD or int */
-	A_PATH,	     /* a path: BPF reads the first two of a call at entry */
-	A_SKIP,	     /* printed with the argument before it (A_SOCKOPT) */
+	A_NONE = 0, /* not printed: past what the call prints, or no description */
+	A_INT,	    /* signed int */
+	A_UINT,	    /* unsigned int */
+	A_LONG,	    /* signed long */
+	A_ULONG,    /* unsigned decimal */
+	A_HEX,	    /* 0x... */
+	A_PTR,	    /* NULL or 0x... */
+	A_STR,	    /* a string not captured: as A_PTR */
+	A_FD,	    /* int */
+	A_DIRFD,    /* AT_FDCWD or int */
+	A_PATH,	    /* a path: BPF reads the first two of a call at entry */
+	A_SKIP,	    /* printed with the argument before it (A_SOCKOPT) */
+	/* the names of the ARG's table (its printer column, an xlat/NAME.in) */
+	A_XVAL,	   /* one name (strace's printxval): MADV_DONTNEED, else 0x.. and a comment */
+	A_XVAL32,  /* the same of an int's 32 bits: SEEK_SET */
+	A_FLAGS,   /* flags (strace's printflags): O_CLOEXEC|O_NONBLOCK, 0 or its name */
+	A_FLAGS32, /* the same of an int's 32 bits: PROT_READ|PROT_WRITE */
+	/* printers of their own */
 	A_OFLAGS,    /* open flags: O_RDONLY|O_CLOEXEC */
-	A_OFLBITS,   /* open flags without the access mode (pipe2, dup3): 0, O_CLOEXEC */
 	A_MODE,	     /* octal mode */
-	A_PROT,	     /* mmap prot */
 	A_MMAPFL,    /* mmap flags */
 	A_SIG,	     /* signal number */
 	A_CLONE,     /* clone's arguments, all of them: child_stack=NULL, flags=... */
-	A_FCNTL,     /* fcntl command */
 	A_FCNTLARG,  /* fcntl's third argument, by its command */
-	A_ACCESS,    /* F_OK / R_OK|W_OK|X_OK */
-	A_ATFL,	     /* AT_* flags */
-	A_SIGHOW,    /* SIG_BLOCK ... */
-	A_WHENCE,    /* SEEK_* */
-	A_WAITOPT,   /* WNOHANG ... */
 	A_PID,	     /* pid, decimal */
 	A_FUTEXOP,   /* FUTEX_WAIT_PRIVATE ... */
 	A_FUTEX3,    /* futex's timeout or val2, by its op */
 	A_FUTEX5,    /* futex's val3, by its op */
-	A_SOCKDOM,   /* AF_INET ... */
 	A_SOCKTYPE,  /* SOCK_STREAM|SOCK_CLOEXEC ... */
 	A_SOCKPROTO, /* IPPROTO_TCP, NETLINK_ROUTE ..., by the domain (argument 0) */
 	A_SOCKOPT,   /* a socket option's level and name (this argument and the next) */
 	A_OPTVAL,    /* a socket option's value (a pointer: its capture by the option) */
-	A_MSGFL,     /* MSG_DONTWAIT ... */
-	A_RLIMIT,    /* RLIMIT_STACK ... */
-	A_ARCHPRCTL, /* ARCH_SET_FS ... */
 	A_IOCTL,     /* ioctl command: TCGETS */
 	A_IOCTLARG,  /* ioctl's third argument: an fd for FICLONE, else hex */
-	A_EPOLLOP,   /* EPOLL_CTL_ADD */
 	A_STATXFL,   /* AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW */
-	A_STATXMASK, /* STATX_BASIC_STATS */
 	A_CLOCKID,   /* CLOCK_MONOTONIC */
-	/* a name of a table (xvals[]) */
-	A_FADVICE, /* POSIX_FADV_SEQUENTIAL */
-	A_SHUTHOW, /* SHUT_WR */
-	A_MADVICE, /* MADV_DONTNEED */
-	/* flags of a table (flagsets[]) */
-	A_GRNDFL,   /* GRND_NONBLOCK */
-	A_SOCKFL,   /* SOCK_CLOEXEC|SOCK_NONBLOCK */
-	A_EFDFL,    /* EFD_CLOEXEC */
-	A_TFDFL,    /* TFD_CLOEXEC */
-	A_INFL,	    /* IN_NONBLOCK */
-	A_EPOLLFL,  /* EPOLL_CLOEXEC */
-	A_MFDFL,    /* MFD_CLOEXEC */
-	A_MSYNCFL,  /* MS_SYNC */
-	A_SPLICEFL, /* SPLICE_F_MOVE */
-	A_FALLOCFL, /* FALLOC_FL_KEEP_SIZE */
-	A_XATTRFL,  /* XATTR_CREATE */
-	A_MCLFL,    /* MCL_CURRENT */
-	A_FLOCKOP,  /* LOCK_EX|LOCK_NB */
-	A_TIMERFL,  /* TIMER_ABSTIME */
-	A_ACCATFL,  /* faccessat2's AT_EACCESS */
-	A_MREMAPFL, /* MREMAP_MAYMOVE */
-	A_CRANGEFL, /* CLOSE_RANGE_CLOEXEC */
+	A_COUNT
 };
 
 enum rtype {

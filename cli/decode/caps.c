@@ -683,7 +683,7 @@ struct argnames {
 static const struct argnames argnames[] = {
 /* clang-format off */
 #define SYSCALL(name, nr, nargs, printed, ret, form, classes) { #name, {
-#define ARG(name, type) #name,
+#define ARG(name, type, ...) #name,
 #define CAP(...)
 #define END } },
 #define PATHTRACE(fds, paths)

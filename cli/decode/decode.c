@@ -21,7 +21,7 @@
 static const struct sysdesc sysdescs[] = {
 /* clang-format off */
 #define SYSCALL(name, nr, nargs, printed, ret, form, classes) { #name, printed, ret, form, {
-#define ARG(name, type) type,
+#define ARG(name, type, ...) { type, XL_##__VA_ARGS__ },
 #define CAP(...)
 #define END } },
 #define PATHTRACE(fds, paths)
@@ -173,15 +173,15 @@ static void print_path(struct sbuf *b, const struct ptbpf_ev_sys_enter *se, size
 }
 
 /* args: se->args as uint64_t (the printers' type; __u64 is another) */
-static void print_arg(struct sbuf *b, int type, const struct ptbpf_ev_sys_enter *se, size_t len,
-		      const uint64_t *args, int argi)
+static void print_arg(struct sbuf *b, int type, int xlat, const struct ptbpf_ev_sys_enter *se,
+		      size_t len, const uint64_t *args, int argi)
 {
 	uint64_t v = args[argi];
 
 	if (type == A_PATH)
 		print_path(b, se, len, argi, v);
 	else
-		scalar_arg(b, type, args, argi);
+		scalar_arg(b, type, xlat, args, argi);
 	if (type == A_FD || type == A_DIRFD)
 		fdtable_arg(b, (int)v, type == A_DIRFD); /* -y: "<path>" */
 }
@@ -196,7 +196,7 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 
 	memcpy(args, se->args, sizeof(args));
 	for (int i = from; i < to; i++) {
-		int type = d ? d->a[i] : A_HEX;
+		int type = d ? d->a[i].type : A_HEX;
 
 		if (!(mask & (1U << i)))
 			continue;
@@ -213,7 +213,7 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 				if (se->path_len[j] && se->path_arg[j] == i)
 					type = A_PATH;
 		}
-		print_arg(b, type, se, len, args, i);
+		print_arg(b, type, d ? d->a[i].xlat : XL_, se, len, args, i);
 	}
 }
 

@@ -92,20 +92,8 @@ void decode_exit_status(struct sbuf *b, int status);
 const char *errno_name(int e);
 const char *errno_desc(int e);
 
-/* A flag's value and name, for print_flags (F(O_CREAT) names itself). */
-struct flag {
-	unsigned long v;
-	const char *n;
-};
-
-#define F(x)                                                                                       \
-	{                                                                                          \
-		x, #x                                                                              \
-	}
-
-/* "A|B|0x40" in the order of fl (a value covering several bits first); v 0: zero, or "0". */
-void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n,
-		 const char *zero);
+/* flag and value tables (xlat/NAME.in) and their printers */
+#include "decode/xlat.h"
 
 /* decode_sigset.c: a signal mask as strace prints it: "[HUP INT]", "~[KILL]" */
 void decode_sigset(struct sbuf *b, uint64_t mask);

@@ -12,7 +12,6 @@
 #include <sys/un.h>
 
 #include "decode/struct.h"
-#include "decode/net_xlat.h"
 
 /* "lo" as strace's if_nametoindex("lo"), else the number */
 static void fmt_ifindex(struct sbuf *b, uint32_t idx)
@@ -84,15 +83,13 @@ static void sa_ll(struct sbuf *b, const unsigned char *a, size_t addrlen)
 	size_t oob_halen = addrlen - 12; /* the bytes of sll_addr addrlen covers */
 
 	sb_puts(b, "sll_protocol=htons(");
-	fmt_xval(b, ntohs(ld16(a, 2)), xl_ethernet_protocols, DS_NELEM(xl_ethernet_protocols),
-		 "ETH_P_???");
+	xlat_val(b, &xlat_ethernet_protocols, ntohs(ld16(a, 2)));
 	sb_puts(b, "), sll_ifindex=");
 	fmt_ifindex(b, ld32(a, 4));
 	sb_puts(b, ", sll_hatype=");
-	fmt_xval(b, ld16(a, 8), xl_arp_hardware_types, DS_NELEM(xl_arp_hardware_types),
-		 "ARPHRD_???");
+	xlat_val(b, &xlat_arp_hardware_types, ld16(a, 8));
 	sb_puts(b, ", sll_pkttype=");
-	fmt_xval(b, a[10], xl_af_packet_types, DS_NELEM(xl_af_packet_types), "PACKET_???");
+	xlat_val(b, &xlat_af_packet_types, a[10]);
 	sb_printf(b, ", sll_halen=%u", halen);
 	if (!halen)
 		return;
@@ -125,7 +122,7 @@ int fmt_sockaddr(struct sbuf *b, const void *p, size_t len, size_t addrlen)
 	memcpy(a, p, addrlen);
 	family = ld16(a, 0);
 	sb_puts(b, "{sa_family=");
-	fmt_xval(b, family, xl_addrfams, DS_NELEM(xl_addrfams), "AF_???");
+	xlat_val(b, &xlat_addrfams, family);
 	if (addrlen > 2) {
 		sb_puts(b, ", ");
 		if (family == AF_UNIX && addrlen >= 3)
@@ -157,42 +154,38 @@ int fmt_linger(struct sbuf *b, const void *p, size_t len)
 
 void fmt_addrfam(struct sbuf *b, unsigned v)
 {
-	fmt_xval(b, v, xl_addrfams, DS_NELEM(xl_addrfams), "AF_???");
+	xlat_val(b, &xlat_addrfams, v);
 }
 
 void fmt_packet_proto(struct sbuf *b, unsigned proto)
 {
 	sb_puts(b, "htons(");
-	fmt_xval(b, ntohs((uint16_t)proto), xl_ethernet_protocols, DS_NELEM(xl_ethernet_protocols),
-		 "ETH_P_???");
+	xlat_val(b, &xlat_ethernet_protocols, ntohs((uint16_t)proto));
 	sb_putc(b, ')');
 }
 
 void fmt_msg_flags(struct sbuf *b, unsigned long v)
 {
-	fmt_flags_dflt(b, v, xl_msg_flags, DS_NELEM(xl_msg_flags), "MSG_???");
+	xlat_flags(b, &xlat_msg_flags, v);
 }
 
 void fmt_sockopt_level_name(struct sbuf *b, int level, int name)
 {
 	static const struct {
 		int level;
-		const struct flag *names;
-		size_t n;
-		const char *dflt;
+		const struct xlat *names;
 	} levels[] = {
-		{ SOL_SOCKET, xl_sock_options, DS_NELEM(xl_sock_options), "SO_???" },
-		{ SOL_IP, xl_sock_ip_options, DS_NELEM(xl_sock_ip_options), "IP_???" },
-		{ SOL_IPV6, xl_sock_ipv6_options, DS_NELEM(xl_sock_ipv6_options), "IPV6_???" },
-		{ SOL_TCP, xl_sock_tcp_options, DS_NELEM(xl_sock_tcp_options), "TCP_???" },
-		{ SOL_UDP, xl_sock_udp_options, DS_NELEM(xl_sock_udp_options), "UDP_???" },
+		{ SOL_SOCKET, &xlat_sock_options },    { SOL_IP, &xlat_sock_ip_options },
+		{ SOL_IPV6, &xlat_sock_ipv6_options }, { SOL_TCP, &xlat_sock_tcp_options },
+		{ SOL_UDP, &xlat_sock_udp_options },
 	};
 
-	fmt_xval(b, (unsigned)level, xl_socketlayers, DS_NELEM(xl_socketlayers), "SOL_??");
+	/* strace's print_sockopt_fd_level_name: its "SOL_??" */
+	fmt_xval(b, (unsigned)level, xlat_socketlayers.f, xlat_socketlayers.n, "SOL_??");
 	sb_puts(b, ", ");
 	for (size_t i = 0; i < DS_NELEM(levels); i++) {
 		if (levels[i].level == level) {
-			fmt_xval(b, (unsigned)name, levels[i].names, levels[i].n, levels[i].dflt);
+			xlat_val(b, levels[i].names, (unsigned)name);
 			return;
 		}
 	}
@@ -206,28 +199,7 @@ void fmt_sockopt_level_name(struct sbuf *b, int level, int name)
  * types ptbpf decodes (SCM_RIGHTS, SCM_CREDENTIALS); -1 for any other,
  * whose data strace decodes its own way: the caller prints the address.
  */
-/* strace 6.1's src/xlat/scmvals.in and ip_cmsg_types.in (x86_64), and its
- * cmsg printers (src/msghdr.c): a message without one prints no data */
-static const struct flag xl_scm_types[] = {
-	{ 1, "SCM_RIGHTS" },
-	{ 2, "SCM_CREDENTIALS" },
-	{ 3, "SCM_SECURITY" },
-	{ 29, "SO_TIMESTAMP_OLD" },
-	{ 35, "SO_TIMESTAMPNS_OLD" },
-	{ 37, "SO_TIMESTAMPING_OLD" },
-	{ 41, "SO_WIFI_STATUS" },
-	{ 54, "SCM_TIMESTAMPING_OPT_STATS" },
-	{ 58, "SCM_TIMESTAMPING_PKTINFO" },
-	{ 61, "SO_TXTIME" },
-	{ 63, "SO_TIMESTAMP_NEW" },
-	{ 64, "SO_TIMESTAMPNS_NEW" },
-	{ 65, "SO_TIMESTAMPING_NEW" },
-};
-static const struct flag xl_ip_cmsg_types[] = {
-	{ 1, "IP_TOS" },     { 2, "IP_TTL" },	   { 6, "IP_RECVOPTS" },     { 7, "IP_RETOPTS" },
-	{ 8, "IP_PKTINFO" }, { 11, "IP_RECVERR" }, { 20, "IP_ORIGDSTADDR" }, { 23, "IP_CHECKSUM" },
-};
-
+/* strace's cmsg printers (src/msghdr.c): a message without one prints no data */
 /* How a control message's data prints (strace's cmsg printers). */
 enum cmsg_kind {
 	CM_FDS,	      /* [3, 4] */
@@ -353,15 +325,12 @@ int fmt_cmsgs(struct sbuf *b, const void *p, size_t len, size_t full)
 		if (off)
 			sb_puts(b, ", ");
 		sb_printf(b, "{cmsg_len=%llu, cmsg_level=", (unsigned long long)clen);
-		fmt_xval(b, (unsigned)level, xl_socketlayers,
-			 sizeof(xl_socketlayers) / sizeof(xl_socketlayers[0]), "SOL_???");
+		xlat_val(b, &xlat_socketlayers, (unsigned)level);
 		sb_puts(b, ", cmsg_type=");
 		if (level == SOL_SOCKET)
-			fmt_xval(b, (unsigned)type, xl_scm_types,
-				 sizeof(xl_scm_types) / sizeof(xl_scm_types[0]), "SCM_???");
+			xlat_val(b, &xlat_scmvals, (unsigned)type);
 		else if (level == SOL_IP)
-			fmt_xval(b, (unsigned)type, xl_ip_cmsg_types,
-				 sizeof(xl_ip_cmsg_types) / sizeof(xl_ip_cmsg_types[0]), "IP_???");
+			xlat_val(b, &xlat_ip_cmsg_types, (unsigned)type);
 		else
 			sb_printf(b, "%#x", (unsigned)type);
 		if (dlen) {

@@ -3,28 +3,15 @@
  * ptbpf: poll, epoll and select arguments as strace 6.1 prints them
  * (src/poll.c, epoll.c, desc.c).
  */
-#include <poll.h>
-#include <sys/epoll.h>
-
 #include "decode/struct.h"
 
 /* strace's print_array stops after -s elements (these printers take no
  * options: its default) */
 #define ARRAY_MAX 32
 
-static const struct flag pollflags[] = {
-	F(POLLIN),     F(POLLPRI),
-	F(POLLOUT),    F(POLLERR),
-	F(POLLHUP),    F(POLLNVAL),
-	F(POLLRDNORM), F(POLLRDBAND),
-	F(POLLWRNORM), F(POLLWRBAND),
-	F(POLLMSG),    { 0x1000, "POLLREMOVE" },
-	F(POLLRDHUP),  { 0x8000, "POLL_BUSY_LOOP" },
-};
-
 void fmt_poll_events(struct sbuf *b, unsigned v)
 {
-	fmt_flags_dflt(b, v, pollflags, DS_NELEM(pollflags), "POLL???");
+	xlat_flags(b, &xlat_pollflags, v);
 }
 
 #define POLLFD_SIZE 8 /* int fd; short events, revents */
@@ -67,7 +54,7 @@ int fmt_pollfds(struct sbuf *b, const void *p, size_t len, size_t n, int revents
 			break;
 		}
 		sb_printf(b, "{fd=%d, revents=", (int32_t)ld32(f, i * POLLFD_SIZE));
-		print_flags(b, rev, pollflags, DS_NELEM(pollflags), NULL);
+		print_flags(b, rev, xlat_pollflags.f, xlat_pollflags.n, NULL);
 		sb_putc(b, '}');
 		printed++;
 	}
@@ -76,13 +63,6 @@ int fmt_pollfds(struct sbuf *b, const void *p, size_t len, size_t n, int revents
 	return 0;
 }
 
-static const struct flag epollevents[] = {
-	F(EPOLLIN),	   F(EPOLLPRI),		  F(EPOLLOUT),	   F(EPOLLERR),
-	F(EPOLLHUP),	   { 0x20, "EPOLLNVAL" }, F(EPOLLRDNORM),  F(EPOLLRDBAND),
-	F(EPOLLWRNORM),	   F(EPOLLWRBAND),	  F(EPOLLMSG),	   F(EPOLLRDHUP),
-	F(EPOLLEXCLUSIVE), F(EPOLLWAKEUP),	  F(EPOLLONESHOT), F(EPOLLET),
-};
-
 #define EPOLL_EVENT_SIZE 12 /* packed on x86_64: u32 events, u64 data */
 
 static void epoll_event_at(struct sbuf *b, const unsigned char *e)
@@ -90,7 +70,7 @@ static void epoll_event_at(struct sbuf *b, const unsigned char *e)
 	uint64_t data = ld64(e, 4);
 
 	sb_puts(b, "{events=");
-	fmt_flags_dflt(b, ld32(e, 0), epollevents, DS_NELEM(epollevents), "EPOLL???");
+	xlat_flags(b, &xlat_epollevents, ld32(e, 0));
 	sb_printf(b, ", data={u32=%u, u64=%llu}}", (uint32_t)data, (unsigned long long)data);
 }
 
@@ -120,9 +100,7 @@ int fmt_epoll_events(struct sbuf *b, const void *p, size_t len, size_t n)
 
 void fmt_epoll_ctl_op(struct sbuf *b, int op)
 {
-	static const struct flag ops[] = { F(EPOLL_CTL_ADD), F(EPOLL_CTL_DEL), F(EPOLL_CTL_MOD) };
-
-	fmt_xval(b, (unsigned)op, ops, DS_NELEM(ops), "EPOLL_CTL_???");
+	xlat_val(b, &xlat_epollctls, (unsigned)op);
 }
 
 int fmt_fd_set(struct sbuf *b, const void *p, size_t len, int nfds)

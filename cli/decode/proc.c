@@ -8,13 +8,6 @@
 
 #include "decode/struct.h"
 
-static const struct flag ptrace_events[] = {
-	{ 1, "PTRACE_EVENT_FORK" },	  { 2, "PTRACE_EVENT_VFORK" },
-	{ 3, "PTRACE_EVENT_CLONE" },	  { 4, "PTRACE_EVENT_EXEC" },
-	{ 5, "PTRACE_EVENT_VFORK_DONE" }, { 6, "PTRACE_EVENT_EXIT" },
-	{ 7, "PTRACE_EVENT_SECCOMP" },	  { 128, "PTRACE_EVENT_STOP" },
-};
-
 /* strace's printstatus() */
 int fmt_wait_status(struct sbuf *b, const void *p, size_t len)
 {
@@ -51,8 +44,7 @@ int fmt_wait_status(struct sbuf *b, const void *p, size_t len)
 
 		if (event) {
 			sb_putc(b, '|');
-			fmt_xval(b, event, ptrace_events, DS_NELEM(ptrace_events),
-				 "PTRACE_EVENT_???");
+			xlat_val(b, &xlat_ptrace_events, event);
 			sb_puts(b, "<<16");
 			status &= 0xffff;
 		}
@@ -62,14 +54,6 @@ int fmt_wait_status(struct sbuf *b, const void *p, size_t len)
 	sb_putc(b, ']');
 	return 0;
 }
-
-static const struct flag sigact_flags[] = {
-	{ 0x04000000, "SA_RESTORER" }, { 0x08000000, "SA_ONSTACK" },
-	{ 0x10000000, "SA_RESTART" },  { 0x20000000, "SA_INTERRUPT" },
-	{ 0x40000000, "SA_NODEFER" },  { 0x80000000, "SA_RESETHAND" },
-	{ 4, "SA_SIGINFO" },	       { 1, "SA_NOCLDSTOP" },
-	{ 2, "SA_NOCLDWAIT" },
-};
 
 /* the kernel's struct sigaction (x86_64): handler, flags, restorer, mask */
 int fmt_sigaction(struct sbuf *b, const void *p, size_t len)
@@ -91,7 +75,7 @@ int fmt_sigaction(struct sbuf *b, const void *p, size_t len)
 	sb_puts(b, ", sa_mask=");
 	decode_sigset(b, ld64(p, 24));
 	sb_puts(b, ", sa_flags=");
-	fmt_flags_dflt(b, flags, sigact_flags, DS_NELEM(sigact_flags), "SA_???");
+	xlat_flags(b, &xlat_sigact_flags, flags);
 	if (flags & 0x04000000) {
 		sb_puts(b, ", sa_restorer=");
 		if (restorer)

@@ -4,7 +4,6 @@
  * as strace 6.1 prints them (src/print_struct_stat.c, statx.c,
  * print_statfs.c, xgetdents.c), x86_64 layouts.
  */
-#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -50,20 +49,10 @@ enum {
 	STX_ABBREV_END = 48,
 };
 
-static const struct flag modetypes[] = {
-	F(S_IFREG), F(S_IFSOCK), F(S_IFIFO), F(S_IFLNK), F(S_IFDIR), F(S_IFBLK), F(S_IFCHR),
-};
-
 void fmt_mode(struct sbuf *b, unsigned mode)
 {
-	const char *ifmt = "";
+	const char *ifmt = mode & S_IFMT ? xlat_name(&xlat_modetypes, mode & S_IFMT) : "";
 
-	if (mode & S_IFMT) {
-		ifmt = NULL;
-		for (size_t i = 0; i < DS_NELEM(modetypes); i++)
-			if (modetypes[i].v == (mode & S_IFMT))
-				ifmt = modetypes[i].n;
-	}
 	if (!ifmt) {
 		sb_printf(b, "%#03o", mode);
 		return;
@@ -123,36 +112,9 @@ int fmt_stat(struct sbuf *b, const void *p, size_t len, const struct decode_opts
 	return 0;
 }
 
-static const struct flag statx_masks[] = {
-	F(STATX_ALL),
-	F(STATX_BASIC_STATS),
-	F(STATX_TYPE),
-	F(STATX_MODE),
-	F(STATX_NLINK),
-	F(STATX_UID),
-	F(STATX_GID),
-	F(STATX_ATIME),
-	F(STATX_MTIME),
-	F(STATX_CTIME),
-	F(STATX_INO),
-	F(STATX_SIZE),
-	F(STATX_BLOCKS),
-	F(STATX_BTIME),
-	{ 0x1000, "STATX_MNT_ID" },
-	{ 0x2000, "STATX_DIOALIGN" },
-};
-
-static const struct flag statx_attrs[] = {
-	{ 0x4, "STATX_ATTR_COMPRESSED" },    { 0x10, "STATX_ATTR_IMMUTABLE" },
-	{ 0x20, "STATX_ATTR_APPEND" },	     { 0x40, "STATX_ATTR_NODUMP" },
-	{ 0x800, "STATX_ATTR_ENCRYPTED" },   { 0x1000, "STATX_ATTR_AUTOMOUNT" },
-	{ 0x2000, "STATX_ATTR_MOUNT_ROOT" }, { 0x100000, "STATX_ATTR_VERITY" },
-	{ 0x200000, "STATX_ATTR_DAX" },
-};
-
 void fmt_statx_mask(struct sbuf *b, unsigned v)
 {
-	fmt_flags_dflt(b, v, statx_masks, DS_NELEM(statx_masks), "STATX_???");
+	xlat_flags(b, &xlat_statx_masks, v);
 }
 
 /* PRINT_FIELD_ID: (uid_t) -1 as -1 */
@@ -185,8 +147,7 @@ int fmt_statx(struct sbuf *b, const void *p, size_t len, const struct decode_opt
 	if (o->verbose)
 		sb_printf(b, ", stx_blksize=%u", ld32(p, STX_BLKSIZE));
 	sb_puts(b, ", stx_attributes=");
-	fmt_flags_dflt(b, ld64(p, STX_ATTRIBUTES), statx_attrs, DS_NELEM(statx_attrs),
-		       "STATX_ATTR_???");
+	xlat_flags(b, &xlat_statx_attrs, ld64(p, STX_ATTRIBUTES));
 	if (o->verbose) {
 		if (mask & STATX_NLINK)
 			sb_printf(b, ", stx_nlink=%u", ld32(p, STX_NLINK));
@@ -210,8 +171,7 @@ int fmt_statx(struct sbuf *b, const void *p, size_t len, const struct decode_opt
 	if (mask & STATX_BLOCKS)
 		sb_printf(b, ", stx_blocks=%llu", (unsigned long long)ld64(p, STX_BLOCKS));
 	sb_puts(b, ", stx_attributes_mask=");
-	fmt_flags_dflt(b, ld64(p, STX_ATTRIBUTES_MASK), statx_attrs, DS_NELEM(statx_attrs),
-		       "STATX_ATTR_???");
+	xlat_flags(b, &xlat_statx_attrs, ld64(p, STX_ATTRIBUTES_MASK));
 	if (mask & STATX_ATIME)
 		fmt_statx_time(b, "stx_atime", p, STX_ATIME);
 	if (mask & STATX_BTIME)
@@ -232,128 +192,6 @@ int fmt_statx(struct sbuf *b, const void *p, size_t len, const struct decode_opt
 	return 0;
 }
 
-/* strace's src/xlat/fsmagic.in */
-static const struct flag fsmagic[] = {
-	{ 0x0000002f, "QNX4_SUPER_MAGIC" },
-	{ 0x00000033, "Z3FOLD_MAGIC" },
-	{ 0x00000187, "AUTOFS_SUPER_MAGIC" },
-	{ 0x00001373, "DEVFS_SUPER_MAGIC" },
-	{ 0x0000137d, "EXT_SUPER_MAGIC" },
-	{ 0x0000137f, "MINIX_SUPER_MAGIC" },
-	{ 0x0000138f, "MINIX_SUPER_MAGIC2" },
-	{ 0x00001cd1, "DEVPTS_SUPER_MAGIC" },
-	{ 0x00002468, "MINIX2_SUPER_MAGIC" },
-	{ 0x00002478, "MINIX2_SUPER_MAGIC2" },
-	{ 0x00003434, "NILFS_SUPER_MAGIC" },
-	{ 0x00004244, "HFS_SUPER_MAGIC" },
-	{ 0x0000482b, "HFSPLUS_SUPER_MAGIC" },
-	{ 0x00004d44, "MSDOS_SUPER_MAGIC" },
-	{ 0x00004d5a, "MINIX3_SUPER_MAGIC" },
-	{ 0x0000517b, "SMB_SUPER_MAGIC" },
-	{ 0x0000564c, "NCP_SUPER_MAGIC" },
-	{ 0x00005df5, "EXOFS_SUPER_MAGIC" },
-	{ 0x00006969, "NFS_SUPER_MAGIC" },
-	{ 0x00007275, "ROMFS_MAGIC" },
-	{ 0x000072b6, "JFFS2_SUPER_MAGIC" },
-	{ 0x00009660, "ISOFS_SUPER_MAGIC" },
-	{ 0x00009fa0, "PROC_SUPER_MAGIC" },
-	{ 0x00009fa1, "OPENPROM_SUPER_MAGIC" },
-	{ 0x00009fa2, "USBDEVICE_SUPER_MAGIC" },
-	{ 0x0000adf5, "ADFS_SUPER_MAGIC" },
-	{ 0x0000adff, "AFFS_SUPER_MAGIC" },
-	{ 0x0000ef51, "EXT2_OLD_SUPER_MAGIC" },
-	{ 0x0000ef53, "EXT2_SUPER_MAGIC" },
-	{ 0x0000f15f, "ECRYPTFS_SUPER_MAGIC" },
-	{ 0x00011954, "UFS_MAGIC" },
-	{ 0x0027e0eb, "CGROUP_SUPER_MAGIC" },
-	{ 0x00414a53, "EFS_SUPER_MAGIC" },
-	{ 0x00c0ffee, "HOSTFS_SUPER_MAGIC" },
-	{ 0x00c36400, "CEPH_SUPER_MAGIC" },
-	{ 0x01021994, "TMPFS_MAGIC" },
-	{ 0x01021997, "V9FS_MAGIC" },
-	{ 0x01161970, "GFS2_MAGIC" },
-	{ 0x012fd16d, "XIAFS_SUPER_MAGIC" },
-	{ 0x012ff7b4, "XENIX_SUPER_MAGIC" },
-	{ 0x012ff7b5, "SYSV4_SUPER_MAGIC" },
-	{ 0x012ff7b6, "SYSV2_SUPER_MAGIC" },
-	{ 0x012ff7b7, "COH_SUPER_MAGIC" },
-	{ 0x02011994, "SHMFS_SUPER_MAGIC" },
-	{ 0x09041934, "ANON_INODE_FS_MAGIC" },
-	{ 0x0bad1dea, "FUTEXFS_SUPER_MAGIC" },
-	{ 0x11307854, "MTD_INODE_FS_MAGIC" },
-	{ 0x13661366, "BALLOON_KVM_MAGIC" },
-	{ 0x15013346, "UDF_SUPER_MAGIC" },
-	{ 0x1badface, "BFS_MAGIC" },
-	{ 0x2011bab0, "EXFAT_SUPER_MAGIC" },
-	{ 0x24051905, "UBIFS_SUPER_MAGIC" },
-	{ 0x28cd3d45, "CRAMFS_MAGIC" },
-	{ 0x2fc12fc1, "ZFS_SUPER_MAGIC" },
-	{ 0x3153464a, "JFS_SUPER_MAGIC" },
-	{ 0x42465331, "BEFS_SUPER_MAGIC" },
-	{ 0x42494e4d, "BINFMTFS_MAGIC" },
-	{ 0x43415d53, "SMACK_MAGIC" },
-	{ 0x444d4142, "DMA_BUF_MAGIC" },
-	{ 0x453dcd28, "CRAMFS_MAGIC_WEND" },
-	{ 0x454d444d, "DEVMEM_MAGIC" },
-	{ 0x47504653, "GPFS_SUPER_MAGIC" },
-	{ 0x50495045, "PIPEFS_MAGIC" },
-	{ 0x52654973, "REISERFS_SUPER_MAGIC" },
-	{ 0x5345434d, "SECRETMEM_MAGIC" },
-	{ 0x5346414f, "AFS_SUPER_MAGIC" },
-	{ 0x5346544e, "NTFS_SB_MAGIC" },
-	{ 0x534f434b, "SOCKFS_MAGIC" },
-	{ 0x54190100, "UFS_CIGAM" },
-	{ 0x565a4653, "VZFS_SUPER_MAGIC" },
-	{ 0x57ac6e9d, "STACK_END_MAGIC" },
-	{ 0x58295829, "ZSMALLOC_MAGIC" },
-	{ 0x58465342, "XFS_SUPER_MAGIC" },
-	{ 0x5a3c69f0, "AAFS_MAGIC" },
-	{ 0x5a4f4653, "ZONEFS_MAGIC" },
-	{ 0x6165676c, "PSTOREFS_MAGIC" },
-	{ 0x61756673, "AUFS_SUPER_MAGIC" },
-	{ 0x62646576, "BDEVFS_MAGIC" },
-	{ 0x62656570, "CONFIGFS_MAGIC" },
-	{ 0x62656572, "SYSFS_MAGIC" },
-	{ 0x63677270, "CGROUP2_SUPER_MAGIC" },
-	{ 0x64626720, "DEBUGFS_MAGIC" },
-	{ 0x64646178, "DAXFS_MAGIC" },
-	{ 0x65735543, "FUSE_CTL_SUPER_MAGIC" },
-	{ 0x65735546, "FUSE_SUPER_MAGIC" },
-	{ 0x68191122, "QNX6_SUPER_MAGIC" },
-	{ 0x6b414653, "AFS_FS_MAGIC" },
-	{ 0x6c6f6f70, "BINDERFS_SUPER_MAGIC" },
-	{ 0x6e736673, "NSFS_MAGIC" },
-	{ 0x73636673, "SECURITYFS_MAGIC" },
-	{ 0x73717368, "SQUASHFS_MAGIC" },
-	{ 0x73727279, "BTRFS_TEST_MAGIC" },
-	{ 0x73757245, "CODA_SUPER_MAGIC" },
-	{ 0x7461636f, "OCFS2_SUPER_MAGIC" },
-	{ 0x74726163, "TRACEFS_MAGIC" },
-	{ 0x794c7630, "OVERLAYFS_SUPER_MAGIC" },
-	{ 0x858458f6, "RAMFS_MAGIC" },
-	{ 0x9123683e, "BTRFS_SUPER_MAGIC" },
-	{ 0x958458f6, "HUGETLBFS_MAGIC" },
-	{ 0xa501fcf5, "VXFS_SUPER_MAGIC" },
-	{ 0xabba1974, "XENFS_SUPER_MAGIC" },
-	{ 0xc7571590, "PPC_CMM_MAGIC" },
-	{ 0xc97e8168, "LOGFS_MAGIC" },
-	{ 0xcafe4a11, "BPF_FS_MAGIC" },
-	{ 0xde5e81e4, "EFIVARFS_MAGIC" },
-	{ 0xe0f5e1e2, "EROFS_SUPER_MAGIC_V1" },
-	{ 0xf2f52010, "F2FS_SUPER_MAGIC" },
-	{ 0xf97cff8c, "SELINUX_MAGIC" },
-	{ 0xf995e849, "HPFS_SUPER_MAGIC" },
-	{ 0xfe534d42, "SMB2_SUPER_MAGIC" },
-	{ 0xff534d42, "CIFS_SUPER_MAGIC" },
-};
-
-static const struct flag statfs_flags[] = {
-	{ 0x0020, "ST_VALID" },	   { 0x0001, "ST_RDONLY" },	 { 0x0002, "ST_NOSUID" },
-	{ 0x0004, "ST_NODEV" },	   { 0x0008, "ST_NOEXEC" },	 { 0x0010, "ST_SYNCHRONOUS" },
-	{ 0x0040, "ST_MANDLOCK" }, { 0x0400, "ST_NOATIME" },	 { 0x0800, "ST_NODIRATIME" },
-	{ 0x1000, "ST_RELATIME" }, { 0x2000, "ST_NOSYMFOLLOW" },
-};
-
 /* struct statfs (x86_64): eleven 8-byte words, f_fsid two ints in the eighth */
 int fmt_statfs(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
 {
@@ -365,7 +203,7 @@ int fmt_statfs(struct sbuf *b, const void *p, size_t len, const struct decode_op
 	if (len < 88)
 		return -1;
 	sb_puts(b, "{f_type=");
-	fmt_xval(b, ld64(p, 0), fsmagic, DS_NELEM(fsmagic), NULL);
+	xlat_val(b, &xlat_fsmagic, ld64(p, 0));
 	for (size_t i = 0; i < DS_NELEM(names); i++)
 		sb_printf(b, ", %s=%llu", names[i], (unsigned long long)ld64(p, 8 + 8 * i));
 	sb_puts(b, ", f_fsid={val=[");
@@ -377,16 +215,11 @@ int fmt_statfs(struct sbuf *b, const void *p, size_t len, const struct decode_op
 	flags = ld64(p, 80);
 	if (flags & 0x20) {
 		sb_puts(b, ", f_flags=");
-		fmt_flags_dflt(b, flags, statfs_flags, DS_NELEM(statfs_flags), "ST_???");
+		xlat_flags(b, &xlat_statfs_flags, flags);
 	}
 	sb_putc(b, '}');
 	return 0;
 }
-
-static const struct flag dirent_types[] = {
-	F(DT_UNKNOWN), F(DT_FIFO), F(DT_CHR),  F(DT_DIR), F(DT_BLK),
-	F(DT_REG),     F(DT_LNK),  F(DT_SOCK), F(DT_WHT),
-};
 
 #define DIRENT64_HEAD 19 /* d_ino, d_off, d_reclen, d_type */
 
@@ -394,7 +227,7 @@ static const struct flag dirent_types[] = {
 static void fmt_dirent_tail(struct sbuf *b, const unsigned char *d, size_t name_len, int xflag)
 {
 	sb_puts(b, ", d_type=");
-	fmt_xval(b, d[18], dirent_types, DS_NELEM(dirent_types), "DT_???");
+	xlat_val(b, &xlat_dirent_types, d[18]);
 	if (name_len) {
 		/* printpathn: the name's bytes before its last, `...` when no NUL is in all */
 		if (name_len > 256)

@@ -37,6 +37,30 @@ void fmt_xval(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n, 
 		sb_printf(b, " /* %s */", dflt);
 }
 
+const char *xlat_name(const struct xlat *x, unsigned long v)
+{
+	for (size_t i = 0; i < x->n; i++)
+		if (x->f[i].v == v)
+			return x->f[i].n;
+	return NULL;
+}
+
+void xlat_val(struct sbuf *b, const struct xlat *x, unsigned long v)
+{
+	fmt_xval(b, v, x->f, x->n, x->dflt);
+}
+
+void xlat_flags(struct sbuf *b, const struct xlat *x, unsigned long v)
+{
+	const char *zero = v ? NULL : xlat_name(x, 0);
+
+	/* strace names 0 when the table does: PROT_NONE, F_OK */
+	if (zero)
+		sb_puts(b, zero);
+	else
+		fmt_flags_dflt(b, v, x->f, x->n, x->dflt);
+}
+
 /* strace's is_print and its test for the bytes that make -x hex a whole string */
 static int is_print(unsigned c)
 {
@@ -228,33 +252,8 @@ int fmt_sockopt_int(struct sbuf *b, const void *p, size_t len)
 	return fmt_int_array(b, p, len, 1);
 }
 
-static const char *const clocks[] = {
-	"CLOCK_REALTIME",	   "CLOCK_MONOTONIC",	  "CLOCK_PROCESS_CPUTIME_ID",
-	"CLOCK_THREAD_CPUTIME_ID", "CLOCK_MONOTONIC_RAW", "CLOCK_REALTIME_COARSE",
-	"CLOCK_MONOTONIC_COARSE",  "CLOCK_BOOTTIME",	  "CLOCK_REALTIME_ALARM",
-	"CLOCK_BOOTTIME_ALARM",	   "CLOCK_SGI_CYCLE",	  "CLOCK_TAI",
-};
-
 void fmt_clockid(struct sbuf *b, int id)
 {
-	if (id >= 0 && (size_t)id < DS_NELEM(clocks)) {
-		sb_puts(b, clocks[id]);
-		return;
-	}
-	/* a dynamic clock: strace's MAKE_PROCESS_CPUCLOCK / MAKE_THREAD_CPUCLOCK forms */
-	if (id < 0) {
-		static const char *const kinds[] = { "CPUCLOCK_PROF", "CPUCLOCK_VIRT",
-						     "CPUCLOCK_SCHED", "CPUCLOCK_MAX" };
-		int pid = ~(id >> 3);
-
-		if ((id & 7) == 7) {
-			sb_printf(b, "FD_TO_CLOCKID(%d)", pid);
-			return;
-		}
-		sb_printf(b, "%s(%d, %s)",
-			  id & 4 ? "MAKE_THREAD_CPUCLOCK" : "MAKE_PROCESS_CPUCLOCK", pid,
-			  kinds[id & 3]);
-		return;
-	}
-	sb_printf(b, "%#x /* CLOCK_??? */", (unsigned)id);
+	/* Debian's strace 6.1 has no CLOCKID_TO_FD: a CPU or fd clock's id in hex too */
+	xlat_val(b, &xlat_clocknames, (unsigned)id);
 }

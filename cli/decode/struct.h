@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "decode/decode.h" /* struct sbuf, sb_*, struct flag */
+#include "xlat_tables.h"
 
 struct decode_opts {
 	unsigned strsize; /* -s: bytes of a string or buffer printed (strace's default 32) */
@@ -89,11 +90,6 @@ void fmt_poll_events(struct sbuf *b, unsigned v);		  /* POLLIN|POLLOUT */
 void fmt_statx_mask(struct sbuf *b, unsigned v);		  /* STATX_BASIC_STATS */
 
 /* Shared by the printers (decode_str.c). */
-/* print_flags, but a value with no known bit as strace's "0x40 <c> ST_??? <e>" */
-void fmt_flags_dflt(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n,
-		    const char *dflt);
-/* A value's name in fl (exact match), else "0x.. <c> dflt <e>" (dflt NULL: "0x.."). */
-void fmt_xval(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n, const char *dflt);
 /* strace's quoting of s[0..n): eol_nul stops at a NUL; returns 1 when no NUL ended it */
 int fmt_quote(struct sbuf *b, const unsigned char *s, size_t n, int eol_nul, int xflag);
 /* " <c> 2023-11-14T22:13:20.123456789+0000 <e>" (local time; <c>, <e> a C

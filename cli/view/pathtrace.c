@@ -36,7 +36,7 @@ static const struct pt_rule {
 } pt_rules[] = {
 /* clang-format off */
 #define SYSCALL(name, num, nargs, printed, ret, form, classes) { .nr = num,
-#define ARG(name, type)
+#define ARG(name, type, ...)
 #define CAP(...)
 #define PATHTRACE(f, p) .ruled = 1, .fds = (f), .paths = (p),
 #define FDOP(op, arg) .fdop = (op), .flags_arg = (arg),

@@ -15,7 +15,7 @@ static const struct {
 } sysclasses[] = {
 /* clang-format off */
 #define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, #name, classes },
-#define ARG(name, type)
+#define ARG(name, type, ...)
 #define CAP(...)
 #define END
 #define PATHTRACE(fds, paths)

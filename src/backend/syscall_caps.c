@@ -52,7 +52,7 @@ struct cap_row {
 static const struct cap_row cap_rows[] = {
 /* clang-format off */
 #define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, {
-#define ARG(name, type)
+#define ARG(name, type, ...)
 #define CAP(...) __VA_ARGS__,
 #define END } },
 #define PATHTRACE(fds, paths)

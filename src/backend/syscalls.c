@@ -21,7 +21,7 @@ struct sc_entry {
 static const struct sc_entry sc_known[] = {
 /* clang-format off */
 #define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, #name, nargs, {
-#define ARG(name, type) (type) == A_PATH,
+#define ARG(name, type, ...) (type) == A_PATH,
 #define CAP(...)
 #define END } },
 #define PATHTRACE(fds, paths)

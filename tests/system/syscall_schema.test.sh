@@ -1,8 +1,9 @@
 #!/bin/sh
 # schema/syscalls.def, the one description of each syscall: sorted by name
 # (the library and the command bsearch it), each name and number once, the
-# numbers those of the compiler's <sys/syscall.h>, and the argument names
-# those of the running kernel's syscall tracepoints where tracefs has them.
+# numbers those of the compiler's <sys/syscall.h>, the argument names
+# those of the running kernel's syscall tracepoints where tracefs has them,
+# and a table (an xlat/NAME.in) in the printer column of each table type.
 # usage: sh syscall_schema.test.sh BUILD_DIR SOURCE_DIR
 set -eu
 src=${2:-$(dirname "$0")/../..}
@@ -18,14 +19,20 @@ python3 - "$def" "$hdr" "$tracefs" <<'PY'
 import os, re, sys
 
 def_path, hdr_path, tracefs = sys.argv[1:4]
+xlat_dir = os.path.join(os.path.dirname(def_path), "..", "xlat")
 calls, cur = [], None
 for n, line in enumerate(open(def_path), 1):
     line = line.split("/*")[0].strip()
     if m := re.match(r"SYSCALL\((\w+), (\d+), (\d), (-1|\d), (R_\w+), (S_\w+), ([\w |]+)\)$", line):
         assert cur is None, f"line {n}: SYSCALL before END"
         cur = dict(name=m[1], nr=int(m[2]), nargs=int(m[3]), printed=int(m[4]), args=[], caps=0)
-    elif m := re.match(r"ARG\((\w+), (A_\w+)\)$", line):
+    elif m := re.match(r"ARG\((\w+), (A_\w+)(?:, (\w+))?\)$", line):
         assert cur and not cur["caps"], f"line {n}: ARG outside a call or after its CAPs"
+        # the printer column: the table types print the names of an xlat/NAME.in
+        table_type = m[2] in ("A_XVAL", "A_XVAL32", "A_FLAGS", "A_FLAGS32")
+        assert table_type == bool(m[3]), f"line {n}: {m[2]} {'needs' if table_type else 'takes no'} table"
+        assert not m[3] or os.path.exists(os.path.join(xlat_dir, m[3] + ".in")), \
+            f"line {n}: no xlat/{m[3]}.in"
         cur["args"].append((m[1], m[2]))
     elif line.startswith("CAP("):
         assert cur, f"line {n}: CAP outside a call"

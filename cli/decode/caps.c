@@ -547,57 +547,13 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	return 1;
 }
 
-void caps_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *xdata,
-		    size_t xlen, const void *entry, size_t elen)
+int caps_json_arg(struct sbuf *t, const struct cap_set *x, int i)
 {
-	struct cap_set x;
-	struct sbuf t = { 0 };
-	int first = 1, bad;
-	unsigned int done = 0;
+	const struct cap_ref *c = &x->c[i];
 
-	caps_of_exit(&x, xdata, xlen);
-	for (int i = 0; i < x.n; i++) {
-		const struct cap_ref *c = &x.c[i];
-		const char *n = sys_arg_name(sys, c->h.arg);
-
-		/* an argument once (an iovec array's elements, a msghdr's
-		 * parts); an ioctl's bytes depend on the entry's command */
-		if ((done & (1u << (c->h.arg & 7))) ||
-		    ((c->h.type == PTBPF_CAP_IOCTL || c->h.type == PTBPF_CAP_ARG_STRINGS) &&
-		     !entry))
-			continue;
-		done |= 1u << (c->h.arg & 7);
-		sb_puts(b, first ? ",\"decoded\":{" : ",");
-		first = 0;
-		if (n)
-			sb_json_str(b, n, strlen(n));
-		else
-			sb_printf(b, "\"arg%d\"", c->h.arg);
-		sb_putc(b, ':');
-		if (c->h.type == PTBPF_CAP_DIRENTS) {
-			/* the pointer is the entry's: the count alone */
-			sb_printf(b, "{\"entries\":%u}", c->h.full);
-			continue;
-		}
-		sb_reset(&t);
-		if (c->h.type == PTBPF_CAP_IOCTL || c->h.type == PTBPF_CAP_ARG_STRINGS) {
-			/* as the command says (an exec's argv: as the entry
-			 * counted it), as the text line has it */
-			decode_sys_arg(&t, d, entry, elen, xdata, xlen, c->h.arg);
-			bad = !t.len;
-		} else if (c->h.type == PTBPF_CAP_MSGHDR) {
-			bad = print_msghdr(&t, &x, i, NULL);
-		} else {
-			bad = print_cap(&t, &x, c, 0);
-		}
-		if (bad || t.failed)
-			sb_puts(b, "null");
-		else
-			sb_json_str(b, t.s, t.len);
-	}
-	if (!first)
-		sb_putc(b, '}');
-	sb_free(&t);
+	if (c->h.type == PTBPF_CAP_MSGHDR)
+		return print_msghdr(t, x, i, NULL);
+	return print_cap(t, x, c, 0);
 }
 
 /* select's: " (in [3], out [4], left {...})", nothing when no fd is ready */

@@ -40,8 +40,9 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 /* JSON: an exit's captures, ",\"decoded\":{\"buf\":\"...\"}" by argument name;
  * entry (NULL: not known) is its entry's payload, for what depends on it
  * (an ioctl's command, an exec's argv) */
-void caps_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *xdata,
-		    size_t xlen, const void *entry, size_t elen);
+/* The text of capture i of x for JSON (an iovec, a msghdr: the whole
+ * argument); nonzero: none. */
+int caps_json_arg(struct sbuf *t, const struct cap_set *x, int i);
 /* What strace prints after the result: poll's " ([{fd=3, revents=POLLIN}])" */
 void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit);
 

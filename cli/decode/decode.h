@@ -83,6 +83,11 @@ void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *arg
 unsigned decode_sys_argmask(const struct sysdesc *d, const void *data, size_t len);
 void decode_sys_arg(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
 		    const void *xdata, size_t xlen, int i);
+/* ,"decoded":{"buf":"...",...}: what exit xdata of syscall sys brought, each
+ * argument by its name (entry: the entry's payload, for what it says how
+ * to print; NULL: unknown). */
+void decode_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *xdata,
+		      size_t xlen, const void *entry, size_t elen);
 /* The name the kernel gives argument i of syscall sys ("fd"), NULL: none known. */
 const char *sys_arg_name(const char *sys, int i);
 /* What strace prints after the result, from the exit's captures (poll's revents). */

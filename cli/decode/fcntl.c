@@ -5,8 +5,17 @@
  */
 #include <fcntl.h>
 
-#include "decode/scalar.h"
 #include "decode/struct.h"
+
+void fmt_open_flags(struct sbuf *b, unsigned long v)
+{
+	sb_puts(b, xlat_name(&xlat_open_access_modes, v & O_ACCMODE));
+	v &= ~(unsigned long)O_ACCMODE;
+	if (v) {
+		sb_putc(b, '|');
+		print_flags(b, v, xlat_open_mode_flags.f, xlat_open_mode_flags.n, NULL);
+	}
+}
 
 enum fcntl_arg {
 	FA_HEX = 0, /* a command without a row: 0x... */

@@ -21,65 +21,6 @@
 #define K_O_TMPFILE_IN 020000000  /* __O_TMPFILE, without O_DIRECTORY */
 #define K_FICLONE      0x40049409 /* _IOW(0x94, 9, int) */
 
-void print_flags(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n, const char *zero)
-{
-	int first = 1;
-	size_t i;
-
-	if (!v) {
-		sb_puts(b, zero ? zero : "0");
-		return;
-	}
-	for (i = 0; i < n && v; i++) {
-		if (fl[i].v && (v & fl[i].v) == fl[i].v) {
-			if (!first)
-				sb_putc(b, '|');
-			sb_puts(b, fl[i].n);
-			v &= ~fl[i].v;
-			first = 0;
-		}
-	}
-	if (v) {
-		if (!first)
-			sb_putc(b, '|');
-		sb_xhex(b, v);
-	}
-}
-
-void decode_signal(struct sbuf *b, int sig)
-{
-	const char *a;
-
-	if (sig == 0) {
-		sb_puts(b, "0");
-		return;
-	}
-	/* strace's names, by the kernel's numbers: glibc's SIGRTMIN (34)
-	 * leaves it 32 and 33 for itself, the kernel's does not */
-	if (sig >= 32 && sig <= 64) {
-		if (sig == 32)
-			sb_puts(b, "SIGRTMIN");
-		else
-			sb_printf(b, "SIGRT_%d", sig - 32);
-		return;
-	}
-	a = sig_abbrev(sig);
-	if (a)
-		sb_printf(b, "SIG%s", a);
-	else
-		sb_printf(b, "%d", sig);
-}
-
-void fmt_open_flags(struct sbuf *b, unsigned long v)
-{
-	sb_puts(b, xlat_name(&xlat_open_access_modes, v & O_ACCMODE));
-	v &= ~(unsigned long)O_ACCMODE;
-	if (v) {
-		sb_putc(b, '|');
-		print_flags(b, v, xlat_open_mode_flags.f, xlat_open_mode_flags.n, NULL);
-	}
-}
-
 /* The arguments each futex op prints (strace's do_futex), by op & 127; others: all six. */
 static const unsigned char futex_args[] = {
 	[FUTEX_WAIT] = 0x0f,	       [FUTEX_WAKE] = 0x07,	   [FUTEX_FD] = 0x07,

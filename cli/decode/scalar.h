@@ -23,13 +23,6 @@ struct sysdesc {
 	} a[6];
 };
 
-/* strace's tprint_open_modes: the access mode's name, then the flags */
-void fmt_open_flags(struct sbuf *b, unsigned long v);
-/* decode_fcntl.c: fcntl's third argument and result by its command (cmd) */
-int fcntl_has_arg(unsigned cmd); /* 0: strace prints none (F_GETFD) */
-void fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v);
-int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret); /* as scalar_ret */
-
 /* Prints argument i of args, of a type other than A_PATH, with table xlat (XL_: none). */
 void scalar_arg(struct sbuf *b, int type, int xlat, const uint64_t *args, int i);
 /* The arguments of d's call with these values it prints, a bit each. */

@@ -50,3 +50,27 @@ void decode_sigset(struct sbuf *b, uint64_t mask)
 	}
 	sb_putc(b, ']');
 }
+
+void decode_signal(struct sbuf *b, int sig)
+{
+	const char *a;
+
+	if (sig == 0) {
+		sb_puts(b, "0");
+		return;
+	}
+	/* strace's names, by the kernel's numbers: glibc's SIGRTMIN (34)
+	 * leaves it 32 and 33 for itself, the kernel's does not */
+	if (sig >= 32 && sig <= 64) {
+		if (sig == 32)
+			sb_puts(b, "SIGRTMIN");
+		else
+			sb_printf(b, "SIGRT_%d", sig - 32);
+		return;
+	}
+	a = sig_abbrev(sig);
+	if (a)
+		sb_printf(b, "SIG%s", a);
+	else
+		sb_printf(b, "%d", sig);
+}

@@ -7,60 +7,6 @@
 
 #include "decode/struct.h"
 
-void fmt_flags_dflt(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n,
-		    const char *dflt)
-{
-	size_t i;
-
-	for (i = 0; i < n && v; i++)
-		if (fl[i].v && (v & fl[i].v) == fl[i].v)
-			break;
-	if (v && i == n) {
-		sb_xhex(b, v);
-		if (dflt)
-			sb_printf(b, " /* %s */", dflt);
-		return;
-	}
-	print_flags(b, v, fl, n, NULL);
-}
-
-void fmt_xval(struct sbuf *b, unsigned long v, const struct flag *fl, size_t n, const char *dflt)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (fl[i].v == v) {
-			sb_puts(b, fl[i].n);
-			return;
-		}
-	}
-	sb_xhex(b, v);
-	if (dflt)
-		sb_printf(b, " /* %s */", dflt);
-}
-
-const char *xlat_name(const struct xlat *x, unsigned long v)
-{
-	for (size_t i = 0; i < x->n; i++)
-		if (x->f[i].v == v)
-			return x->f[i].n;
-	return NULL;
-}
-
-void xlat_val(struct sbuf *b, const struct xlat *x, unsigned long v)
-{
-	fmt_xval(b, v, x->f, x->n, x->dflt);
-}
-
-void xlat_flags(struct sbuf *b, const struct xlat *x, unsigned long v)
-{
-	const char *zero = v ? NULL : xlat_name(x, 0);
-
-	/* strace names 0 when the table does: PROT_NONE, F_OK */
-	if (zero)
-		sb_puts(b, zero);
-	else
-		fmt_flags_dflt(b, v, x->f, x->n, x->dflt);
-}
-
 /* strace's is_print and its test for the bytes that make -x hex a whole string */
 static int is_print(unsigned c)
 {

@@ -124,4 +124,11 @@ static inline uint16_t ld16(const void *p, size_t off)
 
 #define DS_NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
+/* strace's tprint_open_modes: the access mode's name, then the flags */
+void fmt_open_flags(struct sbuf *b, unsigned long v);
+/* fcntl.c: fcntl's third argument and result by its command (cmd) */
+int fcntl_has_arg(unsigned cmd); /* 0: strace prints none (F_GETFD) */
+void fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v);
+int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret); /* as scalar_ret */
+
 #endif

@@ -236,7 +236,7 @@ void fmt_json_fields_entry(struct sbuf *b, const struct cli_ev *ev, const void *
 			if (x->ret < 0 && x->ret >= -4095 && errno_name((int)-x->ret))
 				sb_printf(b, ",\"errno\":\"%s\"", errno_name((int)-x->ret));
 			fmt_late_json(b, d, len);
-			caps_json_exit(b, sys, ev->desc, d, len, entry, elen);
+			decode_json_exit(b, sys, ev->desc, d, len, entry, elen);
 		}
 		return;
 	}

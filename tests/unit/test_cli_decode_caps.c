@@ -631,16 +631,16 @@ static void test_ioctl_json(void **state)
 	pl_enter(&e, 16, winsz, PTBPF_SYS_CAPS_AT_EXIT);
 	pl_exit(&x, 16, 0);
 	pl_cap(&x, 2, PTBPF_CAP_IOCTL, ws, sizeof(ws), sizeof(ws));
-	caps_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, e.b, e.len);
+	decode_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, e.b, e.len);
 	assert_string_equal(
 		b.s, ",\"decoded\":{\"arg\":\"{ws_row=24, ws_col=80, ws_xpixel=0, ws_ypixel=0}\"}");
 	sb_reset(&b);
-	caps_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, NULL, 0);
+	decode_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, NULL, 0);
 	assert_int_equal(b.len, 0);
 	/* a command without a decoder: the address, as the text line */
 	pl_enter(&e, 16, other, PTBPF_SYS_CAPS_AT_EXIT);
 	sb_reset(&b);
-	caps_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, e.b, e.len);
+	decode_json_exit(&b, "ioctl", sys_desc("ioctl"), x.b, x.len, e.b, e.len);
 	assert_string_equal(b.s, ",\"decoded\":{\"arg\":\"0x7ffd7000\"}");
 	sb_free(&b);
 }

@@ -133,8 +133,11 @@ static void print_loss_hint(const struct rec *r, const struct ptbpf_counters *c)
 	size_text(big, sizeof(big), more);
 	fprintf(stderr,
 		"%s: events were lost: they came faster than ptbpf drained them at --buffer-size "
-		"%s%s; --buffer-size %s (4 times that in memory) or --nice -10 avoids it\n",
-		cli_prog, now, r->a->bufsize_set ? "" : " (the default)", big);
+		"%s%s; ",
+		cli_prog, now, r->a->bufsize_set ? "" : " (the default)");
+	if (more > cur)
+		fprintf(stderr, "--buffer-size %s (memory: about 4 times the size) or ", big);
+	fprintf(stderr, "--nice -10 avoids it\n");
 }
 
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)

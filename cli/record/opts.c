@@ -66,7 +66,10 @@ static const struct argp_option record_opts[] = {
 	  0 },
 	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
 	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0,
-	  "Stream buffer size (suffixes K, M, G; default 32M, with -k 128M)", 0 },
+	  "Stream buffer size (suffixes K, M, G; default 4M, with -k 128M). The kernel rings are "
+	  "twice it, and -o's spare stream as much again: about 4 times it in all. Raise it "
+	  "(e.g. 32M) where events are lost (a syscall flood)",
+	  0 },
 	{ "policy", OPT_POLICY, "POLICY", 0,
 	  "What to do when the stream is full: loop, until-full, flush", 0 },
 	{ "log-policy", OPT_LOGPOLICY, "POLICY", 0,

@@ -14,12 +14,17 @@
 #include "view/view.h"
 
 /*
- * --buffer-size not given: the stream's size (the library's default is 4
- * MiB). A 2-thread syscall flood on 2 CPUs outruns the live printer and,
- * with -o, the kernel rings (twice the stream size) while the flusher
- * writes: with this much, it loses nothing (docs/benchmarks.md).
+ * --buffer-size not given: the stream's size, the library's default. The
+ * kernel rings are twice it, the log's spare stream as much again: a
+ * record then fits a container of 128 MiB, and a tree walk or a build
+ * loses nothing; a 2-thread syscall flood on 2 CPUs outruns the live
+ * printer and loses some (docs/benchmarks.md).
  */
-#define RECORD_DEFAULT_BUFSIZE ((size_t)32 << 20)
+#define RECORD_DEFAULT_BUFSIZE ((size_t)4 << 20)
+/* What the loss line proposes at least: the flood loses nothing with it. */
+#define RECORD_LOSS_BUFSIZE ((size_t)32 << 20)
+/* The largest stream (the library's bound). */
+#define RECORD_MAX_BUFSIZE ((size_t)1 << 30)
 /*
  * With -k's copied stacks (8 KiB a syscall): the tree walk of bench/run
  * makes about 1 GB/s of them, more than the drainer takes on 2 CPUs, and

@@ -106,6 +106,43 @@ static uint64_t log_events_of(const char *path)
 	return n;
 }
 
+/* A size as --buffer-size takes it: 4M, 512K, 1G. */
+static void size_text(char *buf, size_t len, size_t n)
+{
+	if (n >= (1u << 30) && !(n & ((1u << 30) - 1)))
+		snprintf(buf, len, "%zuG", n >> 30);
+	else if (n >= (1u << 20) && !(n & ((1u << 20) - 1)))
+		snprintf(buf, len, "%zuM", n >> 20);
+	else
+		snprintf(buf, len, "%zuK", n >> 10);
+}
+
+/*
+ * Events lost in the stream or the kernel rings: a rate ptbpf did not drain
+ * in time at these sizes (a syscall flood at the defaults, which fit a small
+ * container): say so, and what avoids it.
+ */
+static void print_loss_hint(const struct rec *r, const struct ptbpf_counters *c)
+{
+	size_t cur = r->a->bufsize ? r->a->bufsize : RECORD_DEFAULT_BUFSIZE;
+	size_t more = cur < RECORD_LOSS_BUFSIZE / 8 ? RECORD_LOSS_BUFSIZE : 8 * cur;
+	char now[32], big[32];
+
+	if (!c->lost)
+		return;
+	if (more > RECORD_MAX_BUFSIZE)
+		more = RECORD_MAX_BUFSIZE;
+	size_text(now, sizeof(now), cur);
+	size_text(big, sizeof(big), more);
+	fprintf(stderr,
+		"%s: events were lost: they came faster than ptbpf drained them at --buffer-size "
+		"%s%s; ",
+		cli_prog, now, r->a->bufsize_set ? "" : " (the default)");
+	if (more > cur)
+		fprintf(stderr, "--buffer-size %s (memory: about 4 times the size) or ", big);
+	fprintf(stderr, "--nice -10 avoids it\n");
+}
+
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 {
 	struct stat st;
@@ -132,6 +169,7 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 	if (r->a->ncgroups)
 		fprintf(stderr, ", %llu processes left out", (unsigned long long)c->left_out);
 	fprintf(stderr, ", %.3f s, CPU %.3f s\n", now_mono() - r->t0, cpu_self() - r->cpu0);
+	print_loss_hint(r, c);
 	if (getenv("PTBPF_VERBOSE"))
 		fprintf(stderr,
 			"%s: kernel ring: %llu written, %llu no room; user-event rings: %llu "

@@ -33,8 +33,10 @@
 #define KERN_RING_DEFAULT (1u << 20)
 #define KERN_RING_MAX	  ((size_t)1 << 30)
 /* A CPU's ring: the asked size split between the CPUs, but not below
- * this (or the asked size if smaller): a thread may stay on one CPU. */
-#define KERN_RING_CPU_FLOOR ((size_t)1 << 20)
+ * this (or the asked size if smaller): a thread may stay on one CPU. Small,
+ * as the rings of all possible CPUs are allocated at once and charged to
+ * the tracer's cgroup: 64 CPUs cost 16 MiB at the least. */
+#define KERN_RING_CPU_FLOOR ((size_t)256 << 10)
 
 /* Threads in a syscall at once whose entries a status filter holds */
 #define KERN_HELD_MAX 4096u

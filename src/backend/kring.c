@@ -19,8 +19,13 @@ int kring__open(struct kring *r, int map_fd, size_t size)
 	if (p == MAP_FAILED)
 		return -errno;
 	r->consumer = p;
-	/* producer page, then the data twice: a record that wraps reads on */
-	r->map_len = page + 2 * size;
+	/*
+	 * Producer page, the data, then the start of the data again: a record
+	 * that wraps reads on. The kernel maps every page at mmap(), each one
+	 * counted in our resident memory: the second copy only as far as a
+	 * record can reach past the end.
+	 */
+	r->map_len = page + size + (size < KRING_WRAP_READ ? size : KRING_WRAP_READ);
 	p = mmap(NULL, r->map_len, PROT_READ, MAP_SHARED, map_fd, (off_t)page);
 	if (p == MAP_FAILED) {
 		int err = -errno;

@@ -18,7 +18,7 @@ struct kring {
 	size_t mask;		 /* data size - 1 (a power of two) */
 	unsigned long *consumer; /* consumer position (page 0, read-write) */
 	unsigned long *producer; /* producer position (page 1, read-only) */
-	unsigned char *data;	 /* data pages, mapped twice in a row */
+	unsigned char *data;	 /* data pages, then their first KRING_WRAP_READ bytes again */
 	size_t map_len;		 /* of the read-only part */
 	unsigned long cons;	 /* our copy of the consumer position */
 	unsigned long published; /* the consumer position the producers see */
@@ -30,8 +30,8 @@ struct kring {
 /* What kring__open() faults in of a ring's data (see common/pages.h). */
 #define KRING_EAGER (1u << 20)
 /*
- * Of the second copy only the start is ever read: the rest of a record
- * that wraps (the largest, a copied user stack, is under 17 KiB).
+ * Of the second copy only the start is ever read, and mapped: the rest of
+ * a record that wraps (the largest, a copied user stack, is under 17 KiB).
  */
 #define KRING_WRAP_READ (64u << 10)
 

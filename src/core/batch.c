@@ -176,8 +176,8 @@ int batch__prealloc_deferred(struct batch *b, size_t bytes, size_t n, struct pop
 	    (n > b->ncap &&
 	     remap_pages((void **)&b->ents, &b->ncap, &b->nres, n, sizeof(*b->ents), false)))
 		return -ENOMEM;
-	populate__add(later, b->buf, b->cap, POPULATE_EAGER_SMALL);
-	populate__add(later, b->ents, b->ncap * sizeof(*b->ents), POPULATE_EAGER_SMALL);
+	populate__add(later, b->buf, b->cap, POPULATE_EAGER);
+	populate__add(later, b->ents, b->ncap * sizeof(*b->ents), POPULATE_EAGER);
 	b->keep_bytes = b->cap;
 	b->keep_n = b->ncap;
 	b->keep_tmp = b->tcap;

@@ -2,8 +2,8 @@
 /*
  * A stream's big buffers faulted in by its drainer once the stream has run
  * a while, not while it is created: a stream for a short command then
- * costs little more than its first POPULATE_EAGER bytes each (the rest is
- * neither faulted in nor freed), and a long one still gets its pages
+ * costs little more than the first POPULATE_EAGER bytes of each (the rest
+ * is neither faulted in nor freed), and a long one still gets its pages
  * before most of its events.
  */
 #ifndef PTBPF_CORE_POPULATE_H
@@ -14,12 +14,10 @@
 
 #define POPULATE_MAX 8
 /*
- * Faulted in at once: the whole of a stream of up to the library's default
- * size; of a larger one (ptbpf record's), only the start, as of a buffer
- * that is seldom used soon (a log's handovers).
+ * Faulted in at once: the start of each buffer, what a short command fills;
+ * the rest only once the stream has run a while.
  */
-#define POPULATE_EAGER	     (4u << 20)
-#define POPULATE_EAGER_SMALL (256u << 10)
+#define POPULATE_EAGER (256u << 10)
 
 struct populate {
 	struct {

@@ -55,8 +55,7 @@ int queue__init_deferred(struct pt_queue *q, size_t limit, size_t max_record,
 		q->buf = NULL;
 		return -ENOMEM;
 	}
-	populate__add(later, q->buf, q->cap,
-		      limit <= POPULATE_EAGER ? q->cap : POPULATE_EAGER_SMALL);
+	populate__add(later, q->buf, q->cap, POPULATE_EAGER);
 	return 0;
 }
 

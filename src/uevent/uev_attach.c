@@ -135,7 +135,7 @@ static int uev_open_pid(pid_t pid, int *fdp)
  */
 #define UEV_PREFAULT_CHUNK (1u << 20)
 
-static void uev_prefault(uint8_t *p, size_t len)
+static void uev_prefault_range(uint8_t *p, size_t len)
 {
 	for (size_t done = 0; done < len; done += UEV_PREFAULT_CHUNK) {
 		size_t n = len - done < UEV_PREFAULT_CHUNK ? len - done : UEV_PREFAULT_CHUNK;
@@ -148,11 +148,28 @@ static void uev_prefault(uint8_t *p, size_t len)
 	}
 }
 
+/* The first UEV_EAGER bytes of each sub-ring. */
+static void uev_prefault(struct uev_consumer *c)
+{
+	size_t n = c->sub_size < UEV_EAGER ? c->sub_size : UEV_EAGER;
+
+	for (unsigned int k = 0; k < UEV_NSUB; k++)
+		uev_prefault_range(c->ring + (uint64_t)k * c->sub_size, n);
+}
+
+static void uev_allocate(struct uev_consumer *c)
+{
+	size_t n = c->sub_size < UEV_EAGER ? c->sub_size : UEV_EAGER;
+
+	for (unsigned int k = 0; k < UEV_NSUB; k++)
+		(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE,
+				(off_t)(UEV_RING_OFF(c->slot) + (uint64_t)k * c->sub_size),
+				(off_t)n);
+}
+
 static void *uev_prefault_main(void *arg)
 {
-	struct uev_consumer *c = arg;
-
-	uev_prefault(c->ring, c->map_size);
+	uev_prefault(arg);
 	return NULL;
 }
 
@@ -164,7 +181,7 @@ static void uev_prefault_start(struct uev_consumer *c)
 {
 	c->prefaulting = !thread__start_blocked(&c->prefault_thr, uev_prefault_main, c);
 	if (!c->prefaulting)
-		uev_prefault(c->ring, c->map_size);
+		uev_prefault(c);
 }
 
 static void uev_zero_ring(struct uev_consumer *c)
@@ -353,17 +370,17 @@ static int uev_map_ring(struct uev_consumer *c)
 /* The ring's pages, allocated and faulted in (on a thread: async). */
 static void uev_ring_pages(struct uev_consumer *c, bool async)
 {
-	/* Allocate the (zeroed) pages now: the traced process then only maps
-	 * them on its first lap (uev_populate), it does not allocate them.
-	 * Pages already written (an adopted slot) are left as they are. */
+	/* Allocate the (zeroed) start of each sub-ring now: the traced process
+	 * then only maps those pages, and allocates the rest on its first lap
+	 * as it writes on (uev_populate). Pages already written (an adopted
+	 * slot) are left as they are. */
 	if (!c->adopted)
 		uev_zero_ring(c);
-	(void)fallocate(c->fd, FALLOC_FL_KEEP_SIZE, (off_t)UEV_RING_OFF(c->slot),
-			(off_t)c->map_size);
+	uev_allocate(c);
 	if (async)
 		uev_prefault_start(c);
 	else
-		uev_prefault(c->ring, c->map_size);
+		uev_prefault(c);
 }
 
 /* Configure c's slot: from then on it is c's, and its producers write

@@ -24,6 +24,14 @@
 #define UEV_CONSUMER_CORRUPT_MAX 16
 /* Largest max_data_size; larger requests are clamped. */
 #define UEV_CONSUMER_MAX_DATA (1024u * 1024)
+/*
+ * Of each sub-ring, the bytes allocated (and faulted in) at attach: the
+ * first two chunks the writer maps (uev_producer.c), so that a process
+ * that writes a few events allocates nothing; the rest is allocated as it
+ * writes on (the memfd is charged to the tracer's cgroup: a whole ring is
+ * MiBs a process, most of which never write a user event).
+ */
+#define UEV_EAGER (256u << 10)
 
 struct uev_consumer;
 
@@ -31,8 +39,9 @@ struct uev_opts {
 	size_t ring_bytes;    /* rounded up to a power of two in 4 KiB .. 16 MiB */
 	size_t max_data_size; /* payload bytes kept per event (more: truncated) */
 	bool inherit;	      /* POSIX_TRACE_INHERITED: forked children write too */
-	/* the ring's pages allocated on a thread: the caller waits for them
-	 * (uev_consumer__prefault_wait) before the process may write */
+	/* the ring's first pages (UEV_EAGER) allocated on a thread: the caller
+	 * waits for them (uev_consumer__prefault_wait) before the process may
+	 * write */
 	bool prefault_async;
 };
 

@@ -50,8 +50,9 @@ static pid_t uev_prov_owner;
 static __thread pid_t uev_tid __attribute__((tls_model("initial-exec")));
 
 /*
- * First lap of a sub-ring: its pages are allocated (the controller
- * fallocates them) but not mapped here, and a page fault per 4 KiB of
+ * First lap of a sub-ring: its first pages are allocated (the controller
+ * fallocates UEV_EAGER bytes; the rest is allocated here, by the same
+ * madvise) but not mapped here, and a page fault per 4 KiB of
  * events doubled the cost of a burst. The writer maps them UEV_POP_CHUNK
  * at a time ahead of itself with MADV_POPULATE_READ (Linux 5.14; before,
  * the pages fault in one by one as they did). A read fault maps up to 16

@@ -89,14 +89,14 @@ cmp -s "$T/env.plain" "$T/env.ptbpf" ||
 "$P" record --early-user-events -p $$ 2>/dev/null
 [ $? = 2 ] || fail "--early-user-events with -p accepted"
 
-# the stream's size: 32M, 128M with -k's copied stacks (not with fp, nor
+# the stream's size: 4M, 128M with -k's copied stacks (not with fp, nor
 # over --buffer-size)
 size() {
 	"$P" record "$@" -o "$T/size.log" -- true 2>/dev/null || fail "record $*"
 	"$P" show --json "$T/size.log" | head -1 | sed 's/.*"stream_size":\([0-9]*\).*/\1/'
 }
-[ "$(size)" = 33554432 ] || fail "default stream size $(size)"
+[ "$(size)" = 4194304 ] || fail "default stream size $(size)"
 [ "$(size -k)" = 134217728 ] || fail "-k stream size $(size -k)"
-[ "$(size -k --call-graph=fp)" = 33554432 ] || fail "-k fp stream size"
+[ "$(size -k --call-graph=fp)" = 4194304 ] || fail "-k fp stream size"
 [ "$(size -k --buffer-size=8M)" = 8388608 ] || fail "-k --buffer-size ignored"
 echo PASS

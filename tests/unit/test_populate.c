@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A stream's big buffers: the first MiBs faulted in at once, the rest by
+ * A stream's big buffers: their start faulted in at once, the rest by
  * populate__run (where the kernel has MADV_POPULATE_WRITE), no byte changed.
  */
 #include <setjmp.h>
@@ -61,9 +61,9 @@ static void test_later(void **state)
 		return;
 	}
 	assert_int_equal(pl.n, 1);
-	/* the first 4 MiB, and the page that asked the kernel */
-	assert_true(resident(p, LEN) >= 4u << 20);
-	assert_true(resident(p, LEN) <= (4u << 20) + 4096);
+	/* the first POPULATE_EAGER bytes, and the page that asked the kernel */
+	assert_true(resident(p, LEN) >= POPULATE_EAGER);
+	assert_true(resident(p, LEN) <= POPULATE_EAGER + 4096);
 	/* in use meanwhile: the bytes written stay */
 	p[LEN - 1] = 0x5a;
 	p[5u << 20] = 0xa5;
@@ -91,17 +91,18 @@ static void test_no_list(void **state)
 	munmap(p, LEN);
 }
 
+/* a buffer no larger than what is faulted in at once: all of it now */
 static void test_small(void **state)
 {
-	unsigned char *p =
-		mmap(NULL, 1u << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *p = mmap(NULL, POPULATE_EAGER, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct populate pl = { 0 };
 
 	(void)state;
-	populate__add(&pl, p, 1u << 20, POPULATE_EAGER);
+	populate__add(&pl, p, POPULATE_EAGER, POPULATE_EAGER);
 	assert_int_equal(pl.n, 0);
-	assert_int_equal(resident(p, 1u << 20), 1u << 20);
-	munmap(p, 1u << 20);
+	assert_int_equal(resident(p, POPULATE_EAGER), POPULATE_EAGER);
+	munmap(p, POPULATE_EAGER);
 }
 
 /* a log's handover buffer: usable at once, faulted in later */

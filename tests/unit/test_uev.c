@@ -634,16 +634,15 @@ static bool page_mapped(const void *p)
 /*
  * shmem zeroes a fallocate()d page at its first fault, and until then
  * lseek(SEEK_DATA) sees a hole there: the controller takes those faults
- * when it attaches, so that the traced process's first lap does not.
+ * when it attaches, so that the traced process's first events do not; of
+ * the start of each sub-ring only (UEV_EAGER bytes, all of a 1 MiB ring).
  */
-static void controller_prefaults(bool async)
+static void controller_prefaults(bool async, size_t ring)
 {
-	struct uev_opts o = { .ring_bytes = 1u << 20,
-			      .max_data_size = 64,
-			      .prefault_async = async };
+	struct uev_opts o = { .ring_bytes = ring, .max_data_size = 64, .prefault_async = async };
 	struct uev_consumer *c;
 	struct uev_ctl *ctl;
-	off_t start;
+	off_t start, sub, eager;
 	unsigned int s;
 	int fd;
 
@@ -656,10 +655,16 @@ static void controller_prefaults(bool async)
 		if (UEV_OWN_STATE(ctl->slots[s].own) == UEV_SLOT_READY)
 			break;
 	assert_true(s < UEV_NSLOTS);
-	start = (off_t)UEV_RING_OFF(s);
-	assert_int_equal(lseek(fd, start, SEEK_DATA), start);
-	assert_true(lseek(fd, start, SEEK_HOLE) >=
-		    start + (off_t)(UEV_NSUB * UEV_SUB_SIZE(ctl->slots[s].ring_size)));
+	sub = (off_t)UEV_SUB_SIZE(ctl->slots[s].ring_size);
+	eager = sub < (off_t)UEV_EAGER ? sub : (off_t)UEV_EAGER;
+	for (unsigned int k = 0; k < UEV_NSUB; k++) {
+		start = (off_t)UEV_RING_OFF(s) + (off_t)k * sub;
+		assert_int_equal(lseek(fd, start, SEEK_DATA), start);
+		if (eager == sub)
+			continue; /* the next sub-ring's start follows */
+		/* the rest is not allocated: a hole */
+		assert_int_equal(lseek(fd, start, SEEK_HOLE), start + eager);
+	}
 	uev_consumer__detach(c);
 	munmap(ctl, UEV_TOTAL_SIZE);
 	close(fd);
@@ -668,9 +673,11 @@ static void controller_prefaults(bool async)
 static void test_controller_prefaults(void **state)
 {
 	(void)state;
-	controller_prefaults(false);
+	controller_prefaults(false, 1u << 20);
 	/* on a thread, while a stream loads its programs */
-	controller_prefaults(true);
+	controller_prefaults(true, 1u << 20);
+	/* a larger ring: its start only */
+	controller_prefaults(false, 16u << 20);
 }
 
 /* Minor page faults of the calling thread so far. */

@@ -183,8 +183,7 @@ int cmd_record(int argc, char **argv)
 	struct record_args a = { .policy = -1,
 				 .log_policy = POSIX_TRACE_APPEND,
 				 .bufsize = RECORD_DEFAULT_BUFSIZE,
-				 .nice = NICE_DEFAULT,
-				 .keep_ms = RECORD_DEFAULT_KEEP_MS };
+				 .nice = NICE_DEFAULT };
 	struct rec r;
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	struct evsel sel = { 0 };
@@ -319,8 +318,6 @@ int cmd_record(int argc, char **argv)
 		ptbpf_trace_attr_setfdinfo(&attr, 1);
 	/* -s: what arguments point to, captured for the decoding */
 	ptbpf_trace_attr_setstrsize(&attr, a.view.strsize);
-	/* --keep: the next record of these options starts without a load */
-	ptbpf_trace_attr_setkeep(&attr, a.keep_ms);
 	if (a.view.stacks && record_set_stacks(&attr, &a)) {
 		ret = CLI_EXIT_USAGE;
 		goto abort_child;

@@ -189,22 +189,6 @@ __PTBPF_API int ptbpf_trace_attr_setstrsize(trace_attr_t *attr, unsigned int str
 __PTBPF_API int ptbpf_trace_attr_getstrsize(const trace_attr_t *attr, unsigned int *strsize);
 
 /*
- * Kept programs: when a stream created with these attributes and ms > 0
- * ends, its loaded BPF programs, maps and kernel rings are held ms
- * milliseconds by a helper process (ptbpf-keep, installed with the
- * library), emptied of the stream's processes and events; a stream of the
- * same user and settings created meanwhile takes them and skips the load
- * (tens of milliseconds of verifier work). The helper hands them to a
- * process of its own user only, and only to and from a process whose
- * effective user is root; kernel rings over 256 MiB in all are not kept.
- * 0 (the default): the stream loads its programs and they are freed with
- * it. EINVAL: no attributes object, or ms above PTBPF_KEEP_MS_MAX.
- */
-#define PTBPF_KEEP_MS_MAX 600000
-__PTBPF_API int ptbpf_trace_attr_setkeep(trace_attr_t *attr, unsigned int ms);
-__PTBPF_API int ptbpf_trace_attr_getkeep(const trace_attr_t *attr, unsigned int *ms);
-
-/*
  * The pid namespace whose pids and tids a stream's events carry, of the
  * attributes posix_trace_get_attr() gave for a stream or a log: the inode
  * number of its creator's /proc/self/ns/pid (PTBPF_PIDNS_INITIAL: the

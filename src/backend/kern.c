@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "backend/kern_int.h"
-#include "backend/kern_keep.h"
 #include "backend/kern_stack.h"
 #include "backend/kring.h"
 #include "backend/pidns.h"
@@ -345,14 +344,6 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	bpf_program__set_autoload(skel->progs.ptbpf_fd_exit, o && o->fdinfo);
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	probe__set_autoload(skel);
-	if (o && o->keep_ms) {
-		kb->keep_ms = o->keep_ms;
-		kb->keep_rings_max = o->keep_rings_max ? o->keep_rings_max : KEEP_RINGS_MAX;
-		kb->keep_key = kern_kept__key(kb, per);
-		err = kb->no_take ? -ENOENT : kern_kept__take(kb, per);
-		if (err != -ENOENT && err != -EPERM && err != -EPROTO && err != -EBUSY)
-			return err; /* 0: taken, attached */
-	}
 	/* The inner map template: what every ring put in rings looks like.
 	 * The kernel compares a ring's type, not its size, with it: one page
 	 * here, and the rings, which take long to clear, on a thread. */
@@ -375,13 +366,10 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	err = kern_bpf__attach(skel);
 	if (err)
 		return kern_backend__load_err(err);
-	kb->keep_ok = kb->keep_ms != 0;
 	return 0;
 }
 
-/* The backend, its programs taken from a kept set when take and there is
- * one, else loaded. */
-static int kern_backend__open_one(struct kern_backend **out, const struct kern_opts *o, bool take)
+int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 {
 	struct kern_backend *kb;
 	int err;
@@ -401,7 +389,6 @@ static int kern_backend__open_one(struct kern_backend **out, const struct kern_o
 		kb->stack_depth = o->stack_depth ? o->stack_depth : PTBPF_STACK_DEPTH_DEFAULT;
 		kb->stack_user = o->stack_fp;
 	}
-	kb->no_take = !take;
 	err = kern_backend__load(kb, o);
 	if (err) {
 		kern_backend__destroy(kb);
@@ -409,16 +396,6 @@ static int kern_backend__open_one(struct kern_backend **out, const struct kern_o
 	}
 	*out = kb;
 	return 0;
-}
-
-int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
-{
-	int err = kern_backend__open_one(out, o, true);
-
-	/* a kept set taken that would not attach: loaded anew */
-	if (err == -ESTALE)
-		err = kern_backend__open_one(out, o, false);
-	return err;
 }
 
 void kern_backend__destroy(struct kern_backend *kb)
@@ -431,9 +408,6 @@ void kern_backend__destroy(struct kern_backend *kb)
 	if (kb->epfd >= 0)
 		close(kb->epfd);
 	probe__detach_all(&kb->probes);
-	if (kb->keep_ok)
-		kern_kept__give(kb);
-	kern_kept__free(kb);
 	kern_bpf__destroy(kb->skel);
 	kern_stacks__free(kb->stacks);
 	pidns__free(kb->pidns);
@@ -472,12 +446,9 @@ static int kern_backend__put_pid(struct kern_backend *kb, pid_t tgid, __u8 st, _
 /* Without inheritance, each traced process gets the probes. */
 static int kern_backend__pid_probes(struct kern_backend *kb, pid_t tgid)
 {
-	struct kern_bpf *ps;
-
 	if (kb->inherit || !kb->probes.nsaved)
 		return 0;
-	ps = kern_kept__probe_skel(kb);
-	return ps ? probe__attach_pid(ps, &kb->probes, tgid) : -errno;
+	return probe__attach_pid(kb->skel, &kb->probes, tgid);
 }
 
 int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
@@ -527,9 +498,7 @@ int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *
 
 	if (probe__has(&kb->probes, t->id))
 		return 0;
-	ps = kern_kept__probe_skel(kb);
-	if (!ps)
-		return -errno;
+	ps = kb->skel;
 	if (kb->inherit) {
 		one.pid = -1;
 		return probe__attach(ps, &kb->probes, &one);
@@ -681,10 +650,19 @@ bool kern_backend__populate(struct kern_backend *kb, size_t bytes)
 
 int kern_backend__prog_ids(struct kern_backend *kb, uint32_t *ids, int max)
 {
-	int fds[KEEP_MAX_FDS], n = kern_kept__prog_fds(kb, fds, KEEP_MAX_FDS), k = 0;
+	struct bpf_prog_info info;
+	struct bpf_program *p;
+	__u32 len;
+	int k = 0;
 
-	for (int i = 0; i < n && k < max; i++)
-		if ((ids[k] = kern_kept__prog_id(fds[i])))
-			k++;
+	bpf_object__for_each_program(p, kb->skel->obj)
+	{
+		if (bpf_program__fd(p) < 0 || k == max)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			ids[k++] = info.id;
+	}
 	return k;
 }

@@ -40,12 +40,6 @@ struct kern_opts {
 	/* bytes of each string or buffer a syscall argument points to that
 	 * its events capture (struct ptbpf_sys_cap), 0: no captures */
 	unsigned int strsize;
-	/* milliseconds the loaded programs are kept after the stream, for
-	 * the next stream of these settings (backend/kern_keep.h), 0: none */
-	unsigned int keep_ms;
-	/* kernel rings larger than this in all are not kept (memory a long
-	 * trace would hold for a start-up it does not miss); 0: 256 MiB */
-	size_t keep_rings_max;
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -49,9 +49,6 @@ struct pt_attr {
 	/* bytes of each string or buffer a syscall argument points to that
 	 * is captured, 0: none */
 	uint32_t strsize;
-	/* milliseconds the loaded programs are kept after the stream for the
-	 * next one of the same settings, 0: not kept */
-	uint32_t keep_ms;
 	/* the pid namespace whose ids the stream's events carry (the inode
 	 * of /proc/self/ns/pid of its creator), 0: unknown */
 	uint64_t pidns_ino;

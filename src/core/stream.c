@@ -134,7 +134,6 @@ int stream__create_cgroup(struct pt_stream **out, pid_t pid, const char *cgroup,
 	ko.stack_bytes = a->stack_bytes;
 	ko.fdinfo = a->fdinfo;
 	ko.strsize = a->strsize;
-	ko.keep_ms = a->keep_ms;
 	memcpy(ko.stack_nrs, a->stack_nrs, sizeof(ko.stack_nrs));
 	ko.stack_depth = a->stack_depth;
 	ko.stack_fp = a->stack_flags & PTBPF_STACK_FP;

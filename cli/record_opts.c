@@ -84,8 +84,9 @@ static const struct argp_option record_opts[] = {
 	  "kept without it)",
 	  0 },
 	{ "nice", OPT_NICE, "N", 0,
-	  "Nice value of ptbpf's own threads (default: 10 below the caller's, so that it keeps "
-	  "up with a program that keeps every CPU busy; the command runs at the caller's)",
+	  "Nice value of ptbpf's own threads (default: the caller's; a lower one, e.g. -10, "
+	  "lets it keep up with a program that keeps every CPU busy; the command runs at the "
+	  "caller's)",
 	  0 },
 	{ 0 }
 };

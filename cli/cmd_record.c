@@ -130,7 +130,7 @@ int cmd_record(int argc, char **argv)
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	struct evsel sel = { 0 };
 	trace_attr_t attr;
-	trace_event_set_t filter, shown;
+	trace_event_set_t filter, shown, kset;
 	struct sigaction sa;
 	int logfd = -1, err, ret = CLI_EXIT_OK, i, created = 0;
 	char *path = NULL;
@@ -255,6 +255,12 @@ int cmd_record(int argc, char **argv)
 		ptbpf_trace_attr_setfdinfo(&attr, 1);
 	/* -s: what arguments point to, captured for the decoding */
 	ptbpf_trace_attr_setstrsize(&attr, a.view.strsize);
+	/* what may be shown, or what the view needs: the kernel loads and
+	 * checks only their programs (-e openat: neither the captures of
+	 * other syscalls nor the scheduler's programs) */
+	evsel_kernel(&sel, &kset);
+	view_need(r.view, &kset);
+	ptbpf_trace_attr_setevents(&attr, &kset);
 	if (a.view.stacks && record_set_stacks(&attr, &a)) {
 		ret = CLI_EXIT_USAGE;
 		goto abort_child;

@@ -189,6 +189,21 @@ __PTBPF_API int ptbpf_trace_attr_setstrsize(trace_attr_t *attr, unsigned int str
 __PTBPF_API int ptbpf_trace_attr_getstrsize(const trace_attr_t *attr, unsigned int *strsize);
 
 /*
+ * The events a stream created with these attributes may record, at most:
+ * the BPF programs that only other system events need are not loaded (the
+ * kernel's verifier checking them is most of a creation's time: a stream
+ * of a few syscalls starts sooner), nor the captures of other syscalls,
+ * and its filter cannot let those events through later. A user event id
+ * in the set (PTBPF_EV_USER_BASE and up) lets probes be added
+ * (ptbpf_trace_add_probe; without one, ENOTSUP); the events processes
+ * trace themselves are recorded either way. NULL, the default: every
+ * event. EINVAL: no attributes object.
+ */
+__PTBPF_API int ptbpf_trace_attr_setevents(trace_attr_t *attr, const trace_event_set_t *events);
+/* The set of setevents (all user event ids; every id by default). EINVAL: a NULL argument. */
+__PTBPF_API int ptbpf_trace_attr_getevents(const trace_attr_t *attr, trace_event_set_t *events);
+
+/*
  * The pid namespace whose pids and tids a stream's events carry, of the
  * attributes posix_trace_get_attr() gave for a stream or a log: the inode
  * number of its creator's /proc/self/ns/pid (PTBPF_PIDNS_INITIAL: the

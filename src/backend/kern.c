@@ -22,8 +22,6 @@
 #include "backend/pidns.h"
 #include "backend/probe.h"
 #include "backend/ring_prefault.h"
-#include "backend/syscall_caps.h"
-#include "backend/syscalls.h"
 #include "common/thread.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
 #include "../../bpf/kern.h"
@@ -60,54 +58,6 @@ static size_t kern_backend__ring_size(size_t want)
 	while (sz < want)
 		sz <<= 1;
 	return sz;
-}
-
-static void kern_backend__set_path_table(struct kern_bpf *skel)
-{
-	int args[2];
-
-	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
-		if (!syscalls__path_args(nr, args))
-			continue;
-		skel->rodata->path_args[nr] = KERN_PATH_ARG(args[0], args[1]);
-	}
-}
-
-/* What the compact sys_enter records leave out: the arguments a syscall
- * does not take (expanded back as zeros). */
-static void kern_backend__set_nargs_table(struct kern_bpf *skel)
-{
-	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++)
-		skel->rodata->args_unused[nr] = (__u8)(6 - syscalls__nargs(nr));
-}
-
-/*
- * The syscall programs whose captures' walks are bpf_loop()'s where the
- * kernel has it (5.17 on): the verifier checks a step, not each turn of a
- * bounded loop, which saves tens of milliseconds of start-up.
- */
-static void kern_backend__pick_syscall_progs(struct kern_bpf *skel)
-{
-	bool loop = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) == 1;
-
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_enter, loop);
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_exit, loop);
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_enter_bounded, !loop);
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_exit_bounded, !loop);
-}
-
-/* The captures of syscall arguments, strsize bytes of each string. */
-static int kern_backend__set_caps(struct kern_bpf *skel, unsigned int strsize)
-{
-	int err;
-
-	if (!strsize)
-		return 0;
-	err = syscall_caps__table((void *)skel->rodata->cap_specs, (void *)skel->rodata->cap_when);
-	if (err < 0)
-		return err;
-	skel->rodata->cap_strsize = strsize;
-	return 0;
 }
 
 /*
@@ -302,8 +252,6 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	 * wakeup costs the traced CPU an IPI), and 3/4 of the ring is left
 	 * while the drainer gets a CPU */
 	skel->rodata->wakeup_bytes = per / 4;
-	kern_backend__set_path_table(skel);
-	kern_backend__set_nargs_table(skel);
 	skel->bss->inherit = o && o->inherit;
 	skel->rodata->follow_secure_exec = o && o->follow_secure_exec;
 	skel->rodata->syscall_status = kern_syscall_status(o);
@@ -314,7 +262,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	skel->rodata->pidns_level = pidns__level(kb->pidns);
 	skel->rodata->pidns_inum = pidns__inum(kb->pidns);
 	skel->rodata->pidns_dev = pidns__dev(kb->pidns);
-	err = kern_backend__set_caps(skel, o ? o->strsize : 0);
+	err = kern_progs__choose(skel, o);
 	if (err)
 		return err;
 	/* a syscall in progress per thread: room for many blocked threads */
@@ -333,17 +281,9 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 		skel->rodata->stack_depth = depth;
 		skel->rodata->stack_ips = (o->stack_fp ? KERN_STACK_USER : 0) |
 					  (o->stack_kernel ? KERN_STACK_KERNEL : 0);
-	} else {
-		/* the mappings are for stacks only: not even loaded */
-		bpf_program__set_autoload(skel->progs.ptbpf_map_enter, false);
-		bpf_program__set_autoload(skel->progs.ptbpf_map_exit, false);
-		bpf_program__set_autoload(skel->progs.ptbpf_map_exec, false);
 	}
-	kern_backend__pick_syscall_progs(skel);
-	/* fd_info events only for a stream that asks for them */
-	bpf_program__set_autoload(skel->progs.ptbpf_fd_exit, o && o->fdinfo);
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
-	probe__set_autoload(skel);
+	kb->no_probes = o && o->ev_bounded && !o->ev_probes;
 	/* The inner map template: what every ring put in rings looks like.
 	 * The kernel compares a ring's type, not its size, with it: one page
 	 * here, and the rings, which take long to clear, on a thread. */
@@ -498,6 +438,9 @@ int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *
 
 	if (probe__has(&kb->probes, t->id))
 		return 0;
+	/* a stream whose events exclude probes has not loaded their programs */
+	if (kb->no_probes)
+		return -ENOTSUP;
 	ps = kb->skel;
 	if (kb->inherit) {
 		one.pid = -1;

@@ -15,6 +15,8 @@
 
 struct kern_backend;
 
+#define KERN_SYS_WORDS 8 /* PTBPF_SYSCALL_NR_MAX bits */
+
 struct kern_opts {
 	/* kernel ring size: one ring per possible CPU, each this divided by
 	 * the CPUs but at least min(this, 1 MiB), rounded up to a power of
@@ -40,6 +42,12 @@ struct kern_opts {
 	/* bytes of each string or buffer a syscall argument points to that
 	 * its events capture (struct ptbpf_sys_cap), 0: no captures */
 	unsigned int strsize;
+	/* the events the stream may record, bounded: the programs that only
+	 * other events need are not loaded (kern_progs.c); else all */
+	bool ev_bounded;
+	uint64_t ev_sys[KERN_SYS_WORDS]; /* syscalls by number: entry or exit */
+	uint64_t ev_kern;		 /* the kernel events, bit id (ids below 64) */
+	bool ev_probes;			 /* probes (kern_backend__add_probe) */
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

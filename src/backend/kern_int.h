@@ -56,7 +56,14 @@ struct kern_backend {
 	bool stack_user;	  /* KERN_ID_STACK records have a user stack area */
 
 	struct pidns *pidns; /* the caller's pid namespace, NULL: the initial one */
+	bool no_probes;	     /* the probe programs were not loaded (kern_progs.c) */
 };
+
+/*
+ * kern_progs.c: the programs of skel loaded for the options (autoload) and
+ * the tables they read (rodata). -errno.
+ */
+int kern_progs__choose(struct kern_bpf *skel, const struct kern_opts *o);
 
 /* The rings' arrays, for kb->nrings rings. */
 int kern_backend__ring_arrays(struct kern_backend *kb);

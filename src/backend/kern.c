@@ -21,7 +21,6 @@
 #include "backend/kring.h"
 #include "backend/pidns.h"
 #include "backend/probe.h"
-#include "backend/ring_prefault.h"
 #include "common/thread.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
 #include "../../bpf/kern.h"
@@ -128,24 +127,13 @@ struct kern_rings_job {
 	size_t per;
 	int outer; /* its own fd of the outer map: a failed load closes libbpf's */
 	int err;
-	int loaded; /* set when the programs are loaded: the prefault stops */
 };
 
 static void *kern_rings_main(void *arg)
 {
 	struct kern_rings_job *j = arg;
-	struct ring_prefault *p = NULL;
 
 	j->err = kern_backend__new_rings(j->kb, j->per, j->outer);
-	/* the rings' pages written while there is time (none when the rings
-	 * are made before the load): an optimisation, without which each is
-	 * written when its turn comes */
-	if (!j->err && !__atomic_load_n(&j->loaded, __ATOMIC_ACQUIRE) &&
-	    !ring_prefault__open(&p, j->outer, j->kb->ring_fds, j->kb->nrings, j->per)) {
-		while (!__atomic_load_n(&j->loaded, __ATOMIC_ACQUIRE) && ring_prefault__step(p))
-			;
-		ring_prefault__finish(p);
-	}
 	return NULL;
 }
 
@@ -213,12 +201,9 @@ static int kern_backend__load_with_rings(struct kern_backend *kb, size_t per, in
 	int started, err;
 
 	started = !thread__start_blocked(&thr, kern_rings_main, &j);
-	if (!started) {
-		j.loaded = 1; /* no time to spare */
+	if (!started)
 		kern_rings_main(&j);
-	}
 	err = kern_bpf__load(kb->skel);
-	__atomic_store_n(&j.loaded, 1, __ATOMIC_RELEASE);
 	if (started)
 		pthread_join(thr, NULL);
 	close(outer);

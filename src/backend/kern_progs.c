@@ -129,11 +129,12 @@ int kern_progs__choose(struct kern_bpf *skel, const struct kern_opts *o)
 				  kern_progs__any(o, KERN_BIT(PTBPF_EV_SCHED_WAKEUP)));
 	bpf_program__set_autoload(skel->progs.ptbpf_wakeup_new,
 				  kern_progs__any(o, KERN_BIT(PTBPF_EV_SCHED_WAKEUP)));
-	probe__set_autoload(skel);
 	if (o && o->ev_bounded && !o->ev_probes) {
 		bpf_program__set_autoload(skel->progs.ptbpf_uprobe, false);
 		bpf_program__set_autoload(skel->progs.ptbpf_uretprobe, false);
 		bpf_program__set_autoload(skel->progs.ptbpf_usdt, false);
+	} else {
+		probe__set_autoload(skel); /* where the kernel has BPF cookies */
 	}
 	return 0;
 }

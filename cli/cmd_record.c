@@ -2,12 +2,9 @@
 /* ptbpf record: trace a command or running processes, live or into a log. */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/membarrier.h>
-#include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -23,25 +20,15 @@ static void on_signal(int sig)
 }
 
 /*
- * Before the stream exists: the threads the library creates for it inherit
- * this thread's nice value (a per-thread value on Linux); the command,
- * forked already, keeps the caller's. A traced program that keeps every
- * CPU busy otherwise starves the drainer and the printer of their fair
- * share, and a LOOP stream overwrites what they have not read. Without
- * the privilege to lower it (CAP_SYS_NICE), it stays as it is.
+ * --nice, before the stream exists: the threads the library creates for it
+ * inherit this thread's nice value (a per-thread value on Linux); the
+ * command, forked already, keeps the caller's. Without the privilege to
+ * lower it (CAP_SYS_NICE), it stays as it is.
  */
 static void set_nice(int nice)
 {
-	int cur;
-
-	if (nice == NICE_DEFAULT) {
-		errno = 0;
-		cur = getpriority(PRIO_PROCESS, 0);
-		if (errno)
-			return;
-		nice = cur - DEFAULT_NICE_BOOST < -20 ? -20 : cur - DEFAULT_NICE_BOOST;
-	}
-	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+	if (nice != NICE_DEFAULT)
+		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
 }
 
 static int exit_code_of(int status)
@@ -131,63 +118,17 @@ static int check_cgroups(const struct record_args *a)
 	return 0;
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-#define HEAP_WARM_BYTES (16u << 20)
-#define HUGE_PAGE	(2u << 20)
-
-/*
- * Creating a stream parses the kernel's BTF (libbpf: two 5 MiB buffers and
- * its index). A fault on a fresh page costs some VMs 15 us, so the heap
- * gets their room in one madvise (Linux 5.14; elsewhere it faults as
- * before) and keeps it until the stream exists. On 0, the thresholds go
- * back to glibc's initial 128 KiB but stay fixed (a mallopt ends their
- * self-tuning for the run): the recorder's later allocations are small.
- * After the fork: pages shared with the waiting child would be copied on
- * the first write instead.
- */
-static void heap_warm(int on)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), len;
-	uintptr_t a, ha;
-	char *p;
-
-	if (!on) {
-		mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-		mallopt(M_TRIM_THRESHOLD, 128 * 1024);
-		malloc_trim(0); /* what the parse freed goes back */
-		return;
-	}
-	/* room for them in the heap, and none of it given back */
-	mallopt(M_MMAP_THRESHOLD, 2 * HEAP_WARM_BYTES);
-	mallopt(M_TRIM_THRESHOLD, 4 * HEAP_WARM_BYTES);
-	p = malloc(HEAP_WARM_BYTES);
-	if (!p)
-		return;
-	a = ((uintptr_t)p + pg - 1) & ~(uintptr_t)(pg - 1);
-	len = HEAP_WARM_BYTES - (a - (uintptr_t)p) - pg;
-	/* huge pages where the system gives them on request: a VM's first
-	 * touch is then paid per 2 MiB, not per 4 KiB (the parse: 35 -> 12 ms) */
-	ha = (a + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	if (ha + HUGE_PAGE <= a + len)
-		madvise((void *)ha, (a + len - ha) & ~(uintptr_t)(HUGE_PAGE - 1), MADV_HUGEPAGE);
-	madvise((void *)a, len, MADV_POPULATE_WRITE);
-	free(p);
-}
-
 int cmd_record(int argc, char **argv)
 {
 	struct record_args a = { .policy = -1,
 				 .log_policy = POSIX_TRACE_APPEND,
 				 .bufsize = RECORD_DEFAULT_BUFSIZE,
-				 .nice = NICE_DEFAULT,
-				 .keep_ms = RECORD_DEFAULT_KEEP_MS };
+				 .nice = NICE_DEFAULT };
 	struct rec r;
 	struct ptbpf_counters cnt = { .sz = sizeof(cnt) };
 	struct evsel sel = { 0 };
 	trace_attr_t attr;
-	trace_event_set_t filter, shown;
+	trace_event_set_t filter, shown, kset;
 	struct sigaction sa;
 	int logfd = -1, err, ret = CLI_EXIT_OK, i, created = 0;
 	char *path = NULL;
@@ -207,11 +148,6 @@ int cmd_record(int argc, char **argv)
 		evsel_free(&sel);
 		return ret;
 	}
-	/* The library registers for membarrier(2) when it creates a stream;
-	 * the kernel waits for an RCU grace period (~10 ms) to register a
-	 * process that has threads, none while it has one: so here, before
-	 * any, the library's registration then has nothing left to do. */
-	syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
 	memset(&r, 0, sizeof(r));
 	r.a = &a;
 	r.status_tty = isatty(STDERR_FILENO);
@@ -317,22 +253,24 @@ int cmd_record(int argc, char **argv)
 		ptbpf_trace_attr_setfdinfo(&attr, 1);
 	/* -s: what arguments point to, captured for the decoding */
 	ptbpf_trace_attr_setstrsize(&attr, a.view.strsize);
-	/* --keep: the next record of these options starts without a load */
-	ptbpf_trace_attr_setkeep(&attr, a.keep_ms);
+	/* what may be shown, or what the view needs: the kernel loads and
+	 * checks only their programs (-e openat: neither the captures of
+	 * other syscalls nor the scheduler's programs) */
+	evsel_kernel(&sel, &kset);
+	view_need(r.view, &kset);
+	ptbpf_trace_attr_setevents(&attr, &kset);
 	if (a.view.stacks && record_set_stacks(&attr, &a)) {
 		ret = CLI_EXIT_USAGE;
 		goto abort_child;
 	}
 
 	set_nice(a.nice);
-	heap_warm(1);
 	if (!first_pid) /* --cgroup alone: its processes only, not ours */
 		err = ptbpf_trace_create_cgroup(a.cgroups[0], &attr, logfd, &r.trid);
 	else if (a.output)
 		err = posix_trace_create_withlog(first_pid, &attr, logfd, &r.trid);
 	else
 		err = posix_trace_create(first_pid, &attr, &r.trid);
-	heap_warm(0);
 	posix_trace_attr_destroy(&attr);
 	if (err) {
 		if (first_pid)

@@ -24,7 +24,6 @@ enum {
 	OPT_STACK_DEPTH,
 	OPT_KERNEL_STACK,
 	OPT_CALL_GRAPH,
-	OPT_KEEP,
 	OPT_CGROUP,
 };
 
@@ -87,14 +86,10 @@ static const struct argp_option record_opts[] = {
 	  "milliseconds (sets PTBPF_UEV_PENDING=1 in its environment; the command's own are "
 	  "kept without it)",
 	  0 },
-	{ "keep", OPT_KEEP, "SECONDS", 0,
-	  "Keep the loaded BPF programs SECONDS after the end (a ptbpf-keep process holds them), "
-	  "for the next ptbpf record of the same options, which then starts in a few "
-	  "milliseconds (default 10, at most 600; 0: a load, nothing kept)",
-	  0 },
 	{ "nice", OPT_NICE, "N", 0,
-	  "Nice value of ptbpf's own threads (default: 10 below the caller's, so that it keeps "
-	  "up with a program that keeps every CPU busy; the command runs at the caller's)",
+	  "Nice value of ptbpf's own threads (default: the caller's; a lower one, e.g. -10, "
+	  "lets it keep up with a program that keeps every CPU busy; the command runs at the "
+	  "caller's)",
 	  0 },
 	{ 0 }
 };
@@ -267,15 +262,6 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		if (parse_size(arg, &a->log_size))
 			argp_error(state, "invalid log size '%s'", arg);
 		break;
-	case OPT_KEEP: {
-		double secs = strtod(arg, &end);
-
-		if (*end || end == arg || !(secs >= 0) || secs * 1000 > PTBPF_KEEP_MS_MAX)
-			argp_error(state, "invalid --keep '%s' (0 to %d seconds)", arg,
-				   PTBPF_KEEP_MS_MAX / 1000);
-		a->keep_ms = (unsigned int)(secs * 1000 + 0.5);
-		break;
-	}
 	case OPT_DURATION:
 		a->duration = strtod(arg, &end);
 		if (*end || end == arg || a->duration <= 0)

@@ -31,11 +31,7 @@
  * with this much it loses nothing (docs/benchmarks.md).
  */
 #define RECORD_STACKS_BUFSIZE ((size_t)128 << 20)
-/* --keep not given: the programs are kept this long for the next record */
-#define RECORD_DEFAULT_KEEP_MS 10000u
-/* ptbpf's own threads run this much below the caller's nice value. */
-#define DEFAULT_NICE_BOOST 10
-/* --nice not given: the caller's nice value less DEFAULT_NICE_BOOST */
+/* --nice not given: ptbpf's threads run at the caller's nice value */
 #define NICE_DEFAULT 100
 /* --cgroup given at most this often */
 #define RECORD_MAX_CGROUPS 16
@@ -62,9 +58,8 @@ struct record_args {
 	const char *name;
 	int absolute;
 	int json;
-	int nice;	      /* NICE_DEFAULT: the caller's - DEFAULT_NICE_BOOST */
-	int early_uev;	      /* --early-user-events */
-	unsigned int keep_ms; /* --keep */
+	int nice;      /* NICE_DEFAULT: the caller's */
+	int early_uev; /* --early-user-events */
 	char **cmd;
 	struct view_opts view; /* strace's -c, -T, -z, -P... */
 };

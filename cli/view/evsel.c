@@ -315,11 +315,13 @@ static void set_range(trace_event_set_t *set, trace_event_id_t lo, trace_event_i
 	}
 }
 
-int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
+/* kernel: without a stream (trid, evsel_kernel), user events left out, all
+ * their ids in if a probe is selected (its programs are then loaded). */
+static int evsel_build(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel, int kernel)
 {
 	trace_event_id_t id;
 	size_t i;
-	int err;
+	int err, probes = 0;
 
 	posix_trace_eventset_empty(sel);
 	if (s->from_all) {
@@ -355,6 +357,10 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 			set_range(sel, op->lo, op->hi, op->add);
 			continue;
 		}
+		if (kernel) {
+			probes |= op->kind == EVSEL_PROBE && op->add;
+			continue;
+		}
 		if (op->kind == EVSEL_PROBE) {
 			if (probe_add(trid, op->probe, sel, op->add))
 				return -1;
@@ -369,7 +375,19 @@ int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
 	}
 	for (i = 0; i < sizeof(always) / sizeof(always[0]); i++)
 		posix_trace_eventset_add(always[i], sel);
+	if (kernel)
+		set_range(sel, PTBPF_EV_USER_BASE, PTBPF_EV_ID_LIMIT - 1, probes);
 	return 0;
+}
+
+int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel)
+{
+	return evsel_build(s, trid, sel, 0);
+}
+
+void evsel_kernel(const struct evsel *s, trace_event_set_t *sel)
+{
+	(void)evsel_build(s, 0, sel, 1);
 }
 
 void evsel_complement(const trace_event_set_t *sel, trace_event_set_t *filter)

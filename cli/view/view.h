@@ -44,6 +44,9 @@ int evsel_check_probes(const struct evsel *s, pid_t pid);
 /* The events s selects in trid (its user names registered there, its
  * probes added); 0 or -1. */
 int evsel_select(const struct evsel *s, trace_id_t trid, trace_event_set_t *sel);
+/* Before a stream exists: the system events s selects, and all user event
+ * ids if it selects a probe (ptbpf_trace_attr_setevents). */
+void evsel_kernel(const struct evsel *s, trace_event_set_t *sel);
 /* The POSIX filter of trid that records what s selects; 0 or -1. */
 int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filter);
 /* The filter that records the events of sel. */

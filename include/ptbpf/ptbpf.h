@@ -189,20 +189,19 @@ __PTBPF_API int ptbpf_trace_attr_setstrsize(trace_attr_t *attr, unsigned int str
 __PTBPF_API int ptbpf_trace_attr_getstrsize(const trace_attr_t *attr, unsigned int *strsize);
 
 /*
- * Kept programs: when a stream created with these attributes and ms > 0
- * ends, its loaded BPF programs, maps and kernel rings are held ms
- * milliseconds by a helper process (ptbpf-keep, installed with the
- * library), emptied of the stream's processes and events; a stream of the
- * same user and settings created meanwhile takes them and skips the load
- * (tens of milliseconds of verifier work). The helper hands them to a
- * process of its own user only, and only to and from a process whose
- * effective user is root; kernel rings over 256 MiB in all are not kept.
- * 0 (the default): the stream loads its programs and they are freed with
- * it. EINVAL: no attributes object, or ms above PTBPF_KEEP_MS_MAX.
+ * The events a stream created with these attributes may record, at most:
+ * the BPF programs that only other system events need are not loaded (the
+ * kernel's verifier checking them is most of a creation's time: a stream
+ * of a few syscalls starts sooner), nor the captures of other syscalls,
+ * and its filter cannot let those events through later. A user event id
+ * in the set (PTBPF_EV_USER_BASE and up) lets probes be added
+ * (ptbpf_trace_add_probe; without one, ENOTSUP); the events processes
+ * trace themselves are recorded either way. NULL, the default: every
+ * event. EINVAL: no attributes object.
  */
-#define PTBPF_KEEP_MS_MAX 600000
-__PTBPF_API int ptbpf_trace_attr_setkeep(trace_attr_t *attr, unsigned int ms);
-__PTBPF_API int ptbpf_trace_attr_getkeep(const trace_attr_t *attr, unsigned int *ms);
+__PTBPF_API int ptbpf_trace_attr_setevents(trace_attr_t *attr, const trace_event_set_t *events);
+/* The set of setevents (all user event ids; every id by default). EINVAL: a NULL argument. */
+__PTBPF_API int ptbpf_trace_attr_getevents(const trace_attr_t *attr, trace_event_set_t *events);
 
 /*
  * The pid namespace whose pids and tids a stream's events carry, of the

@@ -17,14 +17,10 @@
 #include <unistd.h>
 
 #include "backend/kern_int.h"
-#include "backend/kern_keep.h"
 #include "backend/kern_stack.h"
 #include "backend/kring.h"
 #include "backend/pidns.h"
 #include "backend/probe.h"
-#include "backend/ring_prefault.h"
-#include "backend/syscall_caps.h"
-#include "backend/syscalls.h"
 #include "common/thread.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
 #include "../../bpf/kern.h"
@@ -63,54 +59,6 @@ static size_t kern_backend__ring_size(size_t want)
 	while (sz < want)
 		sz <<= 1;
 	return sz;
-}
-
-static void kern_backend__set_path_table(struct kern_bpf *skel)
-{
-	int args[2];
-
-	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
-		if (!syscalls__path_args(nr, args))
-			continue;
-		skel->rodata->path_args[nr] = KERN_PATH_ARG(args[0], args[1]);
-	}
-}
-
-/* What the compact sys_enter records leave out: the arguments a syscall
- * does not take (expanded back as zeros). */
-static void kern_backend__set_nargs_table(struct kern_bpf *skel)
-{
-	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++)
-		skel->rodata->args_unused[nr] = (__u8)(6 - syscalls__nargs(nr));
-}
-
-/*
- * The syscall programs whose captures' walks are bpf_loop()'s where the
- * kernel has it (5.17 on): the verifier checks a step, not each turn of a
- * bounded loop, which saves tens of milliseconds of start-up.
- */
-static void kern_backend__pick_syscall_progs(struct kern_bpf *skel)
-{
-	bool loop = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_loop, NULL) == 1;
-
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_enter, loop);
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_exit, loop);
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_enter_bounded, !loop);
-	bpf_program__set_autoload(skel->progs.ptbpf_sys_exit_bounded, !loop);
-}
-
-/* The captures of syscall arguments, strsize bytes of each string. */
-static int kern_backend__set_caps(struct kern_bpf *skel, unsigned int strsize)
-{
-	int err;
-
-	if (!strsize)
-		return 0;
-	err = syscall_caps__table((void *)skel->rodata->cap_specs, (void *)skel->rodata->cap_when);
-	if (err < 0)
-		return err;
-	skel->rodata->cap_strsize = strsize;
-	return 0;
 }
 
 /*
@@ -181,24 +129,13 @@ struct kern_rings_job {
 	size_t per;
 	int outer; /* its own fd of the outer map: a failed load closes libbpf's */
 	int err;
-	int loaded; /* set when the programs are loaded: the prefault stops */
 };
 
 static void *kern_rings_main(void *arg)
 {
 	struct kern_rings_job *j = arg;
-	struct ring_prefault *p = NULL;
 
 	j->err = kern_backend__new_rings(j->kb, j->per, j->outer);
-	/* the rings' pages written while there is time (none when the rings
-	 * are made before the load): an optimisation, without which each is
-	 * written when its turn comes */
-	if (!j->err && !__atomic_load_n(&j->loaded, __ATOMIC_ACQUIRE) &&
-	    !ring_prefault__open(&p, j->outer, j->kb->ring_fds, j->kb->nrings, j->per)) {
-		while (!__atomic_load_n(&j->loaded, __ATOMIC_ACQUIRE) && ring_prefault__step(p))
-			;
-		ring_prefault__finish(p);
-	}
 	return NULL;
 }
 
@@ -266,12 +203,9 @@ static int kern_backend__load_with_rings(struct kern_backend *kb, size_t per, in
 	int started, err;
 
 	started = !thread__start_blocked(&thr, kern_rings_main, &j);
-	if (!started) {
-		j.loaded = 1; /* no time to spare */
+	if (!started)
 		kern_rings_main(&j);
-	}
 	err = kern_bpf__load(kb->skel);
-	__atomic_store_n(&j.loaded, 1, __ATOMIC_RELEASE);
 	if (started)
 		pthread_join(thr, NULL);
 	close(outer);
@@ -305,8 +239,6 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	 * wakeup costs the traced CPU an IPI), and 3/4 of the ring is left
 	 * while the drainer gets a CPU */
 	skel->rodata->wakeup_bytes = per / 4;
-	kern_backend__set_path_table(skel);
-	kern_backend__set_nargs_table(skel);
 	skel->bss->inherit = o && o->inherit;
 	skel->rodata->follow_secure_exec = o && o->follow_secure_exec;
 	skel->rodata->syscall_status = kern_syscall_status(o);
@@ -317,7 +249,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	skel->rodata->pidns_level = pidns__level(kb->pidns);
 	skel->rodata->pidns_inum = pidns__inum(kb->pidns);
 	skel->rodata->pidns_dev = pidns__dev(kb->pidns);
-	err = kern_backend__set_caps(skel, o ? o->strsize : 0);
+	err = kern_progs__choose(skel, o);
 	if (err)
 		return err;
 	/* a syscall in progress per thread: room for many blocked threads */
@@ -336,25 +268,9 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 		skel->rodata->stack_depth = depth;
 		skel->rodata->stack_ips = (o->stack_fp ? KERN_STACK_USER : 0) |
 					  (o->stack_kernel ? KERN_STACK_KERNEL : 0);
-	} else {
-		/* the mappings are for stacks only: not even loaded */
-		bpf_program__set_autoload(skel->progs.ptbpf_map_enter, false);
-		bpf_program__set_autoload(skel->progs.ptbpf_map_exit, false);
-		bpf_program__set_autoload(skel->progs.ptbpf_map_exec, false);
 	}
-	kern_backend__pick_syscall_progs(skel);
-	/* fd_info events only for a stream that asks for them */
-	bpf_program__set_autoload(skel->progs.ptbpf_fd_exit, o && o->fdinfo);
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
-	probe__set_autoload(skel);
-	if (o && o->keep_ms) {
-		kb->keep_ms = o->keep_ms;
-		kb->keep_rings_max = o->keep_rings_max ? o->keep_rings_max : KEEP_RINGS_MAX;
-		kb->keep_key = kern_kept__key(kb, per);
-		err = kb->no_take ? -ENOENT : kern_kept__take(kb, per);
-		if (err != -ENOENT && err != -EPERM && err != -EPROTO && err != -EBUSY)
-			return err; /* 0: taken, attached */
-	}
+	kb->no_probes = o && o->ev_bounded && !o->ev_probes;
 	/* The inner map template: what every ring put in rings looks like.
 	 * The kernel compares a ring's type, not its size, with it: one page
 	 * here, and the rings, which take long to clear, on a thread. */
@@ -377,13 +293,10 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	err = kern_bpf__attach(skel);
 	if (err)
 		return kern_backend__load_err(err);
-	kb->keep_ok = kb->keep_ms != 0;
 	return 0;
 }
 
-/* The backend, its programs taken from a kept set when take and there is
- * one, else loaded. */
-static int kern_backend__open_one(struct kern_backend **out, const struct kern_opts *o, bool take)
+int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
 {
 	struct kern_backend *kb;
 	int err;
@@ -403,7 +316,6 @@ static int kern_backend__open_one(struct kern_backend **out, const struct kern_o
 		kb->stack_depth = o->stack_depth ? o->stack_depth : PTBPF_STACK_DEPTH_DEFAULT;
 		kb->stack_user = o->stack_fp;
 	}
-	kb->no_take = !take;
 	err = kern_backend__load(kb, o);
 	if (err) {
 		kern_backend__destroy(kb);
@@ -411,16 +323,6 @@ static int kern_backend__open_one(struct kern_backend **out, const struct kern_o
 	}
 	*out = kb;
 	return 0;
-}
-
-int kern_backend__open(struct kern_backend **out, const struct kern_opts *o)
-{
-	int err = kern_backend__open_one(out, o, true);
-
-	/* a kept set taken that would not attach: loaded anew */
-	if (err == -ESTALE)
-		err = kern_backend__open_one(out, o, false);
-	return err;
 }
 
 void kern_backend__destroy(struct kern_backend *kb)
@@ -433,9 +335,6 @@ void kern_backend__destroy(struct kern_backend *kb)
 	if (kb->epfd >= 0)
 		close(kb->epfd);
 	probe__detach_all(&kb->probes);
-	if (kb->keep_ok)
-		kern_kept__give(kb);
-	kern_kept__free(kb);
 	kern_bpf__destroy(kb->skel);
 	kern_stacks__free(kb->stacks);
 	pidns__free(kb->pidns);
@@ -474,12 +373,9 @@ static int kern_backend__put_pid(struct kern_backend *kb, pid_t tgid, __u8 st, _
 /* Without inheritance, each traced process gets the probes. */
 static int kern_backend__pid_probes(struct kern_backend *kb, pid_t tgid)
 {
-	struct kern_bpf *ps;
-
 	if (kb->inherit || !kb->probes.nsaved)
 		return 0;
-	ps = kern_kept__probe_skel(kb);
-	return ps ? probe__attach_pid(ps, &kb->probes, tgid) : -errno;
+	return probe__attach_pid(kb->skel, &kb->probes, tgid);
 }
 
 int kern_backend__add_pid(struct kern_backend *kb, pid_t tgid)
@@ -529,9 +425,10 @@ int kern_backend__add_probe(struct kern_backend *kb, const struct probe_target *
 
 	if (probe__has(&kb->probes, t->id))
 		return 0;
-	ps = kern_kept__probe_skel(kb);
-	if (!ps)
-		return -errno;
+	/* a stream whose events exclude probes has not loaded their programs */
+	if (kb->no_probes)
+		return -ENOTSUP;
+	ps = kb->skel;
 	if (kb->inherit) {
 		one.pid = -1;
 		return probe__attach(ps, &kb->probes, &one);
@@ -683,10 +580,19 @@ bool kern_backend__populate(struct kern_backend *kb, size_t bytes)
 
 int kern_backend__prog_ids(struct kern_backend *kb, uint32_t *ids, int max)
 {
-	int fds[KEEP_MAX_FDS], n = kern_kept__prog_fds(kb, fds, KEEP_MAX_FDS), k = 0;
+	struct bpf_prog_info info;
+	struct bpf_program *p;
+	__u32 len;
+	int k = 0;
 
-	for (int i = 0; i < n && k < max; i++)
-		if ((ids[k] = kern_kept__prog_id(fds[i])))
-			k++;
+	bpf_object__for_each_program(p, kb->skel->obj)
+	{
+		if (bpf_program__fd(p) < 0 || k == max)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			ids[k++] = info.id;
+	}
 	return k;
 }

@@ -15,6 +15,8 @@
 
 struct kern_backend;
 
+#define KERN_SYS_WORDS 8 /* PTBPF_SYSCALL_NR_MAX bits */
+
 struct kern_opts {
 	/* kernel ring size: one ring per possible CPU, each this divided by
 	 * the CPUs but at least min(this, 1 MiB), rounded up to a power of
@@ -40,12 +42,12 @@ struct kern_opts {
 	/* bytes of each string or buffer a syscall argument points to that
 	 * its events capture (struct ptbpf_sys_cap), 0: no captures */
 	unsigned int strsize;
-	/* milliseconds the loaded programs are kept after the stream, for
-	 * the next stream of these settings (backend/kern_keep.h), 0: none */
-	unsigned int keep_ms;
-	/* kernel rings larger than this in all are not kept (memory a long
-	 * trace would hold for a start-up it does not miss); 0: 256 MiB */
-	size_t keep_rings_max;
+	/* the events the stream may record, bounded: the programs that only
+	 * other events need are not loaded (kern_progs.c); else all */
+	bool ev_bounded;
+	uint64_t ev_sys[KERN_SYS_WORDS]; /* syscalls by number: entry or exit */
+	uint64_t ev_kern;		 /* the kernel events, bit id (ids below 64) */
+	bool ev_probes;			 /* probes (kern_backend__add_probe) */
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The kernel backend's object, shared by its files: kern.c (load,
- * control), kern_consume.c (drain) and kern_kept.c (kept programs).
+ * control) and kern_consume.c (drain).
  */
 #ifndef PTBPF_BACKEND_KERN_INT_H
 #define PTBPF_BACKEND_KERN_INT_H
@@ -55,47 +55,19 @@ struct kern_backend {
 	unsigned int stack_depth; /* their frames, the user stack's area */
 	bool stack_user;	  /* KERN_ID_STACK records have a user stack area */
 
-	/* kept programs (common/keep.h): the set goes to a helper for
-	 * keep_ms after the stream, under keep_key */
-	uint64_t keep_key;
-	unsigned int keep_ms;
-	size_t keep_rings_max; /* rings larger than this in all are not kept */
-	bool keep_ok;	       /* loaded or taken whole, and attached */
-	bool no_take;	       /* load, even if a set is kept */
-	int *kept_progs;       /* a taken set's programs (libbpf's are not loaded) */
-	int nkept_progs;
-	int *kept_links; /* their attachments */
-	int nkept_links;
-	struct kern_bpf *probe_skel; /* a taken set's probe programs, at the first probe */
-	struct pidns *pidns;	     /* the caller's pid namespace, NULL: the initial one */
+	struct pidns *pidns; /* the caller's pid namespace, NULL: the initial one */
+	bool no_probes;	     /* the probe programs were not loaded (kern_progs.c) */
 };
+
+/*
+ * kern_progs.c: the programs of skel loaded for the options (autoload) and
+ * the tables they read (rodata). -errno.
+ */
+int kern_progs__choose(struct kern_bpf *skel, const struct kern_opts *o);
 
 /* The rings' arrays, for kb->nrings rings. */
 int kern_backend__ring_arrays(struct kern_backend *kb);
 /* The rings of kb->ring_fds mapped, and watched by one epoll fd. */
 int kern_backend__map_rings(struct kern_backend *kb, size_t per);
-
-/* The key of the set these settings load (rodata, maps, programs, rings). */
-uint64_t kern_kept__key(struct kern_backend *kb, size_t per);
-/*
- * The set kept under kb->keep_key made the backend's, attached, rings
- * mapped: 0; or a negative errno: -ENOENT, -EPERM, -EPROTO or -EBUSY (its
- * programs still attached elsewhere) when the backend is as it was (load
- * it); -ESTALE when the set was taken but did not attach (open the backend
- * anew); others when it failed.
- */
-int kern_kept__take(struct kern_backend *kb, size_t per);
-/* Detach, and hand the set to a helper for kb->keep_ms (at the end). */
-void kern_kept__give(struct kern_backend *kb);
-/* The skeleton whose probe programs are loaded (on a taken set, loaded
- * now: the first probe); NULL with errno. */
-struct kern_bpf *kern_kept__probe_skel(struct kern_backend *kb);
-/* The loaded programs' fds (a taken set's, or the skeleton's), at most
- * max: how many, or -E2BIG. */
-int kern_kept__prog_fds(struct kern_backend *kb, int *fds, int max);
-/* The id of a program fd, 0 if it cannot be had. */
-__u32 kern_kept__prog_id(int fd);
-/* Free what a taken set added to the backend (after kern_kept__give). */
-void kern_kept__free(struct kern_backend *kb);
 
 #endif

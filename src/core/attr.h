@@ -49,9 +49,13 @@ struct pt_attr {
 	/* bytes of each string or buffer a syscall argument points to that
 	 * is captured, 0: none */
 	uint32_t strsize;
-	/* milliseconds the loaded programs are kept after the stream for the
-	 * next one of the same settings, 0: not kept */
-	uint32_t keep_ms;
+	/* the events a stream may record (ptbpf_trace_attr_setevents), when
+	 * ev_bounded: syscalls by number (entry or exit), the kernel events by
+	 * id (below 64), probes if ev_probes; else all */
+	uint32_t ev_bounded;
+	uint32_t ev_probes;
+	uint64_t ev_kern;
+	uint64_t ev_sys[PT_STACK_NR_WORDS];
 	/* the pid namespace whose ids the stream's events carry (the inode
 	 * of /proc/self/ns/pid of its creator), 0: unknown */
 	uint64_t pidns_ino;

@@ -134,7 +134,10 @@ int stream__create_cgroup(struct pt_stream **out, pid_t pid, const char *cgroup,
 	ko.stack_bytes = a->stack_bytes;
 	ko.fdinfo = a->fdinfo;
 	ko.strsize = a->strsize;
-	ko.keep_ms = a->keep_ms;
+	ko.ev_bounded = a->ev_bounded;
+	ko.ev_probes = a->ev_probes;
+	ko.ev_kern = a->ev_kern;
+	memcpy(ko.ev_sys, a->ev_sys, sizeof(ko.ev_sys));
 	memcpy(ko.stack_nrs, a->stack_nrs, sizeof(ko.stack_nrs));
 	ko.stack_depth = a->stack_depth;
 	ko.stack_fp = a->stack_flags & PTBPF_STACK_FP;
@@ -396,6 +399,14 @@ int stream__apply_filter(struct pt_stream *s)
 
 	for (i = 0; i < FILTER_WORDS; i++)
 		keep[i] = ~s->filter[i];
+	/* nor what the attributes' events leave out (ptbpf_trace_attr_setevents) */
+	for (i = PTBPF_EV_KERNEL_FIRST; s->attr.ev_bounded && i <= PTBPF_EV_KERNEL_LAST; i++)
+		if (!(s->attr.ev_kern >> i & 1))
+			keep[i / 64] &= ~(1ULL << (i % 64));
+	for (i = 0; s->attr.ev_bounded && i < PTBPF_SYSCALL_NR_MAX; i++)
+		if (!(s->attr.ev_sys[i / 64] >> (i % 64) & 1))
+			keep[(PTBPF_EV_SYS_ENTER(i)) / 64] &=
+				~(3ULL << (PTBPF_EV_SYS_ENTER(i) % 64));
 	/* the core needs exec events to find user events after an exec, and
 	 * proc_untraced to stop looking for them; filtered, they are dropped
 	 * here, not in the kernel */

@@ -125,13 +125,11 @@ static int uev_open_pid(pid_t pid, int *fdp)
 }
 
 /*
- * shmem zeroes a fallocate()d page at its first fault, not in fallocate():
- * left alone, that happens in the traced process's first lap, and on a VM
- * a page's first fault costs as much as many events. A read fault
- * does it as well as a write and changes no byte, so a slot adopted with
- * its events in it is safe: take those faults here, once, in the
- * controller, a chunk at a time, and unmap each chunk again (the pages
- * stay in the file, zeroed): our RSS does not grow by the whole ring.
+ * The ring's first faults taken here, by reads (no byte of an adopted
+ * slot changes) a chunk at a time unmapped again, on a thread while the
+ * BPF programs load: shmem zeroes a page at its first fault, which would
+ * otherwise land in the traced process's first lap (a 20k-event burst:
+ * 117 against 75 ns an event, docs/benchmarks.md).
  */
 #define UEV_PREFAULT_CHUNK (1u << 20)
 
@@ -173,10 +171,7 @@ static void *uev_prefault_main(void *arg)
 	return NULL;
 }
 
-/*
- * On a thread (uev_consumer__prefault_wait): a stream loads its BPF
- * programs meanwhile, so the ring's tens of MiB cost its creation nothing.
- */
+/* On a thread, waited for by uev_consumer__prefault_wait. */
 static void uev_prefault_start(struct uev_consumer *c)
 {
 	c->prefaulting = !thread__start_blocked(&c->prefault_thr, uev_prefault_main, c);

@@ -17,8 +17,7 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 
 # expect NAME CODE PATTERN CMD...: CMD exits with CODE, its output (both
-# streams) matches PATTERN. --keep 0: a set of programs kept by an earlier
-# record would be taken without bpf()'s load, and the command would work.
+# streams) matches PATTERN.
 expect() {
 	name=$1 code=$2 pat=$3
 	shift 3
@@ -33,7 +32,7 @@ expect() {
 if unshare -Ur true 2>/dev/null; then
 	userns="BPF is not available in a non-initial user namespace.*run ptbpf in the initial user namespace"
 	expect "record in a user namespace" 3 "cannot trace: $userns" \
-		unshare -Ur "$P" record --keep 0 -- true
+		unshare -Ur "$P" record -- true
 	expect "info in a user namespace" 4 "^user namespace  *NO  *fix: $userns" \
 		unshare -Ur "$P" info
 	grep -q "^can load BPF programs  *NO  *fix: bpf() is refused here" "$T/out" ||
@@ -92,9 +91,9 @@ expect "record in a pid namespace with its /proc" 0 "events printed" \
 # or ENOSYS
 seccomp="a seccomp filter blocks the bpf() system call: run ptbpf with a seccomp profile that allows bpf and perf_event_open, or .*seccomp=unconfined"
 expect "record under seccomp (EPERM)" 3 "^ptbpf: cannot trace: $seccomp" \
-	"$PROGS/seccomp_nobpf" "$P" record --keep 0 -- true
+	"$PROGS/seccomp_nobpf" "$P" record -- true
 expect "record under seccomp (ENOSYS)" 3 "^ptbpf: cannot trace: $seccomp" \
-	"$PROGS/seccomp_nobpf" --enosys "$P" record --keep 0 -- true
+	"$PROGS/seccomp_nobpf" --enosys "$P" record -- true
 expect "info under seccomp" 4 "^seccomp filter  *NO  *fix: $seccomp" \
 	"$PROGS/seccomp_nobpf" "$P" info
 grep -q "^BPF ring buffer  *NO  *fix: bpf() is refused here" "$T/out" ||

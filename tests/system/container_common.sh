@@ -64,7 +64,7 @@ ct_podman() {
 #                            dynamically linked; the default library paths
 #                            find libc, libbpf..., no ld.so.cache needed) and
 #                            the build dir at its own path (the RUNPATH of
-#                            ptbpf, and ptbpf-keep next to the library)
+#                            ptbpf)
 #   --env=PATH=/bin          the busybox applets, not the host's /usr/bin
 #   --env=ASAN_OPTIONS...    those the caller has (tools/run-tests.sh's for
 #                            the sanitizer build)

@@ -6,9 +6,10 @@
 #     posix_trace_* and ptbpf_*: nothing undeclared may slip through, nothing
 #     declared may be missing);
 #  3. each public header compiles on its own as C89, C11 and C++11;
-#  4. no circle between the folders of the library (tools/check-layers, from
-#     includes and from the symbols of the build's objects; the circles
-#     between files are listed). The folders checked: PTBPF_LAYERS ("src");
+#  4. no circle between the folders of the library and of the command, nor
+#     between their files (tools/check-layers --strict, from includes and
+#     from the symbols of the build's objects). The folders checked:
+#     PTBPF_LAYERS ("src cli");
 #  5. no function over 150 lines in those folders (tools/check-functions).
 #   tools/check-tree.sh BUILD_DIR
 set -eu
@@ -49,9 +50,9 @@ for h in trace.h ptbpf/ptbpf.h ptbpf/events.h ptbpf/evfields.h; do
 		{ echo "<$h> does not compile as C++11:" >&2; cat "$tmp/err" >&2; fail=1; }
 done
 # shellcheck disable=SC2086 # a list of folders
-"$src/tools/check-layers" -b "$build" ${PTBPF_LAYERS:-src} || fail=1
+"$src/tools/check-layers" --strict -b "$build" ${PTBPF_LAYERS:-src cli} || fail=1
 # shellcheck disable=SC2086
-"$src/tools/check-functions" ${PTBPF_LAYERS:-src} || fail=1
+"$src/tools/check-functions" ${PTBPF_LAYERS:-src cli} || fail=1
 
 [ $fail = 0 ] && echo "tree checks: formatting, exported symbols, public headers, layers, function lengths OK"
 exit $fail

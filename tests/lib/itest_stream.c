@@ -625,7 +625,8 @@ static void test_reused_tid(void **state)
 
 	(void)state;
 	if (geteuid() != 0)
-		skip(); /* ns_last_pid needs root (tests/system/nonroot.test.sh runs us as nobody) */
+		skip(); /* ns_last_pid needs root (tests/system/nonroot.test.sh runs us as nobody)
+			 */
 	if (access("/proc/sys/kernel/ns_last_pid", W_OK)) {
 		print_message("no ns_last_pid (CONFIG_CHECKPOINT_RESTORE): skipped\n");
 		skip();
@@ -964,7 +965,8 @@ static void test_eperm(void **state)
 
 	(void)state;
 	if (geteuid() != 0)
-		skip(); /* switching users needs root (tests/system/nonroot.test.sh runs us as nobody) */
+		skip(); /* switching users needs root (tests/system/nonroot.test.sh runs us as
+			   nobody) */
 	c = fork();
 	if (c == 0) {
 		trace_id_t t;

@@ -15,20 +15,15 @@
  * passed over. The uprobe is hit once, in the constructor.
  */
 #include <elf.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "record/elf_file.h"
@@ -350,84 +345,18 @@ static void *early_attacher(void *arg)
 }
 
 /*
- * The closer: forked before the stream exists (it holds no ring, map or
- * link), every fd but its socket closed (stdio too: a pipe or $(...)
- * reading ptbpf ends when ptbpf does). It receives the uprobes, holds them
- * until ptbpf hangs up, and closes them as it exits, where the kernel's
- * RCU wait keeps no one waiting. Async-signal-safe calls only.
+ * Closing a uprobe waits for the kernel's RCU grace periods (60-100 ms): the
+ * uprobes are closed on a thread, beside the stream's shutdown, which waits
+ * for them too; ptbpf's exit joins it (nothing of it outlives ptbpf).
  */
-static void closer_main(int sock)
+static void *early_closer(void *arg)
 {
-	char buf[CMSG_SPACE(sizeof(int) * EARLY_MAX_FILES)], c;
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
-	struct sigaction ign = { .sa_handler = SIG_IGN };
-	ssize_t got;
+	struct early *e = arg;
 
-	/* a Ctrl-C for ptbpf: it ends when ptbpf does (its socket hangs up),
-	 * and the uprobes still are its to close */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &ign, NULL);
-	if (sock > 0)
-		syscall(SYS_close_range, 0, sock - 1, 0);
-	syscall(SYS_close_range, sock + 1, ~0U, 0);
-	do {
-		m.msg_control = buf;
-		m.msg_controllen = sizeof(buf);
-		got = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
-	} while (got > 0 || (got < 0 && errno == EINTR));
-	_exit(0);
-}
-
-static void early_closer_start(struct early *e)
-{
-	int sv[2];
-	pid_t pid;
-
-	e->sock = -1;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
-		return;
-	pid = fork();
-	if (pid == 0)
-		closer_main(sv[1]);
-	close(sv[1]);
-	if (pid < 0) {
-		close(sv[0]);
-		return;
-	}
-	e->closer = pid;
-	e->sock = sv[0];
-}
-
-/*
- * Closing a uprobe waits for the kernel's RCU grace periods (60-100 ms),
- * and so would ptbpf's exit if it closed the last reference (a thread
- * would not help: a process's exit waits for its threads): the uprobes go
- * to the closer, whose copies are the last. Without one, closed here.
- */
-static void early_close(struct early *e)
-{
-	char buf[CMSG_SPACE(sizeof(int) * EARLY_MAX_FILES)] = { 0 }, c = 0;
-	struct iovec iov = { .iov_base = &c, .iov_len = 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *h;
-
-	if (e->sock >= 0 && e->n) {
-		m.msg_control = buf;
-		m.msg_controllen = CMSG_SPACE(sizeof(int) * e->n);
-		h = CMSG_FIRSTHDR(&m);
-		h->cmsg_level = SOL_SOCKET;
-		h->cmsg_type = SCM_RIGHTS;
-		h->cmsg_len = CMSG_LEN(sizeof(int) * e->n);
-		memcpy(CMSG_DATA(h), e->fds, sizeof(int) * e->n);
-		sendmsg(e->sock, &m, MSG_NOSIGNAL);
-	}
 	for (int i = 0; i < e->n; i++)
 		close(e->fds[i]);
-	if (e->sock >= 0)
-		close(e->sock); /* the closer exits */
-	e->sock = -1;
+	e->n = 0;
+	return NULL;
 }
 
 /*
@@ -441,11 +370,8 @@ void early_uev_attach(struct early *e, pid_t pid, const char *cmd)
 	e->cmd = cmd;
 	/* a uprobe costs the start an RCU grace period or two: none where
 	 * there is no libposixtrace to ask */
-	if (!early_needed(cmd)) {
-		e->sock = -1;
+	if (!early_needed(cmd))
 		return;
-	}
-	early_closer_start(e);
 	if (pthread_create(&e->thread, NULL, early_attacher, e))
 		early_attacher(e);
 	else
@@ -465,15 +391,16 @@ void early_uev_release(struct early *e)
 	if (e->released || !e->pid) /* released, or never attached */
 		return;
 	e->released = 1;
-	early_close(e);
+	if (!e->n)
+		return;
+	if (pthread_create(&e->thread, NULL, early_closer, e))
+		early_closer(e);
+	else
+		e->running = 1;
 }
 
 void early_uev_detach(struct early *e)
 {
 	early_uev_release(e);
-	/* reaped if done, else left to init when ptbpf exits: not waited for */
-	if (e->closer > 0)
-		waitpid(e->closer, NULL, WNOHANG);
-	e->closer = 0;
-	e->n = 0;
+	early_uev_wait(e);
 }

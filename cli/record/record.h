@@ -97,10 +97,8 @@ struct early {
 	int type;	 /* the uprobe PMU's, -1: none */
 	int n;
 	int fds[EARLY_MAX_FILES]; /* a uprobe per libposixtrace file the command may load */
-	pthread_t thread;	  /* opening them */
+	pthread_t thread;	  /* opening them, then closing them */
 	int running, released;
-	pid_t closer; /* the process that closes them (0: none), */
-	int sock;     /* and the socket they go to it by (-1: none) */
 };
 /*
  * Before the held command (pid, executable cmd) execs: raise the semaphore
@@ -110,9 +108,9 @@ struct early {
  */
 void early_uev_attach(struct early *e, pid_t pid, const char *cmd);
 void early_uev_wait(struct early *e);
-/* The command has exited: the uprobes are closed, in the background. */
+/* The command has exited: the uprobes are closed, on a thread. */
 void early_uev_release(struct early *e);
-/* Closed (by the closer process, not waited for). */
+/* Closed, the thread joined. */
 void early_uev_detach(struct early *e);
 
 /* record_out.c: the live output, from --output-text (NULL: standard error) */

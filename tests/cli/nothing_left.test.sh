@@ -27,12 +27,14 @@ left() {
 	done
 }
 
-# check NAME ARGS...: a record of 'sleep 1' with ARGS, its programs seen
-# while it runs, none of them nor any of its processes left after it
+# check NAME ARGS...: a record of $CMD (default: sleep 1) with ARGS, its
+# programs seen while it runs, none of them nor any of its processes left
+# after it
 check() {
 	name=$1
 	shift
-	env "$mark=1" "$P" record "$@" -- sleep "$(tscale 1)" >/dev/null 2>"$T/$name.err" &
+	# shellcheck disable=SC2046 # CMD: a command line
+	env "$mark=1" "$P" record "$@" -- ${CMD:-sleep $(tscale 1)} >/dev/null 2>"$T/$name.err" &
 	rec=$!
 	# every program it holds at some time while it runs
 	ids=
@@ -67,4 +69,11 @@ check() {
 check "record -o" -o "$T/x.log"
 check "record live"
 check "record -e openat" -e openat -o "$T/y.log"
+# a program that links libposixtrace: its early user events' uprobes are
+# closed by the record, not by a process left behind
+[ -x "$B/tests/cli_uev" ] || fail "no $B/tests/cli_uev"
+CMD="$B/tests/cli_uev 3 $(tscale 300)"
+check "record of a libposixtrace program" -o "$T/z.log"
+n=$("$P" show "$T/z.log" | grep -c " user cli_hello ")
+[ "$n" = 3 ] || fail "the libposixtrace program's record: $n of its 3 user events"
 echo "PASS"

@@ -47,9 +47,12 @@ const struct sysdesc *sys_desc(const char *name)
 
 int sys_result_is_fd(const char *name)
 {
-	const struct sysdesc *d = bsearch(name, sysdescs, sizeof(sysdescs) / sizeof(sysdescs[0]),
-					  sizeof(sysdescs[0]), desc_cmp);
+	const struct sysdesc *d;
 
+	if (!name)
+		return 0;
+	d = bsearch(name, sysdescs, sizeof(sysdescs) / sizeof(sysdescs[0]), sizeof(sysdescs[0]),
+		    desc_cmp);
 	return d && d->ret == R_FD;
 }
 

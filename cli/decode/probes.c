@@ -171,12 +171,13 @@ int probe_list(const char *spec, int json)
 
 /* A payload, copied out of the reader's buffer and checked. */
 struct probe_ev {
+	size_t str_off[PTBPF_PROBE_STRS_MAX];
+	/* last: e ends in a flexible array */
 	union {
 		struct ptbpf_ev_probe e;
 		char raw[offsetof(struct ptbpf_ev_probe, strs) +
 			 PTBPF_PROBE_STRS_MAX * PTBPF_PROBE_STR_MAX];
 	};
-	size_t str_off[PTBPF_PROBE_STRS_MAX];
 };
 
 /* false: too short, or its counts and lengths do not add up (a damaged log). */

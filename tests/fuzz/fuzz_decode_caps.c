@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "view/view.h"
-#include "decode/caps.h"
+#include "decode/decode.h"
 
 static const char *const names[] = {
 	"read",	    "write",	  "execve",	     "poll",	   "getdents64", "connect",

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <ptbpf/events.h>
 
-#include "decode/fdtable.h"
+#include "decode/decode.h"
 
 #define NR_FCNTL 72
 #define NR_DUP2	 33

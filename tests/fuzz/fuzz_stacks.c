@@ -12,12 +12,6 @@
 
 #include "stack/stack.h"
 
-/* cli/util.c's, which the target does not link */
-void cli_err(const char *fmt, ...)
-{
-	(void)fmt;
-}
-
 static volatile size_t sink;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -7,20 +7,11 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 
 # a threaded program that blocks and wakes: many context switches
-cat >"$T/threads.py" <<'PY'
-import threading, time
-def work():
-    for _ in range(20):
-        time.sleep(0.001)
-ts = [threading.Thread(target=work) for _ in range(4)]
-for t in ts: t.start()
-for t in ts: t.join()
-PY
-
+THREADS="python3 $(dirname "$0")/record_defaults_check.py threads"
 # 1. no scheduler events by default, as strace shows none: every line is a
 # syscall, a signal, a process event or a stream marker; the processes'
 # exits are those strace prints (cli_target forks a child that exits 3)
-"$P" record -f --output-text "$T/def.txt" -- python3 "$T/threads.py" 2>"$T/def.err" ||
+"$P" record -f --output-text "$T/def.txt" -- $THREADS 2>"$T/def.err" ||
 	{ cat "$T/def.err"; fail "record failed"; }
 grep -q -E ' (sched_switch_|sched_wakeup)' "$T/def.txt" && fail "scheduler events recorded by default"
 bad=$(grep -v -E '^[0-9.]+ [0-9]+/[0-9]+ ([a-z_0-9]+\(|<\.\.\. |--- |\+\+\+ |=== |proc_|thread_exit|signal_|user )' "$T/def.txt")
@@ -34,11 +25,11 @@ p=$(grep -E '\+\+\+ ' "$T/ct.txt" | sed 's/^[0-9.]* [0-9/]* //' | sort)
 grep -q -E ' (sched_switch_|sched_wakeup)' "$T/ct.txt" && fail "scheduler events recorded by default"
 
 # 2. on request: -e all, -e sched; a leading exclusion starts from the default
-"$P" record -f -e all --output-text "$T/all.txt" -- python3 "$T/threads.py" 2>/dev/null || fail "record -e all"
+"$P" record -f -e all --output-text "$T/all.txt" -- $THREADS 2>/dev/null || fail "record -e all"
 grep -q -E ' sched_switch_(out|in) ' "$T/all.txt" || fail "-e all: no scheduler events"
-"$P" record -f -e sched --output-text "$T/sched.txt" -- python3 "$T/threads.py" 2>/dev/null || fail "record -e sched"
+"$P" record -f -e sched --output-text "$T/sched.txt" -- $THREADS 2>/dev/null || fail "record -e sched"
 grep -q -E ' sched_switch_(out|in) ' "$T/sched.txt" || fail "-e sched: no scheduler events"
-"$P" record -f -e '!read' --output-text "$T/nr.txt" -- python3 "$T/threads.py" 2>/dev/null || fail "record -e !read"
+"$P" record -f -e '!read' --output-text "$T/nr.txt" -- $THREADS 2>/dev/null || fail "record -e !read"
 grep -q -E ' (sched_switch_|sched_wakeup)' "$T/nr.txt" && fail "-e '!read' added scheduler events"
 grep -q -E ' read\(' "$T/nr.txt" && fail "-e '!read' recorded read"
 grep -q -E ' openat\(' "$T/nr.txt" || fail "-e '!read' lost the other syscalls"
@@ -67,10 +58,8 @@ cmp -s "$T/plain.out" "$T/t.out" || fail "--output-text: stdout changed"
 grep -q 'openat(AT_FDCWD, "/etc/hostname"' "$T/t.txt" || fail "--output-text: no events in the file"
 grep -v -e '^err1$' -e 'events printed' "$T/t.err" | grep -q . && fail "--output-text: events on stderr"
 "$P" record --output-text - -- true 2>/dev/null | grep -q 'exit_group(0) = ?' || fail "--output-text -"
-"$P" record --json -- true 2>&1 >/dev/null | python3 -c 'import json, sys
-recs = [json.loads(l) for l in sys.stdin if l.startswith("{")]
-assert recs[0]["type"] == "stream" and recs[-1]["type"] == "status", recs[-1]
-assert any(r.get("syscall") == "exit_group" for r in recs)' || fail "--json: not on stderr"
+"$P" record --json -- true 2>&1 >/dev/null | python3 "$(dirname "$0")/record_defaults_check.py" json_stream ||
+	fail "--json: not on stderr"
 "$P" record --output-text "$T/nodir/x" -- true 2>"$T/nd.err" && fail "--output-text into a missing dir"
 grep -q "cannot create" "$T/nd.err" || fail "--output-text: no message"
 "$P" record -o "$T/x.log" --output-text "$T/x.txt" -- true 2>/dev/null

@@ -56,6 +56,40 @@ int sys_result_is_fd(const char *name)
 	return d && d->ret == R_FD;
 }
 
+struct argnames {
+	const char *sys;
+	const char *arg[6];
+};
+
+/* the ARG names of schema/syscalls.def, sorted by syscall name */
+static const struct argnames argnames[] = {
+/* clang-format off */
+#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { #name, {
+#define ARG(name, type, ...) #name,
+#define CAP(...)
+#define END } },
+#define PATHTRACE(fds, paths)
+#define FDOP(op, flags_arg)
+#include "syscalls.def"
+	/* clang-format on */
+};
+
+static int argnames_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct argnames *)e)->sys);
+}
+
+const char *sys_arg_name(const char *sys, int i)
+{
+	const struct argnames *a;
+
+	if (!sys || i < 0 || i > 5)
+		return NULL;
+	a = bsearch(sys, argnames, sizeof(argnames) / sizeof(argnames[0]), sizeof(argnames[0]),
+		    argnames_cmp);
+	return a ? a->arg[i] : NULL;
+}
+
 int sys_nargs(const struct sysdesc *d)
 {
 	return d ? d->nargs : 6;

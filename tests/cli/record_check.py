@@ -117,11 +117,8 @@ def first_sleep_early():
         pass
 
 
-CHECKS = {"same_syscalls": same_syscalls, "sleep_then_touch": sleep_then_touch, "first_sleep_early": first_sleep_early}
-
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in CHECKS:
-        print("usage: %s {%s} ARGS..." % (sys.argv[0], ",".join(CHECKS)), file=sys.stderr)
-        sys.exit(1)
-    name = sys.argv.pop(1)
-    sys.exit(CHECKS[name]())
+    checks = {f.__name__: f for f in (same_syscalls, sleep_then_touch, first_sleep_early)}
+    if len(sys.argv) < 2 or sys.argv[1] not in checks:
+        sys.exit("usage: record_check.py {%s} ARGS..." % "|".join(checks))
+    sys.exit(checks[sys.argv.pop(1)]())

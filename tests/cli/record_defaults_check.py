@@ -30,11 +30,8 @@ def json_stream():
     assert any(r.get("syscall") == "exit_group" for r in recs)
 
 
-CHECKS = {"threads": threads, "json_stream": json_stream}
-
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in CHECKS:
-        print("usage: %s {%s} ARGS..." % (sys.argv[0], ",".join(CHECKS)), file=sys.stderr)
-        sys.exit(1)
-    name = sys.argv.pop(1)
-    sys.exit(CHECKS[name]())
+    checks = {f.__name__: f for f in (threads, json_stream)}
+    if len(sys.argv) < 2 or sys.argv[1] not in checks:
+        sys.exit("usage: record_defaults_check.py {%s} ARGS..." % "|".join(checks))
+    sys.exit(checks[sys.argv.pop(1)]())

@@ -82,11 +82,8 @@ def schema():
           f"{checked} argument lists checked{'' if tracefs else ' (no tracefs)'}")
 
 
-CHECKS = {"schema": schema}
-
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in CHECKS:
-        print("usage: %s {%s} ARGS..." % (sys.argv[0], ",".join(CHECKS)), file=sys.stderr)
-        sys.exit(1)
-    name = sys.argv.pop(1)
-    sys.exit(CHECKS[name]())
+    checks = {f.__name__: f for f in (schema,)}
+    if len(sys.argv) < 2 or sys.argv[1] not in checks:
+        sys.exit("usage: syscall_schema_check.py {%s} ARGS..." % "|".join(checks))
+    sys.exit(checks[sys.argv.pop(1)]())

@@ -56,12 +56,15 @@ static void progs_of(const struct kern_opts *o, struct progs *p)
 	kern_backend__destroy(kb);
 }
 
-/* The translated size of the program named name (a prefix of it: the
- * kernel keeps 15 bytes), 0 if not loaded. */
+/* The translated size of the program whose name starts with name (its
+ * variant without bpf_loop, ptbpf_sys_exit_bounded, before 5.17; the
+ * kernel keeps 15 bytes of a name), 0 if none is loaded. */
 static uint32_t prog(const struct progs *p, const char *name)
 {
+	size_t n = strlen(name) < BPF_OBJ_NAME_LEN - 1 ? strlen(name) : BPF_OBJ_NAME_LEN - 1;
+
 	for (int i = 0; i < p->n; i++)
-		if (!strncmp(p->name[i], name, BPF_OBJ_NAME_LEN - 1))
+		if (!strncmp(p->name[i], name, n))
 			return p->xlated[i];
 	return 0;
 }

@@ -26,11 +26,12 @@
 #define MAX_PROGS 32
 #define STRSIZE	  32
 
-/* The loaded programs' names and translated sizes. */
+/* The loaded programs' names, translated sizes and the verifier's work. */
 struct progs {
 	int n;
 	char name[MAX_PROGS][BPF_OBJ_NAME_LEN];
 	uint32_t xlated[MAX_PROGS];
+	uint32_t work[MAX_PROGS]; /* verified_insns (5.16 on), else xlated */
 };
 
 static void progs_of(const struct kern_opts *o, struct progs *p)
@@ -52,6 +53,7 @@ static void progs_of(const struct kern_opts *o, struct progs *p)
 		close(fd);
 		memcpy(p->name[i], info.name, sizeof(p->name[i]));
 		p->xlated[i] = info.xlated_prog_len;
+		p->work[i] = info.verified_insns ? info.verified_insns : info.xlated_prog_len;
 	}
 	kern_backend__destroy(kb);
 }
@@ -66,6 +68,18 @@ static uint32_t prog(const struct progs *p, const char *name)
 	for (int i = 0; i < p->n; i++)
 		if (!strncmp(p->name[i], name, n))
 			return p->xlated[i];
+	return 0;
+}
+
+/* The verifier's work on that program (its translated size before 5.16,
+ * where the kernel does not count it), 0 if none is loaded. */
+static uint32_t work(const struct progs *p, const char *name)
+{
+	size_t n = strlen(name) < BPF_OBJ_NAME_LEN - 1 ? strlen(name) : BPF_OBJ_NAME_LEN - 1;
+
+	for (int i = 0; i < p->n; i++)
+		if (!strncmp(p->name[i], name, n))
+			return p->work[i];
 	return 0;
 }
 
@@ -123,9 +137,14 @@ static void test_bounded_captures(void **state)
 	progs_of(&ppid, &pp);
 	bound(&rd, SYS_read, 0);
 	progs_of(&rd, &pr);
-	/* the exit's captures: most of its code */
-	assert_true(prog(&pp, "ptbpf_sys_exit") * 2 < prog(&pa, "ptbpf_sys_exit"));
-	assert_true(prog(&pr, "ptbpf_sys_exit") * 2 > prog(&pa, "ptbpf_sys_exit"));
+	/* the exit's captures: most of the verifier's work on it (a kernel
+	 * with bpf_loop keeps the walk's callback in the translated program,
+	 * unvisited: its size does not say) */
+	print_message("sys_exit's verifier work: all %u, getppid %u, read %u\n",
+		      work(&pa, "ptbpf_sys_exit"), work(&pp, "ptbpf_sys_exit"),
+		      work(&pr, "ptbpf_sys_exit"));
+	assert_true(work(&pp, "ptbpf_sys_exit") * 2 < work(&pa, "ptbpf_sys_exit"));
+	assert_true(work(&pr, "ptbpf_sys_exit") * 2 > work(&pa, "ptbpf_sys_exit"));
 }
 
 /* A stream without probes among its events refuses one. */

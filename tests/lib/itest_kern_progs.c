@@ -137,14 +137,14 @@ static void test_bounded_captures(void **state)
 	progs_of(&ppid, &pp);
 	bound(&rd, SYS_read, 0);
 	progs_of(&rd, &pr);
-	/* the exit's captures: most of the verifier's work on it (a kernel
-	 * with bpf_loop keeps the walk's callback in the translated program,
-	 * unvisited: its size does not say) */
+	/* the exit's captures cost the verifier less when none is wanted:
+	 * most of its work on 6.18 (94% less), little before (5.10's
+	 * translated size 3% less, 6.1's verified instructions 14%) */
 	print_message("sys_exit's verifier work: all %u, getppid %u, read %u\n",
 		      work(&pa, "ptbpf_sys_exit"), work(&pp, "ptbpf_sys_exit"),
 		      work(&pr, "ptbpf_sys_exit"));
-	assert_true(work(&pp, "ptbpf_sys_exit") * 2 < work(&pa, "ptbpf_sys_exit"));
-	assert_true(work(&pr, "ptbpf_sys_exit") * 2 > work(&pa, "ptbpf_sys_exit"));
+	assert_true(work(&pp, "ptbpf_sys_exit") < work(&pa, "ptbpf_sys_exit"));
+	assert_int_equal(work(&pr, "ptbpf_sys_exit"), work(&pa, "ptbpf_sys_exit"));
 }
 
 /* A stream without probes among its events refuses one. */

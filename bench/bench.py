@@ -357,7 +357,8 @@ class Bench:
         def ptbpf_live(cmd):
             if not os.access(self.ptbpf, os.X_OK):
                 raise NA("ptbpf command not built")
-            return ([self.ptbpf, "record", "--output-text", "/dev/null", "--"] + cmd, None,
+            return ([self.ptbpf, "record", "--stats", "--output-text", "/dev/null", "--"] + cmd,
+                    None,
                     subprocess.DEVNULL)
 
         def ptbpf_log(cmd):
@@ -629,7 +630,8 @@ class Bench:
             def live(cmd, spec=spec):
                 if not os.access(self.ptbpf, os.X_OK):
                     raise NA("ptbpf command not built")
-                return [self.ptbpf, "record", "-e", spec, "--"] + cmd, None, subprocess.DEVNULL
+                return ([self.ptbpf, "record", "--stats", "-e", spec, "--"] + cmd, None,
+                        subprocess.DEVNULL)
 
             def to_log(cmd, spec=spec):
                 if not os.access(self.ptbpf, os.X_OK):
@@ -845,7 +847,7 @@ class Bench:
                 "-o", os.path.join(self.work, "flood.ptlog"), "--"] + c, None, None)
 
         def flood_live(size):
-            return lambda c: ([self.ptbpf, "record"] + size + [
+            return lambda c: ([self.ptbpf, "record", "--stats"] + size + [
                 "--output-text", "/dev/null", "--"] + c, None, subprocess.DEVNULL)
         big = ["--buffer-size", FLOOD_BUFSIZE]
         for key, label, runner in (

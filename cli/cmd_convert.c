@@ -108,7 +108,7 @@ int cmd_convert(int argc, char **argv)
 	if (a.to == TO_CHROME)
 		ret = convert_chrome(trid, out);
 	else
-		ret = show_log(trid, out, 1, 0);
+		ret = show_log(trid, out, 1);
 	posix_trace_close(trid);
 	if ((out == stdout ? fflush(out) : fclose(out)) && !ret) {
 		cli_err("writing %s: %s", a.out, strerror(errno));

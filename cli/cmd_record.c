@@ -480,6 +480,8 @@ int cmd_record(int argc, char **argv)
 	if (evsel_parse(&u.sel, u.a.events ? u.a.events : EVSEL_DEFAULT))
 		return CLI_EXIT_USAGE;
 	u.sel.strace_lines = 1;
+	/* events other than syscalls named by -e: printed in strace's look too */
+	u.a.view.named_events = u.a.events && u.sel.other && !u.sel.from_all;
 	/* before the command starts: the library finds the targets in /proc,
 	 * and another namespace's names other processes by their pids */
 	ret = cli_env_check_proc();

@@ -15,7 +15,6 @@
 struct show_args {
 	const char *log;
 	int json;
-	int absolute;
 	struct view_opts view;
 };
 
@@ -26,7 +25,6 @@ static const struct argp_option show_opts[] = {
 	  "JSON Lines: one object per event, plus a stream "
 	  "attributes record first and a status record last",
 	  0 },
-	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
 	{ 0 }
 };
 
@@ -40,9 +38,6 @@ static error_t show_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_JSON:
 		a->json = 1;
-		break;
-	case 't':
-		a->absolute = 1;
 		break;
 	case ARGP_KEY_ARG:
 		if (a->log)
@@ -96,9 +91,22 @@ static void show_pidns_note(trace_id_t trid)
 			(unsigned long long)ino);
 }
 
-static int show_log_view(trace_id_t trid, FILE *out, int json, int absolute,
-			 const struct view_opts *vo)
+/* Was the log recorded with -f (its inheritance policy)? */
+static int log_follows(trace_id_t trid)
 {
+	trace_attr_t attr;
+	int inh = POSIX_TRACE_CLOSE_FOR_CHILD;
+
+	if (posix_trace_get_attr(trid, &attr))
+		return 0;
+	posix_trace_attr_getinherited(&attr, &inh);
+	posix_trace_attr_destroy(&attr);
+	return inh == POSIX_TRACE_INHERITED;
+}
+
+static int show_log_view(trace_id_t trid, FILE *out, int json, const struct view_opts *vo)
+{
+	struct fmt_look look;
 	static char buf[65536];
 	struct view_opts plain;
 	struct view *v;
@@ -111,7 +119,9 @@ static int show_log_view(trace_id_t trid, FILE *out, int json, int absolute,
 		vo = &plain;
 	}
 	prints = view_opts_prints(vo);
-	fmt_init(&f, out, json, absolute);
+	/* as --output-text would have printed it */
+	view_look(vo, &look, 1, log_follows(trid), 0);
+	fmt_init(&f, out, json, &look);
 	if (view_new(&v, vo, &f, 0) || (prints && json && fmt_json_attr(out, trid))) {
 		if (v)
 			cli_err("out of memory");
@@ -148,9 +158,9 @@ static int show_log_view(trace_id_t trid, FILE *out, int json, int absolute,
 	return ret;
 }
 
-int show_log(trace_id_t trid, FILE *out, int json, int absolute)
+int show_log(trace_id_t trid, FILE *out, int json)
 {
-	return show_log_view(trid, out, json, absolute, NULL);
+	return show_log_view(trid, out, json, NULL);
 }
 
 int cmd_show(int argc, char **argv)
@@ -167,7 +177,7 @@ int cmd_show(int argc, char **argv)
 		return ret;
 	if (!isatty(STDOUT_FILENO))
 		cli_big_buffer(stdout);
-	ret = show_log_view(trid, stdout, a.json, a.absolute, &a.view);
+	ret = show_log_view(trid, stdout, a.json, &a.view);
 	posix_trace_close(trid);
 	if (fflush(stdout) && !ret) {
 		cli_err("writing the output: %s", strerror(errno));

@@ -4,6 +4,7 @@
  * a syscall's entry merged with its exit, or <unfinished ...> and resumed,
  * and the lines of other events put where strace has them.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,12 +22,15 @@ struct fmt_pending {
 	int args_ok;
 };
 
-void fmt_init(struct fmt *f, FILE *out, int json, int absolute)
+void fmt_init(struct fmt *f, FILE *out, int json, const struct fmt_look *look)
 {
 	memset(f, 0, sizeof(*f));
 	f->out = out;
 	f->json = json;
-	f->absolute = absolute;
+	if (look)
+		f->look = *look;
+	else
+		fmt_look_init(&f->look);
 	f->tty = isatty(fileno(out));
 	f->times = -1;
 }
@@ -46,6 +50,7 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->line);
 	sb_free(&f->tmp);
 	fmt_json_entries_free(f);
+	fmt_threads_fini(f);
 }
 
 int fmt_failed(const struct fmt *f)
@@ -97,8 +102,7 @@ void fmt_lines_after(struct fmt *f, const char *text)
 
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
-	fmt_line_begin(f);
-	sb_line_prefix(&f->line, &f->prefix, f->absolute ? ts : ts - f->origin, pid, tid);
+	fmt_leader(f, ts, pid, tid);
 }
 
 /* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
@@ -377,6 +381,7 @@ static void text_entry(struct fmt *f, const struct cli_ev *ev, int64_t ts, const
 	if (sys_noreturn(ev->desc)) {
 		line_start(f, ts, ev->info.posix_pid, ev->tid);
 		sb_cat(&f->line, &f->held_text);
+		fmt_tab(f);
 		sb_puts(&f->line, " = ?");
 		fmt_line_end(f);
 		return;
@@ -421,10 +426,26 @@ static void text_exit_held(struct fmt *f, const struct cli_ev *ev, int64_t ts, c
 	fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
 	line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
 	sb_cat(&f->line, &f->held_text);
+	fmt_tab(f);
 	ret_at = f->line.len;
 	text_result(f, ev, sys, f->held_args_ok ? f->held_args : NULL);
 	syscall_time(f, f->held_ts, ts);
 	exit_done(f, ev, ret_at, ts);
+}
+
+/*
+ * A new thread's return from the clone, fork or vfork that made it (its
+ * entry was its parent's): strace never prints it.
+ */
+static int child_return(const struct fmt *f, const struct cli_ev *ev, const char *sys)
+{
+	const struct ptbpf_ev_sys_exit *x = ev->data;
+
+	if (f->look.look != FMT_LOOK_STRACE || f->look.all_events || ev->len < sizeof(*x) ||
+	    x->ret != 0)
+		return 0;
+	return !strcmp(sys, "clone") || !strcmp(sys, "clone3") || !strcmp(sys, "fork") ||
+	       !strcmp(sys, "vfork");
 }
 
 /* The exit of an entry printed <unfinished ...>: "<... sys resumed>". */
@@ -436,6 +457,8 @@ static void text_resumed(struct fmt *f, const struct cli_ev *ev, int64_t ts, con
 	held_unfinished(f);
 	late_close(f, ev, sys);
 	entry_ts = unfinished_del(f, ev->tid);
+	if (entry_ts < 0 && child_return(f, ev, sys))
+		return;
 	line_start(f, ts, ev->info.posix_pid, ev->tid);
 	sb_puts(&f->line, "<... ");
 	sb_puts(&f->line, sys);
@@ -444,6 +467,7 @@ static void text_resumed(struct fmt *f, const struct cli_ev *ev, int64_t ts, con
 		decode_sys_resumed(&f->line, ev->desc, f->resume_data.s, f->resume_data.len,
 				   ev->data, ev->len);
 	sb_putc(&f->line, ')');
+	fmt_tab(f);
 	ret_at = f->line.len;
 	text_result(f, ev, sys, f->resume_args_ok ? f->resume_args : NULL);
 	syscall_time(f, exit_entry_ts(ev, entry_ts), ts);
@@ -455,16 +479,18 @@ static void text_other(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 {
 	pid_t tid = exit_tid(ev);
 
-	if (fmt_signal_hidden(ev) || tid < 0)
+	if (fmt_signal_hidden(ev) || tid < 0 || fmt_signal_filtered(f, ev))
 		return;
-	/* 64 lines deferred already: the held entry goes out unfinished
-	 * first (before, its line took the place of this one) */
-	if (f->have_held && f->ndeferred >= 64)
-		held_unfinished(f);
-	line_start(f, ts, ev->info.posix_pid, tid);
-	fmt_other_text(&f->line, ev);
-	other_done(f);
-	if (fmt_signal_ignored_chld(ev))
+	if (!fmt_look_hides(f, ev)) {
+		/* 64 lines deferred already: the held entry goes out
+		 * unfinished first (before, its line took the place of this one) */
+		if (f->have_held && f->ndeferred >= 64)
+			held_unfinished(f);
+		line_start(f, ts, ev->info.posix_pid, tid);
+		fmt_other_text(&f->line, ev, f->look.look);
+		other_done(f);
+	}
+	if (fmt_signal_ignored_chld(ev) && !(f->look.sigs_hidden & (1ull << (SIGCHLD - 1))))
 		chld_ignored(f, ev, ts);
 }
 
@@ -488,7 +514,9 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
 
 	restart_close(f, ev);
+	fmt_threads_event(f, ev);
 	fmt_text_one(f, ev, ts);
+	fmt_threads_after(f, ev);
 	hold_out(f, ts, 0);
 }
 

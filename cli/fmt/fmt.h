@@ -62,6 +62,9 @@ void fmt_sig_code(struct sbuf *b, int signo, int code);
 /* the line of a signal_deliver; nonzero: it has none */
 void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
 int fmt_signal_hidden(const struct cli_ev *ev);
+struct fmt;
+/* -e signal=: is ev the delivery of a signal not printed? */
+int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev);
 /* nonzero: ev is a signal_generate of a SIGCHLD the kernel ignored, which
  * strace shows delivered (its line goes after tid's syscall: fmt_chld_*) */
 int fmt_signal_ignored_chld(const struct cli_ev *ev);
@@ -71,12 +74,43 @@ void fmt_chld_add(struct fmt *f, pid_t tid, const char *line, size_t len);
 int fmt_chld_take(struct fmt *f, pid_t tid, struct sbuf *out);
 void fmt_chld_fini(struct fmt *f);
 
+/*
+ * How text lines look: strace's (the default) or ptbpf's own ("TS PID/TID "
+ * before each line, every event printed).
+ */
+enum { FMT_LOOK_STRACE, FMT_LOOK_PTBPF };
+/* strace's pid prefix: "[pid N] " while several threads are traced (its
+ * stderr), "N " on every line (its -o FILE with -f), none (-ff's files) */
+enum { FMT_PID_AUTO, FMT_PID_FILE, FMT_PID_NONE };
+/* strace's -e quiet= messages */
+enum {
+	FMT_Q_ATTACH = 1u << 0,
+	FMT_Q_PERSONALITY = 1u << 1,
+	FMT_Q_EXIT = 1u << 2,
+	FMT_Q_PATH = 1u << 3,
+	FMT_Q_EXECVE = 1u << 4, /* thread-execve, superseded */
+	FMT_Q_ALL = (1u << 5) - 1,
+};
+struct fmt_look {
+	int look;	      /* FMT_LOOK_* */
+	int pids;	      /* FMT_PID_* */
+	int tflag;	      /* -t 1, -tt 2, -ttt 3 (ptbpf's look: any, epoch seconds) */
+	int rflag;	      /* -r */
+	int comm;	      /* -Y: the command name after the pid */
+	int acolumn;	      /* -a: the column of " = " (strace's 40) */
+	int live;	      /* the threads run now: a name not seen is read from /proc */
+	int all_events;	      /* ptbpf's own events printed too (-e named them) */
+	unsigned int quiet;   /* FMT_Q_* not printed */
+	uint64_t sigs_hidden; /* -e signal=: bit N-1, signal N not printed */
+};
+void fmt_look_init(struct fmt_look *l);
+
 /* fmt.c: the output of events, text (strace-like) or JSON Lines (fmt_jsonl.c) */
 struct fmt_pending;
 struct fmt {
 	FILE *out;
 	int json;
-	int absolute;
+	struct fmt_look look;
 	int have_origin;
 	int64_t origin;
 	int tty;   /* flush each line */
@@ -105,12 +139,19 @@ struct fmt {
 	struct sbuf line, tmp; /* line: lines not yet written out, the last from line_at */
 	size_t line_at;
 	struct line_prefix prefix;
+	/* leader.c: the threads seen and not exited (strace's nprocs), their
+	 * names (-Y), the time of the last line (-r), -t's second */
+	struct pidmap alive, comms;
+	size_t nalive;
+	int64_t last_line_ts;
+	int64_t tsec;
+	char tsec_s[16];
 	uint64_t nevents, noverflow;
 	/* --json: tid -> struct sbuf, the payload of its ioctl or exec entry
 	 * in progress (sys_exit_uses_entry), for its exit */
 	struct pidmap json_entries;
 };
-void fmt_init(struct fmt *f, FILE *out, int json, int absolute);
+void fmt_init(struct fmt *f, FILE *out, int json, const struct fmt_look *look);
 void fmt_event(struct fmt *f, const struct cli_ev *ev);
 /* Nonzero once a buffer of f failed: its output is incomplete. */
 int fmt_failed(const struct fmt *f);
@@ -147,7 +188,21 @@ void fmt_json_fields(struct sbuf *b, const struct cli_ev *ev);
  * how to print (an ioctl's bytes, by its command) is printed too. */
 void fmt_json_fields_entry(struct sbuf *b, const struct cli_ev *ev, const void *entry, size_t elen);
 
-/* fmt_other.c: the text of ev, an event that is no syscall (after "ts pid/tid ") */
-void fmt_other_text(struct sbuf *b, const struct cli_ev *ev);
+/* fmt_other.c: the text of ev, an event that is no syscall (after the
+ * line's leader), in f's look */
+void fmt_other_text(struct sbuf *b, const struct cli_ev *ev, int look);
+
+/* leader.c: strace's printleader and tabto, and the threads it counts */
+/* Begins a line at ts of thread tid of pid with its leader. */
+void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid);
+/* Spaces before " = " up to the result column (-a). */
+void fmt_tab(struct fmt *f);
+/* Before ev is printed: its thread is counted, its name known (-Y). */
+void fmt_threads_event(struct fmt *f, const struct cli_ev *ev);
+/* After ev was printed: a thread it ends is no longer counted. */
+void fmt_threads_after(struct fmt *f, const struct cli_ev *ev);
+/* Is ev a line of ptbpf's own, not printed in strace's look? */
+int fmt_look_hides(const struct fmt *f, const struct cli_ev *ev);
+void fmt_threads_fini(struct fmt *f);
 
 #endif

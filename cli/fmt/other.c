@@ -179,6 +179,38 @@ static const struct other_text {
 	{ PTBPF_EV_SCHED_WAKEUP, sizeof(struct ptbpf_ev_sched_wakeup), text_wakeup },
 };
 
+/*
+ * strace's look: a user event as strace shows what is no syscall, its data
+ * as strace prints a buffer (-s, -x); a loss as a message of ptbpf's.
+ */
+static int text_user_strace(struct sbuf *b, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+
+	if (id >= PTBPF_EV_USER_BASE) {
+		if (!probe_fmt(b, ev->name, ev->data, ev->len, true))
+			return 1;
+		sb_puts(b, "--- user:");
+		sb_puts(b, ev->name);
+		if (ev->len) {
+			sb_putc(b, ' ');
+			decode_user_data(b, ev->data, ev->len, ev->info.posix_truncation_status);
+		}
+		sb_puts(b, " ---");
+		return 1;
+	}
+	if (id == POSIX_TRACE_OVERFLOW) {
+		if (ev->len >= sizeof(uint64_t))
+			sb_printf(b, "%s: %llu event%s lost here", cli_prog,
+				  (unsigned long long)overflow_count(ev->data),
+				  overflow_count(ev->data) == 1 ? "" : "s");
+		else
+			sb_printf(b, "%s: events lost here", cli_prog);
+		return 1;
+	}
+	return 0;
+}
+
 /* User events, probes' and the POSIX markers; 0: ev is none of them. */
 static int text_user_or_marker(struct sbuf *b, const struct cli_ev *ev)
 {
@@ -209,7 +241,7 @@ static int text_user_or_marker(struct sbuf *b, const struct cli_ev *ev)
 	return 0;
 }
 
-void fmt_other_text(struct sbuf *b, const struct cli_ev *ev)
+void fmt_other_text(struct sbuf *b, const struct cli_ev *ev, int look)
 {
 	size_t i;
 
@@ -221,6 +253,9 @@ void fmt_other_text(struct sbuf *b, const struct cli_ev *ev)
 		other_texts[i].print(b, ev);
 		return;
 	}
+	if (i == sizeof(other_texts) / sizeof(other_texts[0]) &&
+	    (look == FMT_LOOK_STRACE ? text_user_strace(b, ev) : 0))
+		return;
 	if (i == sizeof(other_texts) / sizeof(other_texts[0]) && text_user_or_marker(b, ev))
 		return;
 	/* unknown or short payload */

@@ -66,6 +66,15 @@ int fmt_signal_hidden(const struct cli_ev *ev)
 	       (sig_flags(ev->data, ev->len) & PTBPF_SIG_GROUP_KILL);
 }
 
+int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_signal *e = ev->data;
+
+	return ev->info.posix_event_id == PTBPF_EV_SIGNAL_DELIVER &&
+	       ev->len >= offsetof(struct ptbpf_ev_signal, flags) && e->signo > 0 &&
+	       e->signo <= 64 && (f->look.sigs_hidden & (1ull << (e->signo - 1)));
+}
+
 /* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, ...} ---" */
 void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len)
 {

@@ -134,11 +134,14 @@ int record_live(struct rec *r)
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
 	struct live_clock c = { .last_ev = now_mono() };
+	struct fmt_look look;
 	int err, ret;
 	size_t got;
 
 	c.next_out = c.last_ev + LIVE_OUT_S;
-	fmt_init(&f, r->out.f, r->a->json, r->a->absolute);
+	view_look(&r->a->view, &look, r->a->text_out != NULL,
+		  r->a->follow || strchr(r->a->pids ? r->a->pids : "", ','), 1);
+	fmt_init(&f, r->out.f, r->a->json, &look);
 	f.tty = r->out.tty; /* fmt_init cannot tell: the stream has no fd */
 	view_attach(r->view, &f);
 	/* out of memory: nothing more is printed, the loops below stop */

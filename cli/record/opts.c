@@ -15,6 +15,7 @@ enum {
 	OPT_DURATION,
 	OPT_NAME,
 	OPT_JSON,
+	OPT_STATS,
 	OPT_LOGPOLICY,
 	OPT_LOGSIZE,
 	OPT_NICE,
@@ -78,7 +79,10 @@ static const struct argp_option record_opts[] = {
 	{ "log-size", OPT_LOGSIZE, "BYTES", 0, "Log size limit for loop and until-full", 0 },
 	{ "duration", OPT_DURATION, "SECONDS", 0, "Stop recording after SECONDS", 0 },
 	{ "name", OPT_NAME, "NAME", 0, "Name of the trace stream", 0 },
-	{ "absolute", 't', NULL, 0, "Print absolute timestamps (seconds since the epoch)", 0 },
+	{ "stats", OPT_STATS, NULL, 0,
+	  "At the end, a line of what was recorded on stderr: events, lost, time, CPU (without "
+	  "it, printed only when events were lost, with -c or -C, -o, --json or --format=ptbpf)",
+	  0 },
 	{ "json", OPT_JSON, NULL, 0, "Print events live as JSON Lines (as 'ptbpf show --json')",
 	  0 },
 	{ "early-user-events", OPT_EARLY_UEV, NULL, 0,
@@ -225,8 +229,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case 'f':
 		a->follow = 1;
 		break;
-	case 't':
-		a->absolute = 1;
+	case OPT_STATS:
+		a->stats = 1;
 		break;
 	case OPT_JSON:
 		a->json = 1;

@@ -56,8 +56,8 @@ struct record_args {
 	size_t log_size;
 	double duration;
 	const char *name;
-	int absolute;
 	int json;
+	int stats; /* --stats: the summary line in any case */
 	int nice;      /* NICE_DEFAULT: the caller's */
 	int early_uev; /* --early-user-events */
 	char **cmd;

@@ -143,11 +143,25 @@ static void print_loss_hint(const struct rec *r, const struct ptbpf_counters *c)
 	fprintf(stderr, "--nice -10 avoids it\n");
 }
 
+/*
+ * The text in strace's look gets no summary line unless something is
+ * worth saying: it would be in the way of a diff with strace's output.
+ */
+static bool summary_wanted(const struct rec *r, const struct ptbpf_counters *c)
+{
+	const struct view_opts *v = &r->a->view;
+
+	return r->a->output || r->a->json || r->a->stats || v->look != FMT_LOOK_STRACE || v->cflag ||
+	       v->threads || c->lost || c->late || c->left_out || r->out.err;
+}
+
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 {
 	struct stat st;
 
 	status_line(r, 1);
+	if (!summary_wanted(r, c))
+		return;
 	if (r->a->output)
 		fprintf(stderr, "%s: %llu events written to %s (%lld bytes), %llu lost", cli_prog,
 			(unsigned long long)log_events_of(r->a->output), r->a->output,

@@ -28,17 +28,12 @@ enum {
 	OPT_NO_ABBREV,
 	OPT_NO_VERBOSE,
 	OPT_NO_RAW,
-	OPT_NO_SIGNALS,
 	OPT_NO_READ,
 	OPT_NO_WRITE,
 	OPT_NO_FAULT,
 	OPT_NO_INJECT,
 	OPT_NO_KVM,
-	OPT_NO_QUIET,
-	OPT_NO_SILENT,
-	OPT_NO_SILENCE,
 	OPT_NO_DECODE_FDS,
-	OPT_NO_DECODE_PIDS,
 	OPT_NO_SECONTEXT,
 };
 
@@ -64,13 +59,13 @@ static const struct {
 	{ "v", 0, "unabbreviated structures" },
 	{ "raw", 0, "raw arguments" },
 	{ "x", 0, "raw arguments" },
-	{ "signal", 0, "selecting the signals printed" },
-	{ "signals", 0, "selecting the signals printed" },
-	{ "s", 0, "selecting the signals printed" },
-	{ "quiet", 0, "suppressing messages" },
-	{ "silent", 0, "suppressing messages" },
-	{ "silence", 0, "suppressing messages" },
-	{ "q", 0, "suppressing messages" },
+	{ "signal", 1, "selecting the signals printed" },
+	{ "signals", 1, "selecting the signals printed" },
+	{ "s", 1, "selecting the signals printed" },
+	{ "quiet", 1, "suppressing messages" },
+	{ "silent", 1, "suppressing messages" },
+	{ "silence", 1, "suppressing messages" },
+	{ "q", 1, "suppressing messages" },
 	{ "read", 0, "dumps of the data read" },
 	{ "reads", 0, "dumps of the data read" },
 	{ "r", 0, "dumps of the data read" },
@@ -162,7 +157,6 @@ static const struct argp_option view_options[] = {
 	{ NULL, 'x', NULL, 0,
 	  "Print strings with a non-printable byte in hexadecimal (-xx: every string)", 10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
-	{ "columns", 'a', "X", REFUSED, "the column of syscall results", 0 },
 	{ "output-append-mode", 'A', "X", REFUSED, "appending to its -o file", 0 },
 	{ "detach-on", 'b', "X", REFUSED, "detaching on a syscall", 0 },
 	{ "debug", 'd', "X", REFUSED, "its debug output", 0 },
@@ -173,11 +167,8 @@ static const struct argp_option view_options[] = {
 	{ "interruptible", 'I', "X", REFUSED, "when the tracer may be interrupted", 0 },
 	{ "syscall-number", 'n', "X", REFUSED, "printing syscall numbers", 0 },
 	{ "summary-syscall-overhead", 'O', "X", REFUSED, "the overhead taken off -c's times", 0 },
-	{ NULL, 'q', "X", REFUSED, "suppressing attach and exit messages", 0 },
-	{ "relative-timestamps", 'r', "X", REFUSED, "times relative to the previous syscall", 0 },
 	{ "user", 'u', "X", REFUSED, "running the command as another user", 0 },
 	{ "const-print-style", 'X', "X", REFUSED, "the style of constants", 0 },
-	{ NULL, 'Y', "X", REFUSED, "the command names of pids", 0 },
 	{ "daemonize", OPT_NO_DAEMONIZE, "X", REFUSED, "running as a detached grandchild", 0 },
 	{ "output-separately", OPT_NO_OUTPUT_SEPARATELY, "X", REFUSED,
 	  "one output file per process", 0 },
@@ -188,17 +179,12 @@ static const struct argp_option view_options[] = {
 	{ "abbrev", OPT_NO_ABBREV, "X", REFUSED, "abbreviated structures", 0 },
 	{ "verbose", OPT_NO_VERBOSE, "X", REFUSED, "unabbreviated structures", 0 },
 	{ "raw", OPT_NO_RAW, "X", REFUSED, "raw arguments", 0 },
-	{ "signals", OPT_NO_SIGNALS, "X", REFUSED, "selecting the signals printed", 0 },
 	{ "read", OPT_NO_READ, "X", REFUSED, "dumps of the data read", 0 },
 	{ "write", OPT_NO_WRITE, "X", REFUSED, "dumps of the data written", 0 },
 	{ "fault", OPT_NO_FAULT, "X", REFUSED, "fault injection", 0 },
 	{ "inject", OPT_NO_INJECT, "X", REFUSED, "fault injection", 0 },
 	{ "kvm", OPT_NO_KVM, "X", REFUSED, "KVM vcpu exits", 0 },
-	{ "quiet", OPT_NO_QUIET, "X", REFUSED, "suppressing messages", 0 },
-	{ "silent", OPT_NO_SILENT, "X", REFUSED, "suppressing messages", 0 },
-	{ "silence", OPT_NO_SILENCE, "X", REFUSED, "suppressing messages", 0 },
 	{ "decode-fds", OPT_NO_DECODE_FDS, "X", REFUSED, "the paths of fds", 0 },
-	{ "decode-pids", OPT_NO_DECODE_PIDS, "X", REFUSED, "the command names of pids", 0 },
 	{ "secontext", OPT_NO_SECONTEXT, "X", REFUSED, "SELinux contexts", 0 },
 	{ 0 }
 };
@@ -211,6 +197,7 @@ void view_opts_init(struct view_opts *o)
 	o->times = -1;
 	o->status = VIEW_ST_ALL;
 	o->strsize = 32;
+	o->acolumn = 40;
 }
 
 /* strace's qualify_tokens(): ! inverts, none, all, or a comma list */
@@ -255,6 +242,7 @@ int view_qualifier(const char *arg, const char **events, struct view_opts *o, ch
 		   size_t msgsz)
 {
 	const char *eq = strchr(arg, '=');
+	int look;
 
 	if (eq) {
 		size_t len = (size_t)(eq - arg);
@@ -271,6 +259,9 @@ int view_qualifier(const char *arg, const char **events, struct view_opts *o, ch
 			}
 			if (!strcmp(qualifiers[i].name, "status"))
 				return parse_status(eq + 1, &o->status, msg, msgsz);
+			look = view_look_qualifier(o, arg, len, eq + 1, msg, msgsz);
+			if (look <= 0)
+				return look;
 			*events = eq + 1;
 			return 0;
 		}
@@ -443,6 +434,9 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = o;
+		break;
 	case ARGP_KEY_END:
 		view_opts_end(o, state);
 		break;
@@ -452,9 +446,15 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static const struct argp_child view_children[] = {
+	{ &view_look_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
 const struct argp view_argp = {
 	.options = view_options,
 	.parser = view_parse,
+	.children = view_children,
 };
 
 unsigned int view_opts_kernel_status(const struct view_opts *o)

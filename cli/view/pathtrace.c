@@ -117,7 +117,7 @@ static int pt_store(struct pathtrace *p, const char *path)
 	return 0;
 }
 
-int pathtrace_add(struct pathtrace *p, const char *path)
+int pathtrace_add(struct pathtrace *p, const char *path, int quiet)
 {
 	char *r;
 	int err;
@@ -143,7 +143,7 @@ int pathtrace_add(struct pathtrace *p, const char *path)
 		sb_reset(&b);
 		sb_quote(&a, path, strlen(path));
 		sb_quote(&b, r, strlen(r));
-		if (!a.failed && !b.failed)
+		if (!a.failed && !b.failed && !quiet)
 			cli_err("Requested path %s resolved into %s", a.s, b.s);
 		sb_free(&a);
 		sb_free(&b);

@@ -82,7 +82,7 @@ int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int li
 		if (!v->pt)
 			goto oom;
 		for (size_t i = 0; i < o->npaths; i++)
-			if (pathtrace_add(v->pt, o->paths[i]))
+			if (pathtrace_add(v->pt, o->paths[i], o->quiet & FMT_Q_PATH))
 				return -1;
 	}
 	if (o->stacks && !(v->stk = stack_view_new()))

@@ -106,8 +106,9 @@ void thsum_free(struct thsum *t);
 /* pathtrace.c: -P */
 struct pathtrace;
 struct pathtrace *pathtrace_new(void);
-/* path, and what realpath makes of it (said, as strace says it); 0 or -1 */
-int pathtrace_add(struct pathtrace *p, const char *path);
+/* path, and what realpath makes of it (said, as strace says it, unless
+ * quiet: -e quiet=path-resolution); 0 or -1 */
+int pathtrace_add(struct pathtrace *p, const char *path, int quiet);
 /* Does the syscall entry ev touch a path of the set? *by_path: through a
  * path argument (not only an fd). */
 int pathtrace_entry(const struct pathtrace *p, const struct cli_ev *ev, int *by_path);
@@ -152,8 +153,24 @@ struct view_opts {
 	unsigned int strsize; /* -s: bytes of a string printed (and captured) */
 	int verbose;	      /* -v */
 	int xflag;	      /* -x: 1, -xx: 2 */
+	/* look.c: strace's look of the lines (struct fmt_look) */
+	int look;		/* FMT_LOOK_*: --format */
+	int tflag, rflag, comm; /* -t (counted), -r, -Y */
+	int acolumn;		/* -a */
+	unsigned int quiet;	/* FMT_Q_*: -q, -e quiet= */
+	int nq;			/* -q given so many times */
+	uint64_t sigs_hidden;	/* -e signal=: bit N-1, signal N not printed */
+	int named_events;	/* -e named events other than syscalls: printed */
 };
 void view_opts_init(struct view_opts *o);
+/* look.c: the options of the look (a child of view_argp) */
+extern const struct argp view_look_argp;
+/* -e quiet=, -e signal= (name: len bytes): 0, -1 with why in msg, 1: neither */
+int view_look_qualifier(struct view_opts *o, const char *name, size_t len, const char *value,
+			char *msg, size_t msgsz);
+/* The look of lines written to a file (to_file: --output-text FILE, show)
+ * or stderr, of processes followed (-f) or not; live: they run now. */
+void view_look(const struct view_opts *o, struct fmt_look *l, int to_file, int follow, int live);
 /* The options: its input a struct view_opts (view_opts_init'ed). */
 extern const struct argp view_argp;
 /*

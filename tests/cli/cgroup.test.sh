@@ -72,7 +72,7 @@ JOINER=$LAST
 sleep "$(tscale 0.3)"
 
 # before, joined while recording, not outside; -e openat: nothing else
-timeout 30 "$P" record --cgroup "$CG" -e openat --duration $(tscale 3) --output-text "$T/a.txt" \
+timeout 30 "$P" record --format=ptbpf --cgroup "$CG" -e openat --duration $(tscale 3) --output-text "$T/a.txt" \
 	2>"$T/a.err" &
 R=$!
 wait_for "$T/a.txt" "m-before"
@@ -92,10 +92,10 @@ has "$T/a.err" "events printed, 0 lost, 0 processes left out" "no left-out count
 echo "ok: before the start, joined, outside, -e"
 
 # without -e: the other syscalls too; -o: into a log
-timeout 30 "$P" record --cgroup "$CG" -o "$T/b.log" --duration $(tscale 1) 2>"$T/b.err" ||
+timeout 30 "$P" record --format=ptbpf --cgroup "$CG" -o "$T/b.log" --duration $(tscale 1) 2>"$T/b.err" ||
 	{ cat "$T/b.err"; fail "record --cgroup -o"; }
 has "$T/b.err" "events written to .*0 processes left out" "-o: no summary"
-"$P" show "$T/b.log" >"$T/b.txt" || fail "show of the --cgroup log"
+"$P" show --format=ptbpf "$T/b.log" >"$T/b.txt" || fail "show of the --cgroup log"
 has "$T/b.txt" "^[0-9.]* $BEFORE/$BEFORE close(" "no close() without -e"
 has "$T/b.txt" "^[0-9.]* $JOINER/$JOINER openat(AT_FDCWD, \"$T/m-joiner\"" "-o: no joiner"
 hasnt "$T/b.txt" "^[0-9.]* $OUTSIDE/" "-o: a process outside the cgroup is traced"
@@ -119,7 +119,7 @@ for f in nof f; do
 	sleep "$(tscale 0.3)"
 	opt=
 	[ $f = f ] && opt=-f
-	timeout 30 "$P" record --cgroup "$CG" $opt -e openat --duration $(tscale 2.5) \
+	timeout 30 "$P" record --format=ptbpf --cgroup "$CG" $opt -e openat --duration $(tscale 2.5) \
 		--output-text "$T/c-$f.txt" 2>"$T/c-$f.err" &
 	R=$!
 	wait_for "$T/c-$f.txt" "m-before"
@@ -139,7 +139,7 @@ echo "ok: children created in the cgroup, moving out, -f"
 # with a command: it (not its children: no -f) and the cgroup's processes;
 # the end is the command's
 echo x >"$T/m-cmd"
-timeout 30 "$P" record --cgroup "$CG" -e openat --output-text "$T/d.txt" -- \
+timeout 30 "$P" record --format=ptbpf --cgroup "$CG" -e openat --output-text "$T/d.txt" -- \
 	sh -c "sleep 1; read x <'$T/m-cmd'" 2>"$T/d.err" ||
 	{ cat "$T/d.err"; fail "record --cgroup -- cmd"; }
 has "$T/d.txt" "openat(AT_FDCWD, \"$T/m-cmd\"" "with a command: the command is not traced"
@@ -147,7 +147,7 @@ has "$T/d.txt" "^[0-9.]* $BEFORE/$BEFORE openat" "with a command: the cgroup is 
 echo "ok: with a command"
 
 # SIGINT ends a recording of a cgroup alone
-"$P" record --cgroup "$CG" -e openat --output-text "$T/e.txt" 2>"$T/e.err" &
+"$P" record --format=ptbpf --cgroup "$CG" -e openat --output-text "$T/e.txt" 2>"$T/e.err" &
 R=$!
 wait_for "$T/e.txt" "m-before"
 kill -INT $R
@@ -157,7 +157,7 @@ echo "ok: SIGINT"
 
 # errors: a clear message, exit status 2 (usage), nothing traced or written
 err() { # PATH PATTERN
-	"$P" record --cgroup "$1" -o "$T/err.log" -- true 2>"$T/err.txt"
+	"$P" record --format=ptbpf --cgroup "$1" -o "$T/err.log" -- true 2>"$T/err.txt"
 	rc=$?
 	[ $rc = 2 ] || { cat "$T/err.txt"; fail "--cgroup $1: exit status $rc, expected 2"; }
 	has "$T/err.txt" "$2" "--cgroup $1: no clear message"
@@ -193,7 +193,7 @@ mkdir "$T/out"
 chmod 777 "$T/out"
 (cd / && timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	--inh-caps="-all,+bpf,+perfmon" --ambient-caps="-all,+bpf,+perfmon" \
-	env LD_LIBRARY_PATH="$T/bin" "$T/bin/ptbpf" record --cgroup "$CG" -e openat --duration $(tscale 3) \
+	env LD_LIBRARY_PATH="$T/bin" "$T/bin/ptbpf" record --format=ptbpf --cgroup "$CG" -e openat --duration $(tscale 3) \
 	--output-text "$T/out/f.txt" 2>"$T/f.err") &
 R=$!
 wait_for "$T/out/f.txt" "m-nobody"
@@ -217,7 +217,7 @@ echo $hp >"$CG/cgroup.procs" || fail "moving $hp into $CG"
 unshare --pid --fork --mount-proc sh -c "
 	sh -c 'echo \$\$ >$CG/cgroup.procs; while :; do cat /etc/os-release >/dev/null; sleep 0.05; done' &
 	t=\$!; sleep $(tscale 0.3)
-	timeout 30 \"$P\" record --cgroup $CG -e openat --duration $(tscale 1.5); kill \$t" >"$T/ns.out" 2>&1
+	timeout 30 \"$P\" record --format=ptbpf --cgroup $CG -e openat --duration $(tscale 1.5); kill \$t" >"$T/ns.out" 2>&1
 grep -q 'openat(AT_FDCWD, "/etc/os-release"' "$T/ns.out" ||
 	{ tail -20 "$T/ns.out"; fail "--cgroup in a pid namespace: its own process not traced"; }
 ! grep -q '/etc/hostname' "$T/ns.out" ||

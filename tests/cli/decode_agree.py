@@ -282,12 +282,13 @@ def nearest(line, candidates):
 
 
 def second_is_strace(path):
-    """Whether PTBPF_OUT is in fact a second strace file (strace against
-    itself: the measure's noise floor)."""
+    """Whether PTBPF_OUT is in strace's form: a second strace file (strace
+    against itself: the measure's noise floor), or ptbpf's text in strace's
+    look (its default), read the same way."""
     with open(path, errors='replace') as f:
         for raw in f:
             if raw.strip():
-                return bool(STRACE.match(raw)) and not PTBPF_PID.match(raw)
+                return bool(STRACE.match(raw)) and not PTBPF_PID.OWN.match(raw)
     return False
 
 

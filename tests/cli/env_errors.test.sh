@@ -32,7 +32,7 @@ expect() {
 if unshare -Ur true 2>/dev/null; then
 	userns="BPF is not available in a non-initial user namespace.*run ptbpf in the initial user namespace"
 	expect "record in a user namespace" 3 "cannot trace: $userns" \
-		unshare -Ur "$P" record -- true
+		unshare -Ur "$P" record --format=ptbpf -- true
 	expect "info in a user namespace" 4 "^user namespace  *NO  *fix: $userns" \
 		unshare -Ur "$P" info
 	grep -q "^can load BPF programs  *NO  *fix: bpf() is refused here" "$T/out" ||
@@ -80,20 +80,20 @@ expect "info in a chroot without /proc" 4 "^/proc  *NO  *fix: $noproc" \
 # a pid namespace with its parent's /proc: the pids there name other processes
 pidns="/proc belongs to another pid namespace: mount one for this namespace, e.g. unshare --mount-proc"
 expect "record in a pid namespace without its /proc" 1 "^ptbpf: $pidns" \
-	unshare --pid --fork "$P" record -- true
+	unshare --pid --fork "$P" record --format=ptbpf -- true
 expect "info in a pid namespace without its /proc" 4 "^/proc  *NO  *fix: $pidns" \
 	unshare --pid --fork "$P" info
 # with its own /proc it works (tests/cli/pidns.test.sh tests the rest)
 expect "record in a pid namespace with its /proc" 0 "events printed" \
-	unshare --pid --fork --mount-proc "$P" record -- true
+	unshare --pid --fork --mount-proc "$P" record --format=ptbpf -- true
 
 # --- c. a seccomp filter refuses bpf() (and perf_event_open) with EPERM,
 # or ENOSYS
 seccomp="a seccomp filter blocks the bpf() system call: run ptbpf with a seccomp profile that allows bpf and perf_event_open, or .*seccomp=unconfined"
 expect "record under seccomp (EPERM)" 3 "^ptbpf: cannot trace: $seccomp" \
-	"$PROGS/seccomp_nobpf" "$P" record -- true
+	"$PROGS/seccomp_nobpf" "$P" record --format=ptbpf -- true
 expect "record under seccomp (ENOSYS)" 3 "^ptbpf: cannot trace: $seccomp" \
-	"$PROGS/seccomp_nobpf" --enosys "$P" record -- true
+	"$PROGS/seccomp_nobpf" --enosys "$P" record --format=ptbpf -- true
 expect "info under seccomp" 4 "^seccomp filter  *NO  *fix: $seccomp" \
 	"$PROGS/seccomp_nobpf" "$P" info
 grep -q "^BPF ring buffer  *NO  *fix: bpf() is refused here" "$T/out" ||
@@ -105,6 +105,6 @@ if setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$P" --
 	>/dev/null 2>&1; then
 	expect "record under seccomp without CAP_BPF" 3 "missing CAP_BPF and CAP_PERFMON" \
 		"$PROGS/seccomp_nobpf" setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		--inh-caps=-all "$P" record -- /bin/true
+		--inh-caps=-all "$P" record --format=ptbpf -- /bin/true
 fi
 echo PASS

@@ -25,14 +25,14 @@ for log in "$src"/tests/fuzz/corpus/log/v[13]-ts-*.log; do
 	name=$(basename "$log")
 	n=$((n + 1))
 
-	run "$name: show" "$P" show "$log"
+	run "$name: show" "$P" show --format=ptbpf "$log"
 	[ "$(wc -l <"$T/out")" = 5 ] || { cat "$T/out"; fail "$name: show: not the 5 events before the damage"; }
 	! grep -q '^-' "$T/out" || { cat "$T/out"; fail "$name: show: a negative time"; }
 	cp "$T/out" "$T/show.txt"
-	run "$name: show -t" "$P" show -t "$log"
+	run "$name: show -t" "$P" show --format=ptbpf -t "$log"
 	! grep -q '^-' "$T/out" || { cat "$T/out"; fail "$name: show -t: a negative time"; }
 
-	run "$name: show --json" "$P" show --json "$log"
+	run "$name: show --json" "$P" show --format=ptbpf --json "$log"
 	cp "$T/out" "$T/show.jsonl"
 	run "$name: convert --to jsonl" "$P" convert "$log" --to jsonl -o "$T/conv.jsonl"
 	cmp -s "$T/show.jsonl" "$T/conv.jsonl" || fail "$name: convert --to jsonl differs from show --json"
@@ -57,11 +57,11 @@ done
 late="5000010001 5000030003 5000020002 5000005005"
 # shellcheck disable=SC2086 # one argument per timestamp
 "$PROGS/late_log" "$T/late.log" $late || fail "late_log"
-run "late: show" "$P" show "$T/late.log"
+run "late: show" "$P" show --format=ptbpf "$T/late.log"
 cp "$T/out" "$T/late.txt"
-run "late: show -t" "$P" show -t "$T/late.log"
+run "late: show -t" "$P" show --format=ptbpf -t "$T/late.log"
 cp "$T/out" "$T/late_t.txt"
-run "late: show --json" "$P" show --json "$T/late.log"
+run "late: show --json" "$P" show --format=ptbpf --json "$T/late.log"
 cp "$T/out" "$T/late.jsonl"
 run "late: convert --to chrome" "$P" convert "$T/late.log" --to chrome -o "$T/late.json"
 rm -rf "$T/latectf"

@@ -34,7 +34,7 @@ check() {
 	name=$1
 	shift
 	# shellcheck disable=SC2046 # CMD: a command line
-	env "$mark=1" "$P" record "$@" -- ${CMD:-sleep $(tscale 1)} >/dev/null 2>"$T/$name.err" &
+	env "$mark=1" "$P" record --format=ptbpf "$@" -- ${CMD:-sleep $(tscale 1)} >/dev/null 2>"$T/$name.err" &
 	rec=$!
 	# every program it holds at some time while it runs
 	ids=
@@ -74,6 +74,6 @@ check "record -e openat" -e openat -o "$T/y.log"
 [ -x "$B/tests/cli_uev" ] || fail "no $B/tests/cli_uev"
 CMD="$B/tests/cli_uev 3 $(tscale 300)"
 check "record of a libposixtrace program" -o "$T/z.log"
-n=$("$P" show "$T/z.log" | grep -c " user cli_hello ")
+n=$("$P" show --format=ptbpf "$T/z.log" | grep -c " user cli_hello ")
 [ "$n" = 3 ] || fail "the libposixtrace program's record: $n of its 3 user events"
 echo "PASS"

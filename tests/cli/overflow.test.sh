@@ -21,7 +21,7 @@ text_lost() {
 # emptied, loop overwrites the oldest), for sure: the lines go into a pipe
 # nobody reads for a second
 for pol in until-full loop; do
-	"$P" record --buffer-size 64K --policy $pol --output-text - -- $FLOOD 2>"$T/$pol.err" |
+	"$P" record --format=ptbpf --buffer-size 64K --policy $pol --output-text - -- $FLOOD 2>"$T/$pol.err" |
 		{ sleep 1; cat >"$T/$pol.txt"; }
 	grep -q 'events printed' "$T/$pol.err" || { cat "$T/$pol.err"; fail "record --policy $pol"; }
 	s=$(summary_lost "$T/$pol.err")
@@ -32,18 +32,18 @@ for pol in until-full loop; do
 done
 
 # 2. live JSON: a "lost" field on each gap, summed to the status record's
-"$P" record --json --buffer-size 64K --policy loop --output-text - -- $FLOOD 2>/dev/null |
+"$P" record --format=ptbpf --json --buffer-size 64K --policy loop --output-text - -- $FLOOD 2>/dev/null |
 	{ sleep 1; cat >"$T/l.jsonl"; }
 python3 "$CHECK" live_json_gaps "$T/l.jsonl" || exit 1
 
 # 3. a log (-o; until-full: the stream stops when full), then each export
-"$P" record -o "$T/u.log" --buffer-size 64K --policy until-full -- $FLOOD 2>"$T/u.err" ||
+"$P" record --format=ptbpf -o "$T/u.log" --buffer-size 64K --policy until-full -- $FLOOD 2>"$T/u.err" ||
 	fail "record -o"
 s=$(summary_lost "$T/u.err")
 [ "${s:-0}" -gt 0 ] || { cat "$T/u.err"; fail "-o: no events lost"; }
-"$P" show "$T/u.log" >"$T/u.txt" || fail "show"
+"$P" show --format=ptbpf "$T/u.log" >"$T/u.txt" || fail "show"
 [ "$(text_lost "$T/u.txt")" = "$s" ] || fail "show: the gaps hold $(text_lost "$T/u.txt"), lost $s"
-"$P" show --json "$T/u.log" | python3 "$CHECK" show_json_gaps "$s" || fail "show --json: the gaps' lost"
+"$P" show --format=ptbpf --json "$T/u.log" | python3 "$CHECK" show_json_gaps "$s" || fail "show --json: the gaps' lost"
 "$P" convert "$T/u.log" --to chrome -o "$T/u.json" || fail "convert --to chrome"
 python3 "$CHECK" chrome_gaps "$T/u.json" "$s" || exit 1
 "$P" convert "$T/u.log" --to ctf -o "$T/u.ctf" || fail "convert --to ctf"
@@ -59,10 +59,10 @@ echo "ok: log: $s lost, the same in show, show --json, Chrome and CTF (babeltrac
 
 # 4. a flush stream loses nothing itself: what is lost is the kernel rings'
 # (when the drainer falls behind), each gap with its count
-"$P" record -o "$T/f.log" --buffer-size 64K --policy flush -- $FLOOD 2>"$T/f.err" ||
+"$P" record --format=ptbpf -o "$T/f.log" --buffer-size 64K --policy flush -- $FLOOD 2>"$T/f.err" ||
 	fail "record -o --policy flush"
 s=$(summary_lost "$T/f.err")
-"$P" show "$T/f.log" >"$T/f.txt" || fail "show f.log"
+"$P" show --format=ptbpf "$T/f.log" >"$T/f.txt" || fail "show f.log"
 [ "$(text_lost "$T/f.txt")" = "$s" ] || fail "flush: the gaps hold $(text_lost "$T/f.txt"), lost $s"
 echo "ok: flush: $s lost (kernel rings), in $(grep -c posix_trace_overflow "$T/f.txt") gaps"
 echo PASS

@@ -17,23 +17,23 @@ ns() { unshare --pid --fork --mount-proc "$@"; }
 ulimit -l unlimited 2>/dev/null || true
 
 # record -- CMD: the shell's $$ is on its lines, the file it opened seen
-ns sh -c "stat -L -c %i /proc/self/ns/pid >\"$T/a.ns\"; \"$P\" record -o \"$T/a.log\" -- sh -c 'echo \$\$ >\"$T/a.pid\"; exec cat /etc/hostname'" \
+ns sh -c "stat -L -c %i /proc/self/ns/pid >\"$T/a.ns\"; \"$P\" record --format=ptbpf -o \"$T/a.log\" -- sh -c 'echo \$\$ >\"$T/a.pid\"; exec cat /etc/hostname'" \
 	>"$T/a.out" 2>&1 || { cat "$T/a.out"; fail "record -- CMD in a pid namespace"; }
 pid=$(cat "$T/a.pid")
-"$P" show "$T/a.log" >"$T/a.txt" || fail "show"
+"$P" show --format=ptbpf "$T/a.log" >"$T/a.txt" || fail "show"
 grep -q "^[0-9.]* $pid/$pid openat(.*\"/etc/hostname\"" "$T/a.txt" ||
 	{ cat "$T/a.txt"; fail "record -- CMD: no openat of /etc/hostname by $pid"; }
-"$P" show "$T/a.log" 2>&1 >/dev/null | grep -q "pids are those of pid namespace pid:\[$(cat "$T/a.ns")\]" ||
+"$P" show --format=ptbpf "$T/a.log" 2>&1 >/dev/null | grep -q "pids are those of pid namespace pid:\[$(cat "$T/a.ns")\]" ||
 	fail "show of a log of a pid namespace does not say so"
-"$P" show --json "$T/a.log" >"$T/a.jsonl" || fail "show --json"
-"$P" record -o "$T/h.log" -- true 2>/dev/null || fail "record on the host"
-"$P" show --json "$T/h.log" | head -1 | grep -q "\"pid_namespace\":4026531836}" ||
+"$P" show --format=ptbpf --json "$T/a.log" >"$T/a.jsonl" || fail "show --json"
+"$P" record --format=ptbpf -o "$T/h.log" -- true 2>/dev/null || fail "record on the host"
+"$P" show --format=ptbpf --json "$T/h.log" | head -1 | grep -q "\"pid_namespace\":4026531836}" ||
 	fail "a host log's pid_namespace is not the initial one"
-[ -z "$("$P" show "$T/h.log" 2>&1 >/dev/null)" ] || fail "show of a host log says something of namespaces"
+[ -z "$("$P" show --format=ptbpf "$T/h.log" 2>&1 >/dev/null)" ] || fail "show of a host log says something of namespaces"
 python3 "$CHECK" namespace_pids "$T/a.jsonl" "$pid" "$(cat "$T/a.ns")" || exit 1
 
 # -f: a child's lines carry the pid it echoed; its fork names it
-ns sh -c "\"$P\" record -f -e openat,proc -- sh -c 'echo \$\$ >\"$T/p.pid\"; sh -c \"echo \\\$\\\$ >$T/c.pid; exec cat /etc/hostname\"'" \
+ns sh -c "\"$P\" record --format=ptbpf -f -e openat,proc -- sh -c 'echo \$\$ >\"$T/p.pid\"; sh -c \"echo \\\$\\\$ >$T/c.pid; exec cat /etc/hostname\"'" \
 	>"$T/f.out" 2>&1 || { cat "$T/f.out"; fail "record -f in a pid namespace"; }
 p=$(cat "$T/p.pid")
 c=$(cat "$T/c.pid")
@@ -45,7 +45,7 @@ echo "ok: -f: parent $p, child $c"
 
 # -p: a process of the namespace, by the pid it has there
 ns sh -c "sh -c 'echo \$\$ >\"$T/t.pid\"; while :; do cat /etc/hostname >/dev/null; sleep 0.05; done' &
-	t=\$!; sleep $(tscale 0.3); timeout 60 \"$P\" record --duration 1 -f -p \$t -e openat,proc; kill \$t" \
+	t=\$!; sleep $(tscale 0.3); timeout 60 \"$P\" record --format=ptbpf --duration 1 -f -p \$t -e openat,proc; kill \$t" \
 	>"$T/p.out" 2>&1
 t=$(cat "$T/t.pid")
 # a child it forked (cat, not sleep) opened the file
@@ -71,7 +71,7 @@ ns sh -c "echo $((host - 1)) >/proc/sys/kernel/ns_last_pid
 		'echo \$\$ >\"$d/w/n.pid\"; while :; do cat /etc/os-release >/dev/null; sleep 0.05; done' &
 	t=\$!; sleep $(tscale 0.3)
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,$caps \
-		--ambient-caps=-all,$caps env LD_LIBRARY_PATH=$d timeout 60 $d/ptbpf record --duration 1 -f -p $host -e openat
+		--ambient-caps=-all,$caps env LD_LIBRARY_PATH=$d timeout 60 $d/ptbpf record --format=ptbpf --duration 1 -f -p $host -e openat
 	kill \$t" >"$T/h.out" 2>&1
 [ "$(cat "$d/w/n.pid")" = "$host" ] || { cat "$T/h.out"; fail "the namespace's process did not get pid $host"; }
 grep -q "openat(.*\"/etc/os-release\"" "$T/h.out" ||
@@ -84,7 +84,7 @@ echo "ok: -p $host in a namespace records its own process, not the host's $host"
 # child sharing the region too) and outside it (the program's ids are its
 # namespace's, the tracer's are the host's)
 U=$PROGS/cli_uev
-ns "$P" record -f -e user,proc -- "$PROGS/fork_uev" 50 >"$T/u1.out" 2>&1 ||
+ns "$P" record --format=ptbpf -f -e user,proc -- "$PROGS/fork_uev" 50 >"$T/u1.out" 2>&1 ||
 	{ tail -20 "$T/u1.out"; fail "record -e user in the namespace"; }
 n=$(grep -c " user fork_hello " "$T/u1.out")
 [ "$n" = 100 ] || { tail -20 "$T/u1.out"; fail "fork_uev in the namespace: $n user events, not 100"; }
@@ -92,7 +92,7 @@ c=$(sed -n "s|^[0-9.]* \([0-9]*\)/[0-9]* proc_fork process \([0-9]*\)/.*|\2|p" "
 [ "$(grep -c " $c/$c user fork_hello " "$T/u1.out")" = 50 ] ||
 	{ tail -20 "$T/u1.out"; fail "fork_uev in the namespace: not 50 events of its child $c"; }
 echo "ok: user events in the namespace, the tracer inside, a child's too"
-"$P" record -f -e user,proc -- unshare --pid --fork "$U" 2 "$(tscale 500)" >"$T/u2.out" 2>&1 ||
+"$P" record --format=ptbpf -f -e user,proc -- unshare --pid --fork "$U" 2 "$(tscale 500)" >"$T/u2.out" 2>&1 ||
 	{ tail -20 "$T/u2.out"; fail "record -e user -- unshare --pid"; }
 h=$(sed -n "s|^[0-9.]* \([0-9]*\)/[0-9]* proc_exec \"$U\"|\1|p" "$T/u2.out")
 [ -n "$h" ] && [ "$(grep -c "^[0-9.]* $h/$h user cli_hello len=7" "$T/u2.out")" = 2 ] ||
@@ -103,7 +103,7 @@ unshare --pid --fork "$PROGS/fork_uev" 50 $(tscale 3000) &
 un=$!
 sleep $(tscale 0.5)
 f=$(pgrep -P $un)
-timeout $(tscale 10) "$P" record -f -e user,proc -p "$f" >"$T/u3.out" 2>&1
+timeout $(tscale 10) "$P" record --format=ptbpf -f -e user,proc -p "$f" >"$T/u3.out" 2>&1
 wait $un || fail "fork_uev in a namespace failed"
 c=$(sed -n "s|^[0-9.]* $f/$f proc_fork process \([0-9]*\)/.*|\1|p" "$T/u3.out" | head -1)
 [ -n "$c" ] && [ "$(grep -c "^[0-9.]* $f/$f user fork_hello " "$T/u3.out")" = 50 ] &&

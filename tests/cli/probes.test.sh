@@ -13,7 +13,7 @@ PY=/usr/bin/python3.11
 case $(uname -r) in
 [1-4].* | 5.[0-9].* | 5.1[0-4].*)
 	# before BPF cookies: a clear refusal, exit 2
-	"$P" record -e uprobe:libc:malloc -- true 2>"$T/old.err" && fail "probes on $(uname -r)"
+	"$P" record --format=ptbpf -e uprobe:libc:malloc -- true 2>"$T/old.err" && fail "probes on $(uname -r)"
 	grep -q "probes need Linux 5.15" "$T/old.err" || { cat "$T/old.err"; fail "message"; }
 	echo "ok: probes refused before 5.15"
 	exit 0
@@ -22,17 +22,17 @@ esac
 
 # 1. libc's malloc, entry and return, with the write syscalls: each
 # allocation of the program (sizes 0x5a00 + i) with its size and pointer
-timeout 30 "$P" record --output-text - -e 'write,uprobe:libc:malloc:hex,uretprobe:libc:malloc' -- "$PA" 20 - \
+timeout 30 "$P" record --format=ptbpf --output-text - -e 'write,uprobe:libc:malloc:hex,uretprobe:libc:malloc' -- "$PA" 20 - \
 	>"$T/m.txt" 2>"$T/m.err" || { cat "$T/m.err"; fail "record uprobe malloc"; }
 python3 "$CHECK" malloc_pointers "$T/m.txt" || exit 1
 
 # 2. A log: the USDT probe with its string (the semaphore raised), a
 # function's six arguments, shown by name from the log; JSON fields
-timeout 30 "$P" record -o "$T/p.log" \
+timeout 30 "$P" record --format=ptbpf -o "$T/p.log" \
 	-e "usdt:$PA:ptbpf_test:tick:int,str,uprobe:$PA:probe_target" -- "$PA" 3 - \
 	>"$T/p.out" 2>"$T/p.err" || { cat "$T/p.err"; fail "record -o usdt"; }
 grep -q "^sem [0-9]* 1$" "$T/p.out" || fail "semaphore not raised"
-"$P" show "$T/p.log" >"$T/p.txt" || fail "show"
+"$P" show --format=ptbpf "$T/p.log" >"$T/p.txt" || fail "show"
 for i in 0 1 2; do
 	grep -q "^[0-9.]* [0-9]*/[0-9]* usdt ptbpf_test:tick($i, \"tick\")$" "$T/p.txt" ||
 		{ cat "$T/p.txt"; fail "usdt event $i"; }
@@ -40,11 +40,11 @@ done
 [ "$(grep -c ' uprobe probe_target(0x[0-2]*, 0x1, 0x2, 0x3, 0x4, 0x5)$' "$T/p.txt")" = 2 ] ||
 	{ cat "$T/p.txt"; fail "probe_target arguments"; }
 grep -q ' uprobe probe_target(0, 0x1, 0x2, 0x3, 0x4, 0x5)$' "$T/p.txt" || fail "probe_target(0)"
-"$P" show --json "$T/p.log" >"$T/p.jsonl" || fail "show --json"
+"$P" show --format=ptbpf --json "$T/p.log" >"$T/p.jsonl" || fail "show --json"
 python3 "$CHECK" probe_json "$T/p.jsonl" || exit 1
 
 # 3. -f: the child the program forks is probed too
-timeout 30 "$P" record --output-text - -f -e "uprobe:$PA:probe_target" -- "$PA" 15 fork >"$T/f.txt" 2>"$T/f.err" ||
+timeout 30 "$P" record --format=ptbpf --output-text - -f -e "uprobe:$PA:probe_target" -- "$PA" 15 fork >"$T/f.txt" 2>"$T/f.err" ||
 	{ cat "$T/f.err"; fail "record -f"; }
 pids=$(grep "^sem " "$T/f.txt" | cut -d' ' -f2)
 [ "$(echo "$pids" | wc -w)" = 2 ] || { cat "$T/f.txt"; fail "two processes"; }
@@ -73,10 +73,10 @@ if [ -x "$PY" ]; then
 	for probe in function__entry function__return; do
 		# python's stdout the same under both (where it stands changes its calls)
 		rm -f "$T/py.log"
-		timeout 60 "$P" record -o "$T/py.log" -e "usdt:$PY:python:$probe:str,str,int" -- \
+		timeout 60 "$P" record --format=ptbpf -o "$T/py.log" -e "usdt:$PY:python:$probe:str,str,int" -- \
 			"$PY" "$T/s.py" >/dev/null 2>"$T/py.err" ||
 			{ cat "$T/py.err"; fail "record python $probe"; }
-		"$P" show "$T/py.log" >"$T/py.txt" || fail "show python $probe"
+		"$P" show --format=ptbpf "$T/py.log" >"$T/py.txt" || fail "show python $probe"
 		timeout 60 bpftrace -o "$T/py.bt" -c "$PY $T/s.py" \
 			-e "usdt:$PY:python:$probe /pid == cpid/ { @[str(arg1)] = count(); }" \
 			>/dev/null 2>&1 || fail "bpftrace python $probe"
@@ -87,7 +87,7 @@ fi
 # 6. Errors before anything runs: exit 2, what was not found, no command run
 err() {
 	rm -f "$T/ran"
-	"$P" record -e "$1" -- touch "$T/ran" >/dev/null 2>"$T/e.err"
+	"$P" record --format=ptbpf -e "$1" -- touch "$T/ran" >/dev/null 2>"$T/e.err"
 	rc=$?
 	[ "$rc" = 2 ] || { cat "$T/e.err"; fail "-e '$1': exit $rc, not 2"; }
 	[ ! -e "$T/ran" ] || fail "-e '$1': the command ran"
@@ -109,7 +109,7 @@ echo "ok: errors"
 cp "$PA" "$T/pa"
 cp "$PA" "$T/pa.new"
 (sleep 0.2 && mv "$T/pa.new" "$T/pa") &
-timeout 30 "$P" record --output-text - -f -e "uprobe:$T/pa:probe_target" -- sh -c "sleep 0.6; exec $T/pa 4 -" \
+timeout 30 "$P" record --format=ptbpf --output-text - -f -e "uprobe:$T/pa:probe_target" -- sh -c "sleep 0.6; exec $T/pa 4 -" \
 	>"$T/r.txt" 2>"$T/r.err" || { cat "$T/r.err"; fail "record across a replaced binary"; }
 wait
 grep -q "^sem " "$T/r.txt" || fail "the new binary did not run"

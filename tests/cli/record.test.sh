@@ -11,7 +11,7 @@ ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 
 # 1. exit status of the command is ptbpf's, output is parsable
-"$P" record -f --output-text "$T/ptbpf.txt" -- "$PROGS/cli_target" "$T/unique-$$.tmp" 5 2>"$T/ptbpf.err"
+"$P" record --format=ptbpf -f --output-text "$T/ptbpf.txt" -- "$PROGS/cli_target" "$T/unique-$$.tmp" 5 2>"$T/ptbpf.err"
 rc=$?
 [ $rc = 5 ] || { cat "$T/ptbpf.err"; fail "ptbpf exit status $rc, expected 5"; }
 grep -q "events \(printed\|written to\)" "$T/ptbpf.err" || fail "no summary on stderr"
@@ -42,7 +42,7 @@ check_nice() { # expected ptbpf threads, expected command, ptbpf options...
 	want_p=$1 want_c=$2
 	shift 2
 	rm -f "$T/nice.txt"
-	"$P" record "$@" -- sh -c 'echo "CHILDNICE $(cut -d" " -f19 /proc/$$/stat)"; sleep 1' \
+	"$P" record --format=ptbpf "$@" -- sh -c 'echo "CHILDNICE $(cut -d" " -f19 /proc/$$/stat)"; sleep 1' \
 		>"$T/nice.txt" 2>/dev/null &
 	rp=$!
 	i=0
@@ -66,12 +66,12 @@ check_nice "$base" "$base"
 other=$((base < 19 ? base + 1 : base - 1))
 check_nice $other "$base" --nice=$other
 check_nice 3 "$base" --nice=3
-"$P" record --nice=40 -- true 2>/dev/null && fail "--nice=40 accepted"
+"$P" record --format=ptbpf --nice=40 -- true 2>/dev/null && fail "--nice=40 accepted"
 
 # 6. in a pipe, the lines come out while events keep coming (a syscall every
 # 10 ms for 3 s, never the 50 ms pause that flushes), not at the end
 rm -f "$T/done"
-"$P" record -e clock_nanosleep -- python3 "$CHECK" sleep_then_touch "$T/done" 2>&1 |
+"$P" record --format=ptbpf -e clock_nanosleep -- python3 "$CHECK" sleep_then_touch "$T/done" 2>&1 |
 	python3 "$CHECK" first_sleep_early "$T/done" >"$T/pipe.txt"
 [ "$(cat "$T/pipe.txt")" = early ] ||
 	fail "piped lines held back until the command ended: '$(cat "$T/pipe.txt")'"

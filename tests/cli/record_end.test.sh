@@ -17,10 +17,10 @@ best() { awk 'NR == 1 || $1 < m { m = $1 } END { print m }' "$1"; }
 for i in 1 2 3; do
 	strace -f -qq -o /dev/null sh -c "$cmd" "$T/st.t" || fail "strace run"
 	lag "$T/st.t" "$(date +%s.%N)" >>"$T/st.lags"; echo >>"$T/st.lags"
-	"$P" record --output-text "$T/live.txt" -- sh -c "$cmd" "$T/live.t" >/dev/null 2>"$T/live.err" ||
+	"$P" record --format=ptbpf --output-text "$T/live.txt" -- sh -c "$cmd" "$T/live.t" >/dev/null 2>"$T/live.err" ||
 		{ cat "$T/live.err"; fail "ptbpf record (live) failed"; }
 	lag "$T/live.t" "$(date +%s.%N)" >>"$T/live.lags"; echo >>"$T/live.lags"
-	"$P" record -o "$T/l.log" -- sh -c "$cmd" "$T/log.t" 2>"$T/log.err" ||
+	"$P" record --format=ptbpf -o "$T/l.log" -- sh -c "$cmd" "$T/log.t" 2>"$T/log.err" ||
 		{ cat "$T/log.err"; fail "ptbpf record -o failed"; }
 	lag "$T/log.t" "$(date +%s.%N)" >>"$T/log.lags"; echo >>"$T/log.lags"
 done
@@ -38,7 +38,7 @@ done
 # stopping at once loses nothing: the exit of the command is the last of
 # its events, live and in the log
 grep -q '+++ exited with 0 +++' "$T/live.txt" || fail "live: no exit line"
-"$P" show "$T/l.log" >"$T/show.txt" || fail "ptbpf show failed"
+"$P" show --format=ptbpf "$T/l.log" >"$T/show.txt" || fail "ptbpf show failed"
 grep -q '+++ exited with 0 +++' "$T/show.txt" || fail "log: no exit line"
 for f in "$T/live.txt" "$T/show.txt"; do
 	grep -q ' exit_group(0) *= ?' "$f" || fail "$f: no exit_group"

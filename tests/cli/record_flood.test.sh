@@ -20,7 +20,7 @@ for run in 1 2 3; do
 	# Live, ptbpf's printer shares the 2 CPUs with the flood's 2 threads:
 	# at the caller's nice (the default) it falls behind, --nice -10 is
 	# what a user gives it for a flood, with the larger buffer
-	PTBPF_VERBOSE=1 "$P" record --buffer-size 32M --nice=-10 --output-text "$T/live.txt" -- "$PROGS/flood2" $n \
+	PTBPF_VERBOSE=1 "$P" record --format=ptbpf --buffer-size 32M --nice=-10 --output-text "$T/live.txt" -- "$PROGS/flood2" $n \
 		>/dev/null 2>"$T/live.err" ||
 		{ cat "$T/live.err"; fail "ptbpf record (live) failed"; }
 	# a call is one line, or two when the threads interleave: "getppid(
@@ -32,7 +32,7 @@ for run in 1 2 3; do
 	[ "$got" = $((2 * n)) ] || fail "live: $got getppid calls printed, $((2 * n)) made"
 
 	rm -f "$T/f.log"
-	PTBPF_VERBOSE=1 "$P" record --buffer-size 32M --nice=-10 -o "$T/f.log" -- "$PROGS/flood2" $n \
+	PTBPF_VERBOSE=1 "$P" record --format=ptbpf --buffer-size 32M --nice=-10 -o "$T/f.log" -- "$PROGS/flood2" $n \
 		2>"$T/log.err" ||
 		{ cat "$T/log.err"; fail "ptbpf record -o failed"; }
 	echo "-o run $run: $(lost_of "$T/log.err") lost"
@@ -42,7 +42,7 @@ done
 
 # the default size, live: what is lost is said, with the way out, and
 # counted exactly (the gaps in the text add up to the summary's count)
-"$P" record --output-text "$T/def.txt" -- "$PROGS/flood2" $n >/dev/null 2>"$T/def.err" ||
+"$P" record --format=ptbpf --output-text "$T/def.txt" -- "$PROGS/flood2" $n >/dev/null 2>"$T/def.err" ||
 	{ cat "$T/def.err"; fail "ptbpf record (default size) failed"; }
 lost=$(lost_of "$T/def.err")
 gaps=$(sed -n 's/.* === posix_trace_overflow: \([0-9]*\) events\{0,1\} lost ===$/\1/p' "$T/def.txt" |
@@ -56,6 +56,6 @@ else
 	grep -q "events were lost" "$T/def.err" && fail "a loss line with nothing lost"
 fi
 # the calls of the last log, counted by 'ptbpf show'
-got=$("$P" show "$T/f.log" | grep -cE '^[0-9.]* [0-9]*/[0-9]* getppid\((\) | <unfinished)')
+got=$("$P" show --format=ptbpf "$T/f.log" | grep -cE '^[0-9.]* [0-9]*/[0-9]* getppid\((\) | <unfinished)')
 [ "$got" = $((2 * n)) ] || fail "-o: $got getppid calls in the log, $((2 * n)) made"
 echo "PASS"

@@ -8,7 +8,7 @@
 CHECK=$(dirname "$0")/record_kill_check.py
 
 # a getppid every 10 ms, each noted (its time) in the file $T/calls first
-"$P" record -o "$T/k.log" -- python3 "$CHECK" getppid_calls "$T/calls" 2>"$T/rec.err" &
+"$P" record --format=ptbpf -o "$T/k.log" -- python3 "$CHECK" getppid_calls "$T/calls" 2>"$T/rec.err" &
 rec=$!
 # killed once the program has made about 80 calls (0.8 s of them: a
 # sanitizer build or a loaded machine starts the tracer slowly), at a time
@@ -22,7 +22,7 @@ kill -9 $rec
 killed=$(date +%s.%N)
 wait $rec 2>/dev/null
 kill "$(head -1 "$T/calls")" 2>/dev/null
-"$P" show -t "$T/k.log" >"$T/show.txt" 2>"$T/show.err" ||
+"$P" show --format=ptbpf -t "$T/k.log" >"$T/show.txt" 2>"$T/show.err" ||
 	{ cat "$T/show.err"; fail "the log of the killed tracer does not read"; }
 got=$(grep -c ' getppid() = ' "$T/show.txt")
 # the calls made until 150 ms before the kill must all be in the log
@@ -33,8 +33,8 @@ echo "getppid calls made until 150 ms before the kill: $want, in the log: $got"
 
 # flushing that often costs nothing while the program is idle: a flush's
 # own FLUSH_STOP marker does not make another one due
-"$P" record -o "$T/idle.log" -- sleep 1 2>"$T/idle.err" || { cat "$T/idle.err"; fail "record sleep"; }
-"$P" show "$T/idle.log" >"$T/idle.txt" || fail "show idle.log"
+"$P" record --format=ptbpf -o "$T/idle.log" -- sleep 1 2>"$T/idle.err" || { cat "$T/idle.err"; fail "record sleep"; }
+"$P" show --format=ptbpf "$T/idle.log" >"$T/idle.txt" || fail "show idle.log"
 n=$(grep -c '=== posix_trace_flush_start ===' "$T/idle.txt")
 [ "$n" -le 2 ] || fail "$n flushes while the program slept 1 s"
 echo "PASS"

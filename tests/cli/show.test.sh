@@ -13,14 +13,14 @@ CHECK=$(dirname "$0")/show_check.py
 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 export ASAN_OPTIONS
 EV='!sched,!signals'
-"$P" record -e "$EV" --output-text "$T/live.txt" -- "$PROGS/cli_target" "$T/show.tmp" 4 2>"$T/live.err"
+"$P" record --format=ptbpf -e "$EV" --output-text "$T/live.txt" -- "$PROGS/cli_target" "$T/show.tmp" 4 2>"$T/live.err"
 [ $? = 4 ] || { cat "$T/live.err"; fail "live: exit status"; }
-"$P" record -e "$EV" --name clitest --buffer-size 8M -o "$T/t.log" -- "$PROGS/cli_target" "$T/show.tmp" 4 >"$T/rec.out" 2>"$T/rec.err"
+"$P" record --format=ptbpf -e "$EV" --name clitest --buffer-size 8M -o "$T/t.log" -- "$PROGS/cli_target" "$T/show.tmp" 4 >"$T/rec.out" 2>"$T/rec.err"
 [ $? = 4 ] || { cat "$T/rec.err"; fail "record -o: exit status"; }
 [ -s "$T/rec.out" ] && fail "record -o printed on stdout"
 [ -s "$T/t.log" ] || fail "no log written"
 grep -q "events \(printed\|written to\)" "$T/rec.err" || fail "no summary"
-"$P" show "$T/t.log" >"$T/show.txt" || fail "show failed"
+"$P" show --format=ptbpf "$T/t.log" >"$T/show.txt" || fail "show failed"
 
 # Timestamps, pids and addresses differ between runs, and so do a sanitizer
 # runtime's reads of /proc/self/maps (their count, sizes and bytes): those
@@ -45,29 +45,29 @@ grep -q '= -1 ENOENT (No such file or directory)' "$T/show.txt" || fail "errno l
 grep -q '+++ exited with 4 +++' "$T/show.txt" || fail "exit line missing"
 
 # JSON Lines: show --json and convert --to jsonl
-"$P" show --json "$T/t.log" >"$T/show.jsonl" || fail "show --json failed"
+"$P" show --format=ptbpf --json "$T/t.log" >"$T/show.jsonl" || fail "show --json failed"
 "$P" convert "$T/t.log" --to jsonl -o "$T/conv.jsonl" || fail "convert --to jsonl failed"
 cmp -s "$T/show.jsonl" "$T/conv.jsonl" || fail "convert --to jsonl differs from show --json"
 python3 "$CHECK" json_records "$T/show.jsonl" || exit 1
 # -t: absolute timestamps (seconds since the epoch, within a minute of now)
 now=$(date +%s)
-"$P" show -t "$T/t.log" | head -1 | awk -v now="$now" '{ d = $1 - now; exit !(d > -60 && d < 60) }' ||
+"$P" show --format=ptbpf -t "$T/t.log" | head -1 | awk -v now="$now" '{ d = $1 - now; exit !(d > -60 && d < 60) }' ||
 	fail "show -t: not absolute timestamps"
 
 # A log that is not a regular file is read all the same: standard input as
 # '-' (a pipe and a file), /dev/stdin on a pipe, a FIFO.
-cat "$T/t.log" | "$P" show - >"$T/pipe.txt" || fail "show - on a pipe failed"
+cat "$T/t.log" | "$P" show --format=ptbpf - >"$T/pipe.txt" || fail "show - on a pipe failed"
 cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show - on a pipe differs from show LOG"
-"$P" show - <"$T/t.log" >"$T/pipe.txt" || fail "show - on a file failed"
+"$P" show --format=ptbpf - <"$T/t.log" >"$T/pipe.txt" || fail "show - on a file failed"
 cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show - on a file differs from show LOG"
-cat "$T/t.log" | "$P" show /dev/stdin >"$T/pipe.txt" || fail "show /dev/stdin on a pipe failed"
+cat "$T/t.log" | "$P" show --format=ptbpf /dev/stdin >"$T/pipe.txt" || fail "show /dev/stdin on a pipe failed"
 cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show /dev/stdin on a pipe differs from show LOG"
 mkfifo "$T/fifo"
 cat "$T/t.log" >"$T/fifo" &
-"$P" show "$T/fifo" >"$T/pipe.txt" || fail "show FIFO failed"
+"$P" show --format=ptbpf "$T/fifo" >"$T/pipe.txt" || fail "show FIFO failed"
 wait
 cmp -s "$T/show.txt" "$T/pipe.txt" || fail "show FIFO differs from show LOG"
-cat "$T/t.log" | "$P" show --json - >"$T/pipe.jsonl" || fail "show --json - failed"
+cat "$T/t.log" | "$P" show --format=ptbpf --json - >"$T/pipe.jsonl" || fail "show --json - failed"
 cmp -s "$T/show.jsonl" "$T/pipe.jsonl" || fail "show --json - differs from show --json LOG"
 cat "$T/t.log" | "$P" convert - --to jsonl -o "$T/pipe.jsonl" || fail "convert - failed"
 cmp -s "$T/show.jsonl" "$T/pipe.jsonl" || fail "convert - differs from show --json LOG"
@@ -91,8 +91,8 @@ badlog "show - on an endless pipe of garbage" "standard input: not a valid POSIX
 	sh -c 'yes | "$1" show -' sh "$P"
 badlog "convert - on a pipe of garbage" "standard input: not a valid POSIX trace log" \
 	sh -c 'cat "$1" | "$2" convert - --to jsonl -o -' sh "$T/garbage" "$P"
-badlog "show /dev/zero" "/dev/zero: not a valid POSIX trace log" "$P" show /dev/zero
-badlog "show a directory" "cannot open log $T: Is a directory" "$P" show "$T"
+badlog "show /dev/zero" "/dev/zero: not a valid POSIX trace log" "$P" show --format=ptbpf /dev/zero
+badlog "show a directory" "cannot open log $T: Is a directory" "$P" show --format=ptbpf "$T"
 # a read error: standard input an unconnected socket (ENOTCONN)
 badlog "show - on an unreadable socket" "cannot read log standard input: " \
 	python3 "$CHECK" show_from_socket "$P"

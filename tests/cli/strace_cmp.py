@@ -20,8 +20,39 @@ import re
 import sys
 
 STRACE = re.compile(r'^(\d+) +(.*)$')
-PTBPF = re.compile(r'^\S+ \d+/(\d+) (.*)$')
-PTBPF_PID = re.compile(r'^\S+ (\d+/\d+) (.*)$')  # the thread named pid/tid
+
+
+class _Leader:
+    """A line of ptbpf's text: strace's look (the tid before each line in
+    a file with -f, "[pid N] " on stderr while several run, none for one
+    thread: the thread is then "0"), or ptbpf's own ("TS PID/TID ", the
+    thread named by its tid, or pid/tid with pid_tid). match() returns an
+    object whose group(1) is the thread and group(2) the text."""
+    OWN = re.compile(r'^-?\d+\.\d+ (\d+)/(\d+) (.*)$')
+    STRACE = re.compile(r'^(?:\[pid +(\d+)(?:<[^>]*>)?\] |(\d+)(?:<[^>]*>)? +)?(.*)$')
+
+    def __init__(self, pid_tid=False):
+        self.pid_tid = pid_tid
+
+    def match(self, line):
+        m = self.OWN.match(line)
+        if m:
+            tid = m.group(1) + '/' + m.group(2) if self.pid_tid else m.group(2)
+            return _Match(tid, m.group(3))
+        m = self.STRACE.match(line)
+        return _Match(m.group(1) or m.group(2) or '0', m.group(3))
+
+
+class _Match:
+    def __init__(self, tid, text):
+        self.groups = (tid, text)
+
+    def group(self, i):
+        return self.groups[i - 1]
+
+
+PTBPF = _Leader()
+PTBPF_PID = _Leader(pid_tid=True)  # the thread named pid/tid in ptbpf's look
 UNFIN = re.compile(r'^(.*?) ?<unfinished \.\.\.>$')
 RESUMED = re.compile(r'^<\.\.\. (\S+) resumed>(?: <unfinished \.\.\.>\))?(.*)$')
 PIDS = re.compile(r'\b(si_pid|pid)=\d+|\b(kill|wait4|tgkill)\(\d+')

@@ -20,7 +20,7 @@ cp "$SRC/cli/"*.c "$T/tree/sub/"
 # summary counts the call when its thread begins the next, without knowing
 # whether it "failed" (the value it restores): its errors are not compared.
 sigret_exit=0
-"$P" record --output-text "$T/sr.txt" -e rt_sigreturn -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>&1 ||
+"$P" record --format=ptbpf --output-text "$T/sr.txt" -e rt_sigreturn -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>&1 ||
 	fail "record -e rt_sigreturn"
 grep -q 'rt_sigreturn(.*) = ' "$T/sr.txt" && sigret_exit=1
 
@@ -31,7 +31,7 @@ compare() {
 	shift
 	strace -c -f -o "$T/$name.strace" -- "$@" >/dev/null 2>"$T/$name.serr" ||
 		fail "$name: strace -c -f failed"
-	"$P" record -c -f -- "$@" >/dev/null 2>"$T/$name.ptbpf" ||
+	"$P" record --format=ptbpf -c -f -- "$@" >/dev/null 2>"$T/$name.ptbpf" ||
 		{ cat "$T/$name.ptbpf"; fail "$name: ptbpf record -c -f failed"; }
 	python3 "$CHECK" tables_agree "$name" "$T/$name.strace" "$T/$name.ptbpf" "$sigret_exit" || exit 1
 }
@@ -52,11 +52,11 @@ compare pipe2 sh -c 'sleep 0.1 | cat '"$T/data.txt"' | (sleep 0.2; wc -l) >/dev/
 compare calls $SC "$T/data.txt"
 
 # -c prints no event (summary_calls prints nothing itself)
-"$P" record --output-text "$T/c.out" -c -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>&1 || fail "record -c"
+"$P" record --format=ptbpf --output-text "$T/c.out" -c -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>&1 || fail "record -c"
 [ -s "$T/c.out" ] && fail "-c printed events"
 
 # -C: the events, then the table (on stderr)
-"$P" record --output-text "$T/C.out" -C -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>"$T/C.err" ||
+"$P" record --format=ptbpf --output-text "$T/C.out" -C -- "$PROGS/summary_calls" "$T/data.txt" >/dev/null 2>"$T/C.err" ||
 	fail "record -C"
 grep -q 'mkdir("/", 0755) = -1 EEXIST' "$T/C.out" || fail "-C: no events printed"
 grep -q '^% time     seconds  usecs/call     calls    errors syscall$' "$T/C.err" ||
@@ -64,10 +64,10 @@ grep -q '^% time     seconds  usecs/call     calls    errors syscall$' "$T/C.err
 grep -E -q '^ *[0-9.]+ +[0-9.]+ +[0-9]+ +20 +20 mkdir$' "$T/C.err" || fail "-C: mkdir row"
 
 # -c -o: the log is written, the table made from it, as show -c makes it
-"$P" record -c -f -o "$T/c.log" -- "$PROGS/summary_calls" "$T/data.txt" >"$T/co.out" \
+"$P" record --format=ptbpf -c -f -o "$T/c.log" -- "$PROGS/summary_calls" "$T/data.txt" >"$T/co.out" \
 	2>"$T/co.err" || fail "record -c -o"
-"$P" show "$T/c.log" | grep -q 'mkdir("/", 0755)' || fail "-c -o: the log lacks the events"
-"$P" show -c "$T/c.log" >"$T/show.c" || fail "show -c"
+"$P" show --format=ptbpf "$T/c.log" | grep -q 'mkdir("/", 0755)' || fail "-c -o: the log lacks the events"
+"$P" show --format=ptbpf -c "$T/c.log" >"$T/show.c" || fail "show -c"
 [ -s "$T/show.c" ] || fail "show -c printed nothing"
 # the rows (calls, errors, name), the times aside
 cut -c32- "$T/show.c" >"$T/show.rows"
@@ -76,7 +76,7 @@ cmp -s "$T/show.rows" "$T/co.rows" || { diff "$T/co.rows" "$T/show.rows"; fail "
 grep -q " events written to $T/c.log" "$T/co.err" || fail "-c -o: closing line"
 
 # show -c -S calls: strace's order, most calls first
-"$P" show -c -S calls "$T/c.log" | awk 'NR > 2 && !/^-/ && !/total$/ { print $4 }' >"$T/calls"
+"$P" show --format=ptbpf -c -S calls "$T/c.log" | awk 'NR > 2 && !/^-/ && !/total$/ { print $4 }' >"$T/calls"
 sort -n -r -s "$T/calls" | cmp -s - "$T/calls" || fail "-S calls: not sorted by calls"
 
 # --summary=thread: perf trace -s's table per thread, the same calls and
@@ -84,8 +84,8 @@ sort -n -r -s "$T/calls" | cmp -s - "$T/calls" || fail "-S calls: not sorted by 
 # trace drops a few syscalls of a run (here 1302 to 1305 of the 1305 statx
 # of ls -la /usr/bin): its counts are the most of three runs, and may be 1
 # or 2% below ptbpf's.
-"$P" record -o "$T/t.log" -- ls -la /usr/bin >/dev/null 2>&1 || fail "record ls"
-"$P" show --summary=thread "$T/t.log" >"$T/th.txt" || fail "show --summary=thread"
+"$P" record --format=ptbpf -o "$T/t.log" -- ls -la /usr/bin >/dev/null 2>&1 || fail "record ls"
+"$P" show --format=ptbpf --summary=thread "$T/t.log" >"$T/th.txt" || fail "show --summary=thread"
 grep -q '^ Summary of events:$' "$T/th.txt" || fail "--summary=thread: title"
 grep -E -q '^ ls \([0-9]+\), [0-9]+ events, 100\.0%' "$T/th.txt" || fail "--summary=thread: thread line"
 grep -q '^   syscall            calls  errors  total       min       avg       max       stddev$' \
@@ -98,7 +98,7 @@ if perf trace -s -- true >/dev/null 2>"$T/perf0.txt" && grep -q 'Summary of even
 else
 	echo "perf trace -s does not run here: the layout alone was checked"
 fi
-"$P" show --summary=process "$T/c.log" >"$T/pr.txt" || fail "show --summary=process"
+"$P" show --format=ptbpf --summary=process "$T/c.log" >"$T/pr.txt" || fail "show --summary=process"
 [ "$(grep -c -E '^ summary_calls \([0-9]+\), [0-9]+ events' "$T/pr.txt")" = 2 ] ||
 	{ cat "$T/pr.txt"; fail "--summary=process: one line per process"; }
 echo PASS

@@ -13,7 +13,7 @@ trap cleanup EXIT
 # The process registers its event, then waits 3 s: attach with -p meanwhile.
 "$PROGS/cli_uev" 3 3000 & U=$!
 sleep 0.3
-timeout 20 "$P" record -e user -p $U --output-text "$T/live.txt" 2>"$T/live.err" ||
+timeout 20 "$P" record --format=ptbpf -e user -p $U --output-text "$T/live.txt" 2>"$T/live.err" ||
 	{ cat "$T/live.err"; fail "record -e user -p"; }
 U=
 for i in 0 1 2; do
@@ -24,15 +24,15 @@ grep -q "user posix_trace_unnamed_userevent len=0" "$T/live.txt" || fail "unname
 
 "$PROGS/cli_uev" 2 3000 & U=$!
 sleep 0.3
-timeout 20 "$P" record -e user:cli_hello -o "$T/u.log" -p $U 2>"$T/rec.err" ||
+timeout 20 "$P" record --format=ptbpf -e user:cli_hello -o "$T/u.log" -p $U 2>"$T/rec.err" ||
 	{ cat "$T/rec.err"; fail "record -e user:cli_hello -o"; }
 U=
-"$P" show --json "$T/u.log" >"$T/u.jsonl" || fail "show --json"
+"$P" show --format=ptbpf --json "$T/u.log" >"$T/u.jsonl" || fail "show --json"
 python3 "$CHECK" user_events_json "$T/u.jsonl" || exit 1
 # A command started by ptbpf: its user events once the library attached to
 # it after its exec (it waits 0.5 s), with -e user alone (proc_exec is kept
 # for the library but not printed)
-"$P" record -e user --output-text "$T/cmd.txt" -- "$PROGS/cli_uev" 2 500 2>"$T/cmd.err" ||
+"$P" record --format=ptbpf -e user --output-text "$T/cmd.txt" -- "$PROGS/cli_uev" 2 500 2>"$T/cmd.err" ||
 	{ cat "$T/cmd.err"; fail "record -e user -- cli_uev"; }
 [ "$(grep -c ' user cli_hello len=7 ' "$T/cmd.txt")" = 2 ] ||
 	{ cat "$T/cmd.txt"; fail "user events of a started command missing"; }
@@ -41,7 +41,7 @@ grep -q proc_exec "$T/cmd.txt" && fail "proc_exec printed with -e user"
 # A command that writes its events in its first milliseconds, before the
 # tracer attached, and exits: kept (ptbpf raises the library's ptbpf:early
 # semaphore in it), its environment left as it is
-"$P" record -e user --output-text "$T/early.txt" -- "$PROGS/cli_uev" 3 0 2>"$T/early.err" ||
+"$P" record --format=ptbpf -e user --output-text "$T/early.txt" -- "$PROGS/cli_uev" 3 0 2>"$T/early.err" ||
 	{ cat "$T/early.err"; fail "record -- cli_uev 3 0"; }
 [ "$(grep -c ' user cli_hello len=7 ' "$T/early.txt")" = 3 ] ||
 	{ cat "$T/early.txt"; fail "the events of the command's first milliseconds lost"; }
@@ -51,15 +51,15 @@ grep -q proc_exec "$T/cmd.txt" && fail "proc_exec printed with -e user"
 # own pid, as the parent's are; the same with --early-user-events.
 for out in "-o $T/fork.log" "--output-text $T/fork.txt" "--early-user-events --output-text $T/fork.txt"; do
 	# shellcheck disable=SC2086
-	"$P" record -f -e user $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
+	"$P" record --format=ptbpf -f -e user $out -- "$PROGS/fork_uev" 100 >/dev/null 2>"$T/fork.err" ||
 		{ cat "$T/fork.err"; fail "record -f -- fork_uev"; }
-	[ "$out" = "-o $T/fork.log" ] && { "$P" show "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
+	[ "$out" = "-o $T/fork.log" ] && { "$P" show --format=ptbpf "$T/fork.log" >"$T/fork.txt" || fail "show fork.log"; }
 	python3 "$CHECK" fork_events "$T/fork.txt" || exit 1
 done
 
 # A program exec'd by the command (not the command itself) gets its early
 # events kept with --early-user-events (PTBPF_UEV_PENDING=1, inherited)
-"$P" record -f -e user --early-user-events --output-text "$T/sh.txt" -- \
+"$P" record --format=ptbpf -f -e user --early-user-events --output-text "$T/sh.txt" -- \
 	sh -c "\"$PROGS/cli_uev\" 3 0; true" 2>"$T/sh.err" || { cat "$T/sh.err"; fail "record -- sh -c cli_uev"; }
 [ "$(grep -c ' user cli_hello len=7 ' "$T/sh.txt")" = 3 ] ||
 	{ cat "$T/sh.txt"; fail "--early-user-events: the early events of an exec'd child lost"; }

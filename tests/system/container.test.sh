@@ -78,7 +78,7 @@ start_loop() {
 # --- a. ptbpf inside the container traces its own command
 mkdir -p "$T/out"
 ct_run --cap-add=bpf,perfmon --security-opt=seccomp=unconfined --volume="$T/out:/out" \
-	"$CT_BUILD/ptbpf" record --output-text /out/a.txt -- sh -c 'echo $$; cat /etc/hostname' \
+	"$CT_BUILD/ptbpf" record --format=ptbpf --output-text /out/a.txt -- sh -c 'echo $$; cat /etc/hostname' \
 	>"$T/a.stdout" 2>"$T/a.stderr"
 rc=$?
 S=$(head -n 1 "$T/a.stdout")
@@ -112,7 +112,7 @@ fi
 record_host_view() {
 	part=$1
 	shift
-	timeout 30 "$P" record "$@" --duration=1 --output-text "$T/$part.txt" 2>"$T/$part.err"
+	timeout 30 "$P" record --format=ptbpf "$@" --duration=1 --output-text "$T/$part.txt" 2>"$T/$part.err"
 	rc=$?
 	if [ $rc != 0 ]; then
 		part_fail "$part: ptbpf record $*: exit status $rc"

@@ -476,3 +476,8 @@ void decode_json_exit(struct sbuf *b, const char *sys, const struct sysdesc *d, 
 		sb_putc(b, '}');
 	sb_free(&t);
 }
+
+void decode_user_data(struct sbuf *b, const void *p, size_t len, int truncated)
+{
+	fmt_str(b, p, len, truncated ? len + 1 : len, 0, decode_get_opts());
+}

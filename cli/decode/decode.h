@@ -74,7 +74,7 @@ int decode_sys_unfinished(struct sbuf *b, const char *name, const struct sysdesc
 int decode_sys_resumed(struct sbuf *b, const struct sysdesc *d, const void *data, size_t len,
 		       const void *xdata, size_t xlen);
 /* args: the entry's arguments (fcntl's result is by its command), NULL: unknown */
-/* str.c: a user event's data as strace prints a buffer (-s, -x); truncated:
+/* decode.c: a user event's data as strace prints a buffer (-s, -x); truncated:
  * it had more */
 void decode_user_data(struct sbuf *b, const void *p, size_t len, int truncated);
 void decode_sys_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, int64_t ret);

@@ -5,7 +5,6 @@
  */
 #include <time.h>
 
-#include "decode/caps.h"
 #include "decode/struct.h"
 
 /* strace's is_print and its test for the bytes that make -x hex a whole string */
@@ -203,9 +202,4 @@ void fmt_clockid(struct sbuf *b, int id)
 {
 	/* Debian's strace 6.1 has no CLOCKID_TO_FD: a CPU or fd clock's id in hex too */
 	xlat_val(b, &xlat_clocknames, (unsigned)id);
-}
-
-void decode_user_data(struct sbuf *b, const void *p, size_t len, int truncated)
-{
-	fmt_str(b, p, len, truncated ? len + 1 : len, 0, decode_get_opts());
 }

@@ -185,8 +185,7 @@ void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 
 	fmt_line_begin(f);
 	if (f->look.look == FMT_LOOK_PTBPF) {
-		sb_line_prefix(&f->line, &f->prefix, f->look.tflag ? ts : ts - f->origin, pid,
-			       tid);
+		sb_line_prefix(&f->line, &f->prefix, f->look.tflag ? ts : ts - f->origin, pid, tid);
 		return;
 	}
 	if (f->look.pids == FMT_PID_FILE || (f->look.pids == FMT_PID_AUTO && f->nalive > 1)) {

@@ -57,7 +57,7 @@ struct record_args {
 	double duration;
 	const char *name;
 	int json;
-	int stats; /* --stats: the summary line in any case */
+	int stats;     /* --stats: the summary line in any case */
 	int nice;      /* NICE_DEFAULT: the caller's */
 	int early_uev; /* --early-user-events */
 	char **cmd;

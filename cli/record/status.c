@@ -151,8 +151,8 @@ static bool summary_wanted(const struct rec *r, const struct ptbpf_counters *c)
 {
 	const struct view_opts *v = &r->a->view;
 
-	return r->a->output || r->a->json || r->a->stats || v->look != FMT_LOOK_STRACE || v->cflag ||
-	       v->threads || c->lost || c->late || c->left_out || r->out.err;
+	return r->a->output || r->a->json || r->a->stats || v->look != FMT_LOOK_STRACE ||
+	       v->cflag || v->threads || c->lost || c->late || c->left_out || r->out.err;
 }
 
 void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)

@@ -56,10 +56,14 @@ static const struct {
 	const char *name;
 	unsigned int bits;
 } quiet_names[] = {
-	{ "attach", FMT_Q_ATTACH },	     { "personality", FMT_Q_PERSONALITY },
-	{ "exit", FMT_Q_EXIT },		     { "exits", FMT_Q_EXIT },
-	{ "path-resolution", FMT_Q_PATH },   { "thread-execve", FMT_Q_EXECVE },
-	{ "superseded", FMT_Q_EXECVE },	     { "all", FMT_Q_ALL },
+	{ "attach", FMT_Q_ATTACH },
+	{ "personality", FMT_Q_PERSONALITY },
+	{ "exit", FMT_Q_EXIT },
+	{ "exits", FMT_Q_EXIT },
+	{ "path-resolution", FMT_Q_PATH },
+	{ "thread-execve", FMT_Q_EXECVE },
+	{ "superseded", FMT_Q_EXECVE },
+	{ "all", FMT_Q_ALL },
 	{ "none", 0 },
 };
 
@@ -216,9 +220,9 @@ static error_t look_parse(int key, char *arg, struct argp_state *state)
 		} else {
 			/* -q: attach and personality, -qq: exit too, -qqq: all */
 			o->nq++;
-			o->quiet = o->nq == 1 ? FMT_Q_ATTACH | FMT_Q_PERSONALITY :
-				   o->nq == 2 ? FMT_Q_ATTACH | FMT_Q_PERSONALITY | FMT_Q_EXIT :
-						FMT_Q_ALL;
+			o->quiet = o->nq == 1	? FMT_Q_ATTACH | FMT_Q_PERSONALITY
+				   : o->nq == 2 ? FMT_Q_ATTACH | FMT_Q_PERSONALITY | FMT_Q_EXIT
+						: FMT_Q_ALL;
 		}
 		break;
 	case OPT_SIGNAL:

@@ -148,6 +148,11 @@ static int record_targets(struct run *u)
 		return CLI_EXIT_NOCMD;
 	}
 	r->child.early_uev = u->a.early_uev;
+	r->child.env = u->a.env;
+	r->child.nenv = u->a.nenv;
+	r->child.daemonize = u->a.daemonize;
+	if (u->a.user && (ret = child_user(&r->child, u->a.user)))
+		return ret;
 	err = start_child(&r->child, u->path, u->a.cmd);
 	if (err) {
 		cli_err("cannot start %s: %s", u->a.cmd[0], strerror(-err));
@@ -167,7 +172,7 @@ static int record_outputs(struct run *u)
 	const char *out = u->a.output;
 
 	if (!out) {
-		if (live_out_open(&u->r.out, u->a.text_out))
+		if (live_out_open(&u->r.out, u->a.text_out, u->a.append))
 			return CLI_EXIT_FAIL;
 		/* the status line would break the lines printed on the terminal */
 		if (u->r.out.tty)
@@ -329,7 +334,7 @@ static int record_start(struct run *u)
 	if (!err)
 		return 0;
 	cli_err("%s: cannot execute: %s", u->a.cmd[0], strerror(err));
-	waitpid(r->child.pid, NULL, 0);
+	child_wait(&r->child, NULL, 0);
 	r->have_child = 0;
 	posix_trace_stop(r->trid);
 	return CLI_EXIT_NOCMD;
@@ -389,7 +394,7 @@ static int record_end(struct run *u, int ret)
 	if (r->log_error || r->out.err)
 		ret = CLI_EXIT_FAIL;
 	if (r->have_child) {
-		if (!r->child_done && waitpid(r->child.pid, &r->child_status, 0) == r->child.pid)
+		if (!r->child_done && child_wait(&r->child, &r->child_status, 0) == 1)
 			r->child_done = 1;
 		if (r->child_done && ret == CLI_EXIT_OK)
 			ret = exit_code_of(r->child_status);
@@ -412,7 +417,7 @@ static void record_abort(struct run *u, int traced)
 	if (u->r.have_child) {
 		child_go(&u->r.child, 0);
 		close(u->r.child.go_fd);
-		waitpid(u->r.child.pid, NULL, 0);
+		child_wait(&u->r.child, NULL, 0);
 	}
 	if (u->logfd >= 0)
 		close(u->logfd);
@@ -426,6 +431,7 @@ static void record_free(struct run *u)
 	struct rec *r = &u->r;
 
 	early_uev_detach(&r->early);
+	child_free(&r->child);
 	live_out_close(&r->out);
 	for (int i = 0; i < r->npids; i++)
 		if (r->pidfds[i] >= 0)

@@ -143,8 +143,8 @@ grep -q 'exit_group(0) = ?$' "$T/p.txt" || fail "-T: exit_group has no time"
 grep -q -E 'getppid\(\) = [0-9]+ <0\.[0-9]{9}>$' "$T/p.txt" || fail "--syscall-times=ns"
 
 # strace's options that ptbpf does not take: refused, by name, exit 2
-for o in -i -n -r -A -E -u -X -b -I -O -q -a -D -F -Y \
-	--seccomp-bpf --decode-fds=path --daemonize --tips --output-separately \
+for o in -i -n -r -X -I -O -q -a -F -Y \
+	--decode-fds=path --tips \
 	"-e abbrev=none" "-e read=3" "-e inject=open:error=ENOENT" "-e signal=none"; do
 	# shellcheck disable=SC2086
 	"$P" record $o -- true >"$T/o.out" 2>"$T/o.err"

@@ -123,9 +123,10 @@ struct run {
 	struct record_args a;
 	struct rec r;
 	struct evsel sel;
-	int logfd, created; /* -o's file; created: by this record (removed if it fails) */
-	char *path;	    /* the command's file */
-	pid_t first_pid;    /* the stream's first process, 0: --cgroup alone */
+	int logfd, created;  /* -o's file; created: by this record (removed if it fails) */
+	char *path;	     /* the command's file */
+	pid_t first_pid;     /* the stream's first process, 0: --cgroup alone */
+	struct separate sep; /* -ff */
 };
 
 /* -p's processes, or the command started held: 0 or an exit code. */
@@ -172,8 +173,13 @@ static int record_outputs(struct run *u)
 	const char *out = u->a.output;
 
 	if (!out) {
-		if (live_out_open(&u->r.out, u->a.text_out, u->a.append))
+		/* -ff: the lines of no thread (the stream's own) are not kept */
+		if (live_out_open(&u->r.out, u->a.separately ? "/dev/null" : u->a.text_out,
+				  u->a.append))
 			return CLI_EXIT_FAIL;
+		if (u->a.separately)
+			separate_init(&u->sep, u->r.view, u->a.text_out, u->a.append,
+				      u->a.absolute);
 		/* the status line would break the lines printed on the terminal */
 		if (u->r.out.tty)
 			u->r.status_tty = 0;
@@ -385,6 +391,8 @@ static int record_end(struct run *u, int ret)
 		cli_err("out of memory");
 		ret = CLI_EXIT_FAIL;
 	}
+	if (u->a.separately && separate_close(&u->sep, &r->printed))
+		ret = CLI_EXIT_FAIL;
 	print_summary(r, &cnt, u->logfd);
 	if (u->a.output && close(u->logfd) && !r->log_error) {
 		cli_err("writing %s: %s", u->a.output, strerror(errno));

@@ -159,6 +159,20 @@ int live_out_flush(struct live_out *o);
 /* Writes out and closes it (if open); the first write error (0: none). */
 int live_out_close(struct live_out *o);
 
+/* separate.c: -ff, each thread's lines in --output-text's FILE.TID */
+struct separate {
+	const char *prefix;
+	int append, absolute;
+	int failed, open_failed; /* a file not made: out of memory, or said */
+	struct pidmap files;	 /* tid -> its file and formatter */
+};
+/* v's lines go to the files from now on. */
+void separate_init(struct separate *s, struct view *v, const char *prefix, int append,
+		   int absolute);
+/* Every file written out and closed, their events added to *nevents; 0,
+ * or -1 when a file could not be made or written (said). */
+int separate_close(struct separate *s, uint64_t *nevents);
+
 /* One recording: its options, stream and targets. */
 struct rec {
 	struct record_args *a;

@@ -33,7 +33,10 @@ struct view_tid {
 
 struct view {
 	struct view_opts o;
-	struct fmt *f;
+	struct fmt *f;	     /* where the current event's lines go */
+	struct fmt *main;    /* view_attach's */
+	view_route_fn route; /* -ff: a fmt per thread, else NULL */
+	void *route_ctx;
 	int print;	   /* events go to f */
 	int any;	   /* more than printing every event as it comes */
 	int status_filter; /* some statuses are not printed */
@@ -98,11 +101,38 @@ oom:
 
 void view_attach(struct view *v, struct fmt *f)
 {
-	v->f = f;
+	v->f = v->main = f;
 	v->print = f && view_opts_prints(&v->o);
 	v->any = v->have_shown || !v->print || view_opts_active(&v->o);
 	if (f && v->o.times >= 0)
 		f->times = v->o.times;
+}
+
+void view_route(struct view *v, view_route_fn fn, void *ctx)
+{
+	v->route = fn;
+	v->route_ctx = ctx;
+}
+
+/* -ff: tid's lines go to its own fmt, which counts times from the first
+ * event as the attached one does (those of no thread: to that one) */
+static void view_pick(struct view *v, pid_t tid, int64_t ts)
+{
+	struct fmt *f;
+
+	if (!v->route || !v->main)
+		return;
+	if (!v->main->have_origin) {
+		v->main->origin = ts;
+		v->main->have_origin = 1;
+	}
+	f = tid > 0 ? v->route(v->route_ctx, tid) : NULL;
+	v->f = f ? f : v->main;
+	if (!f)
+		return;
+	f->origin = v->main->origin;
+	f->have_origin = 1;
+	f->times = v->main->times;
 }
 
 void view_need(const struct view *v, trace_event_set_t *set)
@@ -461,6 +491,7 @@ void view_event(struct view *v, const struct cli_ev *ev)
 	/* -y: the fd tables; an fd_info is no line of its own */
 	if (fdtable_event(ev))
 		return;
+	view_pick(v, ev->tid, ts_ns(&ev->info.posix_timestamp));
 	/* stacks and mappings are no lines of their own */
 	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
 	    id == PTBPF_EV_STACK_REF) {
@@ -508,6 +539,7 @@ void view_end(struct view *v, int detached)
 		}
 		if (!first)
 			break;
+		view_pick(v, tid, first->enter_ts);
 		/* the trace ended in the call: strace's "detached" when it
 		 * stops tracing, else (a log read to its end) "unfinished" */
 		tid_end(v, first, tid, detached ? VIEW_ST_DETACHED : VIEW_ST_UNFINISHED, 0);

@@ -184,6 +184,10 @@ struct view;
 int view_new(struct view **v, const struct view_opts *o, struct fmt *f, int live);
 /* The events shown go to f from now on (NULL: nowhere). */
 void view_attach(struct view *v, struct fmt *f);
+/* -ff: the fmt of thread tid's lines (NULL: the attached one's), from
+ * then on; fn NULL: all go to the attached fmt. */
+typedef struct fmt *(*view_route_fn)(void *ctx, pid_t tid);
+void view_route(struct view *v, view_route_fn fn, void *ctx);
 /* Adds to set the events the view needs recorded besides those shown. */
 void view_need(const struct view *v, trace_event_set_t *set);
 /* Only these events are shown (the -e selection): the others only serve

@@ -161,6 +161,7 @@ static int record_targets(struct run *u)
 	}
 	r->have_child = 1;
 	u->first_pid = r->child.pid;
+	view_keep_exec(r->view, r->child.pid);
 	early_uev_attach(&r->early, r->child.pid, u->path);
 	return 0;
 }

@@ -283,7 +283,7 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	case 'b':
 		if (strcmp(arg, "execve"))
 			argp_error(state, "-b: syscall '%s' is not supported (only execve)", arg);
-		a->detach_exec = 1;
+		a->view.detach_exec = 1;
 		break;
 	case 'u':
 		a->user = arg;

@@ -54,7 +54,6 @@ struct record_args {
 	int separately;	  /* -ff, --output-separately: with --output-text, FILE.PID */
 	int append;	  /* -A: --output-text appended to */
 	int daemonize;	  /* -D: the command is not ptbpf's child */
-	int detach_exec;  /* -b execve: a process is no longer traced once it execs */
 	const char *user; /* -u */
 	const char *env[RECORD_MAX_ENV]; /* -E VAR=VAL, -E VAR: in that order */
 	int nenv;

@@ -46,7 +46,9 @@ struct view {
 	struct stack_view *stk; /* -k */
 	int have_shown;
 	uint64_t shown[PTBPF_EV_ID_LIMIT / 64];
-	struct pidmap tids; /* tid -> struct view_tid */
+	struct pidmap tids;	/* tid -> struct view_tid */
+	struct pidmap detached; /* -b execve: the processes no longer traced */
+	pid_t keep_exec;	/* -b execve: the process whose first exec is kept */
 	uint64_t nevents;
 	int failed;
 };
@@ -59,7 +61,7 @@ int view_opts_prints(const struct view_opts *o)
 int view_opts_active(const struct view_opts *o)
 {
 	return o->cflag || o->threads || o->times >= 0 || o->status != VIEW_ST_ALL || o->npaths ||
-	       o->stacks;
+	       o->stacks || o->detach_exec;
 }
 
 int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int live)
@@ -135,9 +137,19 @@ static void view_pick(struct view *v, pid_t tid, int64_t ts)
 	f->times = v->main->times;
 }
 
+void view_keep_exec(struct view *v, pid_t pid)
+{
+	v->keep_exec = pid;
+}
+
 void view_need(const struct view *v, trace_event_set_t *set)
 {
 	fdtable_need(set); /* -y */
+	if (v->o.detach_exec) {
+		/* -b execve: which exec detaches, and the children of those detached */
+		posix_trace_eventset_add(PTBPF_EV_PROC_EXEC, set);
+		posix_trace_eventset_add(PTBPF_EV_PROC_FORK, set);
+	}
 	if (!view_opts_active(&v->o))
 		return;
 	/* a thread's end ends what is kept about its syscall in progress */
@@ -484,6 +496,44 @@ static void view_stack(struct view *v, const struct cli_ev *ev)
 	}
 }
 
+/*
+ * -b execve: as strace, a process is no longer traced once it has executed
+ * a program (but the command's first exec): its execve line ends with
+ * " <detached ...>", nothing of it follows, nor of the children it makes.
+ * Nonzero: ev is not shown.
+ */
+static int view_detach(struct view *v, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	pid_t pid = ev->info.posix_pid;
+	struct view_tid *t;
+
+	if (pid > 0 && pidmap_get(&v->detached, pid)) {
+		const struct ptbpf_ev_fork *e = ev->data;
+
+		if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(*e) && !e->is_thread &&
+		    pidmap_put(&v->detached, e->child_pid, v))
+			v->failed = 1;
+		return 1;
+	}
+	if (id != PTBPF_EV_PROC_EXEC || pid <= 0)
+		return 0;
+	if (pid == v->keep_exec) {
+		v->keep_exec = 0;
+		return 0;
+	}
+	if (pidmap_put(&v->detached, pid, v))
+		v->failed = 1;
+	t = pidmap_get(&v->tids, ev->tid);
+	if (t && t->nr >= 0 && t->shown && v->print && t->held && (v->o.status & VIEW_ST_DETACHED))
+		fmt_event(v->f, &t->ev); /* held by -e status=: printed as detached */
+	if (t)
+		t->nr = -1, t->held = 0;
+	if (v->print)
+		fmt_detached(v->f, ev->tid);
+	return 1;
+}
+
 void view_event(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
@@ -492,6 +542,8 @@ void view_event(struct view *v, const struct cli_ev *ev)
 	if (fdtable_event(ev))
 		return;
 	view_pick(v, ev->tid, ts_ns(&ev->info.posix_timestamp));
+	if (v->o.detach_exec && view_detach(v, ev))
+		return;
 	/* stacks and mappings are no lines of their own */
 	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
 	    id == PTBPF_EV_STACK_REF) {
@@ -572,6 +624,7 @@ void view_free(struct view *v)
 	if (!v)
 		return;
 	pidmap_free(&v->tids, tid_free);
+	pidmap_free(&v->detached, NULL);
 	free(v->sum);
 	thsum_free(v->th);
 	pathtrace_free(v->pt);

@@ -152,6 +152,7 @@ struct view_opts {
 	unsigned int strsize; /* -s: bytes of a string printed (and captured) */
 	int verbose;	      /* -v */
 	int xflag;	      /* -x: 1, -xx: 2 */
+	int detach_exec;      /* record -b execve */
 };
 void view_opts_init(struct view_opts *o);
 /* The options: its input a struct view_opts (view_opts_init'ed). */
@@ -188,6 +189,8 @@ void view_attach(struct view *v, struct fmt *f);
  * then on; fn NULL: all go to the attached fmt. */
 typedef struct fmt *(*view_route_fn)(void *ctx, pid_t tid);
 void view_route(struct view *v, view_route_fn fn, void *ctx);
+/* -b execve: pid's first exec (the command's) does not detach it. */
+void view_keep_exec(struct view *v, pid_t pid);
 /* Adds to set the events the view needs recorded besides those shown. */
 void view_need(const struct view *v, trace_event_set_t *set);
 /* Only these events are shown (the -e selection): the others only serve

@@ -204,11 +204,57 @@ static void record_opts_end(struct record_args *a, struct argp_state *state)
 		argp_error(state, "--output-separately: with the text of the events only");
 }
 
+/* strace's options for the command and the output files (-f, -ff, -A, -b,
+ * -u, -E, -D, --seccomp-bpf); ARGP_ERR_UNKNOWN: not one. */
+static error_t process_opt(struct record_args *a, int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'f':
+		if (a->follow++)
+			a->separately = 1;
+		break;
+	case OPT_SEPARATELY:
+		a->separately = 1;
+		break;
+	case 'A':
+		a->append = 1;
+		break;
+	case 'b':
+		if (strcmp(arg, "execve"))
+			argp_error(state, "-b: syscall '%s' is not supported (only execve)", arg);
+		a->view.detach_exec = 1;
+		break;
+	case 'u':
+		a->user = arg;
+		break;
+	case 'E':
+		if (a->nenv == RECORD_MAX_ENV)
+			argp_error(state, "-E: at most %d", RECORD_MAX_ENV);
+		a->env[a->nenv++] = arg;
+		break;
+	case 'D':
+		a->daemonize = 1;
+		break;
+	case OPT_DAEMONIZE:
+		if (arg && strcmp(arg, "grandchild"))
+			argp_error(state, "--daemonize=%s: not supported (grandchild only)", arg);
+		a->daemonize = 1;
+		break;
+	case OPT_SECCOMP:
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
 static error_t record_parse(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
 	char *end, msg[160];
 
+	if (process_opt(a, key, arg, state) != ARGP_ERR_UNKNOWN)
+		return 0;
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->view;
@@ -269,39 +315,6 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		if (a->ncgroups == RECORD_MAX_CGROUPS)
 			argp_error(state, "--cgroup: at most %d", RECORD_MAX_CGROUPS);
 		a->cgroups[a->ncgroups++] = arg;
-		break;
-	case 'f':
-		if (a->follow++)
-			a->separately = 1;
-		break;
-	case OPT_SEPARATELY:
-		a->separately = 1;
-		break;
-	case 'A':
-		a->append = 1;
-		break;
-	case 'b':
-		if (strcmp(arg, "execve"))
-			argp_error(state, "-b: syscall '%s' is not supported (only execve)", arg);
-		a->view.detach_exec = 1;
-		break;
-	case 'u':
-		a->user = arg;
-		break;
-	case 'E':
-		if (a->nenv == RECORD_MAX_ENV)
-			argp_error(state, "-E: at most %d", RECORD_MAX_ENV);
-		a->env[a->nenv++] = arg;
-		break;
-	case 'D':
-		a->daemonize = 1;
-		break;
-	case OPT_DAEMONIZE:
-		if (arg && strcmp(arg, "grandchild"))
-			argp_error(state, "--daemonize=%s: not supported (grandchild only)", arg);
-		a->daemonize = 1;
-		break;
-	case OPT_SECCOMP:
 		break;
 	case 't':
 		a->absolute = 1;

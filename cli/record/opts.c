@@ -195,6 +195,9 @@ static void record_opts_end(struct record_args *a, struct argp_state *state)
 		argp_error(state, "COMMAND [ARG...] must be specified with -D/--daemonize");
 	if ((a->user || a->nenv) && !a->cmd)
 		argp_error(state, "-u and -E are for a command ptbpf starts, not -p or --cgroup");
+	if (a->view.detach_exec && a->output && !a->view.cflag && !a->view.threads)
+		argp_error(state,
+			   "-b execve: with -o no event is printed, and a log keeps them all");
 	/* -ff: -f too; a file per process only with a text file (strace: -o) */
 	if (a->separately)
 		a->follow = 1;

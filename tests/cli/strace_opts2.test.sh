@@ -72,6 +72,12 @@ wait $strace
 "$P" record --daemonize=grandchild --output-text /dev/null -- sh -c 'kill -TERM $$' >/dev/null 2>&1
 rc=$?
 [ $rc = 143 ] || fail "--daemonize: killed by SIGTERM: exit $rc, not 143"
+# into a log: the same status, the command's events from its execve
+"$P" record -D -o d.log -- sh -c 'exit 5' >/dev/null 2>&1
+rc=$?
+[ $rc = 5 ] || fail "-D -o: exit status $rc, not 5"
+"$P" show d.log 2>/dev/null | grep -q 'execve("/usr/bin/sh", \["sh", "-c", "exit 5"\]' ||
+	fail "-D -o: no execve in the log"
 "$P" record -D -p 1 >/dev/null 2>o.err && fail "-D -p accepted (strace refuses it)"
 grep -q 'must be specified with -D' o.err || { cat o.err; fail "-D -p: no message"; }
 echo "-D: the command's parent is $ppid, not ptbpf; its status 7, 143"
@@ -127,6 +133,8 @@ grep -q 'execve("/bin/true", \["/bin/true"\], 0x[0-9a-f]* /\* [0-9]* vars \*/ <d
 	fail "strace -b execve: $(tail -1 s.txt)"
 grep -q 'execve("/bin/true", \["/bin/true"\], 0x[0-9a-f]* /\* [0-9]* vars \*/ <detached ...>$' p.txt ||
 	fail "-b execve: $(grep execve p.txt | tail -1)"
+"$P" record -b execve -o b.log -- true >/dev/null 2>o.err && fail "-b execve -o accepted"
+grep -q -e "-b execve: with -o" o.err || { cat o.err; fail "-b execve -o: no message"; }
 "$P" record --detach-on=open -- true >/dev/null 2>o.err && fail "-b open accepted"
 grep -q "only execve" o.err || { cat o.err; fail "-b open: no message"; }
 

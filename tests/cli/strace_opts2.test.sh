@@ -109,6 +109,16 @@ rc=$?
 [ $rc = 3 ] || fail "-ff: exit status $rc"
 [ ! -e p/o ] || fail "-ff: p/o made too (strace makes FILE.PID only)"
 python3 "$CHECK" ff s/o p/o || fail "-ff: not strace's files"
+# threads: a file each (strace's tracee is a thread): a process that
+# forks a child, then runs 2 threads (tests/progs/script_child.c)
+mkdir s3 p3
+SC="$PROGS/script_child 3 4 /etc/hostname 10 3 threads,noexec"
+# shellcheck disable=SC2086
+strace -ff -o s3/o $SC 3>/dev/null 4</dev/zero || fail "strace -ff script_child"
+# shellcheck disable=SC2086
+"$P" record -ff --output-text p3/o -- $SC 3>/dev/null 4</dev/zero 2>/dev/null ||
+	fail "record -ff script_child"
+python3 "$CHECK" ff s3/o p3/o || fail "-ff, threads: not strace's files"
 # --follow-forks --output-separately: the same (strace 6.1 writes one file
 # for -f --output-separately, its documentation says -ff's files)
 strace --follow-forks --output-separately -o s2/o sh -c "$cmd" >/dev/null

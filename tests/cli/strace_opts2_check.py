@@ -13,8 +13,9 @@ PRE = r"^(?:-?[0-9.]+ (?P<a>\d+)/\d+ )?(?:\[pid +(?P<b>\d+)\] )?(?:(?P<c>\d+) +)
 CALL = re.compile(PRE + r"(?P<name>[a-z_0-9]+)\((?P<rest>.*)$")
 EXIT = re.compile(PRE + r"\+\+\+ (?P<what>.*) \+\+\+$")
 # a call whose status is timing's (a shell's wait4 may find its child
-# gone or not yet), or whose exit this kernel may not record
-VARIES = {"rt_sigreturn", "wait4"}
+# gone or not yet; a thread joined may have ended or not), or whose exit
+# this kernel may not record
+VARIES = {"rt_sigreturn", "wait4", "futex"}
 
 
 def pid_of(m):

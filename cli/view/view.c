@@ -105,7 +105,7 @@ void view_attach(struct view *v, struct fmt *f)
 {
 	v->f = v->main = f;
 	v->print = f && view_opts_prints(&v->o);
-	v->any = v->have_shown || !v->print || view_opts_active(&v->o);
+	v->any = v->have_shown || !v->print || view_opts_active(&v->o) || v->route;
 	if (f && v->o.times >= 0)
 		f->times = v->o.times;
 }
@@ -114,6 +114,7 @@ void view_route(struct view *v, view_route_fn fn, void *ctx)
 {
 	v->route = fn;
 	v->route_ctx = ctx;
+	v->any = v->any || fn;
 }
 
 /* -ff: tid's lines go to its own fmt, which counts times from the first
@@ -379,7 +380,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		thsum_syscall(v->th, ev->info.posix_pid, ev->tid, nr, name, ns, err);
 	if (v->th)
 		thsum_event(v->th, ev);
-	if (!v->print)
+	/* -ff: a thread's file begins with its first call, as strace's */
+	if (!v->print || (child && v->route))
 		goto out;
 	st = !have_ret ? VIEW_ST_UNAVAILABLE : err ? VIEW_ST_FAILED : VIEW_ST_SUCCESSFUL;
 	if (!(v->o.status & st))

@@ -25,7 +25,6 @@ enum {
 	OPT_KERNEL_STACK,
 	OPT_CALL_GRAPH,
 	OPT_CGROUP,
-	OPT_DAEMONIZE,
 	OPT_SEPARATELY,
 	OPT_SECCOMP,
 };
@@ -69,8 +68,8 @@ static const struct argp_option record_opts[] = {
 	{ "follow-forks", 'f', NULL, 0,
 	  "Also trace the children the processes create (-ff: as -f --output-separately)", 0 },
 	{ "output-separately", OPT_SEPARATELY, NULL, 0,
-	  "With --output-text FILE: each process's lines in FILE.PID, without a pid, as strace "
-	  "-ff -o FILE",
+	  "With --output-text FILE: each thread's lines in FILE.TID (a process's: FILE.PID), "
+	  "without a pid, as strace -ff -o FILE",
 	  0 },
 	{ "output-append-mode", 'A', NULL, 0,
 	  "Append to --output-text's file instead of truncating it (strace -A)", 0 },
@@ -87,11 +86,11 @@ static const struct argp_option record_opts[] = {
 	  "Set VAR to VAL in the command's environment, or without =VAL remove VAR from it "
 	  "(repeatable; strace -E)",
 	  0 },
-	{ "daemonize", OPT_DAEMONIZE, "grandchild", OPTION_ARG_OPTIONAL,
-	  "The command is not ptbpf's child: an intermediate process forks it and waits for it "
-	  "(strace -D, where the tracer is the grandchild; its exit status still is ptbpf's)",
+	{ "daemonize", 'D', "grandchild", OPTION_ARG_OPTIONAL,
+	  "The command is not ptbpf's child: a process ptbpf forks starts it and waits for it "
+	  "(strace -D, which runs the tracer as a grandchild, for the same end); it is still "
+	  "traced from its execve, and ptbpf still exits with its status",
 	  0 },
-	{ NULL, 'D', NULL, 0, "As --daemonize", 0 },
 	{ "seccomp-bpf", OPT_SECCOMP, NULL, 0,
 	  "Accepted, for strace's command lines: BPF sees only the selected syscalls without "
 	  "seccomp, and a traced process never stops",
@@ -236,9 +235,12 @@ static error_t process_opt(struct record_args *a, int key, char *arg, struct arg
 		a->env[a->nenv++] = arg;
 		break;
 	case 'D':
-		a->daemonize = 1;
-		break;
-	case OPT_DAEMONIZE:
+		/* -DD, -DDD: -D's argument is D, DD */
+		if (arg && (!strcmp(arg, "D") || !strcmp(arg, "DD")))
+			argp_error(state,
+				   "-D%s: not supported (strace's tracer in a process group "
+				   "or session of its own): -D only",
+				   arg);
 		if (arg && strcmp(arg, "grandchild"))
 			argp_error(state, "--daemonize=%s: not supported (grandchild only)", arg);
 		a->daemonize = 1;

@@ -78,6 +78,8 @@ rc=$?
 [ $rc = 5 ] || fail "-D -o: exit status $rc, not 5"
 "$P" show d.log 2>/dev/null | grep -q 'execve("/usr/bin/sh", \["sh", "-c", "exit 5"\]' ||
 	fail "-D -o: no execve in the log"
+"$P" record -DD -- true >/dev/null 2>o.err && fail "-DD accepted"
+grep -q -e "-DD: not supported" o.err || { cat o.err; fail "-DD: no message"; }
 "$P" record -D -p 1 >/dev/null 2>o.err && fail "-D -p accepted (strace refuses it)"
 grep -q 'must be specified with -D' o.err || { cat o.err; fail "-D -p: no message"; }
 echo "-D: the command's parent is $ppid, not ptbpf; its status 7, 143"

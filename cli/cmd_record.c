@@ -178,9 +178,9 @@ static int record_outputs(struct run *u)
 		if (live_out_open(&u->r.out, u->a.separately ? "/dev/null" : u->a.text_out,
 				  u->a.append))
 			return CLI_EXIT_FAIL;
-		if (u->a.separately)
-			separate_init(&u->sep, u->r.view, u->a.text_out, u->a.append,
-				      u->a.absolute);
+		if (u->a.separately && separate_init(&u->sep, u->r.view, u->a.text_out, u->a.append,
+						     u->a.absolute, u->first_pid))
+			return CLI_EXIT_FAIL;
 		/* the status line would break the lines printed on the terminal */
 		if (u->r.out.tty)
 			u->r.status_tty = 0;
@@ -441,6 +441,11 @@ static void record_free(struct run *u)
 
 	early_uev_detach(&r->early);
 	child_free(&r->child);
+	if (u->sep.files.e) { /* the record failed before its end */
+		uint64_t n = 0;
+
+		separate_close(&u->sep, &n);
+	}
 	live_out_close(&r->out);
 	for (int i = 0; i < r->npids; i++)
 		if (r->pidfds[i] >= 0)

@@ -165,9 +165,10 @@ struct separate {
 	int failed, open_failed; /* a file not made: out of memory, or said */
 	struct pidmap files;	 /* tid -> its file and formatter */
 };
-/* v's lines go to the files from now on. */
-void separate_init(struct separate *s, struct view *v, const char *prefix, int append,
-		   int absolute);
+/* v's lines go to the files from now on, first's file made (when > 0);
+ * 0, or -1 if it cannot be (said). */
+int separate_init(struct separate *s, struct view *v, const char *prefix, int append, int absolute,
+		  pid_t first);
 /* Every file written out and closed, their events added to *nevents; 0,
  * or -1 when a file could not be made or written (said). */
 int separate_close(struct separate *s, uint64_t *nevents);

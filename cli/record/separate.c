@@ -49,13 +49,22 @@ fail:
 	return NULL;
 }
 
-void separate_init(struct separate *s, struct view *v, const char *prefix, int append, int absolute)
+int separate_init(struct separate *s, struct view *v, const char *prefix, int append, int absolute,
+		  pid_t first)
 {
 	memset(s, 0, sizeof(*s));
 	s->prefix = prefix;
 	s->append = append;
 	s->absolute = absolute;
+	/* the first process's file made now, as strace does: a file that
+	 * cannot be made is said before anything is traced */
+	if (first > 0 && !sep_route(s, first)) {
+		if (!s->open_failed)
+			cli_err("out of memory");
+		return -1;
+	}
 	view_route(v, sep_route, s);
+	return 0;
 }
 
 /* One file's end: its lines out, closed; 0, or -1 if it failed (said). */

@@ -131,6 +131,11 @@ python3 "$CHECK" ff s2/o p2/o >/dev/null || fail "--output-separately: not strac
 "$P" record -ff -e execve -- sh -c "$cmd" 2>p.err >/dev/null || true
 [ "$(grep -c 'execve(' p.err)" = 2 ] || fail "-ff without --output-text: $(grep -c 'execve(' p.err) execve lines"
 
+# a file that cannot be made: said before anything runs, as strace's
+"$P" record -ff --output-text "$T/nodir/o" -- sh -c 'echo ran >ran' >/dev/null 2>o.err && fail "-ff into no dir"
+grep -q "cannot create $T/nodir/o\.[0-9]*: No such file" o.err || { cat o.err; fail "-ff into no dir: no message"; }
+[ ! -e ran ] || fail "-ff into no dir: the command ran"
+
 # --- -b execve: each process that executes a program is no longer traced
 for cmd in "exec /bin/true" "/bin/true; echo hi" "ls / >/dev/null; sh -c 'exec true'; echo x"; do
 	strace -f -b execve -o s.txt sh -c "$cmd" >/dev/null 2>&1 || fail "strace -b execve: $cmd"

@@ -140,8 +140,9 @@ static void child_run(struct child *c, const char *path, char **argv, int go, in
 /*
  * -D: the waiter, between ptbpf and the command. It forks the command,
  * writes its pid (or -errno) to stw, waits for it and writes its wait
- * status there; the signals that end ptbpf reach it too (a terminal's ^C,
- * a group's kill): it outlives the command only as long as that takes.
+ * status there. It ignores the signals that end ptbpf (a terminal's ^C, a
+ * group's kill), which ptbpf passes on to the command: it outlives the
+ * command only as long as its wait takes.
  */
 static void waiter_run(struct child *c, const char *path, char **argv, int fds[3])
 {

@@ -123,9 +123,10 @@ struct run {
 	struct record_args a;
 	struct rec r;
 	struct evsel sel;
-	int logfd, created; /* -o's file; created: by this record (removed if it fails) */
-	char *path;	    /* the command's file */
-	pid_t first_pid;    /* the stream's first process, 0: --cgroup alone */
+	int logfd, created;  /* -o's file; created: by this record (removed if it fails) */
+	char *path;	     /* the command's file */
+	pid_t first_pid;     /* the stream's first process, 0: --cgroup alone */
+	struct separate sep; /* -ff */
 };
 
 /* -p's processes, or the command started held: 0 or an exit code. */
@@ -148,6 +149,11 @@ static int record_targets(struct run *u)
 		return CLI_EXIT_NOCMD;
 	}
 	r->child.early_uev = u->a.early_uev;
+	r->child.env = u->a.env;
+	r->child.nenv = u->a.nenv;
+	r->child.daemonize = u->a.daemonize;
+	if (u->a.user && (ret = child_user(&r->child, u->a.user)))
+		return ret;
 	err = start_child(&r->child, u->path, u->a.cmd);
 	if (err) {
 		cli_err("cannot start %s: %s", u->a.cmd[0], strerror(-err));
@@ -155,6 +161,7 @@ static int record_targets(struct run *u)
 	}
 	r->have_child = 1;
 	u->first_pid = r->child.pid;
+	view_keep_exec(r->view, r->child.pid);
 	early_uev_attach(&r->early, r->child.pid, u->path);
 	return 0;
 }
@@ -167,8 +174,18 @@ static int record_outputs(struct run *u)
 	const char *out = u->a.output;
 
 	if (!out) {
-		if (live_out_open(&u->r.out, u->a.text_out))
+		/* -ff: the lines of no thread (the stream's own) are not kept */
+		if (live_out_open(&u->r.out, u->a.separately ? "/dev/null" : u->a.text_out,
+				  u->a.append))
 			return CLI_EXIT_FAIL;
+		if (u->a.separately) {
+			struct fmt_look look;
+
+			view_look(&u->a.view, &look, 1, 1, 1);
+			if (separate_init(&u->sep, u->r.view, u->a.text_out, u->a.append, &look,
+					  u->first_pid))
+				return CLI_EXIT_FAIL;
+		}
 		/* the status line would break the lines printed on the terminal */
 		if (u->r.out.tty)
 			u->r.status_tty = 0;
@@ -329,7 +346,7 @@ static int record_start(struct run *u)
 	if (!err)
 		return 0;
 	cli_err("%s: cannot execute: %s", u->a.cmd[0], strerror(err));
-	waitpid(r->child.pid, NULL, 0);
+	child_wait(&r->child, NULL, 0);
 	r->have_child = 0;
 	posix_trace_stop(r->trid);
 	return CLI_EXIT_NOCMD;
@@ -380,6 +397,8 @@ static int record_end(struct run *u, int ret)
 		cli_err("out of memory");
 		ret = CLI_EXIT_FAIL;
 	}
+	if (u->a.separately && separate_close(&u->sep, &r->printed))
+		ret = CLI_EXIT_FAIL;
 	print_summary(r, &cnt, u->logfd);
 	if (u->a.output && close(u->logfd) && !r->log_error) {
 		cli_err("writing %s: %s", u->a.output, strerror(errno));
@@ -389,7 +408,7 @@ static int record_end(struct run *u, int ret)
 	if (r->log_error || r->out.err)
 		ret = CLI_EXIT_FAIL;
 	if (r->have_child) {
-		if (!r->child_done && waitpid(r->child.pid, &r->child_status, 0) == r->child.pid)
+		if (!r->child_done && child_wait(&r->child, &r->child_status, 0) == 1)
 			r->child_done = 1;
 		if (r->child_done && ret == CLI_EXIT_OK)
 			ret = exit_code_of(r->child_status);
@@ -412,7 +431,7 @@ static void record_abort(struct run *u, int traced)
 	if (u->r.have_child) {
 		child_go(&u->r.child, 0);
 		close(u->r.child.go_fd);
-		waitpid(u->r.child.pid, NULL, 0);
+		child_wait(&u->r.child, NULL, 0);
 	}
 	if (u->logfd >= 0)
 		close(u->logfd);
@@ -426,6 +445,12 @@ static void record_free(struct run *u)
 	struct rec *r = &u->r;
 
 	early_uev_detach(&r->early);
+	child_free(&r->child);
+	if (u->sep.files.e) { /* the record failed before its end */
+		uint64_t n = 0;
+
+		separate_close(&u->sep, &n);
+	}
 	live_out_close(&r->out);
 	for (int i = 0; i < r->npids; i++)
 		if (r->pidfds[i] >= 0)

@@ -244,6 +244,25 @@ static void held_unfinished(struct fmt *f)
 	emit_deferred(f);
 }
 
+void fmt_detached(struct fmt *f, pid_t tid)
+{
+	if (f->json) {
+		unfinished_del(f, tid);
+		return;
+	}
+	if (!f->have_held || f->held.tid != tid) {
+		/* printed <unfinished ...> already: nothing resumes it */
+		unfinished_del(f, tid);
+		return;
+	}
+	f->have_held = 0;
+	line_start(f, f->held_ts, f->held.info.posix_pid, tid);
+	call_open(&f->line, f->held_text.s, f->held_text.len);
+	sb_puts(&f->line, " <detached ...>");
+	fmt_line_end(f);
+	emit_deferred(f);
+}
+
 void fmt_flush(struct fmt *f)
 {
 	held_unfinished(f);

@@ -155,6 +155,9 @@ void fmt_init(struct fmt *f, FILE *out, int json, const struct fmt_look *look);
 void fmt_event(struct fmt *f, const struct cli_ev *ev);
 /* Nonzero once a buffer of f failed: its output is incomplete. */
 int fmt_failed(const struct fmt *f);
+/* -b execve: tid is no longer traced, its held entry printed with
+ * strace's " <detached ...>" (one printed <unfinished ...>: nothing more). */
+void fmt_detached(struct fmt *f, pid_t tid);
 /* Prints a held entry as <unfinished ...>, then writes out (fmt_out). */
 void fmt_flush(struct fmt *f);
 /* Whole lines of text that belong under the event printed last (-k's

@@ -26,6 +26,8 @@ enum {
 	OPT_KERNEL_STACK,
 	OPT_CALL_GRAPH,
 	OPT_CGROUP,
+	OPT_SEPARATELY,
+	OPT_SECCOMP,
 };
 
 static const struct argp_option record_opts[] = {
@@ -64,7 +66,36 @@ static const struct argp_option record_opts[] = {
 	  "processes are traced as well. Alone, the recording runs until interrupted or "
 	  "--duration",
 	  0 },
-	{ "follow-forks", 'f', NULL, 0, "Also trace the children the processes create", 0 },
+	{ "follow-forks", 'f', NULL, 0,
+	  "Also trace the children the processes create (-ff: as -f --output-separately)", 0 },
+	{ "output-separately", OPT_SEPARATELY, NULL, 0,
+	  "With --output-text FILE: each thread's lines in FILE.TID (a process's: FILE.PID), "
+	  "without a pid, as strace -ff -o FILE",
+	  0 },
+	{ "output-append-mode", 'A', NULL, 0,
+	  "Append to --output-text's file instead of truncating it (strace -A)", 0 },
+	{ "detach-on", 'b', "execve", 0,
+	  "Stop tracing a process when it executes a program (its execve line ends with "
+	  "<detached ...>, and nothing of it follows), but the command's first (strace -b "
+	  "execve)",
+	  0 },
+	{ "user", 'u', "USER", 0,
+	  "Run the command as USER (a name, or UID:GID): its user and group ids and "
+	  "supplementary groups, as strace -u; root only",
+	  0 },
+	{ "env", 'E', "VAR[=VAL]", 0,
+	  "Set VAR to VAL in the command's environment, or without =VAL remove VAR from it "
+	  "(repeatable; strace -E)",
+	  0 },
+	{ "daemonize", 'D', "grandchild", OPTION_ARG_OPTIONAL,
+	  "The command is not ptbpf's child: a process ptbpf forks starts it and waits for it "
+	  "(strace -D, which runs the tracer as a grandchild, for the same end); it is still "
+	  "traced from its execve, and ptbpf still exits with its status",
+	  0 },
+	{ "seccomp-bpf", OPT_SECCOMP, NULL, 0,
+	  "Accepted, for strace's command lines: BPF sees only the selected syscalls without "
+	  "seccomp, and a traced process never stops",
+	  0 },
 	{ "buffer-size", OPT_BUFSIZE, "BYTES", 0,
 	  "Stream buffer size (suffixes K, M, G; default 4M, with -k 128M). The kernel rings are "
 	  "twice it, and -o's spare stream as much again: about 4 times it in all. Raise it "
@@ -160,11 +191,79 @@ static int policy_value(const char *arg, const struct policy_name *t)
 	return -1;
 }
 
+/* strace's checks of its process options, with its words where it has some */
+static void record_opts_end(struct record_args *a, struct argp_state *state)
+{
+	if (a->daemonize && !a->cmd)
+		argp_error(state, "COMMAND [ARG...] must be specified with -D/--daemonize");
+	if ((a->user || a->nenv) && !a->cmd)
+		argp_error(state, "-u and -E are for a command ptbpf starts, not -p or --cgroup");
+	if (a->view.detach_exec && a->output && !a->view.cflag && !a->view.threads)
+		argp_error(state,
+			   "-b execve: with -o no event is printed, and a log keeps them all");
+	/* -ff: -f too; a file per process only with a text file (strace: -o) */
+	if (a->separately)
+		a->follow = 1;
+	if (a->separately && (!a->text_out || !strcmp(a->text_out, "-")))
+		a->separately = 0;
+	if (a->separately && (a->json || a->view.cflag == VIEW_C_ONLY || a->view.threads))
+		argp_error(state, "--output-separately: with the text of the events only");
+}
+
+/* strace's options for the command and the output files (-f, -ff, -A, -b,
+ * -u, -E, -D, --seccomp-bpf); ARGP_ERR_UNKNOWN: not one. */
+static error_t process_opt(struct record_args *a, int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'f':
+		if (a->follow++)
+			a->separately = 1;
+		break;
+	case OPT_SEPARATELY:
+		a->separately = 1;
+		break;
+	case 'A':
+		a->append = 1;
+		break;
+	case 'b':
+		if (strcmp(arg, "execve"))
+			argp_error(state, "-b: syscall '%s' is not supported (only execve)", arg);
+		a->view.detach_exec = 1;
+		break;
+	case 'u':
+		a->user = arg;
+		break;
+	case 'E':
+		if (a->nenv == RECORD_MAX_ENV)
+			argp_error(state, "-E: at most %d", RECORD_MAX_ENV);
+		a->env[a->nenv++] = arg;
+		break;
+	case 'D':
+		/* -DD, -DDD: -D's argument is D, DD */
+		if (arg && (!strcmp(arg, "D") || !strcmp(arg, "DD")))
+			argp_error(state,
+				   "-D%s: not supported (strace's tracer in a process group "
+				   "or session of its own): -D only",
+				   arg);
+		if (arg && strcmp(arg, "grandchild"))
+			argp_error(state, "--daemonize=%s: not supported (grandchild only)", arg);
+		a->daemonize = 1;
+		break;
+	case OPT_SECCOMP:
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
 static error_t record_parse(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
 	char *end, msg[160];
 
+	if (process_opt(a, key, arg, state) != ARGP_ERR_UNKNOWN)
+		return 0;
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = &a->view;
@@ -225,9 +324,6 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 		if (a->ncgroups == RECORD_MAX_CGROUPS)
 			argp_error(state, "--cgroup: at most %d", RECORD_MAX_CGROUPS);
 		a->cgroups[a->ncgroups++] = arg;
-		break;
-	case 'f':
-		a->follow = 1;
 		break;
 	case OPT_STATS:
 		a->stats = 1;
@@ -294,6 +390,7 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 					  "not -p or --cgroup");
 		if (a->output && a->text_out)
 			argp_error(state, "-o writes a log, --output-text prints: give one");
+		record_opts_end(a, state);
 		/* as perf's --call-graph implies -g */
 		if (a->stack_depth || a->stack_flags || a->stack_mode_set)
 			a->view.stacks = 1;

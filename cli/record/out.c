@@ -55,12 +55,13 @@ static int out_close(void *cookie)
 }
 
 /* The file descriptor the text goes to (a copy for stdout and stderr). */
-static int out_fd(const char *path)
+static int out_fd(const char *path, int append)
 {
 	int fd;
 
 	if (path && strcmp(path, "-")) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		fd = open(path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC,
+			  0666);
 		if (fd < 0)
 			cli_err("cannot create %s: %s", path, strerror(errno));
 		return fd;
@@ -72,13 +73,13 @@ static int out_fd(const char *path)
 	return fd;
 }
 
-int live_out_open(struct live_out *o, const char *path)
+int live_out_open(struct live_out *o, const char *path, int append)
 {
 	cookie_io_functions_t io = { .write = out_write, .close = out_close };
 
 	memset(o, 0, sizeof(*o));
 	o->name = !path ? "standard error" : strcmp(path, "-") ? path : "standard output";
-	o->fd = out_fd(path);
+	o->fd = out_fd(path, append);
 	if (o->fd < 0)
 		return -1;
 	o->tty = isatty(o->fd);

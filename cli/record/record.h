@@ -35,6 +35,8 @@
 #define NICE_DEFAULT 100
 /* --cgroup given at most this often */
 #define RECORD_MAX_CGROUPS 16
+/* -E given at most this often */
+#define RECORD_MAX_ENV 64
 
 struct record_args {
 	const char *output;
@@ -49,6 +51,12 @@ struct record_args {
 	const char *cgroups[RECORD_MAX_CGROUPS]; /* --cgroup */
 	int ncgroups;
 	int follow;
+	int separately;	  /* -ff, --output-separately: with --output-text, FILE.PID */
+	int append;	  /* -A: --output-text appended to */
+	int daemonize;	  /* -D: the command is not ptbpf's child */
+	const char *user; /* -u */
+	const char *env[RECORD_MAX_ENV]; /* -E VAR=VAL, -E VAR: in that order */
+	int nenv;
 	size_t bufsize;
 	int bufsize_set; /* --buffer-size given */
 	int policy;	 /* -1: default */
@@ -75,10 +83,23 @@ int record_set_stacks(trace_attr_t *attr, const struct record_args *a);
 /* record_child.c: the command, started held until the stream is started */
 struct child {
 	pid_t pid;
-	int go_fd;	      /* write end: releases the child's read() */
-	int err_fd;	      /* read end: errno of a failed exec */
-	volatile int *shared; /* [0]: child ready, [1]: 1 go, 2 abort */
-	int early_uev;	      /* give it PTBPF_UEV_PENDING=1 */
+	int go_fd;		/* write end: releases the child's read() */
+	int err_fd;		/* read end: errno of a failed exec */
+	volatile int *shared;	/* [0]: child ready, [1]: 1 go, 2 abort, [2]: ids set */
+	int early_uev;		/* give it PTBPF_UEV_PENDING=1 */
+	const char *const *env; /* -E: VAR=VAL set, VAR removed */
+	int nenv;
+	/* -u: the ids it runs with (set_user 0: ptbpf's caller's) */
+	int set_user;
+	uid_t uid;
+	gid_t gid;
+	gid_t *groups;
+	int ngroups;
+	/* -D: waiter, the process that forked it and waits for it, status_fd
+	 * where the waiter writes its pid, then its wait status (0: no -D) */
+	int daemonize;
+	pid_t waiter;
+	int status_fd;
 };
 /* The path execve will get, searched in PATH like execvp (NULL: *err). */
 char *resolve_cmd(const char *cmd, int *err);
@@ -88,6 +109,15 @@ int start_child(struct child *c, const char *path, char **argv);
 void child_ready(struct child *c);
 /* Releases the child to exec (ok) or to exit; the exec errno (0: exec succeeded). */
 int child_go(struct child *c, int ok);
+/* Its end: 1 and its wait status in *status, 0 not yet (nohang), -1 an error. */
+int child_wait(struct child *c, int *status, int nohang);
+void child_free(struct child *c);
+
+/* user.c: -u, the ids of USER (a name, or UID:GID) in c; 0 or an exit code (said) */
+int child_user(struct child *c, const char *user);
+/* In the forked command: its ids set as -u says and its environment as -E
+ * says; 0, or -1 (errno) */
+int child_user_env(const struct child *c);
 
 /* record_early.c: the user events of the command's first milliseconds */
 #define EARLY_MAX_FILES 16
@@ -121,12 +151,28 @@ struct live_out {
 	int err;	       /* the first write error (an errno value), 0: none */
 	uint64_t lines, bytes; /* what reached the file */
 };
-/* 0, or -1 when it cannot be opened (said). */
-int live_out_open(struct live_out *o, const char *path);
+/* 0, or -1 when it cannot be opened (said); append: -A, else truncated. */
+int live_out_open(struct live_out *o, const char *path, int append);
 /* Writes out what stdio holds; the first write error (0: none). */
 int live_out_flush(struct live_out *o);
 /* Writes out and closes it (if open); the first write error (0: none). */
 int live_out_close(struct live_out *o);
+
+/* separate.c: -ff, each thread's lines in --output-text's FILE.TID */
+struct separate {
+	const char *prefix;
+	int append;
+	struct fmt_look look;
+	int failed, open_failed; /* a file not made: out of memory, or said */
+	struct pidmap files;	 /* tid -> its file and formatter */
+};
+/* v's lines go to the files from now on, first's file made (when > 0);
+ * 0, or -1 if it cannot be (said). */
+int separate_init(struct separate *s, struct view *v, const char *prefix, int append,
+		  const struct fmt_look *look, pid_t first);
+/* Every file written out and closed, their events added to *nevents; 0,
+ * or -1 when a file could not be made or written (said). */
+int separate_close(struct separate *s, uint64_t *nevents);
 
 /* One recording: its options, stream and targets. */
 struct rec {

@@ -49,9 +49,7 @@ int targets_done(struct rec *r)
 
 	if (r->have_child) {
 		if (!r->child_done) {
-			pid_t p = waitpid(r->child.pid, &st, WNOHANG);
-
-			if (p == r->child.pid) {
+			if (child_wait(&r->child, &st, 1) == 1) {
 				r->child_done = 1;
 				r->child_status = st;
 			}

@@ -33,7 +33,10 @@ struct view_tid {
 
 struct view {
 	struct view_opts o;
-	struct fmt *f;
+	struct fmt *f;	     /* where the current event's lines go */
+	struct fmt *main;    /* view_attach's */
+	view_route_fn route; /* -ff: a fmt per thread, else NULL */
+	void *route_ctx;
 	int print;	   /* events go to f */
 	int any;	   /* more than printing every event as it comes */
 	int status_filter; /* some statuses are not printed */
@@ -43,7 +46,9 @@ struct view {
 	struct stack_view *stk; /* -k */
 	int have_shown;
 	uint64_t shown[PTBPF_EV_ID_LIMIT / 64];
-	struct pidmap tids; /* tid -> struct view_tid */
+	struct pidmap tids;	/* tid -> struct view_tid */
+	struct pidmap detached; /* -b execve: the processes no longer traced */
+	pid_t keep_exec;	/* -b execve: the process whose first exec is kept */
 	uint64_t nevents;
 	int failed;
 };
@@ -56,7 +61,7 @@ int view_opts_prints(const struct view_opts *o)
 int view_opts_active(const struct view_opts *o)
 {
 	return o->cflag || o->threads || o->times >= 0 || o->status != VIEW_ST_ALL || o->npaths ||
-	       o->stacks;
+	       o->stacks || o->detach_exec;
 }
 
 int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int live)
@@ -98,16 +103,54 @@ oom:
 
 void view_attach(struct view *v, struct fmt *f)
 {
-	v->f = f;
+	v->f = v->main = f;
 	v->print = f && view_opts_prints(&v->o);
-	v->any = v->have_shown || !v->print || view_opts_active(&v->o);
+	v->any = v->have_shown || !v->print || view_opts_active(&v->o) || v->route;
 	if (f && v->o.times >= 0)
 		f->times = v->o.times;
+}
+
+void view_route(struct view *v, view_route_fn fn, void *ctx)
+{
+	v->route = fn;
+	v->route_ctx = ctx;
+	v->any = v->any || fn;
+}
+
+/* -ff: tid's lines go to its own fmt, which counts times from the first
+ * event as the attached one does (those of no thread: to that one) */
+static void view_pick(struct view *v, pid_t tid, int64_t ts)
+{
+	struct fmt *f;
+
+	if (!v->route || !v->main)
+		return;
+	if (!v->main->have_origin) {
+		v->main->origin = ts;
+		v->main->have_origin = 1;
+	}
+	f = tid > 0 ? v->route(v->route_ctx, tid) : NULL;
+	v->f = f ? f : v->main;
+	if (!f)
+		return;
+	f->origin = v->main->origin;
+	f->have_origin = 1;
+	f->times = v->main->times;
+}
+
+void view_keep_exec(struct view *v, pid_t pid)
+{
+	v->keep_exec = pid;
 }
 
 void view_need(const struct view *v, trace_event_set_t *set)
 {
 	fdtable_need(set); /* -y */
+	if (v->o.detach_exec) {
+		/* -b execve: which exec detaches, and the children of those detached */
+		posix_trace_eventset_add(PTBPF_EV_PROC_EXEC, set);
+		posix_trace_eventset_add(PTBPF_EV_PROC_FORK, set);
+	}
 	if (!view_opts_active(&v->o))
 		return;
 	/* a thread's end ends what is kept about its syscall in progress */
@@ -337,7 +380,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		thsum_syscall(v->th, ev->info.posix_pid, ev->tid, nr, name, ns, err);
 	if (v->th)
 		thsum_event(v->th, ev);
-	if (!v->print)
+	/* -ff: a thread's file begins with its first call, as strace's */
+	if (!v->print || (child && v->route))
 		goto out;
 	st = !have_ret ? VIEW_ST_UNAVAILABLE : err ? VIEW_ST_FAILED : VIEW_ST_SUCCESSFUL;
 	if (!(v->o.status & st))
@@ -454,12 +498,53 @@ static void view_stack(struct view *v, const struct cli_ev *ev)
 	}
 }
 
+/*
+ * -b execve: as strace, a process is no longer traced once it has executed
+ * a program (but the command's first exec): its execve line ends with
+ * " <detached ...>", nothing of it follows, nor of the children it makes.
+ * Nonzero: ev is not shown.
+ */
+static int view_detach(struct view *v, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	pid_t pid = ev->info.posix_pid;
+	struct view_tid *t;
+
+	if (pid > 0 && pidmap_get(&v->detached, pid)) {
+		const struct ptbpf_ev_fork *e = ev->data;
+
+		if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(*e) && !e->is_thread &&
+		    pidmap_put(&v->detached, e->child_pid, v))
+			v->failed = 1;
+		return 1;
+	}
+	if (id != PTBPF_EV_PROC_EXEC || pid <= 0)
+		return 0;
+	if (pid == v->keep_exec) {
+		v->keep_exec = 0;
+		return 0;
+	}
+	if (pidmap_put(&v->detached, pid, v))
+		v->failed = 1;
+	t = pidmap_get(&v->tids, ev->tid);
+	if (t && t->nr >= 0 && t->shown && v->print && t->held && (v->o.status & VIEW_ST_DETACHED))
+		fmt_event(v->f, &t->ev); /* held by -e status=: printed as detached */
+	if (t)
+		t->nr = -1, t->held = 0;
+	if (v->print)
+		fmt_detached(v->f, ev->tid);
+	return 1;
+}
+
 void view_event(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
 	/* -y: the fd tables; an fd_info is no line of its own */
 	if (fdtable_event(ev))
+		return;
+	view_pick(v, ev->tid, ts_ns(&ev->info.posix_timestamp));
+	if (v->o.detach_exec && view_detach(v, ev))
 		return;
 	/* stacks and mappings are no lines of their own */
 	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
@@ -508,6 +593,7 @@ void view_end(struct view *v, int detached)
 		}
 		if (!first)
 			break;
+		view_pick(v, tid, first->enter_ts);
 		/* the trace ended in the call: strace's "detached" when it
 		 * stops tracing, else (a log read to its end) "unfinished" */
 		tid_end(v, first, tid, detached ? VIEW_ST_DETACHED : VIEW_ST_UNFINISHED, 0);
@@ -540,6 +626,7 @@ void view_free(struct view *v)
 	if (!v)
 		return;
 	pidmap_free(&v->tids, tid_free);
+	pidmap_free(&v->detached, NULL);
 	free(v->sum);
 	thsum_free(v->th);
 	pathtrace_free(v->pt);

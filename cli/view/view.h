@@ -161,6 +161,7 @@ struct view_opts {
 	int nq;			/* -q given so many times */
 	uint64_t sigs_hidden;	/* -e signal=: bit N-1, signal N not printed */
 	int named_events;	/* -e named events other than syscalls: printed */
+	int detach_exec;      /* record -b execve */
 };
 void view_opts_init(struct view_opts *o);
 /* look.c: the options of the look (a child of view_argp) */
@@ -201,6 +202,12 @@ struct view;
 int view_new(struct view **v, const struct view_opts *o, struct fmt *f, int live);
 /* The events shown go to f from now on (NULL: nowhere). */
 void view_attach(struct view *v, struct fmt *f);
+/* -ff: the fmt of thread tid's lines (NULL: the attached one's), from
+ * then on; fn NULL: all go to the attached fmt. */
+typedef struct fmt *(*view_route_fn)(void *ctx, pid_t tid);
+void view_route(struct view *v, view_route_fn fn, void *ctx);
+/* -b execve: pid's first exec (the command's) does not detach it. */
+void view_keep_exec(struct view *v, pid_t pid);
 /* Adds to set the events the view needs recorded besides those shown. */
 void view_need(const struct view *v, trace_event_set_t *set);
 /* Only these events are shown (the -e selection): the others only serve

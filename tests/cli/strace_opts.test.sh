@@ -138,8 +138,8 @@ grep -q 'exit_group(0) *= ?$' "$T/p.txt" || fail "-T: exit_group has no time"
 grep -q -E 'getppid\(\) += [0-9]+ <0\.[0-9]{9}>$' "$T/p.txt" || fail "--syscall-times=ns"
 
 # strace's options that ptbpf does not take: refused, by name, exit 2
-for o in -i -n -A -E -u -X -b -I -O -D -F \
-	--seccomp-bpf --decode-fds=path --daemonize --tips --output-separately \
+for o in -i -n -X -I -O -F \
+	--decode-fds=path --tips \
 	"-e abbrev=none" "-e read=3" "-e inject=open:error=ENOENT"; do
 	# shellcheck disable=SC2086
 	"$P" record $o -- true >"$T/o.out" 2>"$T/o.err"

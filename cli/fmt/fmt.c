@@ -533,6 +533,10 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
 
 	restart_close(f, ev);
+	/* a new thread: the line held goes out unfinished with the leader it
+	 * had before (strace's "vfork(" then its child's "[pid N]" lines) */
+	if (f->have_held && ev->tid != f->held.tid && !pidmap_get(&f->alive, ev->tid))
+		held_unfinished(f);
 	fmt_threads_event(f, ev);
 	fmt_text_one(f, ev, ts);
 	fmt_threads_after(f, ev);

@@ -528,16 +528,37 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		text_resumed(f, ev, ts, sys);
 }
 
+/*
+ * A new thread (its first event, or its fork): on stderr, the line held
+ * goes out unfinished with the leader it had before, as strace's attach
+ * message splits it there ("vfork(" then the child's "[pid N]" lines; -q:
+ * no message); then it counts.
+ */
+static void threads_before(struct fmt *f, const struct cli_ev *ev)
+{
+	pid_t tid = f->have_held && f->look.pids == FMT_PID_AUTO && !(f->look.quiet & FMT_Q_ATTACH)
+			    ? fmt_new_thread(f, ev)
+			    : 0;
+
+	if (tid > 0 && tid != f->held.tid)
+		held_unfinished(f);
+	fmt_threads_event(f, ev);
+}
+
+void fmt_note(struct fmt *f, const struct cli_ev *ev)
+{
+	if (f->json)
+		return;
+	threads_before(f, ev);
+	fmt_threads_after(f, ev);
+}
+
 static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 {
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
 
 	restart_close(f, ev);
-	/* a new thread: the line held goes out unfinished with the leader it
-	 * had before (strace's "vfork(" then its child's "[pid N]" lines) */
-	if (f->have_held && ev->tid != f->held.tid && !pidmap_get(&f->alive, ev->tid))
-		held_unfinished(f);
-	fmt_threads_event(f, ev);
+	threads_before(f, ev);
 	fmt_text_one(f, ev, ts);
 	fmt_threads_after(f, ev);
 	hold_out(f, ts, 0);

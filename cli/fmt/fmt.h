@@ -166,6 +166,8 @@ void fmt_lines_after(struct fmt *f, const char *text);
 /* Writes the lines made so far to the FILE (without fflush). */
 void fmt_out(struct fmt *f);
 void fmt_fini(struct fmt *f);
+/* An event not printed (not selected) that counts threads (a fork, an exit). */
+void fmt_note(struct fmt *f, const struct cli_ev *ev);
 /* line.c: a line in f->line (from f->line_at): begun, and ended with its
  * newline (out, or behind the held lines). */
 void fmt_line_begin(struct fmt *f);
@@ -200,8 +202,14 @@ void fmt_other_text(struct sbuf *b, const struct cli_ev *ev, int look);
 void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid);
 /* Spaces before " = " up to the result column (-a). */
 void fmt_tab(struct fmt *f);
-/* Before ev is printed: its thread is counted, its name known (-Y). */
+/* The thread ev is the first event of, or whose fork it is, if not
+ * counted yet (else 0). */
+pid_t fmt_new_thread(const struct fmt *f, const struct cli_ev *ev);
+/* Before ev is printed: its thread (a fork's child) is counted, its name
+ * known (-Y). */
 void fmt_threads_event(struct fmt *f, const struct cli_ev *ev);
+/* A thread that runs before its first event (the command, -p's). */
+void fmt_thread_known(struct fmt *f, pid_t tid);
 /* After ev was printed: a thread it ends is no longer counted. */
 void fmt_threads_after(struct fmt *f, const struct cli_ev *ev);
 /* Is ev a line of ptbpf's own, not printed in strace's look? */

@@ -74,13 +74,39 @@ static void exec_comm(struct fmt *f, const struct cli_ev *ev)
 	set_comm(f, e->pid, base, n - (size_t)(base - e->filename));
 }
 
+void fmt_thread_known(struct fmt *f, pid_t tid)
+{
+	if (tid > 0 && !pidmap_get(&f->alive, tid) && !pidmap_put(&f->alive, tid, f))
+		f->nalive++;
+}
+
+static pid_t fork_child(const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_fork *e = ev->data;
+
+	if (ev->info.posix_event_id != PTBPF_EV_PROC_FORK || ev->len < sizeof(*e))
+		return 0;
+	return e->child_tid;
+}
+
+pid_t fmt_new_thread(const struct fmt *f, const struct cli_ev *ev)
+{
+	pid_t child = fork_child(ev);
+
+	if (child > 0 && !pidmap_get(&f->alive, child))
+		return child;
+	if (ev->tid > 0 && !pidmap_get(&f->alive, ev->tid))
+		return ev->tid;
+	return 0;
+}
+
 void fmt_threads_event(struct fmt *f, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
-	pid_t tid = ev->tid;
 
-	if (tid > 0 && !pidmap_get(&f->alive, tid) && !pidmap_put(&f->alive, tid, f))
-		f->nalive++;
+	fmt_thread_known(f, ev->tid);
+	/* strace counts a child from its attach, in its parent's fork */
+	fmt_thread_known(f, fork_child(ev));
 	if (!f->look.comm)
 		return;
 	if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(struct ptbpf_ev_fork)) {

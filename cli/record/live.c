@@ -142,6 +142,11 @@ int record_live(struct rec *r)
 	view_look(&r->a->view, &look, r->a->text_out != NULL,
 		  r->a->follow || strchr(r->a->pids ? r->a->pids : "", ','), 1);
 	fmt_init(&f, r->out.f, r->a->json, &look);
+	/* they run, traced, before their first event (strace's attached) */
+	for (int i = 0; i < r->npids; i++)
+		fmt_thread_known(&f, r->pids[i]);
+	if (r->have_child)
+		fmt_thread_known(&f, r->child.pid);
 	f.tty = r->out.tty; /* fmt_init cannot tell: the stream has no fd */
 	view_attach(r->view, &f);
 	/* out of memory: nothing more is printed, the loops below stop */

@@ -214,6 +214,11 @@ static error_t look_parse(int key, char *arg, struct argp_state *state)
 		o->comm = 1;
 		break;
 	case 'q':
+		/* -qq: getopt gives the second q as -q's optional argument */
+		if (arg && arg[0] && strspn(arg, "q") == strlen(arg)) {
+			o->nq += (int)strlen(arg);
+			arg = NULL;
+		}
 		if (arg) {
 			if (view_look_qualifier(o, "quiet", 5, arg, msg, sizeof(msg)))
 				argp_failure(state, CLI_EXIT_USAGE, 0, "--quiet: %s", msg);

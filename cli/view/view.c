@@ -429,8 +429,11 @@ static void view_other(struct view *v, const struct cli_ev *ev)
 			stack_view_gone(v->stk, ev->info.posix_pid);
 		break;
 	}
-	if (!is_shown(v, id))
+	if (!is_shown(v, id)) {
+		if (v->print && v->f)
+			fmt_note(v->f, ev); /* strace's [pid N]: the threads that run */
 		return;
+	}
 	v->nevents++;
 	if (v->th)
 		thsum_event(v->th, ev);

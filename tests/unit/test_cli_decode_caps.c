@@ -678,7 +678,7 @@ static void test_ioctl_json_threads(void **state)
 
 	(void)state;
 	assert_non_null(mem);
-	fmt_init(&f, mem, 1, 0);
+	fmt_init(&f, mem, 1, NULL);
 	pl_enter(&e1, 16, winsz, PTBPF_SYS_CAPS_AT_EXIT);
 	pl_enter(&e2, 16, pg, PTBPF_SYS_CAPS_AT_EXIT);
 	pl_exit(&x1, 16, 0);

@@ -24,7 +24,13 @@ static void out_begin(struct out *o)
 	memset(o, 0, sizeof(*o));
 	o->f = open_memstream(&o->s, &o->len);
 	assert_non_null(o->f);
-	fmt_init(&o->fmt, o->f, 0, 0);
+	/* ptbpf's own look, "TS PID/TID " before each line: the tests read
+	 * each line's thread (strace's look: test_cli_leader.c) */
+	struct fmt_look look;
+
+	fmt_look_init(&look);
+	look.look = FMT_LOOK_PTBPF;
+	fmt_init(&o->fmt, o->f, 0, &look);
 	view_opts_init(&o->o);
 }
 

@@ -4,7 +4,8 @@
 # an entry the moment it is made), its exit later <... NAME resumed>; on
 # Ctrl-C the calls still pending are printed: ended by the SIGINT the
 # command gets, or "<... NAME resumed> <detached ...>" when the process
-# goes on (-p, a command that ignores SIGINT), as strace's on detach.
+# goes on (-p, a command that ignores SIGINT, --duration), as strace's
+# on detach.
 # Measured: the entry line's arrival on ptbpf's stderr (a pipe) after the
 # time the program noted just before the call (hung_check.py).
 # usage: sh hung.test.sh BUILD_DIR SOURCE_DIR
@@ -29,6 +30,10 @@ python3 "$CHECK" live killed "$T/t" futex "$P" record -- "$H" futex "$T/t" || fa
 # a command that ignores SIGINT: ptbpf stops tracing, it goes on
 python3 "$CHECK" live detached "$T/t" futex "$P" record -- "$H" -i futex "$T/t" ||
 	fail "futex, SIGINT ignored"
+# --duration ends the recording: the command goes on untraced
+python3 "$CHECK" live duration "$T/t" read "$P" record --duration "$(tscale 1.5)" -- "$H" read "$T/t" ||
+	fail "--duration"
+kill "$(cut -d' ' -f2 "$T/t")" || fail "the command died at the end of --duration"
 
 # -p of a process that blocks in a futex wait of 2 s again and again: each
 # new wait shows at once; Ctrl-C detaches, as strace -p's

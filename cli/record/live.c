@@ -172,7 +172,7 @@ int record_live(struct rec *r)
 	static char buf[LIVE_BATCH_BYTES];
 	struct fmt f;
 	struct live_clock c = { .last_ev = now_mono() };
-	int err, ret;
+	int err, ret, inflight = 0;
 	size_t got;
 
 	c.next_out = c.last_ev + LIVE_OUT_S;
@@ -186,6 +186,11 @@ int record_live(struct rec *r)
 	/* a write error stops the recording, as -o's does */
 	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err) {
 		got = print_next(r, buf, sizeof(buf), &err);
+		/* after what came first (the start), the -p calls in progress */
+		if (!inflight) {
+			record_inflight(r, trace_now(&c));
+			inflight = 1;
+		}
 		if (got) {
 			if (live_pace(r, &f, &c, got))
 				continue;

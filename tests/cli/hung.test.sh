@@ -15,7 +15,7 @@ H=$PROGS/hang_calls
 [ -x "$H" ] || fail "no $H"
 command -v strace >/dev/null || skip "strace not installed"
 cleanup() {
-	[ -n "${L:-}" ] && kill "$L" 2>/dev/null
+	for p in ${L:-} ${R:-}; do kill "$p" 2>/dev/null; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -42,6 +42,14 @@ L=$!
 i=0
 while [ ! -s "$T/l" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 python3 "$CHECK" strace_p "$T/l" "$L" || fail "strace -p (the reference)"
-python3 "$CHECK" live detached "$T/l" futex "$P" record -p "$L" || fail "-p"
+python3 "$CHECK" live detached "$T/l" "getppid>futex" "$P" record -p "$L" || fail "-p"
 kill -0 "$L" || fail "the process traced with -p died"
+# -p of a process blocked before: its call is shown at once, as strace -p
+# shows it when it attaches (from /proc: its arguments, no string)
+"$H" read "$T/r" &
+R=$!
+i=0
+while [ ! -s "$T/r" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+python3 "$CHECK" live detached "+$T/r" read "$P" record -p "$R" || fail "-p, blocked before"
+kill "$R" || fail "the process traced with -p died"
 echo PASS

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # The checks of hung.test.sh: usage
-#   hung_check.py live END TIMEFILE NAME CMD...
+#   hung_check.py live END [+]TIMEFILE [FIRST>]NAME CMD...
 #   hung_check.py strace_p TIMEFILE PID
 # TIMEFILE: "SECONDS PID", written by the traced program just before it
 # blocks (tests/progs/hang_calls.c, or the test's shell).
@@ -74,16 +74,26 @@ def live(end, timefile, name, *cmd):
     of the call; after a SIGINT to ptbpf, END: killed (the command got it:
     resumed, +++ killed by SIGINT +++) or detached (the process goes on:
     <... NAME resumed> <detached ...>, as strace's on detach); duration: no
-    SIGINT, --duration ends the recording, detached."""
+    SIGINT, --duration ends the recording, detached. TIMEFILE +pre: the
+    call began before ptbpf (-p), its time is not measured."""
+    pre = timefile.startswith("+")
+    timefile = timefile.lstrip("+")
+    # FIRST>NAME: NAME's entry after FIRST's line (a call begun after ptbpf)
+    first, _, name = name.rpartition(">")
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     q = queue.Queue()
     threading.Thread(target=reader, args=(p.stderr, q), daemon=True).start()
     seen = []
     try:
+        if first:
+            lines_until(q, seen, lambda s: body(s).startswith(first + "("), first + "'s line")
         at = lines_until(q, seen, lambda s: body(s).startswith(name + "(") and
                          s.endswith(" <unfinished ...>"), name + "'s blocked entry")
         line = seen[-1][1]
         t, pid = noted(timefile)
+        if pre:
+            # blocked before tracing began: shown at all, from /proc
+            t = at
         print("%s: its entry printed %.3f s after the call (bound %.1f s): %s" %
               (name, at - t, BOUND, line))
         if at - t > BOUND:

@@ -263,9 +263,9 @@ void fmt_held_unfinished(struct fmt *f)
 
 /*
  * The calls in progress when the trace leaves their processes running, as
- * strace's on detach: those printed <unfinished ...> (oldest first) as
- * "<... NAME resumed> <detached ...>" at trace time now, then the held
- * entry as "NAME(ARGS <detached ...>".
+ * strace's on detach: those printed <unfinished ...> (oldest first, then
+ * by tid) as "<... NAME resumed> <detached ...>" at trace time now, then
+ * the held entry as "NAME(ARGS <detached ...>".
  */
 void fmt_detach(struct fmt *f, int64_t now)
 {
@@ -274,9 +274,12 @@ void fmt_detach(struct fmt *f, int64_t now)
 	while (f->nunfinished) {
 		struct fmt_pending *p = &f->unfinished[0];
 
-		for (size_t i = 1; i < f->nunfinished; i++)
-			if (f->unfinished[i].ts < p->ts)
-				p = &f->unfinished[i];
+		for (size_t i = 1; i < f->nunfinished; i++) {
+			struct fmt_pending *q = &f->unfinished[i];
+
+			if (q->ts < p->ts || (q->ts == p->ts && q->tid < p->tid))
+				p = q;
+		}
 		line_start(f, now, p->pid, p->tid);
 		sb_puts(&f->line, "<... ");
 		sb_puts(&f->line, p->name);

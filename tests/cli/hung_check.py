@@ -124,8 +124,13 @@ def live(end, timefile, name, *cmd):
             sys.exit("FAIL: ptbpf exited %d, not as its command (130)" % rc)
     finally:
         if p.poll() is None:
+            # failed: ptbpf killed, and the program it left blocked
             p.kill()
             p.wait()
+            try:
+                os.kill(noted(timefile)[1], signal.SIGKILL)
+            except (OSError, ValueError, IndexError):
+                pass
 
 
 def strace_p(timefile, pid):

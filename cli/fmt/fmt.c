@@ -14,7 +14,7 @@
 #include "decode/fdtable.h"
 
 struct fmt_pending {
-	pid_t tid;
+	pid_t pid, tid;
 	int64_t ts; /* of its entry: -T */
 	char name[TRACE_EVENT_NAME_MAX];
 	struct sbuf data; /* its entry's payload, when its exit brings captures */
@@ -106,7 +106,7 @@ static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 }
 
 /* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
-static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t ts,
+static void unfinished_add(struct fmt *f, pid_t pid, pid_t tid, const char *name, int64_t ts,
 			   const struct sbuf *data, const uint64_t *args)
 {
 	size_t i, n;
@@ -130,6 +130,7 @@ static void unfinished_add(struct fmt *f, pid_t tid, const char *name, int64_t t
 	sb_reset(&f->unfinished[i].data);
 	if (data)
 		sb_cat(&f->unfinished[i].data, data);
+	f->unfinished[i].pid = pid;
 	f->unfinished[i].tid = tid;
 	f->unfinished[i].ts = ts;
 	f->unfinished[i].args_ok = args != NULL;
@@ -212,55 +213,97 @@ static void call_open(struct sbuf *b, const char *text, size_t len)
 	sb_putn(b, text, len);
 }
 
-static void held_unfinished(struct fmt *f)
+/* The held entry as a line of its own, ended by " <unfinished ...>" (its
+ * exit prints resumed), or detached: " <detached ...>" (none comes: the
+ * trace ends with it in progress). */
+static void held_out(struct fmt *f, int detached)
 {
+	const char *tail = detached ? " <detached ...>" : " <unfinished ...>";
+	pid_t pid, tid;
+	const char *sys;
 	size_t cut;
 
 	if (!f->have_held)
 		return;
 	f->have_held = 0;
-	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
+	pid = f->held.info.posix_pid;
+	tid = f->held.tid;
+	sys = sys_name_of(&f->held);
+	line_start(f, f->held_ts, pid, tid);
 	cut = f->line.len;
-	if (f->held_data.len && !fmt_late_faults(&f->held_data) &&
-	    decode_sys_unfinished(&f->line, sys_name_of(&f->held), f->held.desc, f->held_data.s,
-				  f->held_data.len)) {
+	/* detached: no resumed line, so the whole entry (an exec's argv too) */
+	if (!detached && f->held_data.len && !fmt_late_faults(&f->held_data) &&
+	    decode_sys_unfinished(&f->line, sys, f->held.desc, f->held_data.s, f->held_data.len)) {
 		/* "read(3,  <unfinished ...>": the rest when it resumes */
-		sb_puts(&f->line, " <unfinished ...>");
+		sb_puts(&f->line, tail);
 		fmt_line_end(f);
-		unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, &f->held_data,
-			       f->held_args_ok ? f->held_args : NULL);
+		if (!detached)
+			unfinished_add(f, pid, tid, sys, f->held_ts, &f->held_data,
+				       f->held_args_ok ? f->held_args : NULL);
 		emit_deferred(f);
 		return;
 	}
 	call_open(&f->line, f->held_text.s, f->held_text.len);
-	sb_puts(&f->line, " <unfinished ...>");
+	sb_puts(&f->line, tail);
 	/* a path its exit brings: the line waits for it (fmt_late_redo) */
-	if (f->held_data.len && fmt_late_faults(&f->held_data))
-		emit_open(f, cut, f->held.tid, FMT_HOLD_LATE, f->held_ts, &f->held_data);
+	if (!detached && f->held_data.len && fmt_late_faults(&f->held_data))
+		emit_open(f, cut, tid, FMT_HOLD_LATE, f->held_ts, &f->held_data);
 	else
 		fmt_line_end(f);
-	unfinished_add(f, f->held.tid, sys_name_of(&f->held), f->held_ts, NULL,
-		       f->held_args_ok ? f->held_args : NULL);
+	if (!detached)
+		unfinished_add(f, pid, tid, sys, f->held_ts, NULL,
+			       f->held_args_ok ? f->held_args : NULL);
 	emit_deferred(f);
 }
 
+static void held_unfinished(struct fmt *f)
+{
+	held_out(f, 0);
+}
+
+void fmt_held_unfinished(struct fmt *f)
+{
+	held_unfinished(f);
+}
+
+/*
+ * The calls in progress when the trace leaves their processes running, as
+ * strace's on detach: those printed <unfinished ...> (oldest first, then
+ * by tid) as "<... NAME resumed> <detached ...>" at trace time now, then
+ * the held entry as "NAME(ARGS <detached ...>".
+ */
+void fmt_detach(struct fmt *f, int64_t now)
+{
+	if (f->json)
+		return;
+	while (f->nunfinished) {
+		struct fmt_pending *p = &f->unfinished[0];
+
+		for (size_t i = 1; i < f->nunfinished; i++) {
+			struct fmt_pending *q = &f->unfinished[i];
+
+			if (q->ts < p->ts || (q->ts == p->ts && q->tid < p->tid))
+				p = q;
+		}
+		line_start(f, now, p->pid, p->tid);
+		sb_puts(&f->line, "<... ");
+		sb_puts(&f->line, p->name);
+		sb_puts(&f->line, " resumed> <detached ...>");
+		fmt_line_end(f);
+		unfinished_del(f, p->tid);
+	}
+	held_out(f, 1);
+}
+
+/* -b execve: tid's call in progress ends its lines, as strace's detach */
 void fmt_detached(struct fmt *f, pid_t tid)
 {
-	if (f->json) {
-		unfinished_del(f, tid);
-		return;
-	}
-	if (!f->have_held || f->held.tid != tid) {
+	if (f->json || !f->have_held || f->held.tid != tid) {
 		/* printed <unfinished ...> already: nothing resumes it */
 		unfinished_del(f, tid);
 		return;
 	}
-	f->have_held = 0;
-	line_start(f, f->held_ts, f->held.info.posix_pid, tid);
-	call_open(&f->line, f->held_text.s, f->held_text.len);
-	sb_puts(&f->line, " <detached ...>");
-	fmt_line_end(f);
-	emit_deferred(f);
+	held_out(f, 1);
 }
 
 void fmt_flush(struct fmt *f)

@@ -160,6 +160,20 @@ int fmt_failed(const struct fmt *f);
 void fmt_detached(struct fmt *f, pid_t tid);
 /* Prints a held entry as <unfinished ...>, then writes out (fmt_out). */
 void fmt_flush(struct fmt *f);
+/* Prints a held entry as <unfinished ...> (its exit prints resumed). */
+void fmt_held_unfinished(struct fmt *f);
+/*
+ * The trace ends, the processes go on: each call printed <unfinished ...>
+ * as "<... NAME resumed> <detached ...>" (at trace time now), the held
+ * entry as "NAME(ARGS <detached ...>", as strace's on detach.
+ */
+void fmt_detach(struct fmt *f, int64_t now);
+/*
+ * stale.c, live output: a call without its exit for delay ns of trace
+ * time at now (the stream emptied) is printed <unfinished ...>, and held
+ * lines as old go out; nonzero if lines were added.
+ */
+int fmt_stale(struct fmt *f, int64_t now, int64_t delay);
 /* Whole lines of text that belong under the event printed last (-k's
  * frames): after it, also when it waits behind a held entry. */
 void fmt_lines_after(struct fmt *f, const char *text);

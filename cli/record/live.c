@@ -20,6 +20,14 @@
  */
 #define LIVE_WAIT_MS 10
 #define LIVE_IDLE_S  0.05
+/*
+ * A call that has not returned this long (ns of trace time) with the
+ * stream emptied shows <unfinished ...>, as strace prints an entry when it
+ * is made: a process blocked in read, futex or sleep shows where. More
+ * than the library holds events back (the rings' order): a call's exit
+ * read within it merges with its entry in one line.
+ */
+#define LIVE_STALE_NS 200000000LL
 
 /* Print a batch of what the stream holds, or of what comes until *until
  * (NULL: no wait); the events read. */
@@ -61,10 +69,26 @@ static size_t print_next(struct rec *r, void *buf, size_t bufsz, int *err)
 	return print_batch(r, buf, bufsz, &ab, err);
 }
 
-/* When the loop last saw events, checks the targets next and writes out. */
+/* When the loop last saw events, checks the targets next and writes out;
+ * the stream's clock (its timestamps') less CLOCK_MONOTONIC. */
 struct live_clock {
 	double last_ev, next_tick, next_out;
+	int64_t mono2real;
 };
+
+static int64_t clock_ns(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The stream's clock, now. */
+static int64_t trace_now(const struct live_clock *c)
+{
+	return clock_ns(CLOCK_MONOTONIC) + c->mono2real;
+}
 
 /*
  * After a batch of got events: nonzero to read on at once. The exit and
@@ -105,11 +129,22 @@ static void live_idle(struct rec *r, struct fmt *f, const struct live_clock *c)
 	}
 }
 
-/* The rings drained, the calls in progress ended, the JSON status; 0 or
- * -1 (out of memory, said). */
-static int live_end(struct rec *r, struct fmt *f, void *buf, size_t bufsz)
+/* The stream emptied: the calls blocked for LIVE_STALE_NS show now. */
+static void live_stale(struct rec *r, struct fmt *f, const struct live_clock *c)
 {
-	int err, ret = 0;
+	if (!fmt_stale(f, trace_now(c), LIVE_STALE_NS))
+		return;
+	fmt_out(f);
+	fflush(r->out.f);
+}
+
+/* The rings drained, the calls in progress ended (detached: the processes
+ * go on untraced, as strace's on detach), the JSON status; 0 or -1 (out
+ * of memory, said). */
+static int live_end(struct rec *r, struct fmt *f, const struct live_clock *c, void *buf,
+		    size_t bufsz)
+{
+	int err, ret = 0, detached;
 
 	posix_trace_stop(r->trid);
 	while (!fmt_failed(f) && !view_failed(r->view) && !r->out.err &&
@@ -117,7 +152,10 @@ static int live_end(struct rec *r, struct fmt *f, void *buf, size_t bufsz)
 		;
 	/* the syscalls still in progress: the command's if it ended, else
 	 * of processes that go on untraced */
-	view_end(r->view, !targets_done(r));
+	detached = !targets_done(r);
+	view_end(r->view, detached);
+	if (detached)
+		fmt_detach(f, trace_now(c));
 	fmt_flush(f);
 	if (fmt_failed(f) || view_failed(r->view)) {
 		cli_err("out of memory");
@@ -135,10 +173,11 @@ int record_live(struct rec *r)
 	struct fmt f;
 	struct live_clock c = { .last_ev = now_mono() };
 	struct fmt_look look;
-	int err, ret;
+	int err, ret, inflight = 0;
 	size_t got;
 
 	c.next_out = c.last_ev + LIVE_OUT_S;
+	c.mono2real = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	view_look(&r->a->view, &look, r->a->text_out != NULL,
 		  r->a->follow || strchr(r->a->pids ? r->a->pids : "", ','), 1);
 	fmt_init(&f, r->out.f, r->a->json, &look);
@@ -155,6 +194,11 @@ int record_live(struct rec *r)
 	/* a write error stops the recording, as -o's does */
 	while (!fmt_failed(&f) && !view_failed(r->view) && !r->out.err) {
 		got = print_next(r, buf, sizeof(buf), &err);
+		/* after what came first (the start), the -p calls in progress */
+		if (!inflight) {
+			record_inflight(r, trace_now(&c));
+			inflight = 1;
+		}
 		if (got) {
 			if (live_pace(r, &f, &c, got))
 				continue;
@@ -164,10 +208,12 @@ int record_live(struct rec *r)
 		} else {
 			live_idle(r, &f, &c);
 		}
+		if (got < LIVE_BATCH)
+			live_stale(r, &f, &c);
 		if (record_tick(r))
 			break;
 	}
-	ret = live_end(r, &f, buf, sizeof(buf));
+	ret = live_end(r, &f, &c, buf, sizeof(buf));
 	view_attach(r->view, NULL);
 	fmt_fini(&f);
 	live_out_flush(&r->out);

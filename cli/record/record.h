@@ -241,6 +241,12 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd);
  * stop; 0, or -1 when out of memory (said)
  */
 int record_live(struct rec *r);
+/*
+ * inflight.c, -p: the calls the processes are blocked in as tracing
+ * begins (/proc/PID/task/TID/syscall), to the view as entries made at
+ * now (the stream's clock), as strace -p shows them when it attaches.
+ */
+void record_inflight(struct rec *r, int64_t now);
 /* record_log.c: with a log the library flushes the stream to it; just wait */
 void record_log(struct rec *r);
 /* The log written, read back into the view (-c with -o); 0 or an exit code. */

@@ -31,6 +31,17 @@ for pol in until-full loop; do
 	echo "ok: $pol: $s lost, in $(grep -c posix_trace_overflow "$T/$pol.txt") gaps"
 done
 
+# strace's look (the default): each gap a line of ptbpf's, "ptbpf: N events
+# lost here", adding up to the summary, which is printed as events were lost
+"$P" record --buffer-size 64K --policy loop --output-text - -- $FLOOD 2>"$T/s.err" |
+	{ sleep 1; cat >"$T/s.txt"; }
+s=$(summary_lost "$T/s.err")
+g=$(sed -n 's/^ptbpf: \([0-9]*\) events\{0,1\} lost here$/\1/p' "$T/s.txt" | awk '{ s += $1 } END { print s + 0 }')
+[ "${s:-0}" -gt 0 ] || { cat "$T/s.err"; fail "strace's look: no summary line, or nothing lost"; }
+[ "$g" = "$s" ] || fail "strace's look: the gaps' lines hold $g events, the summary says $s lost"
+grep -q '^[0-9.]* [0-9]*/[0-9]* \|===' "$T/s.txt" && fail "strace's look: a line of ptbpf's look"
+echo "ok: strace's look: $s lost, in $(grep -c 'lost here$' "$T/s.txt") lines"
+
 # 2. live JSON: a "lost" field on each gap, summed to the status record's
 "$P" record --format=ptbpf --json --buffer-size 64K --policy loop --output-text - -- $FLOOD 2>/dev/null |
 	{ sleep 1; cat >"$T/l.jsonl"; }

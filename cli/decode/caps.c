@@ -629,3 +629,11 @@ void caps_print_after_ret(struct sbuf *b, const struct cap_set *exit)
 		}
 	}
 }
+
+int caps_vector_whole(const struct cap_set *ent, int arg)
+{
+	unsigned int nstr;
+	int end = vector_end(ent, arg, &nstr);
+
+	return end >= 0 && (nstr >= ent->c[end].h.full || nstr >= dopts.strsize);
+}

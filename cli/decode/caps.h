@@ -32,6 +32,9 @@ void caps_of_entry(struct cap_set *cs, const void *data, size_t len);
 void caps_of_exit(struct cap_set *cs, const void *data, size_t len);
 /* The first argument an entry's exit brings a capture of, -1: none. */
 int caps_exit_arg(const void *data, size_t len);
+/* Did the entry read every string of argument arg's vector that is printed
+ * (then what its exit brings for it, execve's argument area, is not needed)? */
+int caps_vector_whole(const struct cap_set *ent, int arg);
 /* Argument arg (args: the call's values; type: its A_* in the syscall's
  * description) from the exit's captures, else the entry's: 1 printed, 0
  * nothing printed (no capture, or a short one). */

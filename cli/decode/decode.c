@@ -288,6 +288,14 @@ static int split_arg(const struct sysdesc *d, const void *data, size_t len, unsi
 	*mask = decode_mask(d, se);
 	*n = mask_end(*mask);
 	a = caps_exit_arg(se, len);
+	if (a >= 0) {
+		struct cap_set ent;
+
+		/* execve's argv read whole at the entry: printed there, as strace */
+		caps_of_entry(&ent, data, len);
+		if (caps_vector_whole(&ent, a))
+			return -1;
+	}
 	return a >= 0 && a < *n ? a : -1;
 }
 

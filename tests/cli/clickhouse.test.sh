@@ -1,0 +1,151 @@
+#!/bin/sh
+# ptbpf export --clickhouse and record --clickhouse against a real
+# ClickHouse server (Debian's clickhouse-server, started here on 127.0.0.1
+# with its own config and data directory): the rows per syscall are
+# show --json's, with durations; exporting twice adds nothing; two hosts
+# in one table; the faults (no server, a refused password, a table of
+# another schema, a malformed URL, a log that is none) are each a clear
+# error and exit status, never a crash or a silent loss.
+# usage: sh clickhouse.test.sh BUILD_DIR SOURCE_DIR
+. "$(dirname "$0")/common.sh"
+CHECK=$(dirname "$0")/clickhouse_check.py
+command -v clickhouse-server >/dev/null || skip "clickhouse-server not installed (tools/install-deps.sh)"
+command -v clickhouse-client >/dev/null || skip "clickhouse-client not installed (tools/install-deps.sh)"
+[ -x "$PROGS/cli_uev" ] || fail "no $PROGS/cli_uev"
+
+# two free ports of 127.0.0.1
+set -- $(python3 -c 'import socket
+s=[socket.socket() for _ in range(3)]
+[x.bind(("127.0.0.1", 0)) for x in s]
+print(*[x.getsockname()[1] for x in s])')
+HTTP=$1 TCP=$2 DEAD=$3
+URL=http://127.0.0.1:$HTTP/
+CH=$T/ch
+mkdir -p "$CH/data"
+cat >"$CH/users.xml" <<EOX
+<?xml version="1.0"?>
+<yandex>
+    <profiles><default></default></profiles>
+    <users>
+        <default><password></password><networks><ip>127.0.0.1</ip></networks>
+            <profile>default</profile><quota>default</quota></default>
+        <ptbpf><password>s3cret-pw</password><networks><ip>127.0.0.1</ip></networks>
+            <profile>default</profile><quota>default</quota></ptbpf>
+    </users>
+    <quotas><default></default></quotas>
+</yandex>
+EOX
+cat >"$CH/config.xml" <<EOX
+<?xml version="1.0"?>
+<yandex>
+    <logger><level>warning</level><log>$CH/server.log</log>
+        <errorlog>$CH/server.err.log</errorlog><console>0</console></logger>
+    <listen_host>127.0.0.1</listen_host>
+    <http_port>$HTTP</http_port>
+    <tcp_port>$TCP</tcp_port>
+    <path>$CH/data/</path>
+    <tmp_path>$CH/data/tmp/</tmp_path>
+    <user_files_path>$CH/data/user_files/</user_files_path>
+    <format_schema_path>$CH/data/format_schemas/</format_schema_path>
+    <mark_cache_size>5368709</mark_cache_size>
+    <users_config>$CH/users.xml</users_config>
+    <default_profile>default</default_profile>
+    <default_database>default</default_database>
+    <timezone>UTC</timezone>
+</yandex>
+EOX
+SERVER=
+ch_start() {
+	clickhouse-server --config-file="$CH/config.xml" >"$CH/server.out" 2>&1 &
+	SERVER=$!
+	for _ in $(seq 100); do
+		q "SELECT 1" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	cat "$CH/server.out" "$CH/server.err.log" 2>/dev/null
+	fail "clickhouse-server did not start"
+}
+ch_stop() {
+	[ -n "$SERVER" ] || return 0
+	kill "$SERVER" 2>/dev/null
+	wait "$SERVER" 2>/dev/null
+	SERVER=
+}
+trap 'ch_stop; rm -rf "$T"' EXIT
+q() { clickhouse-client --port "$TCP" --query "$1"; }
+ch_start
+
+# a log of a few processes, user events among them
+"$P" record -f -o "$T/a.log" -- sh -c "cat /etc/hostname; ls /nonexistent; $PROGS/cli_uev 3 200; true" \
+	>/dev/null 2>"$T/rec.err" || { cat "$T/rec.err"; fail "record"; }
+"$P" show --json "$T/a.log" >"$T/a.json" || fail "show --json"
+
+# export: the rows per syscall are show --json's, the user events are there
+"$P" export "$T/a.log" --clickhouse="$URL" 2>"$T/e1.err" || { cat "$T/e1.err"; fail "export"; }
+[ -s "$T/e1.err" ] && { cat "$T/e1.err"; fail "export said something"; }
+q "SELECT syscall, count(), countIf(finished AND duration_ns > 0), countIf(finished)
+   FROM ptbpf_events WHERE event_type = 'syscall' GROUP BY syscall FORMAT TSV" >"$T/rows.tsv"
+q "SELECT count(), max(seq) + 1, uniqExact(seq) FROM ptbpf_events FORMAT TSV" >"$T/count1"
+q "SELECT event_name, data, args FROM ptbpf_events WHERE event_type = 'user' ORDER BY seq FORMAT TSV" >"$T/user.tsv"
+python3 "$CHECK" rows "$T/a.json" "$T/rows.tsv" "$T/count1" "$T/user.tsv" || fail "rows"
+
+# exporting twice adds nothing; the password in the URL works and is not printed
+"$P" export "$T/a.log" --clickhouse="http://ptbpf:s3cret-pw@127.0.0.1:$HTTP/" 2>"$T/e2.err" ||
+	{ cat "$T/e2.err"; fail "export again"; }
+q "SELECT count(), max(seq) + 1, uniqExact(seq) FROM ptbpf_events FORMAT TSV" >"$T/count2"
+cmp -s "$T/count1" "$T/count2" || fail "exported twice: $(cat "$T/count1") then $(cat "$T/count2")"
+
+# two hosts, one query across both
+"$P" export "$T/a.log" --clickhouse="$URL" --host=alpha 2>&1 || fail "export --host=alpha"
+"$P" export "$T/a.log" --clickhouse="$URL" --host=beta 2>&1 || fail "export --host=beta"
+q "SELECT host_name, count() FROM ptbpf_events WHERE host_name IN ('alpha', 'beta')
+   AND syscall = 'openat' AND errno != 0 GROUP BY host_name ORDER BY host_name FORMAT TSV" >"$T/hosts"
+n=$(head -1 "$T/count1" | cut -f1)
+[ "$(q "SELECT uniqExact(host_name) FROM ptbpf_events FORMAT TSV")" = 3 ] || fail "hosts"
+[ "$(q "SELECT count() FROM ptbpf_events WHERE host_name = 'beta' FORMAT TSV")" = "$n" ] || fail "beta's rows"
+[ "$(cut -f1 "$T/hosts" | tr '\n' ' ')" = "alpha beta " ] || { cat "$T/hosts"; fail "a failed openat on each host"; }
+
+# faults: a wrong password (the server's message, no password printed) ...
+"$P" export "$T/a.log" --clickhouse="http://ptbpf:wrong-pw@127.0.0.1:$HTTP/" 2>"$T/f1.err"
+st=$?
+[ $st = 8 ] || { cat "$T/f1.err"; fail "wrong password: exit $st"; }
+grep -q "Code: 193" "$T/f1.err" || { cat "$T/f1.err"; fail "wrong password: no server message"; }
+grep -q "wrong-pw" "$T/f1.err" && fail "the password was printed"
+grep -q "send them with: ptbpf export $T/a.log --clickhouse=http://127.0.0.1:$HTTP/" "$T/f1.err" ||
+	{ cat "$T/f1.err"; fail "wrong password: no command to finish"; }
+# ... the password from the environment ...
+CLICKHOUSE_USER=ptbpf CLICKHOUSE_PASSWORD=s3cret-pw "$P" export "$T/a.log" --clickhouse="$URL" --host=env ||
+	fail "password from the environment"
+# ... no server there (retried, then given up with the command to finish) ...
+"$P" export "$T/a.log" --clickhouse="http://127.0.0.1:$DEAD/" --retry-for=1 2>"$T/f2.err"
+st=$?
+[ $st = 8 ] || { cat "$T/f2.err"; fail "no server: exit $st"; }
+grep -q "retrying" "$T/f2.err" && grep -q "events of $T/a.log not sent" "$T/f2.err" &&
+	grep -q "send them with: ptbpf export" "$T/f2.err" || { cat "$T/f2.err"; fail "no server: message"; }
+# ... a table of another schema: the column named ...
+q "CREATE TABLE other (timestamp DateTime, timestamp_ns UInt64, host_name UInt32) ENGINE = MergeTree() ORDER BY timestamp"
+"$P" export "$T/a.log" --clickhouse="$URL" --clickhouse-table=other 2>"$T/f3.err"
+st=$?
+[ $st = 8 ] || { cat "$T/f3.err"; fail "other schema: exit $st"; }
+grep -q "table other: column host_name is UInt32, ptbpf writes String" "$T/f3.err" ||
+	{ cat "$T/f3.err"; fail "other schema: message"; }
+q "CREATE TABLE other2 (timestamp DateTime) ENGINE = MergeTree() ORDER BY timestamp"
+"$P" export "$T/a.log" --clickhouse="$URL" --clickhouse-table=default.other2 2>"$T/f3.err"
+[ $? = 8 ] && grep -q "table default.other2 has no column timestamp_ns" "$T/f3.err" ||
+	{ cat "$T/f3.err"; fail "a column missing: message"; }
+# ... a malformed URL, a bad table name, a log that is none
+"$P" export "$T/a.log" --clickhouse="http://[::1" 2>"$T/f4.err"
+st=$?
+[ $st = 2 ] && grep -q "not a URL" "$T/f4.err" || { cat "$T/f4.err"; fail "malformed URL: exit $st"; }
+"$P" export "$T/a.log" --clickhouse="ftp://127.0.0.1/" 2>"$T/f5.err"
+[ $? = 2 ] && grep -q "http or https" "$T/f5.err" || { cat "$T/f5.err"; fail "ftp URL"; }
+"$P" export "$T/a.log" --clickhouse="$URL" --clickhouse-table="x; DROP TABLE y" 2>"$T/f6.err"
+[ $? = 2 ] || { cat "$T/f6.err"; fail "bad table name"; }
+head -c 5000 /dev/urandom >"$T/junk.log"
+"$P" export "$T/junk.log" --clickhouse="$URL" 2>"$T/f7.err"
+st=$?
+[ $st = 7 ] && grep -q "not a valid POSIX trace log" "$T/f7.err" || { cat "$T/f7.err"; fail "junk log: exit $st"; }
+# nothing of these reached the table
+[ "$(q "SELECT count() FROM ptbpf_events WHERE host_name NOT IN ('alpha', 'beta', 'env') FORMAT TSV")" = "$n" ] ||
+	fail "the faults changed the table"
+echo "PASS"

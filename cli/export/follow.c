@@ -5,8 +5,8 @@
  * answer never slows the record down), reading the log as it is written.
  * The record ends it by closing the pipe once the log is complete: the
  * exporter then sends the rest and exits with export's status. It dies
- * with the record (PR_SET_PDEATHSIG) and ignores the terminal's Ctrl-C,
- * which the record handles.
+ * with the record (PR_SET_PDEATHSIG) and ignores the signals that stop
+ * the record (Ctrl-C), so that it sends the end of the log.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,8 +32,12 @@ static void follow_child(int rfd, const char *log, const char *url, const char *
 		(char *)table, NULL
 	};
 
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	/* the record's signals stop the record, which then ends this */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
 	signal(SIGPIPE, SIG_DFL);
 	if (dup2(rfd, 3) < 0)
 		_exit(127);
@@ -84,7 +88,9 @@ int follow_finish(struct follow *fw)
 		r = waitpid(fw->pid, &st, 0);
 	while (r < 0 && errno == EINTR);
 	free(fw);
-	if (r < 0 || !WIFEXITED(st))
+	if (r < 0 || !WIFEXITED(st)) {
+		cli_err("the exporter was killed: events were not sent (ptbpf export sends them)");
 		return CLI_EXIT_UNSENT;
+	}
 	return WEXITSTATUS(st);
 }

@@ -28,6 +28,8 @@ enum {
 	OPT_CGROUP,
 	OPT_SEPARATELY,
 	OPT_SECCOMP,
+	OPT_CLICKHOUSE,
+	OPT_CH_TABLE,
 };
 
 static const struct argp_option record_opts[] = {
@@ -35,6 +37,11 @@ static const struct argp_option record_opts[] = {
 	  0 },
 	{ "output-text", OPT_TEXTOUT, "FILE", 0,
 	  "Print the events to FILE (- for standard output) instead of standard error", 0 },
+	{ "clickhouse", OPT_CLICKHOUSE, "URL", 0,
+	  "Send the events to ClickHouse as they are recorded, each once (as 'ptbpf export'), "
+	  "from -o's log, or without -o from a log in $TMPDIR removed once all is sent",
+	  0 },
+	{ "clickhouse-table", OPT_CH_TABLE, "NAME", 0, "With --clickhouse: the table", 0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
@@ -191,9 +198,15 @@ static int policy_value(const char *arg, const struct policy_name *t)
 	return -1;
 }
 
-/* strace's checks of its process options, with its words where it has some */
+/* strace's checks of its process options, with its words where it has some;
+ * --clickhouse's */
 static void record_opts_end(struct record_args *a, struct argp_state *state)
 {
+	if (a->clickhouse && (a->text_out || a->separately))
+		argp_error(state, "--clickhouse records into a log (-o, or its own): "
+				  "no event is printed");
+	if (a->ch_table && !a->clickhouse)
+		argp_error(state, "--clickhouse-table: with --clickhouse");
 	if (a->daemonize && !a->cmd)
 		argp_error(state, "COMMAND [ARG...] must be specified with -D/--daemonize");
 	if ((a->user || a->nenv) && !a->cmd)
@@ -211,9 +224,13 @@ static void record_opts_end(struct record_args *a, struct argp_state *state)
 }
 
 /* strace's options for the command and the output files (-f, -ff, -A, -b,
- * -u, -E, -D, --seccomp-bpf); ARGP_ERR_UNKNOWN: not one. */
+ * -u, -E, -D, --seccomp-bpf), --clickhouse; ARGP_ERR_UNKNOWN: not one. */
 static error_t process_opt(struct record_args *a, int key, char *arg, struct argp_state *state)
 {
+	if (key == OPT_CLICKHOUSE || key == OPT_CH_TABLE) {
+		*(key == OPT_CLICKHOUSE ? &a->clickhouse : &a->ch_table) = arg;
+		return 0;
+	}
 	switch (key) {
 	case 'f':
 		if (a->follow++)

@@ -65,9 +65,10 @@ ch_start() {
 	cat "$CH/server.out" "$CH/server.err.log" 2>/dev/null
 	fail "clickhouse-server did not start"
 }
+# ch_stop [SIGNAL]: -KILL: as a crash, at once
 ch_stop() {
 	[ -n "$SERVER" ] || return 0
-	kill "$SERVER" 2>/dev/null
+	kill ${1:-} "$SERVER" 2>/dev/null
 	wait "$SERVER" 2>/dev/null
 	SERVER=
 }
@@ -148,4 +149,53 @@ st=$?
 # nothing of these reached the table
 [ "$(q "SELECT count() FROM ptbpf_events WHERE host_name NOT IN ('alpha', 'beta', 'env') FORMAT TSV")" = "$n" ] ||
 	fail "the faults changed the table"
+
+# count TABLE: "rows max(seq)+1 distinct-seqs" of its only stream
+count() { q "SELECT count(), max(seq) + 1, uniqExact(seq) FROM $1 FORMAT TSV" | tr '\t' ' '; }
+same3() { set -- $1; [ "$1" = "$2" ] && [ "$2" = "$3" ]; }
+LOOP='for i in $(seq 60); do cat /etc/hostname >/dev/null; sleep 0.1; done'
+
+# record --clickhouse, the server stopped for a few seconds on the way:
+# rows sent while recording, every event once in the end
+"$P" record --clickhouse="$URL" --clickhouse-table=live -o "$T/live.log" -f -- sh -c "$LOOP" \
+	2>"$T/live.err" &
+rec=$!
+sleep 2
+early=$(count live)
+ch_stop -KILL
+sleep 3
+ch_start
+wait $rec
+st=$?
+[ $st = 0 ] || { cat "$T/live.err"; fail "record --clickhouse with an outage: exit $st"; }
+grep -q "retrying" "$T/live.err" || { cat "$T/live.err"; fail "the outage was not seen"; }
+[ "${early%% *}" -gt 0 ] || fail "nothing sent while recording ($early)"
+live=$(count live)
+same3 "$live" || fail "after the outage: $live (rows, max(seq)+1, distinct)"
+"$P" export "$T/live.log" --clickhouse="$URL" --clickhouse-table=live || fail "export after record"
+[ "$(count live)" = "$live" ] || fail "export after record added rows: $live then $(count live)"
+"$P" export "$T/live.log" --clickhouse="$URL" --clickhouse-table=fresh || fail "export to fresh"
+[ "$(count fresh)" = "$live" ] || fail "record sent $live, the log has $(count fresh)"
+
+# a record killed: its exporter goes with it, and export completes the stream
+"$P" record --clickhouse="$URL" --clickhouse-table=killed -o "$T/k.log" -- sh -c "$LOOP" \
+	2>"$T/k.err" &
+rec=$!
+sleep 1.5
+kill -9 $rec
+wait $rec 2>/dev/null
+sleep 0.3
+pgrep -f "export $T/k.log" >/dev/null && fail "the exporter outlived the record"
+partial=$(count killed)
+"$P" export "$T/k.log" --clickhouse="$URL" --clickhouse-table=killed || fail "export of a killed record's log"
+"$P" export "$T/k.log" --clickhouse="$URL" --clickhouse-table=killed2 || fail "export to killed2"
+same3 "$(count killed)" && [ "$(count killed)" = "$(count killed2)" ] ||
+	fail "killed record: $partial sent, then $(count killed); the log has $(count killed2)"
+
+# without -o: a log of its own, gone once all is sent
+mkdir "$T/tmp"
+TMPDIR=$T/tmp "$P" record --clickhouse="$URL" --clickhouse-table=own -- sh -c 'cat /etc/hostname' \
+	>/dev/null 2>"$T/own.err" || { cat "$T/own.err"; fail "record --clickhouse without -o"; }
+same3 "$(count own)" && [ "$(count own | cut -d' ' -f1)" -gt 10 ] || fail "own log: $(count own)"
+[ -z "$(ls "$T/tmp")" ] || fail "left in TMPDIR: $(ls "$T/tmp")"
 echo "PASS"

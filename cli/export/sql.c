@@ -51,9 +51,10 @@ void ch_sql_create(struct sbuf *b, const char *table)
 	sb_printf(b, "CREATE TABLE IF NOT EXISTS %s (", table);
 	for (i = 0; i < sizeof(columns) / sizeof(columns[0]); i++)
 		sb_printf(b, "%s%s %s", i ? ", " : "", columns[i].name, columns[i].type);
-	/* a host's events in time order; a stream's rows by seq within */
-	sb_puts(b, ") ENGINE = MergeTree() PARTITION BY toYYYYMM(timestamp) "
-		   "ORDER BY (host_name, timestamp, stream_id, seq)");
+	/* a host's events in time order, a stream's rows by seq within; one
+	 * partition: a batch (one INSERT, one block) is one part, all or
+	 * nothing (a partition per month would split a batch across two) */
+	sb_puts(b, ") ENGINE = MergeTree() ORDER BY (host_name, timestamp, stream_id, seq)");
 }
 
 int ch_schema_check(const char *desc, size_t n, const char *table, char *msg, size_t size)

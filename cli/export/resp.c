@@ -102,7 +102,6 @@ int ch_code_transient(int code)
 {
 	switch (code) {
 	case 159: /* TIMEOUT_EXCEEDED */
-	case 164: /* READONLY (a replica going read-only) */
 	case 202: /* TOO_MANY_SIMULTANEOUS_QUERIES */
 	case 203: /* NO_FREE_CONNECTION */
 	case 209: /* SOCKET_TIMEOUT */

@@ -126,6 +126,28 @@ static int open_log(const char *path, trace_id_t *trid)
 	return fd;
 }
 
+/*
+ * A LOOP log overwrites its oldest events: its rows would not be numbered
+ * the same from one reading to the next, and exactly once needs that.
+ */
+static int log_loops(trace_id_t trid, const char *path)
+{
+	trace_attr_t a;
+	int policy = POSIX_TRACE_APPEND;
+
+	if (posix_trace_attr_init(&a))
+		return 0;
+	if (!posix_trace_get_attr(trid, &a))
+		posix_trace_attr_getlogfullpolicy(&a, &policy);
+	posix_trace_attr_destroy(&a);
+	if (policy != POSIX_TRACE_LOOP)
+		return 0;
+	cli_err("%s: a log of the LOOP policy overwrites its oldest events, which then cannot "
+		"be sent exactly once: record with -o's default (APPEND) or UNTIL_FULL",
+		path);
+	return 1;
+}
+
 /* Reads the log through x, sending batches; CH_OK or the first failure. */
 static int pass_events(struct ship *s, trace_id_t trid, struct xrow *x, int final)
 {
@@ -171,6 +193,11 @@ static int ship_pass(struct ship *s, int final)
 
 	if (fd < 0)
 		return -1;
+	if (log_loops(trid, s->o->log)) {
+		posix_trace_close(trid);
+		close(fd);
+		return -1;
+	}
 	xrow_init(&x, s->host, trid);
 	memcpy(s->stream, x.stream, sizeof(s->stream));
 	r = ask_state(s, &next);

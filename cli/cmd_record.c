@@ -594,7 +594,7 @@ int cmd_record(int argc, char **argv)
 			ret = record_start(&u);
 		/* --clickhouse: its exporter reads the log as it is written */
 		if (!ret && u.a.clickhouse &&
-		    !(u.fw = follow_start(u.a.output, u.a.clickhouse, u.a.ch_table)))
+		    !(u.fw = follow_start(u.a.output, u.a.clickhouse, u.a.ch_table, u.a.ch_host)))
 			ret = CLI_EXIT_FAIL;
 		if (ret) {
 			record_abort(&u, 1);

@@ -98,7 +98,7 @@ int ship_log(const struct ship_opts *o);
 /* follow.c: ptbpf record --clickhouse: an exporter process beside it */
 struct follow;
 /* Starts "ptbpf export LOG" following the log being written: NULL on failure (said). */
-struct follow *follow_start(const char *log, const char *url, const char *table);
+struct follow *follow_start(const char *log, const char *url, const char *table, const char *host);
 /* The log is complete: the exporter ships the rest and ends; its exit code. */
 int follow_finish(struct follow *fw);
 

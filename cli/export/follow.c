@@ -25,12 +25,18 @@ struct follow {
 	int wfd; /* the pipe's end that the record closes */
 };
 
-static void follow_child(int rfd, const char *log, const char *url, const char *table)
+static void follow_child(int rfd, const char *log, const char *url, const char *table,
+			 const char *host)
 {
-	char *argv[] = {
-		"ptbpf",       "export", (char *)log, "--follow-fd=3", "--clickhouse-table",
-		(char *)table, NULL
-	};
+	char *argv[] = { "ptbpf",
+			 "export",
+			 (char *)log,
+			 "--follow-fd=3",
+			 "--clickhouse-table",
+			 (char *)table,
+			 host ? "--host" : NULL,
+			 (char *)host,
+			 NULL };
 
 	/* the record's signals stop the record, which then ends this */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -49,7 +55,7 @@ static void follow_child(int rfd, const char *log, const char *url, const char *
 	_exit(127);
 }
 
-struct follow *follow_start(const char *log, const char *url, const char *table)
+struct follow *follow_start(const char *log, const char *url, const char *table, const char *host)
 {
 	struct follow *fw = calloc(1, sizeof(*fw));
 	int p[2];
@@ -69,7 +75,7 @@ struct follow *follow_start(const char *log, const char *url, const char *table)
 	}
 	if (!fw->pid) {
 		close(p[1]);
-		follow_child(p[0], log, url, table ? table : CH_TABLE_DEFAULT);
+		follow_child(p[0], log, url, table ? table : CH_TABLE_DEFAULT, host);
 	}
 	close(p[0]);
 	fw->wfd = p[1];

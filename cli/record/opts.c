@@ -30,6 +30,7 @@ enum {
 	OPT_SECCOMP,
 	OPT_CLICKHOUSE,
 	OPT_CH_TABLE,
+	OPT_CH_HOST,
 };
 
 static const struct argp_option record_opts[] = {
@@ -42,6 +43,8 @@ static const struct argp_option record_opts[] = {
 	  "from -o's log, or without -o from a log in $TMPDIR removed once all is sent",
 	  0 },
 	{ "clickhouse-table", OPT_CH_TABLE, "NAME", 0, "With --clickhouse: the table", 0 },
+	{ "clickhouse-host", OPT_CH_HOST, "NAME", 0,
+	  "With --clickhouse: the rows' host_name (default: this machine's name)", 0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
@@ -205,8 +208,11 @@ static void record_opts_end(struct record_args *a, struct argp_state *state)
 	if (a->clickhouse && (a->text_out || a->separately))
 		argp_error(state, "--clickhouse records into a log (-o, or its own): "
 				  "no event is printed");
-	if (a->ch_table && !a->clickhouse)
-		argp_error(state, "--clickhouse-table: with --clickhouse");
+	if ((a->ch_table || a->ch_host) && !a->clickhouse)
+		argp_error(state, "--clickhouse-table, --clickhouse-host: with --clickhouse");
+	if (a->clickhouse && a->log_policy == POSIX_TRACE_LOOP)
+		argp_error(state, "--clickhouse: a loop log overwrites events before they are sent "
+				  "(--log-policy append or until-full)");
 	if (a->daemonize && !a->cmd)
 		argp_error(state, "COMMAND [ARG...] must be specified with -D/--daemonize");
 	if ((a->user || a->nenv) && !a->cmd)
@@ -227,8 +233,17 @@ static void record_opts_end(struct record_args *a, struct argp_state *state)
  * -u, -E, -D, --seccomp-bpf), --clickhouse; ARGP_ERR_UNKNOWN: not one. */
 static error_t process_opt(struct record_args *a, int key, char *arg, struct argp_state *state)
 {
-	if (key == OPT_CLICKHOUSE || key == OPT_CH_TABLE) {
-		*(key == OPT_CLICKHOUSE ? &a->clickhouse : &a->ch_table) = arg;
+	switch (key) {
+	case OPT_CLICKHOUSE:
+		a->clickhouse = arg;
+		return 0;
+	case OPT_CH_TABLE:
+		a->ch_table = arg;
+		return 0;
+	case OPT_CH_HOST:
+		if (!*arg)
+			argp_error(state, "--clickhouse-host: an empty name");
+		a->ch_host = arg;
 		return 0;
 	}
 	switch (key) {

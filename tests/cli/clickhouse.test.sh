@@ -146,6 +146,10 @@ head -c 5000 /dev/urandom >"$T/junk.log"
 "$P" export "$T/junk.log" --clickhouse="$URL" 2>"$T/f7.err"
 st=$?
 [ $st = 7 ] && grep -q "not a valid POSIX trace log" "$T/f7.err" || { cat "$T/f7.err"; fail "junk log: exit $st"; }
+# a LOOP log (its oldest events overwritten: no numbering that holds)
+"$P" record --log-policy loop --log-size 1M -o "$T/loop.log" -- true 2>/dev/null || fail "record a loop log"
+"$P" export "$T/loop.log" --clickhouse="$URL" 2>"$T/f8.err"
+[ $? = 7 ] && grep -q "LOOP policy" "$T/f8.err" || { cat "$T/f8.err"; fail "a loop log"; }
 # nothing of these reached the table
 [ "$(q "SELECT count() FROM ptbpf_events WHERE host_name NOT IN ('alpha', 'beta', 'env') FORMAT TSV")" = "$n" ] ||
 	fail "the faults changed the table"
@@ -191,6 +195,19 @@ partial=$(count killed)
 "$P" export "$T/k.log" --clickhouse="$URL" --clickhouse-table=killed2 || fail "export to killed2"
 same3 "$(count killed)" && [ "$(count killed)" = "$(count killed2)" ] ||
 	fail "killed record: $partial sent, then $(count killed); the log has $(count killed2)"
+
+# two records at once as two hosts, one query across both
+recs=
+for h in north south; do
+	"$P" record -f --clickhouse="$URL" --clickhouse-table=fleet --clickhouse-host=$h -o "$T/$h.log" \
+		-- sh -c 'cat /nonexistent-$0 2>/dev/null; exit 0' $h 2>"$T/$h.err" &
+	recs="$recs $!"
+done
+for rec in $recs; do wait "$rec" || fail "two records"; done
+q "SELECT host_name, count() FROM fleet WHERE syscall = 'openat' AND error_type = 'ENOENT'
+   AND args LIKE '%nonexistent-%' GROUP BY host_name ORDER BY host_name FORMAT TSV" >"$T/fleet"
+[ "$(cut -f1 "$T/fleet" | tr '\n' ' ')" = "north south " ] || { cat "$T/fleet" "$T"/north.err; fail "fleet"; }
+[ "$(q "SELECT uniqExact(stream_id) FROM fleet FORMAT TSV")" = 2 ] || fail "fleet: two streams"
 
 # without -o: a log of its own, gone once all is sent
 mkdir "$T/tmp"

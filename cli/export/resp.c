@@ -101,6 +101,7 @@ int ch_error_text(const char *s, size_t n, char *msg, size_t size)
 int ch_code_transient(int code)
 {
 	switch (code) {
+	case 57:  /* TABLE_ALREADY_EXISTS: two CREATE ... IF NOT EXISTS at once */
 	case 159: /* TIMEOUT_EXCEEDED */
 	case 202: /* TOO_MANY_SIMULTANEOUS_QUERIES */
 	case 203: /* NO_FREE_CONNECTION */

@@ -203,7 +203,7 @@ for h in north south; do
 		-- sh -c 'cat /nonexistent-$0 2>/dev/null; exit 0' $h 2>"$T/$h.err" &
 	recs="$recs $!"
 done
-for rec in $recs; do wait "$rec" || fail "two records"; done
+for rec in $recs; do wait "$rec" || { cat "$T"/north.err "$T"/south.err; fail "two records"; }; done
 q "SELECT host_name, count() FROM fleet WHERE syscall = 'openat' AND error_type = 'ENOENT'
    AND args LIKE '%nonexistent-%' GROUP BY host_name ORDER BY host_name FORMAT TSV" >"$T/fleet"
 [ "$(cut -f1 "$T/fleet" | tr '\n' ' ')" = "north south " ] || { cat "$T/fleet" "$T"/north.err; fail "fleet"; }

@@ -76,16 +76,11 @@ void xrow_fini(struct xrow *x)
 static void row_begin(struct xrow *x, struct sbuf *o, const struct posix_trace_event_info *info,
 		      pid_t tid, const char *type, const char *name)
 {
-	char when[32];
-	struct tm tm;
-	time_t sec = info->posix_timestamp.tv_sec;
 	const char *comm = fmt_comm(&x->f, tid);
 
-	gmtime_r(&sec, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	sb_puts(o, "{\"timestamp\":\"");
-	sb_puts(o, when);
-	sb_printf(o, "\",\"timestamp_ns\":%lld,\"host_name\":",
+	/* seconds since the epoch: no time zone (the server's would apply to a text) */
+	sb_printf(o, "{\"timestamp\":%lld", (long long)info->posix_timestamp.tv_sec);
+	sb_printf(o, ",\"timestamp_ns\":%lld,\"host_name\":",
 		  (long long)ts_ns(&info->posix_timestamp));
 	sb_json_str(o, x->host, strlen(x->host));
 	sb_printf(o, ",\"stream_id\":\"%s\",\"seq\":%llu,\"process_pid\":%d,\"thread_id\":%d,",

@@ -51,7 +51,7 @@ cat >"$CH/config.xml" <<EOX
     <users_config>$CH/users.xml</users_config>
     <default_profile>default</default_profile>
     <default_database>default</default_database>
-    <timezone>UTC</timezone>
+    <timezone>Asia/Tokyo</timezone>
 </yandex>
 EOX
 SERVER=
@@ -89,6 +89,9 @@ q "SELECT syscall, count(), countIf(finished AND duration_ns > 0), countIf(finis
 q "SELECT count(), max(seq) + 1, uniqExact(seq) FROM ptbpf_events FORMAT TSV" >"$T/count1"
 q "SELECT event_name, data, args FROM ptbpf_events WHERE event_type = 'user' ORDER BY seq FORMAT TSV" >"$T/user.tsv"
 python3 "$CHECK" rows "$T/a.json" "$T/rows.tsv" "$T/count1" "$T/user.tsv" || fail "rows"
+# the DateTime is the event's second whatever the server's time zone (Tokyo's here)
+[ "$(q "SELECT countIf(toUInt32(timestamp) != intDiv(timestamp_ns, 1000000000)) FROM ptbpf_events")" = 0 ] ||
+	fail "timestamp and timestamp_ns differ"
 
 # exporting twice adds nothing; the password in the URL works and is not printed
 "$P" export "$T/a.log" --clickhouse="http://ptbpf:s3cret-pw@127.0.0.1:$HTTP/" 2>"$T/e2.err" ||

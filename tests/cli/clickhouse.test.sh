@@ -25,12 +25,14 @@ mkdir -p "$CH/data"
 cat >"$CH/users.xml" <<EOX
 <?xml version="1.0"?>
 <yandex>
-    <profiles><default></default></profiles>
+    <profiles><default></default><readonly><readonly>1</readonly></readonly></profiles>
     <users>
         <default><password></password><networks><ip>127.0.0.1</ip></networks>
             <profile>default</profile><quota>default</quota></default>
         <ptbpf><password>s3cret-pw</password><networks><ip>127.0.0.1</ip></networks>
             <profile>default</profile><quota>default</quota></ptbpf>
+        <reader><password></password><networks><ip>127.0.0.1</ip></networks>
+            <profile>readonly</profile><quota>default</quota></reader>
     </users>
     <quotas><default></default></quotas>
 </yandex>
@@ -117,6 +119,10 @@ grep -q "Code: 193" "$T/f1.err" || { cat "$T/f1.err"; fail "wrong password: no s
 grep -q "wrong-pw" "$T/f1.err" && fail "the password was printed"
 grep -q "send them with: ptbpf export $T/a.log --clickhouse=http://127.0.0.1:$HTTP/" "$T/f1.err" ||
 	{ cat "$T/f1.err"; fail "wrong password: no command to finish"; }
+# ... a user who may not write: the server's error, said ...
+"$P" export "$T/a.log" --clickhouse="http://reader@127.0.0.1:$HTTP/" 2>"$T/f9.err"
+st=$?
+[ $st = 8 ] && grep -q "Code: 164" "$T/f9.err" || { cat "$T/f9.err"; fail "read-only user: exit $st"; }
 # ... the password from the environment ...
 CLICKHOUSE_USER=ptbpf CLICKHOUSE_PASSWORD=s3cret-pw "$P" export "$T/a.log" --clickhouse="$URL" --host=env ||
 	fail "password from the environment"

@@ -528,6 +528,13 @@ static int record_ch_check(struct run *u)
 	return 0;
 }
 
+static struct follow *record_follow(struct run *u)
+{
+	struct follow_opts o = { u->a.clickhouse, u->a.ch_table, u->a.ch_host, u->a.ch_retry };
+
+	return follow_start(u->a.output, &o);
+}
+
 /* Until the stream exists: 0, or an exit code (the record aborted). */
 static int record_prepare(struct run *u)
 {
@@ -593,8 +600,7 @@ int cmd_record(int argc, char **argv)
 		if (!ret)
 			ret = record_start(&u);
 		/* --clickhouse: its exporter reads the log as it is written */
-		if (!ret && u.a.clickhouse &&
-		    !(u.fw = follow_start(u.a.output, u.a.clickhouse, u.a.ch_table, u.a.ch_host)))
+		if (!ret && u.a.clickhouse && !(u.fw = record_follow(&u)))
 			ret = CLI_EXIT_FAIL;
 		if (ret) {
 			record_abort(&u, 1);

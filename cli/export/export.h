@@ -97,8 +97,11 @@ int ship_log(const struct ship_opts *o);
 
 /* follow.c: ptbpf record --clickhouse: an exporter process beside it */
 struct follow;
+struct follow_opts {
+	const char *url, *table, *host, *retry_for; /* NULL: export's defaults */
+};
 /* Starts "ptbpf export LOG" following the log being written: NULL on failure (said). */
-struct follow *follow_start(const char *log, const char *url, const char *table, const char *host);
+struct follow *follow_start(const char *log, const struct follow_opts *o);
 /* The log is complete: the exporter ships the rest and ends; its exit code. */
 int follow_finish(struct follow *fw);
 

@@ -25,19 +25,26 @@ struct follow {
 	int wfd; /* the pipe's end that the record closes */
 };
 
-static void follow_child(int rfd, const char *log, const char *url, const char *table,
-			 const char *host)
+static void follow_child(int rfd, const char *log, const struct follow_opts *o)
 {
-	char *argv[] = { "ptbpf",
-			 "export",
-			 (char *)log,
-			 "--follow-fd=3",
-			 "--clickhouse-table",
-			 (char *)table,
-			 host ? "--host" : NULL,
-			 (char *)host,
-			 NULL };
+	char *argv[12], retry[64];
+	int n = 0;
 
+	argv[n++] = "ptbpf";
+	argv[n++] = "export";
+	argv[n++] = (char *)log;
+	argv[n++] = "--follow-fd=3";
+	argv[n++] = "--clickhouse-table";
+	argv[n++] = (char *)(o->table ? o->table : CH_TABLE_DEFAULT);
+	if (o->host) {
+		argv[n++] = "--host";
+		argv[n++] = (char *)o->host;
+	}
+	if (o->retry_for) {
+		snprintf(retry, sizeof(retry), "--retry-for=%s", o->retry_for);
+		argv[n++] = retry;
+	}
+	argv[n] = NULL;
 	/* the record's signals stop the record, which then ends this */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGINT, SIG_IGN);
@@ -49,13 +56,13 @@ static void follow_child(int rfd, const char *log, const char *url, const char *
 		_exit(127);
 	close_range(4, ~0U, 0);
 	/* the URL's password is not shown in ps (the environment is the user's own) */
-	setenv("PTBPF_CLICKHOUSE_URL", url, 1);
+	setenv("PTBPF_CLICKHOUSE_URL", o->url, 1);
 	execv("/proc/self/exe", argv);
 	fprintf(stderr, "%s: cannot run the exporter: %s\n", cli_prog, strerror(errno));
 	_exit(127);
 }
 
-struct follow *follow_start(const char *log, const char *url, const char *table, const char *host)
+struct follow *follow_start(const char *log, const struct follow_opts *o)
 {
 	struct follow *fw = calloc(1, sizeof(*fw));
 	int p[2];
@@ -75,7 +82,7 @@ struct follow *follow_start(const char *log, const char *url, const char *table,
 	}
 	if (!fw->pid) {
 		close(p[1]);
-		follow_child(p[0], log, url, table ? table : CH_TABLE_DEFAULT, host);
+		follow_child(p[0], log, o);
 	}
 	close(p[0]);
 	fw->wfd = p[1];

@@ -31,6 +31,7 @@ enum {
 	OPT_CLICKHOUSE,
 	OPT_CH_TABLE,
 	OPT_CH_HOST,
+	OPT_CH_RETRY,
 };
 
 static const struct argp_option record_opts[] = {
@@ -45,6 +46,10 @@ static const struct argp_option record_opts[] = {
 	{ "clickhouse-table", OPT_CH_TABLE, "NAME", 0, "With --clickhouse: the table", 0 },
 	{ "clickhouse-host", OPT_CH_HOST, "NAME", 0,
 	  "With --clickhouse: the rows' host_name (default: this machine's name)", 0 },
+	{ "clickhouse-retry-for", OPT_CH_RETRY, "SECONDS", 0,
+	  "With --clickhouse: at the end, retry a server that does not answer this long "
+	  "(default 60)",
+	  0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
@@ -208,8 +213,8 @@ static void record_opts_end(struct record_args *a, struct argp_state *state)
 	if (a->clickhouse && (a->text_out || a->separately))
 		argp_error(state, "--clickhouse records into a log (-o, or its own): "
 				  "no event is printed");
-	if ((a->ch_table || a->ch_host) && !a->clickhouse)
-		argp_error(state, "--clickhouse-table, --clickhouse-host: with --clickhouse");
+	if ((a->ch_table || a->ch_host || a->ch_retry) && !a->clickhouse)
+		argp_error(state, "--clickhouse-table, -host, -retry-for: with --clickhouse");
 	if (a->clickhouse && a->log_policy == POSIX_TRACE_LOOP)
 		argp_error(state, "--clickhouse: a loop log overwrites events before they are sent "
 				  "(--log-policy append or until-full)");
@@ -245,6 +250,16 @@ static error_t process_opt(struct record_args *a, int key, char *arg, struct arg
 			argp_error(state, "--clickhouse-host: an empty name");
 		a->ch_host = arg;
 		return 0;
+	case OPT_CH_RETRY: {
+		char *end;
+		double v = strtod(arg, &end);
+
+		if (end == arg || *end || !(v >= 0 && v <= 1e9))
+			argp_error(state, "--clickhouse-retry-for: '%s' is not a number of seconds",
+				   arg);
+		a->ch_retry = arg;
+		return 0;
+	}
 	}
 	switch (key) {
 	case 'f':

@@ -224,4 +224,17 @@ TMPDIR=$T/tmp "$P" record --clickhouse="$URL" --clickhouse-table=own -- sh -c 'c
 	>/dev/null 2>"$T/own.err" || { cat "$T/own.err"; fail "record --clickhouse without -o"; }
 same3 "$(count own)" && [ "$(count own | cut -d' ' -f1)" -gt 10 ] || fail "own log: $(count own)"
 [ -z "$(ls "$T/tmp")" ] || fail "left in TMPDIR: $(ls "$T/tmp")"
+
+# the server never there: the record says what was not sent and how to send
+# it (exit 8), its log kept; that command, given the server, completes it
+mkdir "$T/tmp2"
+TMPDIR=$T/tmp2 "$P" record --clickhouse="http://127.0.0.1:$DEAD/" --clickhouse-retry-for=1 \
+	--clickhouse-table=late -- sh -c 'cat /etc/hostname' >/dev/null 2>"$T/late.err"
+st=$?
+[ $st = 8 ] || { cat "$T/late.err"; fail "record with no server: exit $st"; }
+kept=$(ls "$T"/tmp2/ptbpf-*.log) || fail "record with no server: no log kept"
+grep -q "send them with: ptbpf export $kept --clickhouse=http://127.0.0.1:$DEAD/ --clickhouse-table=late" \
+	"$T/late.err" || { cat "$T/late.err"; fail "record with no server: no command to finish"; }
+"$P" export "$kept" --clickhouse="$URL" --clickhouse-table=late || fail "finishing a record's log"
+same3 "$(count late)" && [ "$(count late | cut -d' ' -f1)" -gt 10 ] || fail "late: $(count late)"
 echo "PASS"

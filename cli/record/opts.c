@@ -468,5 +468,6 @@ const struct argp record_argp = {
 	       "(read it with 'ptbpf show'). A summary goes to stderr at the end; -c prints "
 	       "strace -c's table there instead of the events.\v"
 	       "Exit status: the command's own (128+N if killed by signal N); "
-	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found.",
+	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found, "
+	       "8 events not sent to ClickHouse (--clickhouse).",
 };

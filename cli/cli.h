@@ -11,6 +11,7 @@ int cmd_record(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 /* cmd_show.c: events of an open log as text or JSON Lines; an exit code */
 int show_log(trace_id_t trid, FILE *out, int json);

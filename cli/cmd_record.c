@@ -13,6 +13,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "record/record.h"
+#include "export/export.h"
 
 static void on_signal(int sig)
 {
@@ -127,6 +128,8 @@ struct run {
 	char *path;	     /* the command's file */
 	pid_t first_pid;     /* the stream's first process, 0: --cgroup alone */
 	struct separate sep; /* -ff */
+	struct follow *fw;   /* --clickhouse: the exporter of the log */
+	char *tmp_log;	     /* --clickhouse without -o: the log of its own */
 };
 
 /* -p's processes, or the command started held: 0 or an exit code. */
@@ -192,7 +195,7 @@ static int record_outputs(struct run *u)
 		return 0;
 	}
 	u->logfd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	u->created = u->logfd >= 0;
+	u->created = u->logfd >= 0 || u->tmp_log;
 	if (u->logfd < 0 && errno == EEXIST)
 		u->logfd = open(out, O_WRONLY | O_CLOEXEC);
 	if (u->logfd < 0) {
@@ -379,6 +382,28 @@ static void record_shutdown(struct run *u, struct ptbpf_counters *cnt)
 			strerror(r->out.err));
 }
 
+/*
+ * --clickhouse: the log complete, the exporter sends the rest; what it
+ * could not send (said by it, with the command to send it) is exit
+ * status 8, and a log of its own is kept for that command.
+ */
+static int record_ch_end(struct run *u, int ret)
+{
+	int st;
+
+	if (!u->fw)
+		return ret;
+	st = follow_finish(u->fw);
+	u->fw = NULL;
+	if (st == CLI_EXIT_OK && u->tmp_log)
+		unlink(u->tmp_log);
+	if (st == CLI_EXIT_OK)
+		return ret;
+	if (u->tmp_log)
+		cli_err("the events are in %s", u->tmp_log);
+	return CLI_EXIT_UNSENT;
+}
+
 /* After the events: the tables, the summary, the files closed, the
  * command's status; the exit code (ret: so far). */
 static int record_end(struct run *u, int ret)
@@ -407,6 +432,7 @@ static int record_end(struct run *u, int ret)
 	u->logfd = -1;
 	if (r->log_error || r->out.err)
 		ret = CLI_EXIT_FAIL;
+	ret = record_ch_end(u, ret);
 	if (r->have_child) {
 		if (!r->child_done && child_wait(&r->child, &r->child_status, 0) == 1)
 			r->child_done = 1;
@@ -458,8 +484,55 @@ static void record_free(struct run *u)
 	free(r->pids);
 	free(r->pidfds);
 	free(u->path);
+	free(u->tmp_log);
 	evsel_free(&u->sel);
 	view_free(r->view);
+}
+
+/*
+ * --clickhouse: its URL and table checked before anything starts; without
+ * -o, a log of its own in $TMPDIR (created by this record: removed if it
+ * fails). 0 or an exit code.
+ */
+static int record_ch_check(struct run *u)
+{
+	const char *dir = getenv("TMPDIR");
+	struct ch_conn *c;
+	int fd;
+
+	if (!u->a.clickhouse)
+		return 0;
+	if (u->a.ch_table && !ch_table_ok(u->a.ch_table)) {
+		cli_err("--clickhouse-table: '%s' is not a table name ([DB.]NAME)", u->a.ch_table);
+		return CLI_EXIT_USAGE;
+	}
+	c = ch_open(u->a.clickhouse);
+	if (!c)
+		return CLI_EXIT_USAGE;
+	ch_close(c);
+	if (u->a.output)
+		return 0;
+	if (asprintf(&u->tmp_log, "%s/ptbpf-XXXXXX.log", dir && *dir ? dir : "/tmp") < 0) {
+		u->tmp_log = NULL;
+		cli_err("out of memory");
+		return CLI_EXIT_FAIL;
+	}
+	fd = mkostemps(u->tmp_log, 4, O_CLOEXEC);
+	if (fd < 0) {
+		cli_err("cannot create a log in %s: %s", dir && *dir ? dir : "/tmp",
+			strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	close(fd);
+	u->a.output = u->tmp_log;
+	return 0;
+}
+
+static struct follow *record_follow(struct run *u)
+{
+	struct follow_opts o = { u->a.clickhouse, u->a.ch_table, u->a.ch_host, u->a.ch_retry };
+
+	return follow_start(u->a.output, &o);
 }
 
 /* Until the stream exists: 0, or an exit code (the record aborted). */
@@ -520,10 +593,15 @@ int cmd_record(int argc, char **argv)
 		ret = CLI_EXIT_USAGE;
 	if (!ret)
 		ret = check_cgroups(&u.a);
+	if (!ret)
+		ret = record_ch_check(&u);
 	if (!ret && !(ret = record_prepare(&u))) {
 		ret = record_select(&u);
 		if (!ret)
 			ret = record_start(&u);
+		/* --clickhouse: its exporter reads the log as it is written */
+		if (!ret && u.a.clickhouse && !(u.fw = record_follow(&u)))
+			ret = CLI_EXIT_FAIL;
 		if (ret) {
 			record_abort(&u, 1);
 		} else {

@@ -20,6 +20,7 @@ static const struct subcmd subcmds[] = {
 	{ "record", cmd_record, "trace a command or running processes (live or into a log)" },
 	{ "show", cmd_show, "print the events of a trace log (text or JSON Lines)" },
 	{ "convert", cmd_convert, "convert a trace log to Chrome JSON, CTF or JSON Lines" },
+	{ "export", cmd_export, "send the events of a trace log to ClickHouse, each once" },
 	{ "list", cmd_list, "list the event types the running kernel offers" },
 	{ "info", cmd_info,
 	  "what the kernel and the caller offer, and how to fix what is missing" },

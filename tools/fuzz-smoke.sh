@@ -7,7 +7,8 @@
 # and mappings (tests/fuzz/corpus/stacks); the printers of captured
 # syscall memory (tests/fuzz/corpus/decode_struct) run a quarter more, and
 # the walk of event fields (<ptbpf/evfields.h>) and -y's fd tables
-# (tests/fuzz/corpus/fdtable) five seconds each.
+# (tests/fuzz/corpus/fdtable), ClickHouse's answers to ptbpf export
+# (tests/fuzz/corpus/ch_resp) five seconds each.
 #   tools/fuzz-smoke.sh [SECONDS]      (default 30 in all; env BUILD_DIR, JOBS)
 # Exits non-zero when the build fails or a fuzzer finds a crash (the input
 # is saved as $BUILD_DIR/log-crash-*, uev-crash-* or stacks-crash-*).
@@ -20,7 +21,7 @@ jobs=${JOBS:-$(nproc)}
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
 	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_log_image fuzz_uev_consumer fuzz_probe fuzz_stacks \
-	fuzz_decode_struct fuzz_evfields fuzz_fdtable fuzz_decode_caps fuzz_elf_file
+	fuzz_decode_struct fuzz_evfields fuzz_fdtable fuzz_decode_caps fuzz_elf_file fuzz_ch_resp
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -56,6 +57,8 @@ fuzz fuzz_evfields evfields 5 2048
 fuzz fuzz_fdtable fdtable 5 8192
 # a syscall's line from its captures: a few seconds too
 fuzz fuzz_decode_caps decode_caps 5 8192
+# ClickHouse's answers to ptbpf export (tests/fuzz/corpus/ch_resp): a few seconds
+fuzz fuzz_ch_resp ch_resp 5 8192
 mkdir -p "$work/elf_file"
 cp /usr/bin/true "$work/elf_file/true"
 fuzz fuzz_elf_file elf_file 5 65536

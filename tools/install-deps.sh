@@ -13,6 +13,9 @@ pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
 libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
 podman runc"
+# ptbpf export --clickhouse: libcurl; tests/cli/clickhouse.test.sh starts a
+# ClickHouse server of its own (the package's service is neither started nor enabled)
+pkgs="$pkgs libcurl4-openssl-dev clickhouse-server clickhouse-client"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi
@@ -30,5 +33,14 @@ fi
 echo "install-deps: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# no service starts while installing (clickhouse-server's would, and stay)
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+	chmod 755 /usr/sbin/policy-rc.d
+fi
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+case " $missing " in
+*" clickhouse-server "*) deb-systemd-helper disable clickhouse-server.service 2>/dev/null || true ;;
+esac

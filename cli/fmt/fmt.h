@@ -226,6 +226,8 @@ void fmt_threads_event(struct fmt *f, const struct cli_ev *ev);
 void fmt_thread_known(struct fmt *f, pid_t tid);
 /* After ev was printed: a thread it ends is no longer counted. */
 void fmt_threads_after(struct fmt *f, const struct cli_ev *ev);
+/* The name of thread tid (look.comm: from its fork or exec), or "". */
+const char *fmt_comm(struct fmt *f, pid_t tid);
 /* Is ev a line of ptbpf's own, not printed in strace's look? */
 int fmt_look_hides(const struct fmt *f, const struct cli_ev *ev);
 void fmt_threads_fini(struct fmt *f);

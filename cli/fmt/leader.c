@@ -45,6 +45,11 @@ static const char *thread_comm(struct fmt *f, pid_t tid)
 	return c;
 }
 
+const char *fmt_comm(struct fmt *f, pid_t tid)
+{
+	return thread_comm(f, tid);
+}
+
 static void set_comm(struct fmt *f, pid_t tid, const char *name, size_t len)
 {
 	char *c = pidmap_get(&f->comms, tid);

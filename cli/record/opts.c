@@ -28,6 +28,10 @@ enum {
 	OPT_CGROUP,
 	OPT_SEPARATELY,
 	OPT_SECCOMP,
+	OPT_CLICKHOUSE,
+	OPT_CH_TABLE,
+	OPT_CH_HOST,
+	OPT_CH_RETRY,
 };
 
 static const struct argp_option record_opts[] = {
@@ -35,6 +39,17 @@ static const struct argp_option record_opts[] = {
 	  0 },
 	{ "output-text", OPT_TEXTOUT, "FILE", 0,
 	  "Print the events to FILE (- for standard output) instead of standard error", 0 },
+	{ "clickhouse", OPT_CLICKHOUSE, "URL", 0,
+	  "Send the events to ClickHouse as they are recorded, each once (as 'ptbpf export'), "
+	  "from -o's log, or without -o from a log in $TMPDIR removed once all is sent",
+	  0 },
+	{ "clickhouse-table", OPT_CH_TABLE, "NAME", 0, "With --clickhouse: the table", 0 },
+	{ "clickhouse-host", OPT_CH_HOST, "NAME", 0,
+	  "With --clickhouse: the rows' host_name (default: this machine's name)", 0 },
+	{ "clickhouse-retry-for", OPT_CH_RETRY, "SECONDS", 0,
+	  "With --clickhouse: at the end, retry a server that does not answer this long "
+	  "(default 60)",
+	  0 },
 	{ "events", 'e', "EVENTS", 0,
 	  "Record only these events: comma-separated names (openat, sys_enter_openat, "
 	  "proc_fork, user:NAME), groups (syscalls, proc, signals, sched, user, posix, all), "
@@ -191,9 +206,18 @@ static int policy_value(const char *arg, const struct policy_name *t)
 	return -1;
 }
 
-/* strace's checks of its process options, with its words where it has some */
+/* strace's checks of its process options, with its words where it has some;
+ * --clickhouse's */
 static void record_opts_end(struct record_args *a, struct argp_state *state)
 {
+	if (a->clickhouse && (a->text_out || a->separately))
+		argp_error(state, "--clickhouse records into a log (-o, or its own): "
+				  "no event is printed");
+	if ((a->ch_table || a->ch_host || a->ch_retry) && !a->clickhouse)
+		argp_error(state, "--clickhouse-table, -host, -retry-for: with --clickhouse");
+	if (a->clickhouse && a->log_policy == POSIX_TRACE_LOOP)
+		argp_error(state, "--clickhouse: a loop log overwrites events before they are sent "
+				  "(--log-policy append or until-full)");
 	if (a->daemonize && !a->cmd)
 		argp_error(state, "COMMAND [ARG...] must be specified with -D/--daemonize");
 	if ((a->user || a->nenv) && !a->cmd)
@@ -211,9 +235,32 @@ static void record_opts_end(struct record_args *a, struct argp_state *state)
 }
 
 /* strace's options for the command and the output files (-f, -ff, -A, -b,
- * -u, -E, -D, --seccomp-bpf); ARGP_ERR_UNKNOWN: not one. */
+ * -u, -E, -D, --seccomp-bpf), --clickhouse; ARGP_ERR_UNKNOWN: not one. */
 static error_t process_opt(struct record_args *a, int key, char *arg, struct argp_state *state)
 {
+	switch (key) {
+	case OPT_CLICKHOUSE:
+		a->clickhouse = arg;
+		return 0;
+	case OPT_CH_TABLE:
+		a->ch_table = arg;
+		return 0;
+	case OPT_CH_HOST:
+		if (!*arg)
+			argp_error(state, "--clickhouse-host: an empty name");
+		a->ch_host = arg;
+		return 0;
+	case OPT_CH_RETRY: {
+		char *end;
+		double v = strtod(arg, &end);
+
+		if (end == arg || *end || !(v >= 0 && v <= 1e9))
+			argp_error(state, "--clickhouse-retry-for: '%s' is not a number of seconds",
+				   arg);
+		a->ch_retry = arg;
+		return 0;
+	}
+	}
 	switch (key) {
 	case 'f':
 		if (a->follow++)
@@ -421,5 +468,6 @@ const struct argp record_argp = {
 	       "(read it with 'ptbpf show'). A summary goes to stderr at the end; -c prints "
 	       "strace -c's table there instead of the events.\v"
 	       "Exit status: the command's own (128+N if killed by signal N); "
-	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found.",
+	       "3 no permission, 4 kernel lacks BPF/BTF, 5 no such process, 6 command not found, "
+	       "8 events not sent to ClickHouse (--clickhouse).",
 };

@@ -40,7 +40,11 @@
 
 struct record_args {
 	const char *output;
-	const char *text_out; /* --output-text: NULL stderr, - stdout, or a file */
+	const char *clickhouse; /* --clickhouse: the server the log's events go to */
+	const char *ch_table;	/* --clickhouse-table, NULL: the default */
+	const char *ch_host;	/* --clickhouse-host, NULL: this machine's name */
+	const char *ch_retry;	/* --clickhouse-retry-for, NULL: export's default */
+	const char *text_out;	/* --output-text: NULL stderr, - stdout, or a file */
 	const char *events;
 	const char *stack_events; /* --stack: which syscalls; NULL: all (-k) */
 	unsigned int stack_depth; /* --stack-depth, 0: the default */

@@ -23,6 +23,7 @@
 #define CLI_EXIT_NOPID	5 /* no such process */
 #define CLI_EXIT_NOCMD	6 /* command not found */
 #define CLI_EXIT_BADLOG 7 /* log unreadable or invalid */
+#define CLI_EXIT_UNSENT 8 /* events not sent (ptbpf export, record --clickhouse) */
 
 /* the command's name in messages (argv[0]'s last part) */
 extern const char *cli_prog;

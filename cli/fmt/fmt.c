@@ -102,7 +102,14 @@ void fmt_lines_after(struct fmt *f, const char *text)
 
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
-	fmt_leader(f, ts, pid, tid);
+	fmt_leader(f, ts, pid, tid, f->nalive);
+}
+
+/* The held entry's line: its leader as strace printed it at the entry
+ * (the threads counted then, not those seen since). */
+static void held_start(struct fmt *f, pid_t tid)
+{
+	fmt_leader(f, f->held_ts, f->held.info.posix_pid, tid, f->held_nalive);
 }
 
 /* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
@@ -219,7 +226,7 @@ static void held_unfinished(struct fmt *f)
 	if (!f->have_held)
 		return;
 	f->have_held = 0;
-	line_start(f, f->held_ts, f->held.info.posix_pid, f->held.tid);
+	held_start(f, f->held.tid);
 	cut = f->line.len;
 	if (f->held_data.len && !fmt_late_faults(&f->held_data) &&
 	    decode_sys_unfinished(&f->line, sys_name_of(&f->held), f->held.desc, f->held_data.s,
@@ -256,7 +263,7 @@ void fmt_detached(struct fmt *f, pid_t tid)
 		return;
 	}
 	f->have_held = 0;
-	line_start(f, f->held_ts, f->held.info.posix_pid, tid);
+	held_start(f, tid);
 	call_open(&f->line, f->held_text.s, f->held_text.len);
 	sb_puts(&f->line, " <detached ...>");
 	fmt_line_end(f);
@@ -415,6 +422,7 @@ static void text_entry(struct fmt *f, const struct cli_ev *ev, int64_t ts, const
 		f->held.name = f->held.name_buf;
 	f->held.data = NULL;
 	f->held_ts = ts;
+	f->held_nalive = f->nalive;
 	f->have_held = 1;
 }
 
@@ -443,7 +451,7 @@ static void text_exit_held(struct fmt *f, const struct cli_ev *ev, int64_t ts, c
 	f->have_held = 0;
 	f->held_ts = exit_entry_ts(ev, f->held_ts);
 	fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
-	line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
+	held_start(f, ev->tid);
 	sb_cat(&f->line, &f->held_text);
 	fmt_tab(f);
 	ret_at = f->line.len;
@@ -473,11 +481,12 @@ static void text_resumed(struct fmt *f, const struct cli_ev *ev, int64_t ts, con
 	int64_t entry_ts;
 	size_t ret_at;
 
+	/* not printed: the held entry of another thread is not cut by it */
+	if (!unfinished_has(f, ev->tid) && child_return(f, ev, sys))
+		return;
 	held_unfinished(f);
 	late_close(f, ev, sys);
 	entry_ts = unfinished_del(f, ev->tid);
-	if (entry_ts < 0 && child_return(f, ev, sys))
-		return;
 	line_start(f, ts, ev->info.posix_pid, ev->tid);
 	sb_puts(&f->line, "<... ");
 	sb_puts(&f->line, sys);

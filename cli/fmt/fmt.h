@@ -99,6 +99,7 @@ struct fmt_look {
 	int comm;	      /* -Y: the command name after the pid */
 	int acolumn;	      /* -a: the column of " = " (strace's 40) */
 	int live;	      /* the threads run now: a name not seen is read from /proc */
+	int forks;	      /* -f: a new thread is counted from its fork (strace attaches it) */
 	int all_events;	      /* ptbpf's own events printed too (-e named them) */
 	unsigned int quiet;   /* FMT_Q_* not printed */
 	uint64_t sigs_hidden; /* -e signal=: bit N-1, signal N not printed */
@@ -126,6 +127,7 @@ struct fmt {
 	uint64_t held_args[6], resume_args[6];
 	int held_args_ok, resume_args_ok;
 	int64_t held_ts;
+	size_t held_nalive;   /* the threads counted at its entry (its leader) */
 	struct sbuf deferred; /* other events seen while an entry is held */
 	int ndeferred;
 	/* lines under the next exit printed (-k's frames), before what was
@@ -196,8 +198,9 @@ void fmt_json_fields_entry(struct sbuf *b, const struct cli_ev *ev, const void *
 void fmt_other_text(struct sbuf *b, const struct cli_ev *ev, int look);
 
 /* leader.c: strace's printleader and tabto, and the threads it counts */
-/* Begins a line at ts of thread tid of pid with its leader. */
-void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid);
+/* Begins a line at ts of thread tid of pid with its leader, nalive
+ * threads counted (strace's nprocs when the line began). */
+void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive);
 /* Spaces before " = " up to the result column (-a). */
 void fmt_tab(struct fmt *f);
 /* Before ev is printed: its thread is counted, its name known (-Y). */

@@ -74,20 +74,27 @@ static void exec_comm(struct fmt *f, const struct cli_ev *ev)
 	set_comm(f, e->pid, base, n - (size_t)(base - e->filename));
 }
 
+static void thread_seen(struct fmt *f, pid_t tid)
+{
+	if (tid > 0 && !pidmap_get(&f->alive, tid) && !pidmap_put(&f->alive, tid, f))
+		f->nalive++;
+}
+
 void fmt_threads_event(struct fmt *f, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 	pid_t tid = ev->tid;
 
-	if (tid > 0 && !pidmap_get(&f->alive, tid) && !pidmap_put(&f->alive, tid, f))
-		f->nalive++;
-	if (!f->look.comm)
-		return;
+	thread_seen(f, tid);
 	if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(struct ptbpf_ev_fork)) {
 		const struct ptbpf_ev_fork *e = ev->data;
 
-		set_comm(f, e->child_tid, e->comm, strnlen(e->comm, sizeof(e->comm)));
-	} else if (id == PTBPF_EV_PROC_EXEC &&
+		/* strace -f counts a new thread once attached, in its fork */
+		if (f->look.forks)
+			thread_seen(f, e->child_tid);
+		if (f->look.comm)
+			set_comm(f, e->child_tid, e->comm, strnlen(e->comm, sizeof(e->comm)));
+	} else if (f->look.comm && id == PTBPF_EV_PROC_EXEC &&
 		   ev->len >= offsetof(struct ptbpf_ev_exec, filename)) {
 		exec_comm(f, ev);
 	}
@@ -179,7 +186,7 @@ static void leader_times(struct fmt *f, int64_t ts)
 	f->last_line_ts = ts;
 }
 
-void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
+void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive)
 {
 	const char *comm;
 
@@ -188,7 +195,7 @@ void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 		sb_line_prefix(&f->line, &f->prefix, f->look.tflag ? ts : ts - f->origin, pid, tid);
 		return;
 	}
-	if (f->look.pids == FMT_PID_FILE || (f->look.pids == FMT_PID_AUTO && f->nalive > 1)) {
+	if (f->look.pids == FMT_PID_FILE || (f->look.pids == FMT_PID_AUTO && nalive > 1)) {
 		comm = f->look.comm ? thread_comm(f, tid) : "";
 		if (f->look.pids == FMT_PID_AUTO)
 			sb_printf(&f->line, "[pid %5u", (unsigned int)tid);

@@ -141,6 +141,7 @@ int record_live(struct rec *r)
 	c.next_out = c.last_ev + LIVE_OUT_S;
 	view_look(&r->a->view, &look, r->a->text_out != NULL,
 		  r->a->follow || strchr(r->a->pids ? r->a->pids : "", ','), 1);
+	look.forks = r->a->follow; /* several -p: their children are not traced */
 	fmt_init(&f, r->out.f, r->a->json, &look);
 	f.tty = r->out.tty; /* fmt_init cannot tell: the stream has no fd */
 	view_attach(r->view, &f);

@@ -251,6 +251,7 @@ void view_look(const struct view_opts *o, struct fmt_look *l, int to_file, int f
 	l->quiet = o->quiet;
 	l->sigs_hidden = o->sigs_hidden;
 	l->live = live;
+	l->forks = follow;
 	l->all_events = o->look == FMT_LOOK_PTBPF || o->named_events;
 	/* strace -o FILE: the pid on every line with -f (or several -p) */
 	l->pids = to_file && follow ? FMT_PID_FILE : FMT_PID_AUTO;

@@ -63,7 +63,7 @@ void fmt_sig_code(struct sbuf *b, int signo, int code);
 void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
 int fmt_signal_hidden(const struct cli_ev *ev);
 struct fmt;
-/* -e signal=: is ev the delivery of a signal not printed? */
+/* -e signal=: is ev the delivery of a signal not printed, or a death by one? */
 int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev);
 /* nonzero: ev is a signal_generate of a SIGCHLD the kernel ignored, which
  * strace shows delivered (its line goes after tid's syscall: fmt_chld_*) */

@@ -133,8 +133,10 @@ int fmt_look_hides(const struct fmt *f, const struct cli_ev *ev)
 
 	if (f->look.look != FMT_LOOK_STRACE)
 		return 0;
+	/* -e quiet=exit: "+++ exited with N +++", not "+++ killed by ..." */
 	if ((id == PTBPF_EV_PROC_EXIT || id == PTBPF_EV_THREAD_EXIT) &&
-	    (f->look.quiet & FMT_Q_EXIT))
+	    (f->look.quiet & FMT_Q_EXIT) && ev->len >= sizeof(struct ptbpf_ev_exit) &&
+	    !(((const struct ptbpf_ev_exit *)ev->data)->exit_code & 0x7f))
 		return 1;
 	if (f->look.all_events)
 		return 0;

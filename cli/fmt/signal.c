@@ -66,13 +66,23 @@ int fmt_signal_hidden(const struct cli_ev *ev)
 	       (sig_flags(ev->data, ev->len) & PTBPF_SIG_GROUP_KILL);
 }
 
+static int sig_hidden(const struct fmt *f, int signo)
+{
+	return signo > 0 && signo <= 64 && (f->look.sigs_hidden & (1ull << (signo - 1)));
+}
+
 int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev)
 {
+	trace_event_id_t id = ev->info.posix_event_id;
 	const struct ptbpf_ev_signal *e = ev->data;
+	const struct ptbpf_ev_exit *x = ev->data;
 
-	return ev->info.posix_event_id == PTBPF_EV_SIGNAL_DELIVER &&
-	       ev->len >= offsetof(struct ptbpf_ev_signal, flags) && e->signo > 0 &&
-	       e->signo <= 64 && (f->look.sigs_hidden & (1ull << (e->signo - 1)));
+	if (id == PTBPF_EV_SIGNAL_DELIVER)
+		return ev->len >= offsetof(struct ptbpf_ev_signal, flags) &&
+		       sig_hidden(f, e->signo);
+	/* strace's "+++ killed by SIG... +++" is of the signal set too */
+	return (id == PTBPF_EV_PROC_EXIT || id == PTBPF_EV_THREAD_EXIT) && ev->len >= sizeof(*x) &&
+	       sig_hidden(f, x->exit_code & 0x7f);
 }
 
 /* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, ...} ---" */

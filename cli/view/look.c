@@ -214,12 +214,13 @@ static error_t look_parse(int key, char *arg, struct argp_state *state)
 		o->comm = 1;
 		break;
 	case 'q':
-		if (arg) {
+		/* "-qq" is -q with the argument "q": more -q, as strace's */
+		if (arg && (!*arg || arg[strspn(arg, "q")])) {
 			if (view_look_qualifier(o, "quiet", 5, arg, msg, sizeof(msg)))
 				argp_failure(state, CLI_EXIT_USAGE, 0, "--quiet: %s", msg);
 		} else {
 			/* -q: attach and personality, -qq: exit too, -qqq: all */
-			o->nq++;
+			o->nq += 1 + (arg ? (int)strlen(arg) : 0);
 			o->quiet = o->nq == 1	? FMT_Q_ATTACH | FMT_Q_PERSONALITY
 				   : o->nq == 2 ? FMT_Q_ATTACH | FMT_Q_PERSONALITY | FMT_Q_EXIT
 						: FMT_Q_ALL;

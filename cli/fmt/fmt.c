@@ -102,14 +102,14 @@ void fmt_lines_after(struct fmt *f, const char *text)
 
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
-	fmt_leader(f, ts, pid, tid, f->nalive);
+	fmt_leader(f, ts, pid, tid, f->nalive, NULL);
 }
 
 /* The held entry's line: its leader as strace printed it at the entry
  * (the threads counted then, not those seen since). */
 static void held_start(struct fmt *f, pid_t tid)
 {
-	fmt_leader(f, f->held_ts, f->held.info.posix_pid, tid, f->held_nalive);
+	fmt_leader(f, f->held_ts, f->held.info.posix_pid, tid, f->held_nalive, f->held_comm);
 }
 
 /* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
@@ -423,6 +423,9 @@ static void text_entry(struct fmt *f, const struct cli_ev *ev, int64_t ts, const
 	f->held.data = NULL;
 	f->held_ts = ts;
 	f->held_nalive = f->nalive;
+	f->held_comm[0] = '\0';
+	if (f->look.comm)
+		snprintf(f->held_comm, sizeof(f->held_comm), "%s", fmt_thread_comm(f, ev->tid));
 	f->have_held = 1;
 }
 

@@ -127,8 +127,9 @@ struct fmt {
 	uint64_t held_args[6], resume_args[6];
 	int held_args_ok, resume_args_ok;
 	int64_t held_ts;
-	size_t held_nalive;   /* the threads counted at its entry (its leader) */
-	struct sbuf deferred; /* other events seen while an entry is held */
+	size_t held_nalive;		/* the threads counted at its entry (its leader) */
+	char held_comm[PTBPF_COMM_LEN]; /* its thread's name then (-Y) */
+	struct sbuf deferred;		/* other events seen while an entry is held */
 	int ndeferred;
 	/* lines under the next exit printed (-k's frames), before what was
 	 * deferred: taken (NULL) when it is printed */
@@ -199,8 +200,11 @@ void fmt_other_text(struct sbuf *b, const struct cli_ev *ev, int look);
 
 /* leader.c: strace's printleader and tabto, and the threads it counts */
 /* Begins a line at ts of thread tid of pid with its leader, nalive
- * threads counted (strace's nprocs when the line began). */
-void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive);
+ * threads counted and comm its name (-Y; NULL: its name now), as strace
+ * printed them when the line began. */
+void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive, const char *comm);
+/* tid's name now (-Y), "" without -Y or when unknown. */
+const char *fmt_thread_comm(struct fmt *f, pid_t tid);
 /* Spaces before " = " up to the result column (-a). */
 void fmt_tab(struct fmt *f);
 /* Before ev is printed: its thread is counted, its name known (-Y). */

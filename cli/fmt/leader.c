@@ -188,9 +188,13 @@ static void leader_times(struct fmt *f, int64_t ts)
 	f->last_line_ts = ts;
 }
 
-void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive)
+const char *fmt_thread_comm(struct fmt *f, pid_t tid)
 {
-	const char *comm;
+	return f->look.comm ? thread_comm(f, tid) : "";
+}
+
+void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive, const char *comm)
+{
 
 	fmt_line_begin(f);
 	if (f->look.look == FMT_LOOK_PTBPF) {
@@ -198,7 +202,8 @@ void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive)
 		return;
 	}
 	if (f->look.pids == FMT_PID_FILE || (f->look.pids == FMT_PID_AUTO && nalive > 1)) {
-		comm = f->look.comm ? thread_comm(f, tid) : "";
+		if (!comm)
+			comm = fmt_thread_comm(f, tid);
 		if (f->look.pids == FMT_PID_AUTO)
 			sb_printf(&f->line, "[pid %5u", (unsigned int)tid);
 		else

@@ -278,7 +278,10 @@ static void test_far_timestamps(void **state)
 	};
 	struct out o;
 	struct cli_ev ev;
+	struct fmt_look look;
 
+	fmt_look_init(&look);
+	look.look = FMT_LOOK_PTBPF; /* "TS PID/TID " */
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct timespec t = { .tv_sec = c[i].sec, .tv_nsec = c[i].nsec };
 
@@ -289,7 +292,7 @@ static void test_far_timestamps(void **state)
 		memset(&o, 0, sizeof(o));
 		o.f = open_memstream(&o.s, &o.len);
 		assert_non_null(o.f);
-		fmt_init(&o.fmt, o.f, json, 0);
+		fmt_init(&o.fmt, o.f, json, &look);
 		ev_init(&ev, PTBPF_EV_USER_BASE, "user/five", 5000000, 101);
 		fmt_event(&o.fmt, &ev);
 		ev_init(&ev, PTBPF_EV_USER_BASE, "user/five", 0, 101);

@@ -318,9 +318,12 @@ static void test_fmt_fails(void **state)
 			char *s = NULL;
 			size_t len = 0;
 			FILE *out = open_memstream(&s, &len);
+			struct fmt_look look;
 
 			assert_non_null(out);
-			fmt_init(&f, out, json, 0);
+			fmt_look_init(&look);
+			look.look = FMT_LOOK_PTBPF; /* every event printed */
+			fmt_init(&f, out, json, &look);
 			memset(&se, 0, sizeof(se));
 			for (int i = 0; i < 4; i++) {
 				fail_realloc = i >= after;

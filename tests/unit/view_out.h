@@ -21,10 +21,15 @@ struct out {
 /* The formatter and default options; the test sets o->o, then out_view(). */
 static void out_begin(struct out *o)
 {
+	struct fmt_look look;
+
 	memset(o, 0, sizeof(*o));
 	o->f = open_memstream(&o->s, &o->len);
 	assert_non_null(o->f);
-	fmt_init(&o->fmt, o->f, 0, 0);
+	/* ptbpf's look (--format=ptbpf): every event, "TS PID/TID " */
+	fmt_look_init(&look);
+	look.look = FMT_LOOK_PTBPF;
+	fmt_init(&o->fmt, o->f, 0, &look);
 	view_opts_init(&o->o);
 }
 

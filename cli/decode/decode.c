@@ -223,6 +223,26 @@ static void print_arg(struct sbuf *b, int type, int xlat, const struct ptbpf_ev_
 		fdtable_arg(b, (int)v, type == A_DIRFD); /* -y: "<path>" */
 }
 
+/* Argument i of d's call from its capture, if it has one (nonzero). */
+static int cap_arg(struct sbuf *b, const struct sysdesc *d, const struct cap_set *ent,
+		   const struct cap_set *exit, int i, const uint64_t *args, int type)
+{
+	struct decode_opts hex;
+	int done, xflag;
+
+	/* getrandom's bytes: every one as \xNN, as strace (QUOTE_FORCE_HEX) */
+	if (i || !d || strcmp(d->name, "getrandom"))
+		return caps_print_arg(b, ent, exit, i, args, type);
+	hex = *decode_get_opts();
+	xflag = hex.xflag;
+	hex.xflag = 2;
+	decode_set_opts(&hex);
+	done = caps_print_arg(b, ent, exit, i, args, type);
+	hex.xflag = xflag;
+	decode_set_opts(&hex);
+	return done;
+}
+
 /* The arguments in mask of [from, to), separated by ", ". */
 static void decode_args(struct sbuf *b, const struct sysdesc *d,
 			const struct ptbpf_ev_sys_enter *se, size_t len, const struct cap_set *ent,
@@ -240,7 +260,7 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (type != A_PATH && caps_print_arg(b, ent, exit, i, args, type))
+		if (type != A_PATH && cap_arg(b, d, ent, exit, i, args, type))
 			continue;
 		if (!d) {
 			/* unknown syscall: a path if one was captured, else hex */

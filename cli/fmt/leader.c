@@ -85,7 +85,8 @@ void fmt_threads_event(struct fmt *f, const struct cli_ev *ev)
 	trace_event_id_t id = ev->info.posix_event_id;
 	pid_t tid = ev->tid;
 
-	thread_seen(f, tid);
+	/* a process's exit is its line (exit_tid), whichever thread went last */
+	thread_seen(f, id == PTBPF_EV_PROC_EXIT ? ev->info.posix_pid : tid);
 	if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(struct ptbpf_ev_fork)) {
 		const struct ptbpf_ev_fork *e = ev->data;
 
@@ -110,7 +111,9 @@ void fmt_threads_after(struct fmt *f, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
-	if (id == PTBPF_EV_THREAD_EXIT)
+	/* a process's first thread counts until the process's exit, as
+	 * strace's tcb of it (its +++ line is the process's) */
+	if (id == PTBPF_EV_THREAD_EXIT && ev->tid != ev->info.posix_pid)
 		thread_gone(f, ev->tid);
 	else if (id == PTBPF_EV_PROC_EXIT)
 		thread_gone(f, ev->info.posix_pid);

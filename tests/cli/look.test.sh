@@ -13,7 +13,7 @@
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECK="python3 $HERE/look_check.py"
 command -v strace >/dev/null || skip "strace not installed"
-for prog in summary_calls cli_uev; do
+for prog in sig_cases cli_uev; do
 	[ -x "$PROGS/$prog" ] || fail "no $PROGS/$prog"
 done
 
@@ -61,6 +61,13 @@ both sh -c "$FORKS"
 $CHECK forks "$T/s.txt" "$T/p.txt" || fail "-f: not strace's [pid N] leaders"
 $CHECK align 40 "$T/s.txt" "$T/p.txt" || fail "-f: ' = ' not at strace's column"
 $CHECK marks "$T/s.txt" "$T/p.txt" || fail "-f: not strace's --- and +++ lines"
+# threads: the first counts until its process's +++ line, as strace's
+for c in threads threxit; do
+	both "$PROGS/sig_cases" $c
+	$CHECK forks "$T/s.txt" "$T/p.txt" || fail "-f, threads ($c): not strace's [pid N] leaders"
+	$CHECK marks "$T/s.txt" "$T/p.txt" || fail "-f, threads ($c): not strace's --- and +++ lines"
+	$CHECK align 40 "$T/s.txt" "$T/p.txt" || fail "-f, threads ($c): ' = ' not at strace's column"
+done
 
 # 3. -f into a file: "%-5u " before every line; show of a log alike
 strace -f -o "$T/sf.txt" sh -c "$FORKS" >/dev/null 2>&1 || fail "strace -f -o"

@@ -6,8 +6,11 @@
 #       times, random bytes, the padding before " = ") is applied
 #   look_check.py align COLUMN FILE...   " = " where strace's tabto puts it:
 #       at COLUMN, or one space after the call's ")" when that is further
-#   look_check.py forks FILE...          -f on stderr: "[pid %5u] " exactly
-#       while two processes or more are traced, no leader while one is
+#   look_check.py forks [--strict] FILE...   -f on stderr: "[pid %5u] "
+#       exactly while two processes or more are traced, no leader while one
+#       is (a new one is traced from its first line, or before: strace may
+#       attach it earlier; --strict: from its parent's fork's result, as
+#       ptbpf counts it from its fork)
 #   look_check.py file_pids FILE...      -f -o: "%-5u " before every line
 #   look_check.py times MODE START END MIN FILE...   -t, -tt, -ttt, -r,
 #       -t -r (MODE t, tt, ttt, r, tr): the leader of every line, the time
@@ -106,7 +109,7 @@ def check_pid_field(path, field, line):
         fail('%s: not "[pid %%5u] ": %s' % (path, line))
 
 
-def cmd_forks(paths):
+def cmd_forks(paths, strict):
     for path in paths:
         lines = lines_of(path)
         children = set()
@@ -138,6 +141,11 @@ def cmd_forks(paths):
                 nalive -= 1
             if FORK_ENTRY.match(text):
                 pending += 1
+            m = FORK_RESULT.match(text)
+            if strict and m and int(m.group(1)) in children and int(m.group(1)) not in seen:
+                seen.add(int(m.group(1)))
+                nalive += 1
+                pending = max(0, pending - 1)
         if seen != children:
             fail('%s: children %s, lines of %s' % (path, sorted(children), sorted(seen)))
         if not with_pid or not without:
@@ -253,7 +261,8 @@ def main():
     elif cmd == 'align' and len(a) >= 2:
         cmd_align(a[0], a[1:])
     elif cmd == 'forks' and a:
-        cmd_forks(a)
+        strict = a[0] == '--strict'
+        cmd_forks(a[1:] if strict else a, strict)
     elif cmd == 'file_pids' and a:
         cmd_file_pids(a)
     elif cmd == 'times' and len(a) >= 5:

@@ -362,6 +362,17 @@ static void other_done(struct fmt *f)
 	fmt_line_end(f);
 }
 
+/* -Y: the name of a signal's sender (strace's si_pid=N<name>), or NULL */
+static const char *sender_comm(struct fmt *f, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_signal *e = ev->data;
+
+	if (!f->look.comm || ev->len < offsetof(struct ptbpf_ev_signal, flags) ||
+	    e->sender_pid <= 0)
+		return NULL;
+	return fmt_thread_comm(f, e->sender_pid);
+}
+
 /*
  * The SIGCHLD strace shows delivered though the kernel ignored it: where
  * strace has it, after the syscall its thread is in (else at once).
@@ -371,7 +382,7 @@ static void chld_ignored(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 	pid_t tid = ev->tid;
 
 	line_start(f, ts, ev->info.posix_pid, tid);
-	fmt_signal_deliver(&f->line, ev->data, ev->len);
+	fmt_signal_deliver(&f->line, ev->data, ev->len, sender_comm(f, ev));
 	if ((f->have_held && f->held.tid == tid) || unfinished_has(f, tid)) {
 		sb_putc(&f->line, '\n');
 		if (!f->line.failed)
@@ -442,6 +453,8 @@ static void text_result(struct fmt *f, const struct cli_ev *ev, const char *sys,
 	}
 	ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
 	decode_sys_ret(&f->line, ev->desc, args, ret);
+	if (f->look.comm && ret > 0 && ret <= INT32_MAX)
+		fmt_pid_result(f, sys, (pid_t)ret);		/* -Y */
 	fdtable_ret(&f->line, sys, ret, sys_result_is_fd(sys)); /* -y */
 	decode_sys_after_ret(&f->line, ev->data, ev->len);
 }
@@ -518,7 +531,10 @@ static void text_other(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		if (f->have_held && f->ndeferred >= 64)
 			held_unfinished(f);
 		line_start(f, ts, ev->info.posix_pid, tid);
-		fmt_other_text(&f->line, ev, f->look.look);
+		if (ev->info.posix_event_id == PTBPF_EV_SIGNAL_DELIVER && sender_comm(f, ev))
+			fmt_signal_deliver(&f->line, ev->data, ev->len, sender_comm(f, ev));
+		else
+			fmt_other_text(&f->line, ev, f->look.look);
 		other_done(f);
 	}
 	if (fmt_signal_ignored_chld(ev) && !(f->look.sigs_hidden & (1ull << (SIGCHLD - 1))))

@@ -60,7 +60,8 @@ void fmt_hold_fini(struct fmt_hold *h);
 /* signal.c: a signal's code: "SI_USER", "CLD_EXITED", ... or the number */
 void fmt_sig_code(struct sbuf *b, int signo, int code);
 /* the line of a signal_deliver; nonzero: it has none */
-void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
+void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len,
+			const char *comm);
 int fmt_signal_hidden(const struct cli_ev *ev);
 struct fmt;
 /* -e signal=: is ev the delivery of a signal not printed, or a death by one? */
@@ -205,6 +206,9 @@ void fmt_other_text(struct sbuf *b, const struct cli_ev *ev, int look);
 void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive, const char *comm);
 /* tid's name now (-Y), "" without -Y or when unknown. */
 const char *fmt_thread_comm(struct fmt *f, pid_t tid);
+/* -Y: "<name>" after the pid sys returned, as strace's (while the process
+ * is there: a pid wait4 returns was reaped, it has none, nor later). */
+void fmt_pid_result(struct fmt *f, const char *sys, pid_t pid);
 /* Spaces before " = " up to the result column (-a). */
 void fmt_tab(struct fmt *f);
 /* Before ev is printed: its thread is counted, its name known (-Y). */

@@ -196,6 +196,26 @@ const char *fmt_thread_comm(struct fmt *f, pid_t tid)
 	return f->look.comm ? thread_comm(f, tid) : "";
 }
 
+void fmt_pid_result(struct fmt *f, const char *sys, pid_t pid)
+{
+	static const char *const pids[] = { "getpid", "gettid", "getppid", "fork",
+					    "vfork",  "clone",	"clone3" };
+	const char *c;
+
+	if (!strcmp(sys, "wait4")) {
+		set_comm(f, pid, "", 0); /* reaped: /proc has it no more */
+		return;
+	}
+	for (size_t i = 0; i < sizeof(pids) / sizeof(pids[0]); i++) {
+		if (!strcmp(sys, pids[i])) {
+			c = thread_comm(f, pid);
+			if (*c)
+				sb_printf(&f->line, "<%s>", c);
+			return;
+		}
+	}
+}
+
 void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive, const char *comm)
 {
 

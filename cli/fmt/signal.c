@@ -85,8 +85,10 @@ int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev)
 	       sig_hidden(f, x->exit_code & 0x7f);
 }
 
-/* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, ...} ---" */
-void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len)
+/* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, ...} ---"
+ * (comm: the sender's name after its pid, -Y; NULL or "": none) */
+void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len,
+			const char *comm)
 {
 	sb_puts(b, "--- ");
 	decode_signal(b, e->signo);
@@ -94,7 +96,10 @@ void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t 
 	decode_signal(b, e->signo);
 	sb_puts(b, ", si_code=");
 	fmt_sig_code(b, e->signo, e->code);
-	sb_printf(b, ", si_pid=%d, si_uid=%d", e->sender_pid, e->sender_uid);
+	sb_printf(b, ", si_pid=%d", e->sender_pid);
+	if (comm && *comm)
+		sb_printf(b, "<%s>", comm);
+	sb_printf(b, ", si_uid=%d", e->sender_uid);
 	if (sig_flags(e, len) & PTBPF_SIG_CHLD) {
 		/* as strace: an exit code is a number, any other state a signal */
 		sb_puts(b, ", si_status=");

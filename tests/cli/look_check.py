@@ -21,6 +21,7 @@
 #       the names seen
 #   look_check.py marks STRACE PTBPF     the "---" and "+++" lines, leaders
 #       and pids set aside: the same ones in both (in any order)
+#   look_check.py lines FILE             the lines, strace's messages removed
 # strace's own messages ("strace: Process N attached", which may cut a
 # line in two) are set aside first. Exit 1 with the reason on failure.
 import difflib
@@ -271,8 +272,10 @@ def main():
         cmd_comm(a)
     elif cmd == 'marks' and len(a) == 2:
         cmd_marks(*a)
+    elif cmd == 'lines' and len(a) == 1:
+        print('\n'.join(lines_of(a[0])))
     else:
-        sys.exit('usage: look_check.py same|align|forks|file_pids|times|comm|marks ... (see its head)')
+        sys.exit('usage: look_check.py same|align|forks|file_pids|times|comm|marks|lines ... (see its head)')
 
 
 if __name__ == '__main__':

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
@@ -209,6 +210,33 @@ static void print_path(struct sbuf *b, const struct ptbpf_ev_sys_enter *se, size
 		sb_printf(b, "%#lx", raw);
 }
 
+static const char *(*pid_name_of)(void *ctx, int pid);
+static void *pid_name_ctx;
+
+void decode_set_pid_names(const char *(*name_of)(void *ctx, int pid), void *ctx)
+{
+	pid_name_of = name_of;
+	pid_name_ctx = ctx;
+}
+
+/*
+ * -Y: "<name>" after a pid argument, as strace's printpid() (a process or
+ * thread id, not a process group's: setpgid's second, kill's and wait4's
+ * below 0, waitid's unless P_PID).
+ */
+static void pid_arg_name(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, int i)
+{
+	int pid = (int)args[i];
+	const char *name;
+
+	if (!pid_name_of || !d || pid <= 0 || (i == 1 && !strcmp(d->name, "setpgid")) ||
+	    (!strcmp(d->name, "waitid") && args[0] != P_PID))
+		return;
+	name = pid_name_of(pid_name_ctx, pid);
+	if (name && *name)
+		sb_printf(b, "<%s>", name);
+}
+
 /* args: se->args as uint64_t (the printers' type; __u64 is another) */
 static void print_arg(struct sbuf *b, int type, int xlat, const struct ptbpf_ev_sys_enter *se,
 		      size_t len, const uint64_t *args, int argi)
@@ -271,6 +299,8 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 					type = A_PATH;
 		}
 		print_arg(b, type, d ? d->a[i].xlat : XL_, se, len, args, i);
+		if (type == A_PID)
+			pid_arg_name(b, d, args, i);
 	}
 }
 

@@ -51,6 +51,8 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->tmp);
 	fmt_json_entries_free(f);
 	fmt_threads_fini(f);
+	if (f->look.comm)
+		decode_set_pid_names(NULL, NULL); /* not f's, gone */
 }
 
 int fmt_failed(const struct fmt *f)
@@ -556,9 +558,18 @@ static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		text_resumed(f, ev, ts, sys);
 }
 
+static const char *pid_name(void *ctx, int pid)
+{
+	return fmt_thread_comm(ctx, pid);
+}
+
 static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 {
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+
+	/* -Y: pid arguments with this output's names (-ff has several) */
+	if (f->look.comm)
+		decode_set_pid_names(pid_name, f);
 
 	restart_close(f, ev);
 	fmt_threads_event(f, ev);

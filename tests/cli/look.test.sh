@@ -111,13 +111,14 @@ p=$($CHECK comm "$T/p.txt") || { echo "$p"; fail "-Y"; }
 [ "$s" = "$p" ] || fail "-Y: names $p, strace's $s"
 echo "-Y: $p"
 grep -q '^\[pid  *[0-9]*<sh>\] execve("/usr/bin/cat"' "$T/p.txt" || fail "-Y: execve's line not under the old name"
-# and after the pids calls return, as strace's: a new process's, none after
-# wait4 reaped it (nor in the SIGCHLD then)
+# and after the pids calls take and return, as strace's: a new process's,
+# none after wait4 reaped it (nor in the SIGCHLD then)
 for w in s p; do
 	$CHECK lines "$T/$w.txt" >"$T/$w.lines" || fail "lines of $w.txt"
 	grep -q -E '^(clone\(|\[pid +[0-9]+<sh>\] <\.\.\. clone resumed>).*\) += [0-9]+<sh>$' "$T/$w.lines" ||
 		fail "-Y: clone's result without its name ($w)"
 	grep -q -E '^getpid\(\) += [0-9]+<sh>$' "$T/$w.lines" || fail "-Y: getpid's result without its name ($w)"
+	grep -q -E '^kill\([0-9]+<sh>, 0\) += 0$' "$T/$w.lines" || fail "-Y: kill's pid without its name ($w)"
 	grep -E 'wait4.*\) += [0-9]+<' "$T/$w.lines" && fail "-Y: the name of a process wait4 reaped ($w)"
 done
 

@@ -77,8 +77,20 @@ void caps_of_entry(struct cap_set *cs, const void *data, size_t len)
 
 void caps_of_exit(struct cap_set *cs, const void *data, size_t len)
 {
+	int64_t ret;
+	int n = 0;
+
 	caps_after(cs, data, len, EXIT_FIXED, offsetof(struct ptbpf_ev_sys_exit_ext, flags),
 		   offsetof(struct ptbpf_ev_sys_exit_ext, path_len));
+	if (!cs->n)
+		return;
+	/* wait4 = 0 (WNOHANG, no child changed): no status was written, strace
+	 * prints its address */
+	memcpy(&ret, (const char *)data + offsetof(struct ptbpf_ev_sys_exit_ext, ret), sizeof(ret));
+	for (int i = 0; i < cs->n; i++)
+		if (ret || cs->c[i].h.type != PTBPF_CAP_WAIT_STATUS)
+			cs->c[n++] = cs->c[i];
+	cs->n = n;
 }
 
 int caps_exit_arg(const void *data, size_t len)

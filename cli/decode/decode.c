@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <ptbpf/ptbpf.h>
 
@@ -209,6 +210,33 @@ static void print_path(struct sbuf *b, const struct ptbpf_ev_sys_enter *se, size
 		sb_printf(b, "%#lx", raw);
 }
 
+static const char *(*pid_name_of)(void *ctx, int pid);
+static void *pid_name_ctx;
+
+void decode_set_pid_names(const char *(*name_of)(void *ctx, int pid), void *ctx)
+{
+	pid_name_of = name_of;
+	pid_name_ctx = ctx;
+}
+
+/*
+ * -Y: "<name>" after a pid argument, as strace's printpid() (a process or
+ * thread id, not a process group's: setpgid's second, kill's and wait4's
+ * below 0, waitid's unless P_PID).
+ */
+static void pid_arg_name(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, int i)
+{
+	int pid = (int)args[i];
+	const char *name;
+
+	if (!pid_name_of || !d || pid <= 0 || (i == 1 && !strcmp(d->name, "setpgid")) ||
+	    (!strcmp(d->name, "waitid") && args[0] != P_PID))
+		return;
+	name = pid_name_of(pid_name_ctx, pid);
+	if (name && *name)
+		sb_printf(b, "<%s>", name);
+}
+
 /* args: se->args as uint64_t (the printers' type; __u64 is another) */
 static void print_arg(struct sbuf *b, int type, int xlat, const struct ptbpf_ev_sys_enter *se,
 		      size_t len, const uint64_t *args, int argi)
@@ -221,6 +249,26 @@ static void print_arg(struct sbuf *b, int type, int xlat, const struct ptbpf_ev_
 		scalar_arg(b, type, xlat, args, argi);
 	if (type == A_FD || type == A_DIRFD)
 		fdtable_arg(b, (int)v, type == A_DIRFD); /* -y: "<path>" */
+}
+
+/* Argument i of d's call from its capture, if it has one (nonzero). */
+static int cap_arg(struct sbuf *b, const struct sysdesc *d, const struct cap_set *ent,
+		   const struct cap_set *exit, int i, const uint64_t *args, int type)
+{
+	struct decode_opts hex;
+	int done, xflag;
+
+	/* getrandom's bytes: every one as \xNN, as strace (QUOTE_FORCE_HEX) */
+	if (i || !d || strcmp(d->name, "getrandom"))
+		return caps_print_arg(b, ent, exit, i, args, type);
+	hex = *decode_get_opts();
+	xflag = hex.xflag;
+	hex.xflag = 2;
+	decode_set_opts(&hex);
+	done = caps_print_arg(b, ent, exit, i, args, type);
+	hex.xflag = xflag;
+	decode_set_opts(&hex);
+	return done;
 }
 
 /* The arguments in mask of [from, to), separated by ", ". */
@@ -240,7 +288,7 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 		if (!first)
 			sb_puts(b, ", ");
 		first = 0;
-		if (type != A_PATH && caps_print_arg(b, ent, exit, i, args, type))
+		if (type != A_PATH && cap_arg(b, d, ent, exit, i, args, type))
 			continue;
 		if (!d) {
 			/* unknown syscall: a path if one was captured, else hex */
@@ -251,6 +299,8 @@ static void decode_args(struct sbuf *b, const struct sysdesc *d,
 					type = A_PATH;
 		}
 		print_arg(b, type, d ? d->a[i].xlat : XL_, se, len, args, i);
+		if (type == A_PID)
+			pid_arg_name(b, d, args, i);
 	}
 }
 

@@ -96,6 +96,9 @@ const char *sys_arg_name(const char *sys, int i);
 /* What strace prints after the result, from the exit's captures (poll's revents). */
 void decode_sys_after_ret(struct sbuf *b, const void *xdata, size_t xlen);
 void decode_signal(struct sbuf *b, int sig);
+/* -Y: the names printed after pid arguments, name_of(ctx, pid) ("" or NULL:
+ * none); name_of NULL: none (the default). */
+void decode_set_pid_names(const char *(*name_of)(void *ctx, int pid), void *ctx);
 void decode_exit_status(struct sbuf *b, int status);
 const char *errno_name(int e);
 const char *errno_desc(int e);

@@ -51,6 +51,8 @@ void fmt_fini(struct fmt *f)
 	sb_free(&f->tmp);
 	fmt_json_entries_free(f);
 	fmt_threads_fini(f);
+	if (f->look.comm)
+		decode_set_pid_names(NULL, NULL); /* not f's, gone */
 }
 
 int fmt_failed(const struct fmt *f)
@@ -102,7 +104,14 @@ void fmt_lines_after(struct fmt *f, const char *text)
 
 static void line_start(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
 {
-	fmt_leader(f, ts, pid, tid);
+	fmt_leader(f, ts, pid, tid, f->nalive, NULL);
+}
+
+/* The held entry's line: its leader as strace printed it at the entry
+ * (the threads counted then, not those seen since). */
+static void held_start(struct fmt *f, pid_t tid)
+{
+	fmt_leader(f, f->held_ts, f->held.info.posix_pid, tid, f->held_nalive, f->held_comm);
 }
 
 /* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
@@ -229,7 +238,7 @@ static void held_out(struct fmt *f, int detached)
 	pid = f->held.info.posix_pid;
 	tid = f->held.tid;
 	sys = sys_name_of(&f->held);
-	line_start(f, f->held_ts, pid, tid);
+	held_start(f, tid);
 	cut = f->line.len;
 	/* detached: no resumed line, so the whole entry (an exec's argv too) */
 	if (!detached && f->held_data.len && !fmt_late_faults(&f->held_data) &&
@@ -398,6 +407,17 @@ static void other_done(struct fmt *f)
 	fmt_line_end(f);
 }
 
+/* -Y: the name of a signal's sender (strace's si_pid=N<name>), or NULL */
+static const char *sender_comm(struct fmt *f, const struct cli_ev *ev)
+{
+	const struct ptbpf_ev_signal *e = ev->data;
+
+	if (!f->look.comm || ev->len < offsetof(struct ptbpf_ev_signal, flags) ||
+	    e->sender_pid <= 0)
+		return NULL;
+	return fmt_thread_comm(f, e->sender_pid);
+}
+
 /*
  * The SIGCHLD strace shows delivered though the kernel ignored it: where
  * strace has it, after the syscall its thread is in (else at once).
@@ -407,7 +427,7 @@ static void chld_ignored(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 	pid_t tid = ev->tid;
 
 	line_start(f, ts, ev->info.posix_pid, tid);
-	fmt_signal_deliver(&f->line, ev->data, ev->len);
+	fmt_signal_deliver(&f->line, ev->data, ev->len, sender_comm(f, ev));
 	if ((f->have_held && f->held.tid == tid) || unfinished_has(f, tid)) {
 		sb_putc(&f->line, '\n');
 		if (!f->line.failed)
@@ -458,6 +478,10 @@ static void text_entry(struct fmt *f, const struct cli_ev *ev, int64_t ts, const
 		f->held.name = f->held.name_buf;
 	f->held.data = NULL;
 	f->held_ts = ts;
+	f->held_nalive = f->nalive;
+	f->held_comm[0] = '\0';
+	if (f->look.comm)
+		snprintf(f->held_comm, sizeof(f->held_comm), "%s", fmt_thread_comm(f, ev->tid));
 	f->have_held = 1;
 }
 
@@ -474,6 +498,8 @@ static void text_result(struct fmt *f, const struct cli_ev *ev, const char *sys,
 	}
 	ret = ((const struct ptbpf_ev_sys_exit *)ev->data)->ret;
 	decode_sys_ret(&f->line, ev->desc, args, ret);
+	if (f->look.comm && ret > 0 && ret <= INT32_MAX)
+		fmt_pid_result(f, sys, (pid_t)ret);		/* -Y */
 	fdtable_ret(&f->line, sys, ret, sys_result_is_fd(sys)); /* -y */
 	decode_sys_after_ret(&f->line, ev->data, ev->len);
 }
@@ -486,7 +512,7 @@ static void text_exit_held(struct fmt *f, const struct cli_ev *ev, int64_t ts, c
 	f->have_held = 0;
 	f->held_ts = exit_entry_ts(ev, f->held_ts);
 	fmt_late_redo(&f->held_text, &f->held_data, sys, ev);
-	line_start(f, f->held_ts, ev->info.posix_pid, ev->tid);
+	held_start(f, ev->tid);
 	sb_cat(&f->line, &f->held_text);
 	fmt_tab(f);
 	ret_at = f->line.len;
@@ -516,11 +542,12 @@ static void text_resumed(struct fmt *f, const struct cli_ev *ev, int64_t ts, con
 	int64_t entry_ts;
 	size_t ret_at;
 
+	/* not printed: the held entry of another thread is not cut by it */
+	if (!unfinished_has(f, ev->tid) && child_return(f, ev, sys))
+		return;
 	held_unfinished(f);
 	late_close(f, ev, sys);
 	entry_ts = unfinished_del(f, ev->tid);
-	if (entry_ts < 0 && child_return(f, ev, sys))
-		return;
 	line_start(f, ts, ev->info.posix_pid, ev->tid);
 	sb_puts(&f->line, "<... ");
 	sb_puts(&f->line, sys);
@@ -549,7 +576,10 @@ static void text_other(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		if (f->have_held && f->ndeferred >= 64)
 			held_unfinished(f);
 		line_start(f, ts, ev->info.posix_pid, tid);
-		fmt_other_text(&f->line, ev, f->look.look);
+		if (ev->info.posix_event_id == PTBPF_EV_SIGNAL_DELIVER && sender_comm(f, ev))
+			fmt_signal_deliver(&f->line, ev->data, ev->len, sender_comm(f, ev));
+		else
+			fmt_other_text(&f->line, ev, f->look.look);
 		other_done(f);
 	}
 	if (fmt_signal_ignored_chld(ev) && !(f->look.sigs_hidden & (1ull << (SIGCHLD - 1))))
@@ -596,9 +626,18 @@ void fmt_note(struct fmt *f, const struct cli_ev *ev)
 	fmt_threads_after(f, ev);
 }
 
+static const char *pid_name(void *ctx, int pid)
+{
+	return fmt_thread_comm(ctx, pid);
+}
+
 static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 {
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
+
+	/* -Y: pid arguments with this output's names (-ff has several) */
+	if (f->look.comm)
+		decode_set_pid_names(pid_name, f);
 
 	restart_close(f, ev);
 	threads_before(f, ev);

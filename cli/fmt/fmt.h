@@ -60,10 +60,11 @@ void fmt_hold_fini(struct fmt_hold *h);
 /* signal.c: a signal's code: "SI_USER", "CLD_EXITED", ... or the number */
 void fmt_sig_code(struct sbuf *b, int signo, int code);
 /* the line of a signal_deliver; nonzero: it has none */
-void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len);
+void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len,
+			const char *comm);
 int fmt_signal_hidden(const struct cli_ev *ev);
 struct fmt;
-/* -e signal=: is ev the delivery of a signal not printed? */
+/* -e signal=: is ev the delivery of a signal not printed, or a death by one? */
 int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev);
 /* nonzero: ev is a signal_generate of a SIGCHLD the kernel ignored, which
  * strace shows delivered (its line goes after tid's syscall: fmt_chld_*) */
@@ -99,6 +100,7 @@ struct fmt_look {
 	int comm;	      /* -Y: the command name after the pid */
 	int acolumn;	      /* -a: the column of " = " (strace's 40) */
 	int live;	      /* the threads run now: a name not seen is read from /proc */
+	int forks;	      /* -f: a new thread is counted from its fork (strace attaches it) */
 	int all_events;	      /* ptbpf's own events printed too (-e named them) */
 	unsigned int quiet;   /* FMT_Q_* not printed */
 	uint64_t sigs_hidden; /* -e signal=: bit N-1, signal N not printed */
@@ -126,7 +128,9 @@ struct fmt {
 	uint64_t held_args[6], resume_args[6];
 	int held_args_ok, resume_args_ok;
 	int64_t held_ts;
-	struct sbuf deferred; /* other events seen while an entry is held */
+	size_t held_nalive;		/* the threads counted at its entry (its leader) */
+	char held_comm[PTBPF_COMM_LEN]; /* its thread's name then (-Y) */
+	struct sbuf deferred;		/* other events seen while an entry is held */
 	int ndeferred;
 	/* lines under the next exit printed (-k's frames), before what was
 	 * deferred: taken (NULL) when it is printed */
@@ -212,8 +216,15 @@ void fmt_json_fields_entry(struct sbuf *b, const struct cli_ev *ev, const void *
 void fmt_other_text(struct sbuf *b, const struct cli_ev *ev, int look);
 
 /* leader.c: strace's printleader and tabto, and the threads it counts */
-/* Begins a line at ts of thread tid of pid with its leader. */
-void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid);
+/* Begins a line at ts of thread tid of pid with its leader, nalive
+ * threads counted and comm its name (-Y; NULL: its name now), as strace
+ * printed them when the line began. */
+void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive, const char *comm);
+/* tid's name now (-Y), "" without -Y or when unknown. */
+const char *fmt_thread_comm(struct fmt *f, pid_t tid);
+/* -Y: "<name>" after the pid sys returned, as strace's (while the process
+ * is there: a pid wait4 returns was reaped, it has none, nor later). */
+void fmt_pid_result(struct fmt *f, const char *sys, pid_t pid);
 /* Spaces before " = " up to the result column (-a). */
 void fmt_tab(struct fmt *f);
 /* The thread ev is the first event of, or whose fork it is, if not

@@ -85,23 +85,30 @@ void fmt_thread_known(struct fmt *f, pid_t tid)
 		f->nalive++;
 }
 
-static pid_t fork_child(const struct cli_ev *ev)
+/* strace -f counts a new thread once attached, in its fork */
+static pid_t fork_child(const struct fmt *f, const struct cli_ev *ev)
 {
 	const struct ptbpf_ev_fork *e = ev->data;
 
-	if (ev->info.posix_event_id != PTBPF_EV_PROC_FORK || ev->len < sizeof(*e))
+	if (!f->look.forks || ev->info.posix_event_id != PTBPF_EV_PROC_FORK || ev->len < sizeof(*e))
 		return 0;
 	return e->child_tid;
 }
 
+/* a process's exit is its line (exit_tid), whichever thread went last */
+static pid_t event_thread(const struct cli_ev *ev)
+{
+	return ev->info.posix_event_id == PTBPF_EV_PROC_EXIT ? ev->info.posix_pid : ev->tid;
+}
+
 pid_t fmt_new_thread(const struct fmt *f, const struct cli_ev *ev)
 {
-	pid_t child = fork_child(ev);
+	pid_t child = fork_child(f, ev), tid = event_thread(ev);
 
 	if (child > 0 && !pidmap_get(&f->alive, child))
 		return child;
-	if (ev->tid > 0 && !pidmap_get(&f->alive, ev->tid))
-		return ev->tid;
+	if (tid > 0 && !pidmap_get(&f->alive, tid))
+		return tid;
 	return 0;
 }
 
@@ -109,16 +116,13 @@ void fmt_threads_event(struct fmt *f, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
-	fmt_thread_known(f, ev->tid);
-	/* strace counts a child from its attach, in its parent's fork */
-	fmt_thread_known(f, fork_child(ev));
-	if (!f->look.comm)
-		return;
-	if (id == PTBPF_EV_PROC_FORK && ev->len >= sizeof(struct ptbpf_ev_fork)) {
+	fmt_thread_known(f, event_thread(ev));
+	fmt_thread_known(f, fork_child(f, ev));
+	if (id == PTBPF_EV_PROC_FORK && f->look.comm && ev->len >= sizeof(struct ptbpf_ev_fork)) {
 		const struct ptbpf_ev_fork *e = ev->data;
 
 		set_comm(f, e->child_tid, e->comm, strnlen(e->comm, sizeof(e->comm)));
-	} else if (id == PTBPF_EV_PROC_EXEC &&
+	} else if (f->look.comm && id == PTBPF_EV_PROC_EXEC &&
 		   ev->len >= offsetof(struct ptbpf_ev_exec, filename)) {
 		exec_comm(f, ev);
 	}
@@ -134,7 +138,9 @@ void fmt_threads_after(struct fmt *f, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
-	if (id == PTBPF_EV_THREAD_EXIT)
+	/* a process's first thread counts until the process's exit, as
+	 * strace's tcb of it (its +++ line is the process's) */
+	if (id == PTBPF_EV_THREAD_EXIT && ev->tid != ev->info.posix_pid)
 		thread_gone(f, ev->tid);
 	else if (id == PTBPF_EV_PROC_EXIT)
 		thread_gone(f, ev->info.posix_pid);
@@ -157,8 +163,10 @@ int fmt_look_hides(const struct fmt *f, const struct cli_ev *ev)
 
 	if (f->look.look != FMT_LOOK_STRACE)
 		return 0;
+	/* -e quiet=exit: "+++ exited with N +++", not "+++ killed by ..." */
 	if ((id == PTBPF_EV_PROC_EXIT || id == PTBPF_EV_THREAD_EXIT) &&
-	    (f->look.quiet & FMT_Q_EXIT))
+	    (f->look.quiet & FMT_Q_EXIT) && ev->len >= sizeof(struct ptbpf_ev_exit) &&
+	    !(((const struct ptbpf_ev_exit *)ev->data)->exit_code & 0x7f))
 		return 1;
 	if (f->look.all_events)
 		return 0;
@@ -210,17 +218,42 @@ static void leader_times(struct fmt *f, int64_t ts)
 	f->last_line_ts = ts;
 }
 
-void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid)
+const char *fmt_thread_comm(struct fmt *f, pid_t tid)
 {
-	const char *comm;
+	return f->look.comm ? thread_comm(f, tid) : "";
+}
+
+void fmt_pid_result(struct fmt *f, const char *sys, pid_t pid)
+{
+	static const char *const pids[] = { "getpid", "gettid", "getppid", "fork",
+					    "vfork",  "clone",	"clone3" };
+	const char *c;
+
+	if (!strcmp(sys, "wait4")) {
+		set_comm(f, pid, "", 0); /* reaped: /proc has it no more */
+		return;
+	}
+	for (size_t i = 0; i < sizeof(pids) / sizeof(pids[0]); i++) {
+		if (!strcmp(sys, pids[i])) {
+			c = thread_comm(f, pid);
+			if (*c)
+				sb_printf(&f->line, "<%s>", c);
+			return;
+		}
+	}
+}
+
+void fmt_leader(struct fmt *f, int64_t ts, pid_t pid, pid_t tid, size_t nalive, const char *comm)
+{
 
 	fmt_line_begin(f);
 	if (f->look.look == FMT_LOOK_PTBPF) {
 		sb_line_prefix(&f->line, &f->prefix, f->look.tflag ? ts : ts - f->origin, pid, tid);
 		return;
 	}
-	if (f->look.pids == FMT_PID_FILE || (f->look.pids == FMT_PID_AUTO && f->nalive > 1)) {
-		comm = f->look.comm ? thread_comm(f, tid) : "";
+	if (f->look.pids == FMT_PID_FILE || (f->look.pids == FMT_PID_AUTO && nalive > 1)) {
+		if (!comm)
+			comm = fmt_thread_comm(f, tid);
 		if (f->look.pids == FMT_PID_AUTO)
 			sb_printf(&f->line, "[pid %5u", (unsigned int)tid);
 		else

@@ -125,7 +125,7 @@ static void text_signal_generate(struct sbuf *b, const struct cli_ev *ev)
 
 static void text_signal_deliver(struct sbuf *b, const struct cli_ev *ev)
 {
-	fmt_signal_deliver(b, ev->data, ev->len);
+	fmt_signal_deliver(b, ev->data, ev->len, NULL);
 }
 
 /* Not sb_printf: a blocking syscall brings three of these, as many lines

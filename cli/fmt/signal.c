@@ -66,17 +66,29 @@ int fmt_signal_hidden(const struct cli_ev *ev)
 	       (sig_flags(ev->data, ev->len) & PTBPF_SIG_GROUP_KILL);
 }
 
-int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev)
+static int sig_hidden(const struct fmt *f, int signo)
 {
-	const struct ptbpf_ev_signal *e = ev->data;
-
-	return ev->info.posix_event_id == PTBPF_EV_SIGNAL_DELIVER &&
-	       ev->len >= offsetof(struct ptbpf_ev_signal, flags) && e->signo > 0 &&
-	       e->signo <= 64 && (f->look.sigs_hidden & (1ull << (e->signo - 1)));
+	return signo > 0 && signo <= 64 && (f->look.sigs_hidden & (1ull << (signo - 1)));
 }
 
-/* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, ...} ---" */
-void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len)
+int fmt_signal_filtered(const struct fmt *f, const struct cli_ev *ev)
+{
+	trace_event_id_t id = ev->info.posix_event_id;
+	const struct ptbpf_ev_signal *e = ev->data;
+	const struct ptbpf_ev_exit *x = ev->data;
+
+	if (id == PTBPF_EV_SIGNAL_DELIVER)
+		return ev->len >= offsetof(struct ptbpf_ev_signal, flags) &&
+		       sig_hidden(f, e->signo);
+	/* strace's "+++ killed by SIG... +++" is of the signal set too */
+	return (id == PTBPF_EV_PROC_EXIT || id == PTBPF_EV_THREAD_EXIT) && ev->len >= sizeof(*x) &&
+	       sig_hidden(f, x->exit_code & 0x7f);
+}
+
+/* "--- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, ...} ---"
+ * (comm: the sender's name after its pid, -Y; NULL or "": none) */
+void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t len,
+			const char *comm)
 {
 	sb_puts(b, "--- ");
 	decode_signal(b, e->signo);
@@ -84,7 +96,10 @@ void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t 
 	decode_signal(b, e->signo);
 	sb_puts(b, ", si_code=");
 	fmt_sig_code(b, e->signo, e->code);
-	sb_printf(b, ", si_pid=%d, si_uid=%d", e->sender_pid, e->sender_uid);
+	sb_printf(b, ", si_pid=%d", e->sender_pid);
+	if (comm && *comm)
+		sb_printf(b, "<%s>", comm);
+	sb_printf(b, ", si_uid=%d", e->sender_uid);
 	if (sig_flags(e, len) & PTBPF_SIG_CHLD) {
 		/* as strace: an exit code is a number, any other state a signal */
 		sb_puts(b, ", si_status=");

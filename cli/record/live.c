@@ -180,6 +180,7 @@ int record_live(struct rec *r)
 	c.mono2real = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_MONOTONIC);
 	view_look(&r->a->view, &look, r->a->text_out != NULL,
 		  r->a->follow || strchr(r->a->pids ? r->a->pids : "", ','), 1);
+	look.forks = r->a->follow; /* several -p: their children are not traced */
 	fmt_init(&f, r->out.f, r->a->json, &look);
 	/* they run, traced, before their first event (strace's attached) */
 	for (int i = 0; i < r->npids; i++)

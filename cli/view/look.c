@@ -214,17 +214,13 @@ static error_t look_parse(int key, char *arg, struct argp_state *state)
 		o->comm = 1;
 		break;
 	case 'q':
-		/* -qq: getopt gives the second q as -q's optional argument */
-		if (arg && arg[0] && strspn(arg, "q") == strlen(arg)) {
-			o->nq += (int)strlen(arg);
-			arg = NULL;
-		}
-		if (arg) {
+		/* "-qq" is -q with the argument "q": more -q, as strace's */
+		if (arg && (!*arg || arg[strspn(arg, "q")])) {
 			if (view_look_qualifier(o, "quiet", 5, arg, msg, sizeof(msg)))
 				argp_failure(state, CLI_EXIT_USAGE, 0, "--quiet: %s", msg);
 		} else {
 			/* -q: attach and personality, -qq: exit too, -qqq: all */
-			o->nq++;
+			o->nq += 1 + (arg ? (int)strlen(arg) : 0);
 			o->quiet = o->nq == 1	? FMT_Q_ATTACH | FMT_Q_PERSONALITY
 				   : o->nq == 2 ? FMT_Q_ATTACH | FMT_Q_PERSONALITY | FMT_Q_EXIT
 						: FMT_Q_ALL;
@@ -256,6 +252,7 @@ void view_look(const struct view_opts *o, struct fmt_look *l, int to_file, int f
 	l->quiet = o->quiet;
 	l->sigs_hidden = o->sigs_hidden;
 	l->live = live;
+	l->forks = follow;
 	l->all_events = o->look == FMT_LOOK_PTBPF || o->named_events;
 	/* strace -o FILE: the pid on every line with -f (or several -p) */
 	l->pids = to_file && follow ? FMT_PID_FILE : FMT_PID_AUTO;

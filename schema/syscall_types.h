@@ -45,6 +45,7 @@ enum atype {
 	A_IOCTLARG,  /* ioctl's third argument: an fd for FICLONE, else hex */
 	A_STATXFL,   /* AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW */
 	A_CLOCKID,   /* CLOCK_MONOTONIC */
+	A_HEXBUF,    /* a buffer strace prints all in hex (getrandom's): its capture */
 	A_COUNT
 };
 
@@ -53,7 +54,7 @@ enum rtype {
 	R_HEX,	   /* 0x... (addresses) */
 	R_NONE,	   /* does not return (exit) */
 	R_FCNTL,   /* by the command: 0x8002 (flags O_RDWR|O_LARGEFILE) */
-	R_OCT,	   /* octal: umask's 022 */
+	R_OCT,	   /* octal, 3 digits: umask's 022, 000 */
 	R_TIMEOUT, /* 0 is "0 (Timeout)" (poll, select) */
 	R_FD,	   /* a new fd (strace's RVAL_FD): -y prints its path */
 };
@@ -65,6 +66,7 @@ enum sform {
 	S_FCNTL,  /* no third argument for F_GETFD ... */
 	S_FUTEX,  /* those its op uses */
 	S_MREMAP, /* new_address only with MREMAP_MAYMOVE|MREMAP_FIXED */
+	S_IOCTL,  /* no third argument for the commands of xlat/ioctl_noarg.in (FIOCLEX) */
 };
 
 /* What a call does to fds (FDOP): what -P needs to follow them. */

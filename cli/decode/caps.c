@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -59,6 +60,7 @@ static void caps_after(struct cap_set *cs, const void *data, size_t len, size_t 
 	size_t paths;
 
 	cs->n = 0;
+	cs->has_ret = 0;
 	if (!data || len < fixed)
 		return;
 	memcpy(&flags, (const char *)data + flags_at, sizeof(flags));
@@ -79,6 +81,11 @@ void caps_of_exit(struct cap_set *cs, const void *data, size_t len)
 {
 	caps_after(cs, data, len, EXIT_FIXED, offsetof(struct ptbpf_ev_sys_exit_ext, flags),
 		   offsetof(struct ptbpf_ev_sys_exit_ext, path_len));
+	if (data && len >= EXIT_FIXED) {
+		memcpy(&cs->ret, (const char *)data + offsetof(struct ptbpf_ev_sys_exit_ext, ret),
+		       sizeof(cs->ret));
+		cs->has_ret = 1;
+	}
 }
 
 int caps_exit_arg(const void *data, size_t len)
@@ -357,6 +364,9 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		}
 		return len && len % 4 == 0 ? fmt_int_array(b, p, len, len / 4) : -1;
 	case PTBPF_CAP_WAIT_STATUS:
+		/* wait4's WNOHANG finding no child: the status is untouched */
+		if (cs && cs->has_ret && cs->ret <= 0)
+			return -1;
 		return fmt_wait_status(b, p, len);
 	case PTBPF_CAP_SIGACTION:
 		return fmt_sigaction(b, p, len);
@@ -538,6 +548,20 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 			sb_printf(b, "[%d => %d]", a, z);
 			return 1;
 		}
+	}
+	/* EPOLL_CTL_DEL ignores its event: strace prints the pointer */
+	if (c->h.type == PTBPF_CAP_EPOLL_EVENT && from == ent && (unsigned)args[1] == EPOLL_CTL_DEL)
+		return 0;
+	/* getrandom's bytes: all in hex */
+	if (type == A_HEXBUF && c->h.type == PTBPF_CAP_BYTES) {
+		struct decode_opts o = dopts;
+
+		o.xflag = 2;
+		if (fmt_str(b, c->p, c->h.len, c->h.full, 0, &o)) {
+			sb_truncate(b, at);
+			return 0;
+		}
+		return 1;
 	}
 	/* epoll_ctl's one event is not an array */
 	if (print_cap(b, c->h.type == PTBPF_CAP_EPOLL_EVENT && from == ent ? NULL : from, c, raw)) {

@@ -25,6 +25,8 @@ struct cap_ref {
 struct cap_set {
 	struct cap_ref c[CAP_SET_MAX];
 	int n;
+	int has_ret;	/* an exit's: ret is its result */
+	int64_t ret;
 };
 
 /* The captures of a sys_enter or sys_exit payload (none: n = 0). */

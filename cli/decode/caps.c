@@ -380,6 +380,21 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return fmt_sysinfo(b, p, len);
 	case PTBPF_CAP_POLLFD:
 		return fmt_pollfds(b, p, len, len / 8, 0);
+	case PTBPF_CAP_RUSAGE:
+		return fmt_rusage(b, p, len, &dopts);
+	case PTBPF_CAP_STACK:
+		return fmt_stack(b, p, len);
+	case PTBPF_CAP_CPUSET:
+		return fmt_cpuset(b, p, len);
+	case PTBPF_CAP_SIGINFO:
+		return fmt_siginfo(b, p, len);
+	case PTBPF_CAP_INT64:
+		if (len < 8)
+			return -1;
+		sb_printf(b, "[%llu]", (unsigned long long)ld64(p, 0));
+		return 0;
+	case PTBPF_CAP_FLOCK:
+		return fmt_flock(b, p, len, !!cs);
 	case PTBPF_CAP_EPOLL_EVENT:
 		if (len == 12 && c->h.full == 12 && !cs)
 			return fmt_epoll_event(b, p, len);
@@ -473,6 +488,32 @@ static int print_ioctl_arg(struct sbuf *b, const struct cap_set *ent, const stru
 	return 0;
 }
 
+/* fcntl's struct flock, by its command: 1 printed, 0 not (its pointer) */
+static int print_flock(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit,
+		       int arg, const uint64_t *args)
+{
+	int form = fcntl_flock((unsigned)args[1]);
+	const struct cap_ref *c = cap_find(form == 2 ? exit : ent, arg, 0);
+
+	if (!form || !c || c->h.type != PTBPF_CAP_FLOCK)
+		return 0;
+	return !fmt_flock(b, c->p, c->h.len, form == 2);
+}
+
+/* a number read and written (sendfile's offset): "[0] => [1100]" when the call did something */
+static int print_int64_rw(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit,
+			  int arg)
+{
+	const struct cap_ref *e = cap_find(ent, arg, 0), *x = cap_find(exit, arg, 0);
+
+	if (!e || e->h.len < 8 || e->h.type != PTBPF_CAP_INT64)
+		return 0;
+	sb_printf(b, "[%llu]", (unsigned long long)ld64(e->p, 0));
+	if (x && x->h.len >= 8 && exit->has_ret && exit->ret > 0)
+		sb_printf(b, " => [%llu]", (unsigned long long)ld64(x->p, 0));
+	return 1;
+}
+
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
 		   const uint64_t *args, int type)
 {
@@ -533,6 +574,10 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 		sb_printf(b, ", sigsetsize=%llu}", (unsigned long long)sa[1]);
 		return 1;
 	}
+	if (c->h.type == PTBPF_CAP_FLOCK)
+		return print_flock(b, ent, exit, arg, args);
+	if (c->h.type == PTBPF_CAP_INT64)
+		return print_int64_rw(b, ent, exit, arg);
 	/* SO_LINGER's value is a struct, not two ints */
 	if (type == A_OPTVAL && args[1] == SOL_SOCKET && args[2] == SO_LINGER &&
 	    c->h.type == PTBPF_CAP_INT)

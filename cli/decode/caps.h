@@ -25,7 +25,7 @@ struct cap_ref {
 struct cap_set {
 	struct cap_ref c[CAP_SET_MAX];
 	int n;
-	int has_ret;	/* an exit's: ret is its result */
+	int has_ret; /* an exit's: ret is its result */
 	int64_t ret;
 };
 

@@ -2,8 +2,10 @@
 /*
  * ptbpf: what processes and signals pass through memory, as strace 6.1
  * prints it: wait statuses, the kernel's struct sigaction, signal sets,
- * rlimits, struct utsname and struct sysinfo (x86_64 layouts).
+ * rlimits, struct utsname and struct sysinfo, rusage, siginfo and CPU
+ * masks (x86_64 layouts).
  */
+#include <signal.h>
 #include <sys/wait.h>
 
 #include "decode/struct.h"
@@ -156,5 +158,80 @@ int fmt_sysinfo(struct sbuf *b, const void *p, size_t len)
 		sb_printf(b, ", %s=%llu", mem[i], (unsigned long long)ld64(p, 32 + 8 * i));
 	sb_printf(b, ", procs=%u, totalhigh=%llu, freehigh=%llu, mem_unit=%u}", ld16(p, 80),
 		  (unsigned long long)ld64(p, 88), (unsigned long long)ld64(p, 96), ld32(p, 104));
+	return 0;
+}
+
+/* struct rusage (x86_64): two struct timeval, then 14 longs */
+int fmt_rusage(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
+{
+	static const char *const names[] = { "maxrss", "ixrss",	   "idrss",   "isrss",	 "minflt",
+					     "majflt", "nswap",	   "inblock", "oublock", "msgsnd",
+					     "msgrcv", "nsignals", "nvcsw",   "nivcsw" };
+
+	if (len < 144)
+		return -1;
+	sb_puts(b, "{ru_utime=");
+	fmt_timeval(b, p, 16);
+	sb_puts(b, ", ru_stime=");
+	fmt_timeval(b, (const char *)p + 16, 16);
+	if (!o->verbose) {
+		sb_puts(b, ", ...}");
+		return 0;
+	}
+	for (size_t i = 0; i < DS_NELEM(names); i++)
+		sb_printf(b, ", ru_%s=%lld", names[i], (long long)ld64(p, 32 + 8 * i));
+	sb_putc(b, '}');
+	return 0;
+}
+
+/* siginfo_t (x86_64), as waitid fills it: {} when no child was waited for */
+int fmt_siginfo(struct sbuf *b, const void *p, size_t len)
+{
+	int signo, code;
+	const char *name;
+
+	if (len < 48)
+		return -1;
+	signo = (int)ld32(p, 0);
+	code = (int)ld32(p, 8);
+	if (!signo) {
+		sb_puts(b, "{}");
+		return 0;
+	}
+	sb_puts(b, "{si_signo=");
+	decode_signal(b, signo);
+	sb_puts(b, ", si_code=");
+	name = xlat_name(&xlat_siginfo_codes, (unsigned long)(long)code);
+	if (!name && signo == SIGCHLD)
+		name = xlat_name(&xlat_sigchld_codes, (unsigned long)(long)code);
+	if (name)
+		sb_puts(b, name);
+	else
+		sb_dec(b, code);
+	sb_printf(b, ", si_pid=%d, si_uid=%u", (int)ld32(p, 16), ld32(p, 20));
+	if (signo == SIGCHLD) {
+		sb_puts(b, ", si_status=");
+		if (code == CLD_EXITED)
+			sb_dec(b, (int)ld32(p, 24));
+		else
+			decode_signal(b, (int)ld32(p, 24));
+		sb_printf(b, ", si_utime=%lld, si_stime=%lld", (long long)ld64(p, 32),
+			  (long long)ld64(p, 40));
+	}
+	sb_putc(b, '}');
+	return 0;
+}
+
+/* a CPU mask: the numbers of its CPUs, [0 1] */
+int fmt_cpuset(struct sbuf *b, const void *p, size_t len)
+{
+	const unsigned char *m = p;
+	int n = 0;
+
+	sb_putc(b, '[');
+	for (size_t i = 0; i < len * 8; i++)
+		if (m[i / 8] & (1u << (i % 8)))
+			sb_printf(b, n++ ? " %zu" : "%zu", i);
+	sb_putc(b, ']');
 	return 0;
 }

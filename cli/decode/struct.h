@@ -130,5 +130,12 @@ void fmt_open_flags(struct sbuf *b, unsigned long v);
 int fcntl_has_arg(unsigned cmd); /* 0: strace prints none (F_GETFD) */
 void fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v);
 int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret); /* as scalar_ret */
+/* the struct flock of command cmd: 0 none, 1 the entry's, 2 the exit's with l_pid */
+int fcntl_flock(unsigned cmd);
+int fmt_flock(struct sbuf *b, const void *p, size_t len, int with_pid);
+int fmt_rusage(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o);
+int fmt_siginfo(struct sbuf *b, const void *p, size_t len); /* waitid's */
+int fmt_cpuset(struct sbuf *b, const void *p, size_t len);  /* [0 1] */
+int fmt_stack(struct sbuf *b, const void *p, size_t len);   /* sigaltstack's stack_t */
 
 #endif

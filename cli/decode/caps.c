@@ -25,6 +25,7 @@ static struct decode_opts dopts = { .strsize = 32 };
 void decode_set_opts(const struct decode_opts *o)
 {
 	dopts = *o;
+	xlat_set_style(o->xstyle);
 }
 
 const struct decode_opts *decode_get_opts(void)

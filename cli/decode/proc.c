@@ -99,12 +99,15 @@ int fmt_sigset(struct sbuf *b, const void *p, size_t len)
 
 static void fmt_rlim(struct sbuf *b, uint64_t lim)
 {
+	size_t at = b->len;
+
 	if (lim == UINT64_MAX)
 		sb_puts(b, "RLIM64_INFINITY");
 	else if (lim > 1024 && lim % 1024 == 0)
 		sb_printf(b, "%llu*1024", (unsigned long long)(lim / 1024));
 	else
 		sb_udec(b, lim, 0);
+	xlat_restyle(b, at, lim, XLAT_UDEC); /* -X: 8388608 */
 }
 
 int fmt_rlimit(struct sbuf *b, const void *p, size_t len)
@@ -189,6 +192,7 @@ int fmt_siginfo(struct sbuf *b, const void *p, size_t len)
 {
 	int signo, code;
 	const char *name;
+	size_t at;
 
 	if (len < 48)
 		return -1;
@@ -199,15 +203,19 @@ int fmt_siginfo(struct sbuf *b, const void *p, size_t len)
 		return 0;
 	}
 	sb_puts(b, "{si_signo=");
+	at = b->len;
 	decode_signal(b, signo);
+	xlat_restyle(b, at, (uint64_t)(int64_t)signo, XLAT_DEC);
 	sb_puts(b, ", si_code=");
 	name = xlat_name(&xlat_siginfo_codes, (unsigned long)(long)code);
 	if (!name && signo == SIGCHLD)
 		name = xlat_name(&xlat_sigchld_codes, (unsigned long)(long)code);
+	at = b->len;
 	if (name)
 		sb_puts(b, name);
 	else
 		sb_dec(b, code);
+	xlat_restyle(b, at, (uint64_t)(int64_t)code, XLAT_HEX);
 	sb_printf(b, ", si_pid=%d, si_uid=%u", (int)ld32(p, 16), ld32(p, 20));
 	if (signo == SIGCHLD) {
 		sb_puts(b, ", si_status=");

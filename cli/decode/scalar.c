@@ -109,6 +109,15 @@ static void print_ptr(struct sbuf *b, uint64_t v)
 		sb_xhex(b, v);
 }
 
+/* a signal's name, as -X says */
+static void print_sig(struct sbuf *b, int sig)
+{
+	size_t at = b->len;
+
+	decode_signal(b, sig);
+	xlat_restyle(b, at, (uint64_t)(int64_t)sig, XLAT_DEC);
+}
+
 /* x86_64's clone(flags, stack, parent_tid, child_tid, tls), as strace's SYS_FUNC(clone) */
 static void print_clone(struct sbuf *b, const uint64_t *args)
 {
@@ -122,10 +131,10 @@ static void print_clone(struct sbuf *b, const uint64_t *args)
 		xlat_flags(b, &xlat_clone_flags, flags);
 		if (sig) {
 			sb_putc(b, '|');
-			decode_signal(b, sig);
+			print_sig(b, sig);
 		}
 	} else {
-		decode_signal(b, sig);
+		print_sig(b, sig);
 	}
 	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
 		sb_puts(b, ", parent_tid=");
@@ -361,15 +370,37 @@ static scalar_printer *const printers[A_COUNT] = {
 	[A_IOCTLARG] = p_ioctlarg, [A_CLOCKID] = p_clockid,
 };
 
+/* -X: the raw value of the types whose printers print constants of their own (the
+ * table types' printers follow -X themselves) */
+enum { RS_NONE = 0, RS_HEX, RS_HEX32, RS_DEC32 };
+static const unsigned char restyled[A_COUNT] = {
+	[A_OFLAGS] = RS_HEX32,	[A_MMAPFL] = RS_HEX,	[A_SOCKTYPE] = RS_HEX32,
+	[A_STATXFL] = RS_HEX32, [A_FUTEXOP] = RS_HEX32, [A_IOCTL] = RS_HEX32,
+	[A_CLOCKID] = RS_DEC32, [A_DIRFD] = RS_DEC32,	[A_SIG] = RS_DEC32,
+};
+
 void scalar_arg(struct sbuf *b, int type, int xlat, const uint64_t *args, int i)
 {
 	scalar_printer *p = type >= 0 && type < A_COUNT ? printers[type] : NULL;
 	const struct xlat *x = xlat > 0 && xlat < XL_COUNT ? xlat_by_id[xlat] : NULL;
+	int rs = p ? restyled[type] : RS_NONE, style;
+	size_t at = b->len;
 
 	/* a table type without its table (a schema error the unit test catches): hex */
 	if (!p || (!x && type >= A_XVAL && type <= A_FLAGS32))
 		p = p_hex;
+	if (rs == RS_NONE) {
+		p(b, x, args, i);
+		return;
+	}
+	style = xlat_set_style(XLAT_ABBREV);
 	p(b, x, args, i);
+	xlat_set_style(style);
+	xlat_restyle(b, at,
+		     rs == RS_HEX     ? args[i]
+		     : rs == RS_HEX32 ? (uint32_t)args[i]
+				      : (uint64_t)(int64_t)(int32_t)args[i],
+		     rs == RS_DEC32 ? XLAT_DEC : XLAT_HEX);
 }
 
 unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)

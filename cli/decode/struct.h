@@ -16,7 +16,8 @@
 struct decode_opts {
 	unsigned strsize; /* -s: bytes of a string or buffer printed (strace's default 32) */
 	int verbose;	  /* -v: every field of a structure */
-	int xflag; /* -x: 1 a string with a non-printable byte all as \xNN, 2 (-xx) every string */
+	int xflag;  /* -x: 1 a string with a non-printable byte all as \xNN, 2 (-xx) every string */
+	int xstyle; /* -X: XLAT_ABBREV, XLAT_RAW, XLAT_VERBOSE */
 };
 
 /*

@@ -161,6 +161,10 @@ static const struct argp_option view_options[] = {
 	{ "no-abbrev", 'v', NULL, 0, "Print every field of the structures arguments point to", 10 },
 	{ NULL, 'x', NULL, 0,
 	  "Print strings with a non-printable byte in hexadecimal (-xx: every string)", 10 },
+	{ "const-print-style", 'X', "STYLE", 0,
+	  "Print constants as strace -X does: raw (their values), abbrev (their names, the "
+	  "default) or verbose (both: 0x3 /* PROT_READ|PROT_WRITE */)",
+	  10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
 	{ "columns", 'a', "X", REFUSED, "the column of syscall results", 0 },
 	{ "output-append-mode", 'A', "X", REFUSED, "appending to its -o file", 0 },
@@ -176,7 +180,6 @@ static const struct argp_option view_options[] = {
 	{ NULL, 'q', "X", REFUSED, "suppressing attach and exit messages", 0 },
 	{ "relative-timestamps", 'r', "X", REFUSED, "times relative to the previous syscall", 0 },
 	{ "user", 'u', "X", REFUSED, "running the command as another user", 0 },
-	{ "const-print-style", 'X', "X", REFUSED, "the style of constants", 0 },
 	{ NULL, 'Y', "X", REFUSED, "the command names of pids", 0 },
 	{ "daemonize", OPT_NO_DAEMONIZE, "X", REFUSED, "running as a detached grandchild", 0 },
 	{ "output-separately", OPT_NO_OUTPUT_SEPARATELY, "X", REFUSED,
@@ -434,6 +437,17 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 	case 'x':
 		if (o->xflag < 2)
 			o->xflag++;
+		break;
+	case 'X':
+		if (!strcmp(arg, "raw"))
+			o->xstyle = XLAT_RAW;
+		else if (!strcmp(arg, "abbrev"))
+			o->xstyle = XLAT_ABBREV;
+		else if (!strcmp(arg, "verbose"))
+			o->xstyle = XLAT_VERBOSE;
+		else
+			argp_failure(state, CLI_EXIT_USAGE, 0,
+				     "-X: '%s' is not raw, abbrev or verbose", arg);
 		break;
 	case 'P':
 		if (o->npaths == VIEW_MAX_PATHS)

@@ -152,6 +152,7 @@ struct view_opts {
 	unsigned int strsize; /* -s: bytes of a string printed (and captured) */
 	int verbose;	      /* -v */
 	int xflag;	      /* -x: 1, -xx: 2 */
+	int xstyle;	      /* -X: XLAT_ABBREV (0), XLAT_RAW, XLAT_VERBOSE */
 };
 void view_opts_init(struct view_opts *o);
 /* The options: its input a struct view_opts (view_opts_init'ed). */

@@ -515,6 +515,29 @@ static int print_int64_rw(struct sbuf *b, const struct cap_set *ent, const struc
 	return 1;
 }
 
+/*
+ * A signal set the entry could not read, captured again at the exit: not
+ * the one the call read if another argument points to it too (the call
+ * wrote its old mask there). 1: the exit's capture is not to be printed.
+ */
+static int cap_exit_is_fallback(const uint64_t *args, int arg)
+{
+	for (int i = 0; i < 6; i++)
+		if (i != arg && args[i] == args[arg])
+			return 1;
+	return 0;
+}
+
+int caps_entry_has(const void *data, size_t len, int arg, int type)
+{
+	struct cap_set ent;
+	const struct cap_ref *c;
+
+	caps_of_entry(&ent, data, len);
+	c = cap_find(&ent, arg, 0);
+	return c && c->h.type == type;
+}
+
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
 		   const uint64_t *args, int type)
 {
@@ -527,10 +550,12 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	 * entry's is the argument, the exit's what was left of it or what is
 	 * ready (caps_print_after_ret) */
 	if (!c || ((c->h.type == PTBPF_CAP_TIMESPEC || c->h.type == PTBPF_CAP_TIMEVAL ||
-		    c->h.type == PTBPF_CAP_FDSET) &&
+		    c->h.type == PTBPF_CAP_FDSET || c->h.type == PTBPF_CAP_SIGSET) &&
 		   cap_find(ent, arg, 0))) {
 		c = cap_find(ent, arg, 0);
 		from = ent;
+	} else if (c->h.type == PTBPF_CAP_SIGSET && cap_exit_is_fallback(args, arg)) {
+		return 0; /* what the call wrote there, not what it read */
 	}
 	if (c && c->h.type == PTBPF_CAP_ARG_STRINGS) {
 		if (print_arg_strings(b, ent, arg, c))

@@ -82,7 +82,7 @@ void caps_of_exit(struct cap_set *cs, const void *data, size_t len)
 {
 	caps_after(cs, data, len, EXIT_FIXED, offsetof(struct ptbpf_ev_sys_exit_ext, flags),
 		   offsetof(struct ptbpf_ev_sys_exit_ext, path_len));
-	if (data && len >= EXIT_FIXED) {
+	if (data && len >= offsetof(struct ptbpf_ev_sys_exit, ret) + sizeof(cs->ret)) {
 		memcpy(&cs->ret, (const char *)data + offsetof(struct ptbpf_ev_sys_exit_ext, ret),
 		       sizeof(cs->ret));
 		cs->has_ret = 1;
@@ -396,6 +396,8 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return 0;
 	case PTBPF_CAP_FLOCK:
 		return fmt_flock(b, p, len, !!cs);
+	case PTBPF_CAP_CLONE_ARGS:
+		return fmt_clone_args(b, p, len, cs && cs->has_ret ? cs->ret : -1);
 	case PTBPF_CAP_EPOLL_EVENT:
 		if (len == 12 && c->h.full == 12 && !cs)
 			return fmt_epoll_event(b, p, len);
@@ -602,6 +604,8 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	}
 	if (c->h.type == PTBPF_CAP_FLOCK)
 		return print_flock(b, ent, exit, arg, args);
+	if (c->h.type == PTBPF_CAP_CLONE_ARGS) /* its child's tid: the exit's result */
+		return !fmt_clone_args(b, c->p, c->h.len, exit && exit->has_ret ? exit->ret : -1);
 	if (c->h.type == PTBPF_CAP_INT64)
 		return print_int64_rw(b, ent, exit, arg);
 	/* SO_LINGER's value is a struct, not two ints */

@@ -5,6 +5,7 @@
  * rlimits, struct utsname and struct sysinfo, rusage, siginfo and CPU
  * masks (x86_64 layouts).
  */
+#include <linux/sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -241,5 +242,44 @@ int fmt_cpuset(struct sbuf *b, const void *p, size_t len)
 		if (m[i / 8] & (1u << (i % 8)))
 			sb_printf(b, n++ ? " %zu" : "%zu", i);
 	sb_putc(b, ']');
+	return 0;
+}
+
+/* struct clone_args (linux/sched.h), as strace prints clone3's */
+int fmt_clone_args(struct sbuf *b, const void *p, size_t len, int64_t ret)
+{
+	uint64_t fl;
+	size_t at;
+
+	if (len < 64)
+		return -1;
+	fl = ld64(p, 0);
+	sb_puts(b, "{flags=");
+	xlat_flags(b, &xlat_clone_flags, fl);
+	if (fl & CLONE_PIDFD)
+		sb_printf(b, ", pidfd=%#llx", (unsigned long long)ld64(p, 8));
+	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+		sb_printf(b, ", child_tid=%#llx", (unsigned long long)ld64(p, 16));
+	if (fl & CLONE_PARENT_SETTID)
+		sb_printf(b, ", parent_tid=%#llx", (unsigned long long)ld64(p, 24));
+	sb_puts(b, ", exit_signal=");
+	at = b->len;
+	decode_signal(b, (int)ld64(p, 32));
+	xlat_restyle(b, at, ld64(p, 32), XLAT_DEC);
+	if (ld64(p, 40))
+		sb_printf(b, ", stack=%#llx", (unsigned long long)ld64(p, 40));
+	else
+		sb_puts(b, ", stack=NULL");
+	sb_printf(b, ", stack_size=%#llx", (unsigned long long)ld64(p, 48));
+	if (fl & CLONE_SETTLS)
+		sb_printf(b, ", tls=%#llx", (unsigned long long)ld64(p, 56));
+	if (len >= 80 && (ld64(p, 64) || ld64(p, 72)))
+		sb_printf(b, ", set_tid=%#llx, set_tid_size=%llu", (unsigned long long)ld64(p, 64),
+			  (unsigned long long)ld64(p, 72));
+	if (len >= 88 && (ld64(p, 80) || (fl & CLONE_INTO_CGROUP)))
+		sb_printf(b, ", cgroup=%llu", (unsigned long long)ld64(p, 80));
+	sb_putc(b, '}');
+	if (ret > 0 && (fl & CLONE_PARENT_SETTID))
+		sb_printf(b, " => {parent_tid=[%lld]}", (long long)ret);
 	return 0;
 }

@@ -185,6 +185,8 @@ struct ptbpf_sys_cap {
 #define PTBPF_CAP_INT64 33
 /* a siginfo_t (128 bytes: waitid's) */
 #define PTBPF_CAP_SIGINFO 34
+/* clone3's struct clone_args (its size argument's bytes, at most 88) */
+#define PTBPF_CAP_CLONE_ARGS 35
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -396,6 +396,20 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return 0;
 	case PTBPF_CAP_FLOCK:
 		return fmt_flock(b, p, len, !!cs);
+	case PTBPF_CAP_MINCORE: {
+		/* a byte a 4 KiB page of the range (full: its bytes), -s of them */
+		size_t n = ((size_t)c->h.full + 4095) / 4096, shown = n;
+
+		if (shown > dopts.strsize)
+			shown = dopts.strsize;
+		if (shown > len)
+			return -1;
+		sb_putc(b, '[');
+		for (size_t i = 0; i < shown; i++)
+			sb_printf(b, i ? ", %u" : "%u", ((const unsigned char *)p)[i]);
+		sb_puts(b, n > shown ? ", ...]" : "]");
+		return 0;
+	}
 	case PTBPF_CAP_CLONE_ARGS:
 		return fmt_clone_args(b, p, len, cs && cs->has_ret ? cs->ret : -1);
 	case PTBPF_CAP_EPOLL_EVENT:

@@ -187,6 +187,9 @@ struct ptbpf_sys_cap {
 #define PTBPF_CAP_SIGINFO 34
 /* clone3's struct clone_args (its size argument's bytes, at most 88) */
 #define PTBPF_CAP_CLONE_ARGS 35
+/* mincore's vector, a byte a page: its first bytes (at most the string size);
+ * full: the length of the range, in bytes */
+#define PTBPF_CAP_MINCORE 36
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

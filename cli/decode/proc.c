@@ -245,6 +245,16 @@ int fmt_cpuset(struct sbuf *b, const void *p, size_t len)
 	return 0;
 }
 
+/* ", name=0x7f..." or NULL */
+static void clone_addr(struct sbuf *b, const char *name, uint64_t v)
+{
+	sb_puts(b, name);
+	if (v)
+		sb_xhex(b, v);
+	else
+		sb_puts(b, "NULL");
+}
+
 /* struct clone_args (linux/sched.h), as strace prints clone3's */
 int fmt_clone_args(struct sbuf *b, const void *p, size_t len, int64_t ret)
 {
@@ -257,25 +267,23 @@ int fmt_clone_args(struct sbuf *b, const void *p, size_t len, int64_t ret)
 	sb_puts(b, "{flags=");
 	xlat_flags(b, &xlat_clone_flags, fl);
 	if (fl & CLONE_PIDFD)
-		sb_printf(b, ", pidfd=%#llx", (unsigned long long)ld64(p, 8));
+		clone_addr(b, ", pidfd=", ld64(p, 8));
 	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
-		sb_printf(b, ", child_tid=%#llx", (unsigned long long)ld64(p, 16));
+		clone_addr(b, ", child_tid=", ld64(p, 16));
 	if (fl & CLONE_PARENT_SETTID)
-		sb_printf(b, ", parent_tid=%#llx", (unsigned long long)ld64(p, 24));
+		clone_addr(b, ", parent_tid=", ld64(p, 24));
 	sb_puts(b, ", exit_signal=");
 	at = b->len;
 	decode_signal(b, (int)ld64(p, 32));
 	xlat_restyle(b, at, ld64(p, 32), XLAT_DEC);
-	if (ld64(p, 40))
-		sb_printf(b, ", stack=%#llx", (unsigned long long)ld64(p, 40));
-	else
-		sb_puts(b, ", stack=NULL");
+	clone_addr(b, ", stack=", ld64(p, 40));
 	sb_printf(b, ", stack_size=%#llx", (unsigned long long)ld64(p, 48));
 	if (fl & CLONE_SETTLS)
-		sb_printf(b, ", tls=%#llx", (unsigned long long)ld64(p, 56));
-	if (len >= 80 && (ld64(p, 64) || ld64(p, 72)))
-		sb_printf(b, ", set_tid=%#llx, set_tid_size=%llu", (unsigned long long)ld64(p, 64),
-			  (unsigned long long)ld64(p, 72));
+		clone_addr(b, ", tls=", ld64(p, 56));
+	if (len >= 80 && (ld64(p, 64) || ld64(p, 72))) {
+		clone_addr(b, ", set_tid=", ld64(p, 64));
+		sb_printf(b, ", set_tid_size=%llu", (unsigned long long)ld64(p, 72));
+	}
 	if (len >= 88 && (ld64(p, 80) || (fl & CLONE_INTO_CGROUP)))
 		sb_printf(b, ", cgroup=%llu", (unsigned long long)ld64(p, 80));
 	sb_putc(b, '}');

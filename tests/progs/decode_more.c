@@ -155,7 +155,8 @@ static void process(void)
 	madvise((void *)((uintptr_t)&untouched.set & ~(uintptr_t)4095), 4096, MADV_DONTNEED);
 	/* the call itself: glibc's sigprocmask reads the set first */
 	check(syscall(SYS_rt_sigprocmask, SIG_BLOCK, &untouched.set, NULL, 8) == 0, "sigprocmask");
-	check(syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &untouched.set, NULL, 8) == 0, "sigprocmask");
+	check(syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &untouched.set, NULL, 8) == 0,
+	      "sigprocmask");
 	check(sigaltstack(&ss, &old) == 0, "sigaltstack");
 	ss.ss_flags = SS_DISABLE;
 	check(sigaltstack(&ss, NULL) == 0, "sigaltstack");

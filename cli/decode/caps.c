@@ -299,6 +299,38 @@ static int print_fdset(struct sbuf *b, const unsigned char *p, size_t len, uint6
 	return n;
 }
 
+/* mincore's vector: a byte a 4 KiB page of the range (full: its bytes), -s of them */
+static int print_mincore(struct sbuf *b, const struct cap_ref *c)
+{
+	size_t n = ((size_t)c->h.full + 4095) / 4096, shown = n;
+
+	if (shown > dopts.strsize)
+		shown = dopts.strsize;
+	if (shown > c->h.len)
+		return -1;
+	sb_putc(b, '[');
+	for (size_t i = 0; i < shown; i++)
+		sb_printf(b, i ? ", %u" : "%u", c->p[i]);
+	sb_puts(b, n > shown ? ", ...]" : "]");
+	return 0;
+}
+
+/* The structures printed from their bytes alone, by capture type. */
+static int (*const plain[])(struct sbuf *b, const void *p, size_t len) = {
+	[PTBPF_CAP_TIMEVAL] = fmt_timeval, [PTBPF_CAP_SIGACTION] = fmt_sigaction,
+	[PTBPF_CAP_SIGSET] = fmt_sigset,   [PTBPF_CAP_RLIMIT] = fmt_rlimit,
+	[PTBPF_CAP_SYSINFO] = fmt_sysinfo, [PTBPF_CAP_STACK] = fmt_stack,
+	[PTBPF_CAP_CPUSET] = fmt_cpuset,   [PTBPF_CAP_SIGINFO] = fmt_siginfo,
+};
+
+/* ... and those -s, -v or -x shape. */
+static int (*const with_opts[])(struct sbuf *b, const void *p, size_t len,
+				const struct decode_opts *o) = {
+	[PTBPF_CAP_STAT] = fmt_stat,	 [PTBPF_CAP_STATX] = fmt_statx,
+	[PTBPF_CAP_STATFS] = fmt_statfs, [PTBPF_CAP_UTSNAME] = fmt_utsname,
+	[PTBPF_CAP_RUSAGE] = fmt_rusage,
+};
+
 /* One capture as strace prints what its argument points to; -1: cannot. */
 static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_ref *c,
 		     uint64_t raw)
@@ -306,6 +338,10 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 	const void *p = c->p;
 	size_t len = c->h.len;
 
+	if (c->h.type < DS_NELEM(plain) && plain[c->h.type])
+		return plain[c->h.type](b, p, len);
+	if (c->h.type < DS_NELEM(with_opts) && with_opts[c->h.type])
+		return with_opts[c->h.type](b, p, len, &dopts);
 	switch (c->h.type) {
 	case PTBPF_CAP_BYTES:
 		return fmt_str(b, p, len, c->h.full, 0, &dopts);
@@ -331,18 +367,10 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		sb_xhex(b, raw);
 		sb_printf(b, " /* %u entries */", c->h.full);
 		return 0;
-	case PTBPF_CAP_STAT:
-		return fmt_stat(b, p, len, &dopts);
-	case PTBPF_CAP_STATX:
-		return fmt_statx(b, p, len, &dopts);
-	case PTBPF_CAP_STATFS:
-		return fmt_statfs(b, p, len, &dopts);
 	case PTBPF_CAP_SOCKADDR:
 		return fmt_sockaddr(b, p, len, c->h.full);
 	case PTBPF_CAP_TIMESPEC:
 		return print_timespecs(b, c);
-	case PTBPF_CAP_TIMEVAL:
-		return fmt_timeval(b, p, len);
 	case PTBPF_CAP_ITIMERSPEC: {
 		size_t at = b->len;
 
@@ -369,26 +397,8 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		if (cs && cs->has_ret && cs->ret <= 0)
 			return -1;
 		return fmt_wait_status(b, p, len);
-	case PTBPF_CAP_SIGACTION:
-		return fmt_sigaction(b, p, len);
-	case PTBPF_CAP_SIGSET:
-		return fmt_sigset(b, p, len);
-	case PTBPF_CAP_RLIMIT:
-		return fmt_rlimit(b, p, len);
-	case PTBPF_CAP_UTSNAME:
-		return fmt_utsname(b, p, len, &dopts);
-	case PTBPF_CAP_SYSINFO:
-		return fmt_sysinfo(b, p, len);
 	case PTBPF_CAP_POLLFD:
 		return fmt_pollfds(b, p, len, len / 8, 0);
-	case PTBPF_CAP_RUSAGE:
-		return fmt_rusage(b, p, len, &dopts);
-	case PTBPF_CAP_STACK:
-		return fmt_stack(b, p, len);
-	case PTBPF_CAP_CPUSET:
-		return fmt_cpuset(b, p, len);
-	case PTBPF_CAP_SIGINFO:
-		return fmt_siginfo(b, p, len);
 	case PTBPF_CAP_INT64:
 		if (len < 8)
 			return -1;
@@ -396,20 +406,8 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return 0;
 	case PTBPF_CAP_FLOCK:
 		return fmt_flock(b, p, len, !!cs);
-	case PTBPF_CAP_MINCORE: {
-		/* a byte a 4 KiB page of the range (full: its bytes), -s of them */
-		size_t n = ((size_t)c->h.full + 4095) / 4096, shown = n;
-
-		if (shown > dopts.strsize)
-			shown = dopts.strsize;
-		if (shown > len)
-			return -1;
-		sb_putc(b, '[');
-		for (size_t i = 0; i < shown; i++)
-			sb_printf(b, i ? ", %u" : "%u", ((const unsigned char *)p)[i]);
-		sb_puts(b, n > shown ? ", ...]" : "]");
-		return 0;
-	}
+	case PTBPF_CAP_MINCORE:
+		return print_mincore(b, c);
 	case PTBPF_CAP_CLONE_ARGS:
 		return fmt_clone_args(b, p, len, cs && cs->has_ret ? cs->ret : -1);
 	case PTBPF_CAP_EPOLL_EVENT:
@@ -505,6 +503,30 @@ static int print_ioctl_arg(struct sbuf *b, const struct cap_set *ent, const stru
 	return 0;
 }
 
+/* pselect6's {sigmask=[...], sigsetsize=8}: c, then the mask it points to; 1 printed */
+static int print_sigset_arg(struct sbuf *b, const struct cap_set *from, const struct cap_ref *c,
+			    int arg)
+{
+	/* pselect6's: the mask it points to, captured after it */
+	const struct cap_ref *m =
+		c + 1 < from->c + from->n && c[1].h.arg == arg && c[1].h.type == PTBPF_CAP_SIGSET
+			? c + 1
+			: NULL;
+	uint64_t sa[2];
+
+	if (c->h.len < sizeof(sa))
+		return 0;
+	memcpy(sa, c->p, sizeof(sa));
+	sb_puts(b, "{sigmask=");
+	/* a mask not read, or of a size strace does not read: its address */
+	if (!sa[0])
+		sb_puts(b, "NULL");
+	else if (sa[1] != 8 || !m || fmt_sigset(b, m->p, m->h.len))
+		sb_xhex(b, sa[0]);
+	sb_printf(b, ", sigsetsize=%llu}", (unsigned long long)sa[1]);
+	return 1;
+}
+
 /* fcntl's struct flock, by its command: 1 printed, 0 not (its pointer) */
 static int print_flock(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit,
 		       int arg, const uint64_t *args)
@@ -596,26 +618,8 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 		print_fdset(b, c->p, c->h.len, args[0]);
 		return 1;
 	}
-	if (c->h.type == PTBPF_CAP_SIGSET_ARG) {
-		/* pselect6's: the mask it points to, captured after it */
-		const struct cap_ref *m = c + 1 < from->c + from->n && c[1].h.arg == arg &&
-							  c[1].h.type == PTBPF_CAP_SIGSET
-						  ? c + 1
-						  : NULL;
-		uint64_t sa[2];
-
-		if (c->h.len < sizeof(sa))
-			return 0;
-		memcpy(sa, c->p, sizeof(sa));
-		sb_puts(b, "{sigmask=");
-		/* a mask not read, or of a size strace does not read: its address */
-		if (!sa[0])
-			sb_puts(b, "NULL");
-		else if (sa[1] != 8 || !m || fmt_sigset(b, m->p, m->h.len))
-			sb_xhex(b, sa[0]);
-		sb_printf(b, ", sigsetsize=%llu}", (unsigned long long)sa[1]);
-		return 1;
-	}
+	if (c->h.type == PTBPF_CAP_SIGSET_ARG)
+		return print_sigset_arg(b, from, c, arg);
 	if (c->h.type == PTBPF_CAP_FLOCK)
 		return print_flock(b, ent, exit, arg, args);
 	if (c->h.type == PTBPF_CAP_CLONE_ARGS) /* its child's tid: the exit's result */

@@ -318,9 +318,10 @@ static int print_mincore(struct sbuf *b, const struct cap_ref *c)
 /* The structures printed from their bytes alone, by capture type. */
 static int (*const plain[])(struct sbuf *b, const void *p, size_t len) = {
 	[PTBPF_CAP_TIMEVAL] = fmt_timeval, [PTBPF_CAP_SIGACTION] = fmt_sigaction,
-	[PTBPF_CAP_SIGSET] = fmt_sigset,   [PTBPF_CAP_RLIMIT] = fmt_rlimit,
-	[PTBPF_CAP_SYSINFO] = fmt_sysinfo, [PTBPF_CAP_STACK] = fmt_stack,
-	[PTBPF_CAP_CPUSET] = fmt_cpuset,   [PTBPF_CAP_SIGINFO] = fmt_siginfo,
+	[PTBPF_CAP_SIGSET] = fmt_sigset,   [PTBPF_CAP_SIGSET_LATE] = fmt_sigset,
+	[PTBPF_CAP_RLIMIT] = fmt_rlimit,   [PTBPF_CAP_SYSINFO] = fmt_sysinfo,
+	[PTBPF_CAP_STACK] = fmt_stack,	   [PTBPF_CAP_CPUSET] = fmt_cpuset,
+	[PTBPF_CAP_SIGINFO] = fmt_siginfo,
 };
 
 /* ... and those -s, -v or -x shape. */
@@ -558,7 +559,7 @@ static int print_int64_rw(struct sbuf *b, const struct cap_set *ent, const struc
  * the one the call read if another argument points to it too (the call
  * wrote its old mask there). 1: the exit's capture is not to be printed.
  */
-static int cap_exit_is_fallback(const uint64_t *args, int arg)
+static int arg_aliased(const uint64_t *args, int arg)
 {
 	for (int i = 0; i < 6; i++)
 		if (i != arg && args[i] == args[arg])
@@ -566,14 +567,19 @@ static int cap_exit_is_fallback(const uint64_t *args, int arg)
 	return 0;
 }
 
-int caps_entry_has(const void *data, size_t len, int arg, int type)
+int caps_entry_whole(const void *data, size_t len, int arg)
 {
+	const struct ptbpf_ev_sys_enter *se = data;
 	struct cap_set ent;
 	const struct cap_ref *c;
 
 	caps_of_entry(&ent, data, len);
 	c = cap_find(&ent, arg, 0);
-	return c && c->h.type == type;
+	if (!c)
+		return 0;
+	/* a signal set, a lock to set: the exit's capture is only a fallback */
+	return c->h.type == PTBPF_CAP_SIGSET ||
+	       (c->h.type == PTBPF_CAP_FLOCK && fcntl_flock((unsigned)se->args[1]) == 1);
 }
 
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
@@ -588,11 +594,11 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	 * entry's is the argument, the exit's what was left of it or what is
 	 * ready (caps_print_after_ret) */
 	if (!c || ((c->h.type == PTBPF_CAP_TIMESPEC || c->h.type == PTBPF_CAP_TIMEVAL ||
-		    c->h.type == PTBPF_CAP_FDSET || c->h.type == PTBPF_CAP_SIGSET) &&
+		    c->h.type == PTBPF_CAP_FDSET || c->h.type == PTBPF_CAP_SIGSET_LATE) &&
 		   cap_find(ent, arg, 0))) {
 		c = cap_find(ent, arg, 0);
 		from = ent;
-	} else if (c->h.type == PTBPF_CAP_SIGSET && cap_exit_is_fallback(args, arg)) {
+	} else if (c->h.type == PTBPF_CAP_SIGSET_LATE && arg_aliased(args, arg)) {
 		return 0; /* what the call wrote there, not what it read */
 	}
 	if (c && c->h.type == PTBPF_CAP_ARG_STRINGS) {

@@ -32,8 +32,9 @@ struct cap_set {
 /* The captures of a sys_enter or sys_exit payload (none: n = 0). */
 void caps_of_entry(struct cap_set *cs, const void *data, size_t len);
 void caps_of_exit(struct cap_set *cs, const void *data, size_t len);
-/* Does the entry (its payload) hold a capture of argument arg of type type? */
-int caps_entry_has(const void *data, size_t len, int arg, int type);
+/* Does the entry (its payload) hold argument arg as it prints, whatever its
+ * exit captures of it (a signal set, fcntl's lock to set)? */
+int caps_entry_whole(const void *data, size_t len, int arg);
 /* The first argument an entry's exit brings a capture of, -1: none. */
 int caps_exit_arg(const void *data, size_t len);
 /* Argument arg (args: the call's values; type: its A_* in the syscall's

@@ -288,8 +288,8 @@ static int split_arg(const struct sysdesc *d, const void *data, size_t len, unsi
 	*mask = decode_mask(d, se);
 	*n = mask_end(*mask);
 	a = caps_exit_arg(se, len);
-	/* a signal set the entry read: its exit's capture is only a fallback */
-	if (a >= 0 && caps_entry_has(data, len, a, PTBPF_CAP_SIGSET))
+	/* the entry read it whole: its exit's capture is only a fallback */
+	if (a >= 0 && caps_entry_whole(data, len, a))
 		a++;
 	return a >= 0 && a < *n ? a : -1;
 }

@@ -15,20 +15,33 @@ int xlat_set_style(int s)
 	return old;
 }
 
+/* v as -X raw prints it, in num; its length */
+static size_t raw_num(char *num, size_t size, uint64_t v, int base)
+{
+	int n;
+
+	if (base == XLAT_DEC)
+		n = snprintf(num, size, "%lld", (long long)v);
+	else if (base == XLAT_UDEC)
+		n = snprintf(num, size, "%llu", (unsigned long long)v);
+	else if (base == XLAT_OCT)
+		n = snprintf(num, size, "%#03llo", (unsigned long long)v);
+	else if (v)
+		n = snprintf(num, size, "%#llx", (unsigned long long)v);
+	else
+		n = snprintf(num, size, "0");
+	return n > 0 ? (size_t)n : 0;
+}
+
 void xlat_restyle(struct sbuf *b, size_t at, uint64_t v, int base)
 {
-	static const char *const fmts[] = { [XLAT_HEX] = "%#llx",
-					    [XLAT_DEC] = "%lld",
-					    [XLAT_UDEC] = "%llu",
-					    [XLAT_OCT] = "%#03llo" };
 	char num[32];
 	size_t n, end = b->len;
 	const char *t = b->s + at;
 
-	if (style == XLAT_ABBREV || b->failed || end <= at || base < 0 || base > XLAT_OCT)
+	if (style == XLAT_ABBREV || b->failed || end <= at)
 		return;
-	n = (size_t)snprintf(num, sizeof(num), base == XLAT_HEX && !v ? "0" : fmts[base],
-			     (unsigned long long)v);
+	n = raw_num(num, sizeof(num), v, base);
 	if (style == XLAT_RAW) {
 		sb_truncate(b, at);
 		sb_putn(b, num, n);

@@ -190,6 +190,9 @@ struct ptbpf_sys_cap {
 /* mincore's vector, a byte a page: its first bytes (at most the string size);
  * full: the length of the range, in bytes */
 #define PTBPF_CAP_MINCORE 36
+/* a signal set read again at the exit, for an entry that could not read it
+ * (its page was not in the process's page tables yet) */
+#define PTBPF_CAP_SIGSET_LATE 37
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

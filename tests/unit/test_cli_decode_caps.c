@@ -224,7 +224,9 @@ static void test_execve_late_argv(void **state)
 
 static void test_split(void **state)
 {
-	uint64_t rd[6] = { 3, 0x7ffd1000, 832 };
+	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, mask[6] = { 0 /* SIG_BLOCK */, 0x7ffd2000, 0, 8 },
+		 setlkw[6] = { 3, 7 /* F_SETLKW */, 0x7ffd0000 }, usr2 = 1ULL << (SIGUSR2 - 1);
+	unsigned char fl[32] = { 1 };
 	struct pl e, x;
 	struct sbuf b = { 0 };
 
@@ -243,6 +245,29 @@ static void test_split(void **state)
 	pl_enter(&e, 0, rd, 0);
 	assert_int_equal(decode_sys_unfinished(&b, "read", sys_desc("read"), e.b, e.len), 0);
 	assert_int_equal(b.len, 0);
+	/* a set the entry read: split after it, "rt_sigprocmask(SIG_BLOCK, [USR2], " */
+	pl_enter(&e, 14, mask,
+		 PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_cap(&e, 1, PTBPF_CAP_SIGSET, &usr2, 8, 8);
+	assert_int_equal(
+		decode_sys_unfinished(&b, "rt_sigprocmask", sys_desc("rt_sigprocmask"), e.b, e.len),
+		1);
+	assert_string_equal(b.s, "rt_sigprocmask(SIG_BLOCK, [USR2], ");
+	sb_reset(&b);
+	/* one it could not read: the exit's, unless the call wrote there too */
+	pl_enter(&e, 14, mask, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_exit(&x, 14, 0);
+	pl_cap(&x, 1, PTBPF_CAP_SIGSET_LATE, &usr2, 8, 8);
+	expect_call("rt_sigprocmask(SIG_BLOCK, [USR2], NULL, 8)", "rt_sigprocmask", &e, &x);
+	mask[2] = mask[1];
+	pl_enter(&e, 14, mask, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_cap(&x, 2, PTBPF_CAP_SIGSET, &usr2, 8, 8);
+	expect_call("rt_sigprocmask(SIG_BLOCK, 0x7ffd2000, [USR2], 8)", "rt_sigprocmask", &e, &x);
+	/* a lock to set, read whole at the entry: not split (F_SETLKW blocks) */
+	pl_enter(&e, 72, setlkw,
+		 PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(2));
+	pl_cap(&e, 2, PTBPF_CAP_FLOCK, fl, sizeof(fl), sizeof(fl));
+	assert_int_equal(decode_sys_unfinished(&b, "fcntl", sys_desc("fcntl"), e.b, e.len), 0);
 	sb_free(&b);
 }
 

@@ -26,7 +26,9 @@ B=$(cd "$B" && pwd) && P=$B/ptbpf && PROGS=$B/tests
 # Issue #54's (2026-12-07): decode_more (its exact forms and section 4's
 # decoders) 97.8; sqlite3 97.7, xz, bzip2, awk, sed, sort, md5sum, file 100,
 # git 98.9, make 100, perl 99.2, diff 99.2, gcc 97.0, zstd 96.2 (what is
-# left: random bytes, temporary names, rusage times, a futex's value)
+# left: random bytes, temporary names, rusage times, a futex's value);
+# coreutils' and util-linux's timeout, nice, chrt, taskset, flock (timers,
+# priorities, schedulers, affinity masks, flock)
 FLOORS='
 ls 90
 cat 90
@@ -59,6 +61,11 @@ diff self
 md5sum self
 gcc self
 file self
+timeout self
+nice self
+chrt self
+taskset self
+flock self
 '
 
 # --- the instrument on known input: 6 syscall lines of strace's, 5 the
@@ -149,6 +156,11 @@ cmd() {
 	md5sum) echo "md5sum /etc/passwd" ;;
 	gcc) echo "gcc -c -o $T/work/x.o $T/work/x.c" ;;
 	file) echo "file /etc/passwd" ;;
+	timeout) echo "timeout 5 true" ;;
+	nice) echo "nice -n 1 true" ;;
+	chrt) echo "chrt -o 0 true" ;;
+	taskset) echo "taskset -c 0 true" ;;
+	flock) echo "flock $T/work/lockf true" ;;
 	# run on a terminal (script's pty, below): TCGETS, TIOCGWINSZ...
 	tty) echo "sh -c 'stty size; stty -a; ls --color=auto /'" ;;
 	esac

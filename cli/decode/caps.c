@@ -321,7 +321,7 @@ static int (*const plain[])(struct sbuf *b, const void *p, size_t len) = {
 	[PTBPF_CAP_SIGSET] = fmt_sigset,   [PTBPF_CAP_SIGSET_LATE] = fmt_sigset,
 	[PTBPF_CAP_RLIMIT] = fmt_rlimit,   [PTBPF_CAP_SYSINFO] = fmt_sysinfo,
 	[PTBPF_CAP_STACK] = fmt_stack,	   [PTBPF_CAP_CPUSET] = fmt_cpuset,
-	[PTBPF_CAP_SIGINFO] = fmt_siginfo,
+	[PTBPF_CAP_SIGINFO] = fmt_siginfo, [PTBPF_CAP_SIGEVENT] = fmt_sigevent,
 };
 
 /* ... and those -s, -v or -x shape. */

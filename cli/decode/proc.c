@@ -291,3 +291,22 @@ int fmt_clone_args(struct sbuf *b, const void *p, size_t len, int64_t ret)
 		sb_printf(b, " => {parent_tid=[%lld]}", (long long)ret);
 	return 0;
 }
+
+/* struct sigevent (x86_64) of a signal's notification, else -1 (the pointer) */
+int fmt_sigevent(struct sbuf *b, const void *p, size_t len)
+{
+	size_t at;
+
+	if (len < 16 || ld64(p, 0) || (int)ld32(p, 12) != SIGEV_SIGNAL)
+		return -1;
+	sb_puts(b, "{sigev_signo=");
+	at = b->len;
+	decode_signal(b, (int)ld32(p, 8));
+	xlat_restyle(b, at, (uint64_t)(int64_t)(int)ld32(p, 8), XLAT_DEC);
+	sb_puts(b, ", sigev_notify=");
+	at = b->len;
+	sb_puts(b, "SIGEV_SIGNAL");
+	xlat_restyle(b, at, SIGEV_SIGNAL, XLAT_HEX);
+	sb_putc(b, '}');
+	return 0;
+}

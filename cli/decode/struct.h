@@ -138,6 +138,8 @@ int fmt_rusage(struct sbuf *b, const void *p, size_t len, const struct decode_op
 int fmt_siginfo(struct sbuf *b, const void *p, size_t len); /* waitid's */
 int fmt_cpuset(struct sbuf *b, const void *p, size_t len);  /* [0 1] */
 int fmt_stack(struct sbuf *b, const void *p, size_t len);   /* sigaltstack's stack_t */
+/* timer_create's struct sigevent: a signal's notification only, else -1 */
+int fmt_sigevent(struct sbuf *b, const void *p, size_t len);
 /* clone3's struct clone_args; ret: the call's result (-1: not known), its
  * " => {parent_tid=[ret]}" with CLONE_PARENT_SETTID */
 int fmt_clone_args(struct sbuf *b, const void *p, size_t len, int64_t ret);

@@ -193,6 +193,8 @@ struct ptbpf_sys_cap {
 /* a signal set read again at the exit, for an entry that could not read it
  * (its page was not in the process's page tables yet) */
 #define PTBPF_CAP_SIGSET_LATE 37
+/* struct sigevent (64 bytes: timer_create's) */
+#define PTBPF_CAP_SIGEVENT 38
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

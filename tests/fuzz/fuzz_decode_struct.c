@@ -71,6 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fmt_siginfo(&b, p, len);
 	fmt_cpuset(&b, p, len);
 	fmt_stack(&b, p, len);
+	fmt_sigevent(&b, p, len);
 	fmt_clone_args(&b, p, len, (int64_t)n);
 	if (name_ioctl(n))
 		sb_puts(&b, name_ioctl(n));

@@ -46,6 +46,7 @@ enum atype {
 	A_STATXFL,   /* AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW */
 	A_CLOCKID,   /* CLOCK_MONOTONIC */
 	A_HEXBUF,    /* a buffer strace prints all in hex (getrandom's): its capture */
+	A_PRCTLARG,  /* prctl's arguments after the option, by the option */
 	A_COUNT
 };
 
@@ -57,6 +58,7 @@ enum rtype {
 	R_OCT,	   /* octal, 3 digits: umask's 022, 000 */
 	R_TIMEOUT, /* 0 is "0 (Timeout)" (poll, select) */
 	R_FD,	   /* a new fd (strace's RVAL_FD): -y prints its path */
+	R_PRCTL,   /* by prctl's option: 1 (SUID_DUMP_USER) */
 };
 
 /* Arguments a call prints by the values of others (else all nargs). */
@@ -67,6 +69,7 @@ enum sform {
 	S_FUTEX,  /* those its op uses */
 	S_MREMAP, /* new_address only with MREMAP_MAYMOVE|MREMAP_FIXED */
 	S_IOCTL,  /* no third argument for the commands of xlat/ioctl_noarg.in (FIOCLEX) */
+	S_PRCTL,  /* those prctl's option uses */
 };
 
 /* What a call does to fds (FDOP): what -P needs to follow them. */

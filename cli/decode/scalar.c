@@ -263,6 +263,11 @@ static void p_clone(struct sbuf *b, const struct xlat *x, const uint64_t *args, 
 	print_clone(b, args);
 }
 
+static void p_prctlarg(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
+{
+	prctl_arg(b, args[0], i, args[i]);
+}
+
 static void p_fcntlarg(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
 {
 	fcntl_arg(b, (unsigned)args[1], args[i]);
@@ -352,22 +357,39 @@ typedef void scalar_printer(struct sbuf *b, const struct xlat *x, const uint64_t
 
 /* Each type's printer (schema/syscall_types.h), given the ARG's table; none: hex. */
 static scalar_printer *const printers[A_COUNT] = {
-	[A_INT] = p_int,	   [A_FD] = p_int,
-	[A_PID] = p_int,	   [A_UINT] = p_uint,
-	[A_LONG] = p_long,	   [A_ULONG] = p_ulong,
-	[A_HEX] = p_hex,	   [A_PTR] = p_ptr,
-	[A_OPTVAL] = p_ptr,	   [A_STR] = p_ptr,
-	[A_HEXBUF] = p_ptr,	   [A_DIRFD] = p_dirfd,
-	[A_MODE] = p_mode,	   [A_XVAL] = p_xval,
-	[A_XVAL32] = p_xval32,	   [A_FLAGS] = p_flags,
-	[A_FLAGS32] = p_flags32,   [A_OFLAGS] = p_oflags,
-	[A_MMAPFL] = p_mmapfl,	   [A_SIG] = p_sig,
-	[A_CLONE] = p_clone,	   [A_FCNTLARG] = p_fcntlarg,
-	[A_STATXFL] = p_statxfl,   [A_FUTEXOP] = p_futexop,
-	[A_FUTEX3] = p_futex3,	   [A_FUTEX5] = p_futex5,
-	[A_SOCKTYPE] = p_socktype, [A_SOCKPROTO] = p_sockproto,
-	[A_SOCKOPT] = p_sockopt,   [A_IOCTL] = p_ioctl,
-	[A_IOCTLARG] = p_ioctlarg, [A_CLOCKID] = p_clockid,
+	[A_INT] = p_int,
+	[A_FD] = p_int,
+	[A_PID] = p_int,
+	[A_UINT] = p_uint,
+	[A_LONG] = p_long,
+	[A_ULONG] = p_ulong,
+	[A_HEX] = p_hex,
+	[A_PTR] = p_ptr,
+	[A_OPTVAL] = p_ptr,
+	[A_STR] = p_ptr,
+	[A_HEXBUF] = p_ptr,
+	[A_PRCTLARG] = p_prctlarg,
+	[A_DIRFD] = p_dirfd,
+	[A_MODE] = p_mode,
+	[A_XVAL] = p_xval,
+	[A_XVAL32] = p_xval32,
+	[A_FLAGS] = p_flags,
+	[A_FLAGS32] = p_flags32,
+	[A_OFLAGS] = p_oflags,
+	[A_MMAPFL] = p_mmapfl,
+	[A_SIG] = p_sig,
+	[A_CLONE] = p_clone,
+	[A_FCNTLARG] = p_fcntlarg,
+	[A_STATXFL] = p_statxfl,
+	[A_FUTEXOP] = p_futexop,
+	[A_FUTEX3] = p_futex3,
+	[A_FUTEX5] = p_futex5,
+	[A_SOCKTYPE] = p_socktype,
+	[A_SOCKPROTO] = p_sockproto,
+	[A_SOCKOPT] = p_sockopt,
+	[A_IOCTL] = p_ioctl,
+	[A_IOCTLARG] = p_ioctlarg,
+	[A_CLOCKID] = p_clockid,
 };
 
 /* -X: the raw value of the types whose printers print constants of their own (the
@@ -424,6 +446,9 @@ unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)
 		op = args[1] & 0x7f;
 		m &= op < NF(futex_args) ? futex_args[op] : 0x3f;
 		break;
+	case S_PRCTL:
+		m &= prctl_argmask(args[0]);
+		break;
 	case S_IOCTL:
 		if (xlat_name(&xlat_ioctl_noarg, (unsigned)args[1]))
 			m &= ~4U;
@@ -446,6 +471,8 @@ int scalar_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, in
 		sb_printf(b, "%#03llo", (unsigned long long)ret);
 		return 1;
 	}
+	if (d && d->ret == R_PRCTL && args)
+		return prctl_ret(b, args[0], ret);
 	if (!d || d->ret != R_FCNTL || !args)
 		return 0;
 	return fcntl_ret(b, (unsigned)args[1], ret);

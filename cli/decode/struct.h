@@ -131,6 +131,10 @@ void fmt_open_flags(struct sbuf *b, unsigned long v);
 int fcntl_has_arg(unsigned cmd); /* 0: strace prints none (F_GETFD) */
 void fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v);
 int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret); /* as scalar_ret */
+/* prctl.c: prctl's arguments (a bit each, the option's included) and result by its option */
+unsigned prctl_argmask(uint64_t option);
+void prctl_arg(struct sbuf *b, uint64_t option, int i, uint64_t v);
+int prctl_ret(struct sbuf *b, uint64_t option, int64_t ret); /* as scalar_ret */
 /* the struct flock of command cmd: 0 none, 1 the entry's, 2 the exit's with l_pid */
 int fcntl_flock(unsigned cmd);
 int fmt_flock(struct sbuf *b, const void *p, size_t len, int with_pid);

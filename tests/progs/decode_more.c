@@ -4,7 +4,7 @@
  * decoders real programs use): getrandom, umask, an ioctl without an
  * argument, EPOLL_CTL_DEL, wait4 finding no child yet, fcntl's locks,
  * mincore, pkeys, inotify, sendfile's offset, sigaltstack, the affinity
- * masks, getrusage, memfd_create, waitid: the same at every run.
+ * masks, getrusage, memfd_create, waitid, prctl: the same at every run.
  * usage: decode_more DIR (an empty directory, left empty)
  */
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
@@ -157,6 +158,12 @@ static void process(void)
 	check(syscall(SYS_rt_sigprocmask, SIG_BLOCK, &untouched.set, NULL, 8) == 0, "sigprocmask");
 	check(syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &untouched.set, NULL, 8) == 0,
 	      "sigprocmask");
+	/* prctl by its option */
+	prctl(PR_CAPBSET_READ, 32 /* CAP_MAC_OVERRIDE */);
+	prctl(PR_GET_DUMPABLE);
+	prctl(PR_SET_PDEATHSIG, 0);
+	prctl(PR_GET_KEEPCAPS);
+	prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
 	check(sigaltstack(&ss, &old) == 0, "sigaltstack");
 	ss.ss_flags = SS_DISABLE;
 	check(sigaltstack(&ss, NULL) == 0, "sigaltstack");

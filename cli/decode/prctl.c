@@ -7,7 +7,6 @@
  */
 #include <sys/prctl.h>
 
-#include "decode/scalar.h"
 #include "decode/struct.h"
 
 enum prctl_arg {

@@ -134,6 +134,7 @@ int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret)
 	const struct fcntl_row *r = fcntl_row(cmd);
 	uint64_t v = (uint64_t)ret;
 	const char *name;
+	size_t at;
 
 	/* strace's RVAL_HEX with a string in parentheses, or a signal's name */
 	if (r->ret == FR_INT || (!ret && (r->ret == FR_FLAGS || r->ret == FR_SIG)))
@@ -153,10 +154,13 @@ int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret)
 		return 1;
 	}
 	sb_printf(b, " (%s ", r->ret == FR_OFLAGS ? "flags" : r->what);
+	at = b->len;
 	if (r->ret == FR_OFLAGS)
 		fmt_open_flags(b, v & 0xffffffff);
 	else
 		print_flags(b, v, r->x->f, r->x->n, NULL);
+	if (r->ret != FR_OFLAGS) /* strace's -X leaves F_GETFL's names */
+		xlat_restyle(b, at, v, XLAT_HEX);
 	sb_putc(b, ')');
 	return 1;
 }

@@ -62,6 +62,7 @@ int fmt_wait_status(struct sbuf *b, const void *p, size_t len)
 int fmt_sigaction(struct sbuf *b, const void *p, size_t len)
 {
 	uint64_t handler, flags, restorer;
+	size_t at;
 
 	if (len < 32)
 		return -1;
@@ -69,12 +70,14 @@ int fmt_sigaction(struct sbuf *b, const void *p, size_t len)
 	flags = ld64(p, 8);
 	restorer = ld64(p, 16);
 	sb_puts(b, "{sa_handler=");
+	at = b->len;
 	if (handler == UINT64_MAX)
 		sb_puts(b, "SIG_ERR");
 	else if (handler <= 1)
 		sb_puts(b, handler ? "SIG_IGN" : "SIG_DFL");
 	else
 		sb_xhex(b, handler);
+	xlat_restyle(b, at, handler, XLAT_HEX); /* -X: 0 <c> SIG_DFL <e> */
 	sb_puts(b, ", sa_mask=");
 	decode_sigset(b, ld64(p, 24));
 	sb_puts(b, ", sa_flags=");

@@ -47,9 +47,12 @@ static void print_sock_proto(struct sbuf *b, uint64_t domain, uint64_t v)
 static void print_sock_type(struct sbuf *b, unsigned v)
 {
 	const char *type = xlat_name(&xlat_socktypes, v & 0xf);
+	size_t at = b->len;
 
+	/* -X: each part on its own, "0x1 <c> SOCK_STREAM <e>|0x80000 <c> SOCK_CLOEXEC <e>" */
 	if (type) {
 		sb_puts(b, type);
+		xlat_restyle(b, at, v & 0xf, XLAT_HEX);
 		v &= ~0xfU;
 		if (!v)
 			return;
@@ -278,11 +281,17 @@ static void p_statxfl(struct sbuf *b, const struct xlat *x, const uint64_t *args
 {
 	uint64_t v = args[i];
 
-	xlat_flags(b, &xlat_at_statx_sync_types, v & AT_STATX_SYNC_TYPE);
+	size_t at;
+
+	/* -X raw: strace prints nothing of a sync type of 0, then "|0x900" */
+	if (xlat_get_style() != XLAT_RAW || (v & AT_STATX_SYNC_TYPE))
+		xlat_flags(b, &xlat_at_statx_sync_types, v & AT_STATX_SYNC_TYPE);
 	v &= 0xffffffff & ~(uint64_t)AT_STATX_SYNC_TYPE;
 	if (v) {
 		sb_putc(b, '|');
+		at = b->len;
 		print_flags(b, v, xlat_at_flags.f, xlat_at_flags.n, NULL);
+		xlat_restyle(b, at, v, XLAT_HEX);
 	}
 }
 
@@ -392,13 +401,13 @@ static scalar_printer *const printers[A_COUNT] = {
 	[A_CLOCKID] = p_clockid,
 };
 
-/* -X: the raw value of the types whose printers print constants of their own (the
- * table types' printers follow -X themselves) */
+/* -X: the raw value of the types whose printers print constants of their own as
+ * one (the table types' printers, and socket types' and statx flags' parts, follow
+ * -X themselves) */
 enum { RS_NONE = 0, RS_HEX, RS_HEX32, RS_DEC32 };
 static const unsigned char restyled[A_COUNT] = {
-	[A_OFLAGS] = RS_HEX32,	[A_MMAPFL] = RS_HEX,	[A_SOCKTYPE] = RS_HEX32,
-	[A_STATXFL] = RS_HEX32, [A_FUTEXOP] = RS_HEX32, [A_IOCTL] = RS_HEX32,
-	[A_CLOCKID] = RS_DEC32, [A_DIRFD] = RS_DEC32,	[A_SIG] = RS_DEC32,
+	[A_OFLAGS] = RS_HEX32,	[A_MMAPFL] = RS_HEX,  [A_FUTEXOP] = RS_HEX32, [A_IOCTL] = RS_HEX32,
+	[A_CLOCKID] = RS_HEX32, [A_DIRFD] = RS_DEC32, [A_SIG] = RS_DEC32,
 };
 
 void scalar_arg(struct sbuf *b, int type, int xlat, const uint64_t *args, int i)

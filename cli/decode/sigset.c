@@ -33,6 +33,7 @@ static void sig_short_name(struct sbuf *b, int sig)
 void decode_sigset(struct sbuf *b, uint64_t mask)
 {
 	int sig, first = 1;
+	size_t at;
 
 	/* as strace: more than half of the signals set, the others after '~' */
 	if (__builtin_popcountll(mask) > 32) {
@@ -46,7 +47,9 @@ void decode_sigset(struct sbuf *b, uint64_t mask)
 		if (!first)
 			sb_putc(b, ' ');
 		first = 0;
+		at = b->len;
 		sig_short_name(b, sig);
+		xlat_restyle(b, at, (uint64_t)sig, XLAT_DEC); /* -X: 12 <c> USR2 <e> */
 	}
 	sb_putc(b, ']');
 }

@@ -66,7 +66,10 @@ void fmt_mode(struct sbuf *b, unsigned mode)
 
 static void fmt_dev(struct sbuf *b, uint64_t dev)
 {
+	size_t at = b->len;
+
 	sb_printf(b, "makedev(%#x, %#x)", major(dev), minor(dev));
+	xlat_restyle(b, at, dev, XLAT_HEX); /* -X: 0x103 */
 }
 
 int fmt_stat(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)

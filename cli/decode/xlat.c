@@ -15,6 +15,11 @@ int xlat_set_style(int s)
 	return old;
 }
 
+int xlat_get_style(void)
+{
+	return style;
+}
+
 /* v as -X raw prints it, in num; its length */
 static size_t raw_num(char *num, size_t size, uint64_t v, int base)
 {

@@ -46,6 +46,7 @@ enum { XLAT_ABBREV = 0, XLAT_RAW, XLAT_VERBOSE };
 enum { XLAT_HEX = 0, XLAT_DEC, XLAT_UDEC, XLAT_OCT };
 /* the style from now on (default XLAT_ABBREV); returns the one before */
 int xlat_set_style(int s);
+int xlat_get_style(void);
 /*
  * The abbreviated form of a constant that b holds from at on (a name, names
  * or a number), made the style's: raw, the value alone (v, in base, enum

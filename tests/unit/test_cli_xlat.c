@@ -150,7 +150,14 @@ static void test_styles(void **state)
 	expect(A_DIRFD, XL_, (uint64_t)-100, "-100 /* AT_FDCWD */");
 	expect(A_DIRFD, XL_, 3, "3");
 	expect(A_SIG, XL_, 17, "17 /* SIGCHLD */");
+	expect(A_CLOCKID, XL_, 1, "0x1 /* CLOCK_MONOTONIC */");
+	/* a socket type and statx's flags: each part on its own, as strace */
+	expect(A_SOCKTYPE, XL_, 1 | 0x80000, "0x1 /* SOCK_STREAM */|0x80000 /* SOCK_CLOEXEC */");
+	expect(A_STATXFL, XL_, 0x900,
+	       "0 /* AT_STATX_SYNC_AS_STAT */|0x900 /* AT_SYMLINK_NOFOLLOW|AT_NO_AUTOMOUNT */");
 	xlat_set_style(XLAT_RAW);
+	expect(A_SOCKTYPE, XL_, 1 | 0x80000, "0x1|0x80000");
+	expect(A_STATXFL, XL_, 0x900, "|0x900");
 	expect(A_FLAGS32, XL_mmap_prot, 3, "0x3");
 	expect(A_FLAGS32, XL_mmap_prot, 0x40, "0x40");
 	expect(A_OFLAGS, XL_, O_CLOEXEC, "0x80000");

@@ -173,6 +173,9 @@ grep -q 'invalid string size' "$T/o.err" || fail "-s 4001: no message"
 "$P" record -X abbrev -e openat -- cat /dev/null 2>&1 >/dev/null |
 	grep -q 'openat(AT_FDCWD, "/dev/null", O_RDONLY) = [0-9]' || fail "-X abbrev"
 "$P" record -X bogus -- true >/dev/null 2>&1 && fail "-X bogus accepted"
+"$P" record -o "$T/x.log" -e openat -- cat /dev/null >/dev/null 2>&1 || fail "record -o"
+"$P" show -X raw "$T/x.log" 2>&1 | grep -q 'openat(-100, "/dev/null", 0) = [0-9]' ||
+	fail "show -X raw"
 # strace's -h: the help
 "$P" record -h | grep -q -e '--summary-only' || fail "-h: no help"
 echo PASS

@@ -47,6 +47,7 @@ enum atype {
 	A_CLOCKID,   /* CLOCK_MONOTONIC */
 	A_HEXBUF,    /* a buffer strace prints all in hex (getrandom's): its capture */
 	A_PRCTLARG,  /* prctl's arguments after the option, by the option */
+	A_IOPRIO,    /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) */
 	A_COUNT
 };
 
@@ -59,6 +60,7 @@ enum rtype {
 	R_TIMEOUT, /* 0 is "0 (Timeout)" (poll, select) */
 	R_FD,	   /* a new fd (strace's RVAL_FD): -y prints its path */
 	R_PRCTL,   /* by prctl's option: 1 (SUID_DUMP_USER) */
+	R_IOPRIO,  /* 4 (IOPRIO_PRIO_VALUE(IOPRIO_CLASS_NONE, 4)) */
 };
 
 /* Arguments a call prints by the values of others (else all nargs). */

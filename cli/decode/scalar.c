@@ -266,6 +266,19 @@ static void p_clone(struct sbuf *b, const struct xlat *x, const uint64_t *args, 
 	print_clone(b, args);
 }
 
+/* strace's IOPRIO_PRIO_VALUE(class, data): the class in the top 3 of 16 bits */
+static void print_ioprio(struct sbuf *b, unsigned v)
+{
+	sb_puts(b, "IOPRIO_PRIO_VALUE(");
+	xlat_val(b, &xlat_ioprio_class, v >> 13);
+	sb_printf(b, ", %u)", v & 0x1fff);
+}
+
+static void p_ioprio(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
+{
+	print_ioprio(b, (unsigned)args[i]);
+}
+
 static void p_prctlarg(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
 {
 	prctl_arg(b, args[0], i, args[i]);
@@ -366,48 +379,33 @@ typedef void scalar_printer(struct sbuf *b, const struct xlat *x, const uint64_t
 
 /* Each type's printer (schema/syscall_types.h), given the ARG's table; none: hex. */
 static scalar_printer *const printers[A_COUNT] = {
-	[A_INT] = p_int,
-	[A_FD] = p_int,
-	[A_PID] = p_int,
-	[A_UINT] = p_uint,
-	[A_LONG] = p_long,
-	[A_ULONG] = p_ulong,
-	[A_HEX] = p_hex,
-	[A_PTR] = p_ptr,
-	[A_OPTVAL] = p_ptr,
-	[A_STR] = p_ptr,
-	[A_HEXBUF] = p_ptr,
-	[A_PRCTLARG] = p_prctlarg,
-	[A_DIRFD] = p_dirfd,
-	[A_MODE] = p_mode,
-	[A_XVAL] = p_xval,
-	[A_XVAL32] = p_xval32,
-	[A_FLAGS] = p_flags,
-	[A_FLAGS32] = p_flags32,
-	[A_OFLAGS] = p_oflags,
-	[A_MMAPFL] = p_mmapfl,
-	[A_SIG] = p_sig,
-	[A_CLONE] = p_clone,
-	[A_FCNTLARG] = p_fcntlarg,
-	[A_STATXFL] = p_statxfl,
-	[A_FUTEXOP] = p_futexop,
-	[A_FUTEX3] = p_futex3,
-	[A_FUTEX5] = p_futex5,
-	[A_SOCKTYPE] = p_socktype,
-	[A_SOCKPROTO] = p_sockproto,
-	[A_SOCKOPT] = p_sockopt,
-	[A_IOCTL] = p_ioctl,
-	[A_IOCTLARG] = p_ioctlarg,
-	[A_CLOCKID] = p_clockid,
+	[A_INT] = p_int,	   [A_FD] = p_int,
+	[A_PID] = p_int,	   [A_UINT] = p_uint,
+	[A_LONG] = p_long,	   [A_ULONG] = p_ulong,
+	[A_HEX] = p_hex,	   [A_PTR] = p_ptr,
+	[A_OPTVAL] = p_ptr,	   [A_STR] = p_ptr,
+	[A_HEXBUF] = p_ptr,	   [A_PRCTLARG] = p_prctlarg,
+	[A_IOPRIO] = p_ioprio,	   [A_DIRFD] = p_dirfd,
+	[A_MODE] = p_mode,	   [A_XVAL] = p_xval,
+	[A_XVAL32] = p_xval32,	   [A_FLAGS] = p_flags,
+	[A_FLAGS32] = p_flags32,   [A_OFLAGS] = p_oflags,
+	[A_MMAPFL] = p_mmapfl,	   [A_SIG] = p_sig,
+	[A_CLONE] = p_clone,	   [A_FCNTLARG] = p_fcntlarg,
+	[A_STATXFL] = p_statxfl,   [A_FUTEXOP] = p_futexop,
+	[A_FUTEX3] = p_futex3,	   [A_FUTEX5] = p_futex5,
+	[A_SOCKTYPE] = p_socktype, [A_SOCKPROTO] = p_sockproto,
+	[A_SOCKOPT] = p_sockopt,   [A_IOCTL] = p_ioctl,
+	[A_IOCTLARG] = p_ioctlarg, [A_CLOCKID] = p_clockid,
 };
 
 /* -X: the raw value of the types whose printers print constants of their own as
  * one (the table types' printers, and socket types' and statx flags' parts, follow
  * -X themselves) */
-enum { RS_NONE = 0, RS_HEX, RS_HEX32, RS_DEC32 };
+enum { RS_NONE = 0, RS_HEX, RS_HEX32, RS_DEC32, RS_DEC32_NESTED /* its parts follow -X too */ };
 static const unsigned char restyled[A_COUNT] = {
-	[A_OFLAGS] = RS_HEX32,	[A_MMAPFL] = RS_HEX,  [A_FUTEXOP] = RS_HEX32, [A_IOCTL] = RS_HEX32,
-	[A_CLOCKID] = RS_HEX32, [A_DIRFD] = RS_DEC32, [A_SIG] = RS_DEC32,
+	[A_OFLAGS] = RS_HEX32, [A_MMAPFL] = RS_HEX,	     [A_FUTEXOP] = RS_HEX32,
+	[A_IOCTL] = RS_HEX32,  [A_CLOCKID] = RS_HEX32,	     [A_DIRFD] = RS_DEC32,
+	[A_SIG] = RS_DEC32,    [A_IOPRIO] = RS_DEC32_NESTED,
 };
 
 void scalar_arg(struct sbuf *b, int type, int xlat, const uint64_t *args, int i)
@@ -424,14 +422,16 @@ void scalar_arg(struct sbuf *b, int type, int xlat, const uint64_t *args, int i)
 		p(b, x, args, i);
 		return;
 	}
-	style = xlat_set_style(XLAT_ABBREV);
+	style = xlat_get_style();
+	if (rs != RS_DEC32_NESTED)
+		xlat_set_style(XLAT_ABBREV);
 	p(b, x, args, i);
 	xlat_set_style(style);
 	xlat_restyle(b, at,
 		     rs == RS_HEX     ? args[i]
 		     : rs == RS_HEX32 ? (uint32_t)args[i]
 				      : (uint64_t)(int64_t)(int32_t)args[i],
-		     rs == RS_DEC32 ? XLAT_DEC : XLAT_HEX);
+		     rs >= RS_DEC32 ? XLAT_DEC : XLAT_HEX);
 }
 
 unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)
@@ -478,6 +478,12 @@ int scalar_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, in
 	}
 	if (d && d->ret == R_OCT) {
 		sb_printf(b, "%#03llo", (unsigned long long)ret);
+		return 1;
+	}
+	if (d && d->ret == R_IOPRIO) {
+		sb_printf(b, "%lld (", (long long)ret);
+		print_ioprio(b, (unsigned)ret);
+		sb_putc(b, ')');
 		return 1;
 	}
 	if (d && d->ret == R_PRCTL && args)

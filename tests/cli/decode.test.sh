@@ -27,8 +27,8 @@ B=$(cd "$B" && pwd) && P=$B/ptbpf && PROGS=$B/tests
 # decoders) 97.8; sqlite3 97.7, xz, bzip2, awk, sed, sort, md5sum, file 100,
 # git 98.9, make 100, perl 99.2, diff 99.2, gcc 97.0, zstd 96.2 (what is
 # left: random bytes, temporary names, rusage times, a futex's value);
-# coreutils' and util-linux's timeout, nice, chrt, taskset, flock (timers,
-# priorities, schedulers, affinity masks, flock)
+# coreutils' and util-linux's timeout, nice, chrt, taskset, flock, ionice
+# (timers, priorities, schedulers, affinity masks, flock, I/O priorities)
 FLOORS='
 ls 90
 cat 90
@@ -66,6 +66,7 @@ nice self
 chrt self
 taskset self
 flock self
+ionice self
 '
 
 # --- the instrument on known input: 6 syscall lines of strace's, 5 the
@@ -161,6 +162,7 @@ cmd() {
 	chrt) echo "chrt -o 0 true" ;;
 	taskset) echo "taskset -c 0 true" ;;
 	flock) echo "flock $T/work/lockf true" ;;
+	ionice) echo "ionice -c 2 -n 4 true" ;;
 	# run on a terminal (script's pty, below): TCGETS, TIOCGWINSZ...
 	tty) echo "sh -c 'stty size; stty -a; ls --color=auto /'" ;;
 	esac

@@ -18,7 +18,8 @@ AGREE="python3 $(cd "$(dirname "$0")" && pwd)/decode_agree.py"
 B=$(cd "$B" && pwd) && P=$B/ptbpf && PROGS=$B/tests
 
 # program, floor in %: issue #35's goal, 90 for each; "self": what strace
-# agrees with itself on (a second strace run), less 3 points (issue #54). Measured 2026-12-05
+# agrees with itself on (a second strace run), less 5 points (issue #54: what
+# races differ on, a timer against a child's exit, strace's own split lines). Measured 2026-12-05
 # (main): 100 for ls, cat, python3, tar, cp, gzip, stat, uname, decode_net;
 # sh 98.5, find 99.4, id 99.5, dd 99.4, decode_files 98.8, decode_proc 99.1,
 # tty 99.3 (what is left: utimensat's UTIME_OMIT and date comment, an argv
@@ -45,7 +46,7 @@ uname 90
 decode_net 90
 decode_files 90
 decode_proc 90
-decode_more self
+decode_more 90
 tty 90
 sqlite3 self
 xz self
@@ -204,7 +205,7 @@ for name in $(echo "$FLOORS" | awk 'NF {print $1}'); do
 		self=$($AGREE --name "$name" "$T/$name.strace" "$T/$name.strace2" |
 			sed -n 's/^AGREE [^:]*: \([0-9.]*\)%.*/\1/p')
 		[ -n "$self" ] || fail "$name: strace's agreement with itself not measured"
-		floor=$(awk -v s="$self" 'BEGIN { printf "%.1f", s - 3 }')
+		floor=$(awk -v s="$self" 'BEGIN { printf "%.1f", s - 5 }')
 	fi
 	run "$name" ptbpf "$T/$name.ptbpf"
 	$AGREE --name "$name" --min "$floor" --show "${PTBPF_DECODE_SHOW:-0}" \

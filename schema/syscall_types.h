@@ -45,6 +45,9 @@ enum atype {
 	A_IOCTLARG,  /* ioctl's third argument: an fd for FICLONE, else hex */
 	A_STATXFL,   /* AT_STATX_SYNC_AS_STAT|AT_SYMLINK_NOFOLLOW */
 	A_CLOCKID,   /* CLOCK_MONOTONIC */
+	A_HEXBUF,    /* a buffer strace prints all in hex (getrandom's): its capture */
+	A_PRCTLARG,  /* prctl's arguments after the option, by the option */
+	A_IOPRIO,    /* IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 4) */
 	A_COUNT
 };
 
@@ -53,9 +56,11 @@ enum rtype {
 	R_HEX,	   /* 0x... (addresses) */
 	R_NONE,	   /* does not return (exit) */
 	R_FCNTL,   /* by the command: 0x8002 (flags O_RDWR|O_LARGEFILE) */
-	R_OCT,	   /* octal: umask's 022 */
+	R_OCT,	   /* octal, 3 digits: umask's 022, 000 */
 	R_TIMEOUT, /* 0 is "0 (Timeout)" (poll, select) */
 	R_FD,	   /* a new fd (strace's RVAL_FD): -y prints its path */
+	R_PRCTL,   /* by prctl's option: 1 (SUID_DUMP_USER) */
+	R_IOPRIO,  /* 4 (IOPRIO_PRIO_VALUE(IOPRIO_CLASS_NONE, 4)) */
 };
 
 /* Arguments a call prints by the values of others (else all nargs). */
@@ -65,6 +70,8 @@ enum sform {
 	S_FCNTL,  /* no third argument for F_GETFD ... */
 	S_FUTEX,  /* those its op uses */
 	S_MREMAP, /* new_address only with MREMAP_MAYMOVE|MREMAP_FIXED */
+	S_IOCTL,  /* no third argument for the commands of xlat/ioctl_noarg.in (FIOCLEX) */
+	S_PRCTL,  /* those prctl's option uses */
 };
 
 /* What a call does to fds (FDOP): what -P needs to follow them. */

@@ -9,10 +9,11 @@ set -eu
 # "crun | runc" (crun refuses a hybrid cgroup v1/v2 layout); the container runs
 # as root with --network none on vfs storage, so neither uidmap, slirp4netns,
 # netavark nor fuse-overlayfs is needed (podman only recommends them).
+# sqlite3 ... perl: the real programs tests/cli/decode.test.sh compares with strace.
 pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
 libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
-podman runc"
+podman runc sqlite3 bzip2 git file diffutils mawk perl"
 # ptbpf export --clickhouse: libcurl; tests/cli/clickhouse.test.sh starts a
 # ClickHouse server of its own (the package's service is neither started nor enabled)
 pkgs="$pkgs libcurl4-openssl-dev clickhouse-server clickhouse-client"

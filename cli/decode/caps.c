@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -24,6 +25,7 @@ static struct decode_opts dopts = { .strsize = 32 };
 void decode_set_opts(const struct decode_opts *o)
 {
 	dopts = *o;
+	xlat_set_style(o->xstyle);
 }
 
 const struct decode_opts *decode_get_opts(void)
@@ -59,6 +61,7 @@ static void caps_after(struct cap_set *cs, const void *data, size_t len, size_t 
 	size_t paths;
 
 	cs->n = 0;
+	cs->has_ret = 0;
 	if (!data || len < fixed)
 		return;
 	memcpy(&flags, (const char *)data + flags_at, sizeof(flags));
@@ -77,20 +80,13 @@ void caps_of_entry(struct cap_set *cs, const void *data, size_t len)
 
 void caps_of_exit(struct cap_set *cs, const void *data, size_t len)
 {
-	int64_t ret;
-	int n = 0;
-
 	caps_after(cs, data, len, EXIT_FIXED, offsetof(struct ptbpf_ev_sys_exit_ext, flags),
 		   offsetof(struct ptbpf_ev_sys_exit_ext, path_len));
-	if (!cs->n)
-		return;
-	/* wait4 = 0 (WNOHANG, no child changed): no status was written, strace
-	 * prints its address */
-	memcpy(&ret, (const char *)data + offsetof(struct ptbpf_ev_sys_exit_ext, ret), sizeof(ret));
-	for (int i = 0; i < cs->n; i++)
-		if (ret || cs->c[i].h.type != PTBPF_CAP_WAIT_STATUS)
-			cs->c[n++] = cs->c[i];
-	cs->n = n;
+	if (data && len >= offsetof(struct ptbpf_ev_sys_exit, ret) + sizeof(cs->ret)) {
+		memcpy(&cs->ret, (const char *)data + offsetof(struct ptbpf_ev_sys_exit_ext, ret),
+		       sizeof(cs->ret));
+		cs->has_ret = 1;
+	}
 }
 
 int caps_exit_arg(const void *data, size_t len)
@@ -303,6 +299,39 @@ static int print_fdset(struct sbuf *b, const unsigned char *p, size_t len, uint6
 	return n;
 }
 
+/* mincore's vector: a byte a 4 KiB page of the range (full: its bytes), -s of them */
+static int print_mincore(struct sbuf *b, const struct cap_ref *c)
+{
+	size_t n = ((size_t)c->h.full + 4095) / 4096, shown = n;
+
+	if (shown > dopts.strsize)
+		shown = dopts.strsize;
+	if (shown > c->h.len)
+		return -1;
+	sb_putc(b, '[');
+	for (size_t i = 0; i < shown; i++)
+		sb_printf(b, i ? ", %u" : "%u", c->p[i]);
+	sb_puts(b, n > shown ? ", ...]" : "]");
+	return 0;
+}
+
+/* The structures printed from their bytes alone, by capture type. */
+static int (*const plain[])(struct sbuf *b, const void *p, size_t len) = {
+	[PTBPF_CAP_TIMEVAL] = fmt_timeval, [PTBPF_CAP_SIGACTION] = fmt_sigaction,
+	[PTBPF_CAP_SIGSET] = fmt_sigset,   [PTBPF_CAP_SIGSET_LATE] = fmt_sigset,
+	[PTBPF_CAP_RLIMIT] = fmt_rlimit,   [PTBPF_CAP_SYSINFO] = fmt_sysinfo,
+	[PTBPF_CAP_STACK] = fmt_stack,	   [PTBPF_CAP_CPUSET] = fmt_cpuset,
+	[PTBPF_CAP_SIGINFO] = fmt_siginfo, [PTBPF_CAP_SIGEVENT] = fmt_sigevent,
+};
+
+/* ... and those -s, -v or -x shape. */
+static int (*const with_opts[])(struct sbuf *b, const void *p, size_t len,
+				const struct decode_opts *o) = {
+	[PTBPF_CAP_STAT] = fmt_stat,	 [PTBPF_CAP_STATX] = fmt_statx,
+	[PTBPF_CAP_STATFS] = fmt_statfs, [PTBPF_CAP_UTSNAME] = fmt_utsname,
+	[PTBPF_CAP_RUSAGE] = fmt_rusage,
+};
+
 /* One capture as strace prints what its argument points to; -1: cannot. */
 static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_ref *c,
 		     uint64_t raw)
@@ -310,6 +339,10 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 	const void *p = c->p;
 	size_t len = c->h.len;
 
+	if (c->h.type < DS_NELEM(plain) && plain[c->h.type])
+		return plain[c->h.type](b, p, len);
+	if (c->h.type < DS_NELEM(with_opts) && with_opts[c->h.type])
+		return with_opts[c->h.type](b, p, len, &dopts);
 	switch (c->h.type) {
 	case PTBPF_CAP_BYTES:
 		return fmt_str(b, p, len, c->h.full, 0, &dopts);
@@ -335,18 +368,10 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		sb_xhex(b, raw);
 		sb_printf(b, " /* %u entries */", c->h.full);
 		return 0;
-	case PTBPF_CAP_STAT:
-		return fmt_stat(b, p, len, &dopts);
-	case PTBPF_CAP_STATX:
-		return fmt_statx(b, p, len, &dopts);
-	case PTBPF_CAP_STATFS:
-		return fmt_statfs(b, p, len, &dopts);
 	case PTBPF_CAP_SOCKADDR:
 		return fmt_sockaddr(b, p, len, c->h.full);
 	case PTBPF_CAP_TIMESPEC:
 		return print_timespecs(b, c);
-	case PTBPF_CAP_TIMEVAL:
-		return fmt_timeval(b, p, len);
 	case PTBPF_CAP_ITIMERSPEC: {
 		size_t at = b->len;
 
@@ -369,19 +394,23 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		}
 		return len && len % 4 == 0 ? fmt_int_array(b, p, len, len / 4) : -1;
 	case PTBPF_CAP_WAIT_STATUS:
+		/* wait4's WNOHANG finding no child: the status is untouched */
+		if (cs && cs->has_ret && cs->ret <= 0)
+			return -1;
 		return fmt_wait_status(b, p, len);
-	case PTBPF_CAP_SIGACTION:
-		return fmt_sigaction(b, p, len);
-	case PTBPF_CAP_SIGSET:
-		return fmt_sigset(b, p, len);
-	case PTBPF_CAP_RLIMIT:
-		return fmt_rlimit(b, p, len);
-	case PTBPF_CAP_UTSNAME:
-		return fmt_utsname(b, p, len, &dopts);
-	case PTBPF_CAP_SYSINFO:
-		return fmt_sysinfo(b, p, len);
 	case PTBPF_CAP_POLLFD:
 		return fmt_pollfds(b, p, len, len / 8, 0);
+	case PTBPF_CAP_INT64:
+		if (len < 8)
+			return -1;
+		sb_printf(b, "[%llu]", (unsigned long long)ld64(p, 0));
+		return 0;
+	case PTBPF_CAP_FLOCK:
+		return fmt_flock(b, p, len, !!cs);
+	case PTBPF_CAP_MINCORE:
+		return print_mincore(b, c);
+	case PTBPF_CAP_CLONE_ARGS:
+		return fmt_clone_args(b, p, len, cs && cs->has_ret ? cs->ret : -1);
 	case PTBPF_CAP_EPOLL_EVENT:
 		if (len == 12 && c->h.full == 12 && !cs)
 			return fmt_epoll_event(b, p, len);
@@ -475,6 +504,84 @@ static int print_ioctl_arg(struct sbuf *b, const struct cap_set *ent, const stru
 	return 0;
 }
 
+/* pselect6's {sigmask=[...], sigsetsize=8}: c, then the mask it points to; 1 printed */
+static int print_sigset_arg(struct sbuf *b, const struct cap_set *from, const struct cap_ref *c,
+			    int arg)
+{
+	/* pselect6's: the mask it points to, captured after it */
+	const struct cap_ref *m =
+		c + 1 < from->c + from->n && c[1].h.arg == arg && c[1].h.type == PTBPF_CAP_SIGSET
+			? c + 1
+			: NULL;
+	uint64_t sa[2];
+
+	if (c->h.len < sizeof(sa))
+		return 0;
+	memcpy(sa, c->p, sizeof(sa));
+	sb_puts(b, "{sigmask=");
+	/* a mask not read, or of a size strace does not read: its address */
+	if (!sa[0])
+		sb_puts(b, "NULL");
+	else if (sa[1] != 8 || !m || fmt_sigset(b, m->p, m->h.len))
+		sb_xhex(b, sa[0]);
+	sb_printf(b, ", sigsetsize=%llu}", (unsigned long long)sa[1]);
+	return 1;
+}
+
+/* fcntl's struct flock, by its command: 1 printed, 0 not (its pointer) */
+static int print_flock(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit,
+		       int arg, const uint64_t *args)
+{
+	int form = fcntl_flock((unsigned)args[1]);
+	const struct cap_ref *c = cap_find(form == 2 ? exit : ent, arg, 0);
+
+	if (!form || !c || c->h.type != PTBPF_CAP_FLOCK)
+		return 0;
+	return !fmt_flock(b, c->p, c->h.len, form == 2);
+}
+
+/* a number read and written (sendfile's offset): "[0] => [1100]" when the call did something */
+static int print_int64_rw(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit,
+			  int arg)
+{
+	const struct cap_ref *e = cap_find(ent, arg, 0), *x = cap_find(exit, arg, 0);
+
+	if (!e || e->h.len < 8 || e->h.type != PTBPF_CAP_INT64)
+		return 0;
+	sb_printf(b, "[%llu]", (unsigned long long)ld64(e->p, 0));
+	if (x && x->h.len >= 8 && exit->has_ret && exit->ret > 0)
+		sb_printf(b, " => [%llu]", (unsigned long long)ld64(x->p, 0));
+	return 1;
+}
+
+/*
+ * A signal set the entry could not read, captured again at the exit: not
+ * the one the call read if another argument points to it too (the call
+ * wrote its old mask there). 1: the exit's capture is not to be printed.
+ */
+static int arg_aliased(const uint64_t *args, int arg)
+{
+	for (int i = 0; i < 6; i++)
+		if (i != arg && args[i] == args[arg])
+			return 1;
+	return 0;
+}
+
+int caps_entry_whole(const void *data, size_t len, int arg)
+{
+	const struct ptbpf_ev_sys_enter *se = data;
+	struct cap_set ent;
+	const struct cap_ref *c;
+
+	caps_of_entry(&ent, data, len);
+	c = cap_find(&ent, arg, 0);
+	if (!c)
+		return 0;
+	/* a signal set, a lock to set: the exit's capture is only a fallback */
+	return c->h.type == PTBPF_CAP_SIGSET ||
+	       (c->h.type == PTBPF_CAP_FLOCK && fcntl_flock((unsigned)se->args[1]) == 1);
+}
+
 int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_set *exit, int arg,
 		   const uint64_t *args, int type)
 {
@@ -487,10 +594,12 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 	 * entry's is the argument, the exit's what was left of it or what is
 	 * ready (caps_print_after_ret) */
 	if (!c || ((c->h.type == PTBPF_CAP_TIMESPEC || c->h.type == PTBPF_CAP_TIMEVAL ||
-		    c->h.type == PTBPF_CAP_FDSET) &&
+		    c->h.type == PTBPF_CAP_FDSET || c->h.type == PTBPF_CAP_SIGSET_LATE) &&
 		   cap_find(ent, arg, 0))) {
 		c = cap_find(ent, arg, 0);
 		from = ent;
+	} else if (c->h.type == PTBPF_CAP_SIGSET_LATE && arg_aliased(args, arg)) {
+		return 0; /* what the call wrote there, not what it read */
 	}
 	if (c && c->h.type == PTBPF_CAP_ARG_STRINGS) {
 		if (print_arg_strings(b, ent, arg, c))
@@ -515,26 +624,14 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 		print_fdset(b, c->p, c->h.len, args[0]);
 		return 1;
 	}
-	if (c->h.type == PTBPF_CAP_SIGSET_ARG) {
-		/* pselect6's: the mask it points to, captured after it */
-		const struct cap_ref *m = c + 1 < from->c + from->n && c[1].h.arg == arg &&
-							  c[1].h.type == PTBPF_CAP_SIGSET
-						  ? c + 1
-						  : NULL;
-		uint64_t sa[2];
-
-		if (c->h.len < sizeof(sa))
-			return 0;
-		memcpy(sa, c->p, sizeof(sa));
-		sb_puts(b, "{sigmask=");
-		/* a mask not read, or of a size strace does not read: its address */
-		if (!sa[0])
-			sb_puts(b, "NULL");
-		else if (sa[1] != 8 || !m || fmt_sigset(b, m->p, m->h.len))
-			sb_xhex(b, sa[0]);
-		sb_printf(b, ", sigsetsize=%llu}", (unsigned long long)sa[1]);
-		return 1;
-	}
+	if (c->h.type == PTBPF_CAP_SIGSET_ARG)
+		return print_sigset_arg(b, from, c, arg);
+	if (c->h.type == PTBPF_CAP_FLOCK)
+		return print_flock(b, ent, exit, arg, args);
+	if (c->h.type == PTBPF_CAP_CLONE_ARGS) /* its child's tid: the exit's result */
+		return !fmt_clone_args(b, c->p, c->h.len, exit && exit->has_ret ? exit->ret : -1);
+	if (c->h.type == PTBPF_CAP_INT64)
+		return print_int64_rw(b, ent, exit, arg);
 	/* SO_LINGER's value is a struct, not two ints */
 	if (type == A_OPTVAL && args[1] == SOL_SOCKET && args[2] == SO_LINGER &&
 	    c->h.type == PTBPF_CAP_INT)
@@ -550,6 +647,20 @@ int caps_print_arg(struct sbuf *b, const struct cap_set *ent, const struct cap_s
 			sb_printf(b, "[%d => %d]", a, z);
 			return 1;
 		}
+	}
+	/* EPOLL_CTL_DEL ignores its event: strace prints the pointer */
+	if (c->h.type == PTBPF_CAP_EPOLL_EVENT && from == ent && (unsigned)args[1] == EPOLL_CTL_DEL)
+		return 0;
+	/* getrandom's bytes: all in hex */
+	if (type == A_HEXBUF && c->h.type == PTBPF_CAP_BYTES) {
+		struct decode_opts o = dopts;
+
+		o.xflag = 2;
+		if (fmt_str(b, c->p, c->h.len, c->h.full, 0, &o)) {
+			sb_truncate(b, at);
+			return 0;
+		}
+		return 1;
 	}
 	/* epoll_ctl's one event is not an array */
 	if (print_cap(b, c->h.type == PTBPF_CAP_EPOLL_EVENT && from == ent ? NULL : from, c, raw)) {

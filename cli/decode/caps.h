@@ -25,11 +25,16 @@ struct cap_ref {
 struct cap_set {
 	struct cap_ref c[CAP_SET_MAX];
 	int n;
+	int has_ret; /* an exit's: ret is its result */
+	int64_t ret;
 };
 
 /* The captures of a sys_enter or sys_exit payload (none: n = 0). */
 void caps_of_entry(struct cap_set *cs, const void *data, size_t len);
 void caps_of_exit(struct cap_set *cs, const void *data, size_t len);
+/* Does the entry (its payload) hold argument arg as it prints, whatever its
+ * exit captures of it (a signal set, fcntl's lock to set)? */
+int caps_entry_whole(const void *data, size_t len, int arg);
 /* The first argument an entry's exit brings a capture of, -1: none. */
 int caps_exit_arg(const void *data, size_t len);
 /* Did the entry read every string of argument arg's vector that is printed

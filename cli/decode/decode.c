@@ -346,6 +346,9 @@ static int split_arg(const struct sysdesc *d, const void *data, size_t len, unsi
 		if (caps_vector_whole(&ent, a))
 			return -1;
 	}
+	/* the entry read it whole: its exit's capture is only a fallback */
+	if (a >= 0 && caps_entry_whole(data, len, a))
+		a++;
 	return a >= 0 && a < *n ? a : -1;
 }
 

@@ -18,14 +18,16 @@ void fmt_open_flags(struct sbuf *b, unsigned long v)
 }
 
 enum fcntl_arg {
-	FA_HEX = 0, /* a command without a row: 0x... */
-	FA_NONE,    /* no third argument printed */
-	FA_DEC,	    /* a number (fd, pid, size) */
-	FA_PTR,	    /* a structure not captured: NULL or 0x... */
-	FA_OFLAGS,  /* O_RDONLY|O_NONBLOCK */
-	FA_SIG,	    /* SIGIO */
-	FA_FLAGS,   /* the row's flags: FD_CLOEXEC */
-	FA_XVAL,    /* the row's name: F_RDLCK */
+	FA_HEX = 0,   /* a command without a row: 0x... */
+	FA_NONE,      /* no third argument printed */
+	FA_DEC,	      /* a number (fd, pid, size) */
+	FA_PTR,	      /* a structure not captured: NULL or 0x... */
+	FA_OFLAGS,    /* O_RDONLY|O_NONBLOCK */
+	FA_SIG,	      /* SIGIO */
+	FA_FLAGS,     /* the row's flags: FD_CLOEXEC */
+	FA_XVAL,      /* the row's name: F_RDLCK */
+	FA_FLOCK,     /* a struct flock (its capture at entry), else a pointer */
+	FA_FLOCK_PID, /* the same, as the call left it (at exit), with l_pid */
 };
 
 enum fcntl_ret {
@@ -59,12 +61,12 @@ static const struct fcntl_row {
 	{ F_SETPIPE_SZ, FA_DEC },
 	{ F_GET_SEALS, FA_NONE, FR_FLAGS, &xlat_f_seals, "seals" },
 	{ F_ADD_SEALS, FA_FLAGS, FR_INT, &xlat_f_seals },
-	{ F_GETLK, FA_PTR },
-	{ F_SETLK, FA_PTR },
-	{ F_SETLKW, FA_PTR },
-	{ F_OFD_GETLK, FA_PTR },
-	{ F_OFD_SETLK, FA_PTR },
-	{ F_OFD_SETLKW, FA_PTR },
+	{ F_GETLK, FA_FLOCK_PID },
+	{ F_SETLK, FA_FLOCK },
+	{ F_SETLKW, FA_FLOCK },
+	{ F_OFD_GETLK, FA_FLOCK_PID },
+	{ F_OFD_SETLK, FA_FLOCK },
+	{ F_OFD_SETLKW, FA_FLOCK },
 	{ F_GETOWN_EX, FA_PTR },
 	{ F_SETOWN_EX, FA_PTR },
 };
@@ -90,7 +92,7 @@ void fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v)
 
 	if (r->arg == FA_DEC)
 		sb_dec(b, (int64_t)v);
-	else if (r->arg == FA_PTR && !v)
+	else if ((r->arg == FA_PTR || r->arg == FA_FLOCK || r->arg == FA_FLOCK_PID) && !v)
 		sb_puts(b, "NULL");
 	else if (r->arg == FA_OFLAGS)
 		fmt_open_flags(b, v & 0xffffffff);
@@ -104,11 +106,35 @@ void fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v)
 		sb_xhex(b, v);
 }
 
+int fcntl_flock(unsigned cmd)
+{
+	const struct fcntl_row *r = fcntl_row(cmd);
+
+	return r->arg == FA_FLOCK ? 1 : r->arg == FA_FLOCK_PID ? 2 : 0;
+}
+
+/* struct flock (x86_64): {l_type=F_WRLCK, l_whence=SEEK_SET, l_start=0, l_len=100} */
+int fmt_flock(struct sbuf *b, const void *p, size_t len, int with_pid)
+{
+	if (len < 32)
+		return -1;
+	sb_puts(b, "{l_type=");
+	xlat_val(b, &xlat_lockfcmds, ld16(p, 0));
+	sb_puts(b, ", l_whence=");
+	xlat_val(b, &xlat_whence_codes, ld16(p, 2));
+	sb_printf(b, ", l_start=%lld, l_len=%lld", (long long)ld64(p, 8), (long long)ld64(p, 16));
+	if (with_pid)
+		sb_printf(b, ", l_pid=%d", (int)ld32(p, 24));
+	sb_putc(b, '}');
+	return 0;
+}
+
 int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret)
 {
 	const struct fcntl_row *r = fcntl_row(cmd);
 	uint64_t v = (uint64_t)ret;
 	const char *name;
+	size_t at;
 
 	/* strace's RVAL_HEX with a string in parentheses, or a signal's name */
 	if (r->ret == FR_INT || (!ret && (r->ret == FR_FLAGS || r->ret == FR_SIG)))
@@ -128,10 +154,13 @@ int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret)
 		return 1;
 	}
 	sb_printf(b, " (%s ", r->ret == FR_OFLAGS ? "flags" : r->what);
+	at = b->len;
 	if (r->ret == FR_OFLAGS)
 		fmt_open_flags(b, v & 0xffffffff);
 	else
 		print_flags(b, v, r->x->f, r->x->n, NULL);
+	if (r->ret != FR_OFLAGS) /* strace's -X leaves F_GETFL's names */
+		xlat_restyle(b, at, v, XLAT_HEX);
 	sb_putc(b, ')');
 	return 1;
 }

@@ -177,11 +177,13 @@ void fmt_sockopt_level_name(struct sbuf *b, int level, int name)
 	} levels[] = {
 		{ SOL_SOCKET, &xlat_sock_options },    { SOL_IP, &xlat_sock_ip_options },
 		{ SOL_IPV6, &xlat_sock_ipv6_options }, { SOL_TCP, &xlat_sock_tcp_options },
-		{ SOL_UDP, &xlat_sock_udp_options },
+		{ SOL_UDP, &xlat_sock_udp_options },   { SOL_NETLINK, &xlat_sock_netlink_options },
 	};
+	size_t at = b->len;
 
 	/* strace's print_sockopt_fd_level_name: its "SOL_??" */
 	fmt_xval(b, (unsigned)level, xlat_socketlayers.f, xlat_socketlayers.n, "SOL_??");
+	xlat_restyle(b, at, (unsigned)level, XLAT_HEX);
 	sb_puts(b, ", ");
 	for (size_t i = 0; i < DS_NELEM(levels); i++) {
 		if (levels[i].level == level) {

@@ -19,7 +19,7 @@ void fmt_poll_events(struct sbuf *b, unsigned v)
 int fmt_pollfds(struct sbuf *b, const void *p, size_t len, size_t n, int revents)
 {
 	const unsigned char *f = p;
-	size_t i, printed = 0;
+	size_t i, printed = 0, at;
 
 	if (!revents) {
 		size_t shown = n < ARRAY_MAX ? n : ARRAY_MAX;
@@ -54,7 +54,9 @@ int fmt_pollfds(struct sbuf *b, const void *p, size_t len, size_t n, int revents
 			break;
 		}
 		sb_printf(b, "{fd=%d, revents=", (int32_t)ld32(f, i * POLLFD_SIZE));
+		at = b->len;
 		print_flags(b, rev, xlat_pollflags.f, xlat_pollflags.n, NULL);
+		xlat_restyle(b, at, rev, XLAT_HEX);
 		sb_putc(b, '}');
 		printed++;
 	}

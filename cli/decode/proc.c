@@ -2,8 +2,11 @@
 /*
  * ptbpf: what processes and signals pass through memory, as strace 6.1
  * prints it: wait statuses, the kernel's struct sigaction, signal sets,
- * rlimits, struct utsname and struct sysinfo (x86_64 layouts).
+ * rlimits, struct utsname and struct sysinfo, rusage, siginfo and CPU
+ * masks (x86_64 layouts).
  */
+#include <linux/sched.h>
+#include <signal.h>
 #include <sys/wait.h>
 
 #include "decode/struct.h"
@@ -59,6 +62,7 @@ int fmt_wait_status(struct sbuf *b, const void *p, size_t len)
 int fmt_sigaction(struct sbuf *b, const void *p, size_t len)
 {
 	uint64_t handler, flags, restorer;
+	size_t at;
 
 	if (len < 32)
 		return -1;
@@ -66,12 +70,14 @@ int fmt_sigaction(struct sbuf *b, const void *p, size_t len)
 	flags = ld64(p, 8);
 	restorer = ld64(p, 16);
 	sb_puts(b, "{sa_handler=");
+	at = b->len;
 	if (handler == UINT64_MAX)
 		sb_puts(b, "SIG_ERR");
 	else if (handler <= 1)
 		sb_puts(b, handler ? "SIG_IGN" : "SIG_DFL");
 	else
 		sb_xhex(b, handler);
+	xlat_restyle(b, at, handler, XLAT_HEX); /* -X: 0 <c> SIG_DFL <e> */
 	sb_puts(b, ", sa_mask=");
 	decode_sigset(b, ld64(p, 24));
 	sb_puts(b, ", sa_flags=");
@@ -97,12 +103,15 @@ int fmt_sigset(struct sbuf *b, const void *p, size_t len)
 
 static void fmt_rlim(struct sbuf *b, uint64_t lim)
 {
+	size_t at = b->len;
+
 	if (lim == UINT64_MAX)
 		sb_puts(b, "RLIM64_INFINITY");
 	else if (lim > 1024 && lim % 1024 == 0)
 		sb_printf(b, "%llu*1024", (unsigned long long)(lim / 1024));
 	else
 		sb_udec(b, lim, 0);
+	xlat_restyle(b, at, lim, XLAT_UDEC); /* -X: 8388608 */
 }
 
 int fmt_rlimit(struct sbuf *b, const void *p, size_t len)
@@ -156,5 +165,151 @@ int fmt_sysinfo(struct sbuf *b, const void *p, size_t len)
 		sb_printf(b, ", %s=%llu", mem[i], (unsigned long long)ld64(p, 32 + 8 * i));
 	sb_printf(b, ", procs=%u, totalhigh=%llu, freehigh=%llu, mem_unit=%u}", ld16(p, 80),
 		  (unsigned long long)ld64(p, 88), (unsigned long long)ld64(p, 96), ld32(p, 104));
+	return 0;
+}
+
+/* struct rusage (x86_64): two struct timeval, then 14 longs */
+int fmt_rusage(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
+{
+	static const char *const names[] = { "maxrss", "ixrss",	   "idrss",   "isrss",	 "minflt",
+					     "majflt", "nswap",	   "inblock", "oublock", "msgsnd",
+					     "msgrcv", "nsignals", "nvcsw",   "nivcsw" };
+
+	if (len < 144)
+		return -1;
+	sb_puts(b, "{ru_utime=");
+	fmt_timeval(b, p, 16);
+	sb_puts(b, ", ru_stime=");
+	fmt_timeval(b, (const char *)p + 16, 16);
+	if (!o->verbose) {
+		sb_puts(b, ", ...}");
+		return 0;
+	}
+	for (size_t i = 0; i < DS_NELEM(names); i++)
+		sb_printf(b, ", ru_%s=%lld", names[i], (long long)ld64(p, 32 + 8 * i));
+	sb_putc(b, '}');
+	return 0;
+}
+
+/* siginfo_t (x86_64), as waitid fills it: {} when no child was waited for */
+int fmt_siginfo(struct sbuf *b, const void *p, size_t len)
+{
+	int signo, code;
+	const char *name;
+	size_t at;
+
+	if (len < 48)
+		return -1;
+	signo = (int)ld32(p, 0);
+	code = (int)ld32(p, 8);
+	if (!signo) {
+		sb_puts(b, "{}");
+		return 0;
+	}
+	sb_puts(b, "{si_signo=");
+	at = b->len;
+	decode_signal(b, signo);
+	xlat_restyle(b, at, (uint64_t)(int64_t)signo, XLAT_DEC);
+	sb_puts(b, ", si_code=");
+	name = xlat_name(&xlat_siginfo_codes, (unsigned long)(long)code);
+	if (!name && signo == SIGCHLD)
+		name = xlat_name(&xlat_sigchld_codes, (unsigned long)(long)code);
+	at = b->len;
+	if (name)
+		sb_puts(b, name);
+	else
+		sb_dec(b, code);
+	xlat_restyle(b, at, (uint64_t)(int64_t)code, XLAT_HEX);
+	sb_printf(b, ", si_pid=%d, si_uid=%u", (int)ld32(p, 16), ld32(p, 20));
+	if (signo == SIGCHLD) {
+		sb_puts(b, ", si_status=");
+		if (code == CLD_EXITED)
+			sb_dec(b, (int)ld32(p, 24));
+		else
+			decode_signal(b, (int)ld32(p, 24));
+		sb_printf(b, ", si_utime=%lld, si_stime=%lld", (long long)ld64(p, 32),
+			  (long long)ld64(p, 40));
+	}
+	sb_putc(b, '}');
+	return 0;
+}
+
+/* a CPU mask: the numbers of its CPUs, [0 1] */
+int fmt_cpuset(struct sbuf *b, const void *p, size_t len)
+{
+	const unsigned char *m = p;
+	int n = 0;
+
+	sb_putc(b, '[');
+	for (size_t i = 0; i < len * 8; i++)
+		if (m[i / 8] & (1u << (i % 8)))
+			sb_printf(b, n++ ? " %zu" : "%zu", i);
+	sb_putc(b, ']');
+	return 0;
+}
+
+/* ", name=0x7f..." or NULL */
+static void clone_addr(struct sbuf *b, const char *name, uint64_t v)
+{
+	sb_puts(b, name);
+	if (v)
+		sb_xhex(b, v);
+	else
+		sb_puts(b, "NULL");
+}
+
+/* struct clone_args (linux/sched.h), as strace prints clone3's */
+int fmt_clone_args(struct sbuf *b, const void *p, size_t len, int64_t ret)
+{
+	uint64_t fl;
+	size_t at;
+
+	if (len < 64)
+		return -1;
+	fl = ld64(p, 0);
+	sb_puts(b, "{flags=");
+	xlat_flags(b, &xlat_clone_flags, fl);
+	if (fl & CLONE_PIDFD)
+		clone_addr(b, ", pidfd=", ld64(p, 8));
+	if (fl & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+		clone_addr(b, ", child_tid=", ld64(p, 16));
+	if (fl & CLONE_PARENT_SETTID)
+		clone_addr(b, ", parent_tid=", ld64(p, 24));
+	sb_puts(b, ", exit_signal=");
+	at = b->len;
+	decode_signal(b, (int)ld64(p, 32));
+	xlat_restyle(b, at, ld64(p, 32), XLAT_DEC);
+	clone_addr(b, ", stack=", ld64(p, 40));
+	sb_printf(b, ", stack_size=%#llx", (unsigned long long)ld64(p, 48));
+	if (fl & CLONE_SETTLS)
+		clone_addr(b, ", tls=", ld64(p, 56));
+	if (len >= 80 && (ld64(p, 64) || ld64(p, 72))) {
+		clone_addr(b, ", set_tid=", ld64(p, 64));
+		sb_printf(b, ", set_tid_size=%llu", (unsigned long long)ld64(p, 72));
+	}
+	if (len >= 88 && (ld64(p, 80) || (fl & CLONE_INTO_CGROUP)))
+		sb_printf(b, ", cgroup=%llu", (unsigned long long)ld64(p, 80));
+	sb_putc(b, '}');
+	if (ret > 0 && (fl & CLONE_PARENT_SETTID))
+		sb_printf(b, " => {parent_tid=[%lld]}", (long long)ret);
+	return 0;
+}
+
+/* struct sigevent (x86_64) of a signal's notification, else -1 (the pointer) */
+int fmt_sigevent(struct sbuf *b, const void *p, size_t len)
+{
+	size_t at;
+
+	if (len < 16 || ld64(p, 0) || (int)ld32(p, 12) != SIGEV_SIGNAL)
+		return -1;
+	sb_puts(b, "{sigev_signo=");
+	at = b->len;
+	decode_signal(b, (int)ld32(p, 8));
+	xlat_restyle(b, at, (uint64_t)(int64_t)(int)ld32(p, 8), XLAT_DEC);
+	sb_puts(b, ", sigev_notify=");
+	at = b->len;
+	sb_puts(b, "SIGEV_SIGNAL");
+	xlat_restyle(b, at, SIGEV_SIGNAL, XLAT_HEX);
+	sb_putc(b, '}');
 	return 0;
 }

@@ -47,9 +47,12 @@ static void print_sock_proto(struct sbuf *b, uint64_t domain, uint64_t v)
 static void print_sock_type(struct sbuf *b, unsigned v)
 {
 	const char *type = xlat_name(&xlat_socktypes, v & 0xf);
+	size_t at = b->len;
 
+	/* -X: each part on its own, "0x1 <c> SOCK_STREAM <e>|0x80000 <c> SOCK_CLOEXEC <e>" */
 	if (type) {
 		sb_puts(b, type);
+		xlat_restyle(b, at, v & 0xf, XLAT_HEX);
 		v &= ~0xfU;
 		if (!v)
 			return;
@@ -109,6 +112,15 @@ static void print_ptr(struct sbuf *b, uint64_t v)
 		sb_xhex(b, v);
 }
 
+/* a signal's name, as -X says */
+static void print_sig(struct sbuf *b, int sig)
+{
+	size_t at = b->len;
+
+	decode_signal(b, sig);
+	xlat_restyle(b, at, (uint64_t)(int64_t)sig, XLAT_DEC);
+}
+
 /* x86_64's clone(flags, stack, parent_tid, child_tid, tls), as strace's SYS_FUNC(clone) */
 static void print_clone(struct sbuf *b, const uint64_t *args)
 {
@@ -122,10 +134,10 @@ static void print_clone(struct sbuf *b, const uint64_t *args)
 		xlat_flags(b, &xlat_clone_flags, flags);
 		if (sig) {
 			sb_putc(b, '|');
-			decode_signal(b, sig);
+			print_sig(b, sig);
 		}
 	} else {
-		decode_signal(b, sig);
+		print_sig(b, sig);
 	}
 	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
 		sb_puts(b, ", parent_tid=");
@@ -254,6 +266,24 @@ static void p_clone(struct sbuf *b, const struct xlat *x, const uint64_t *args, 
 	print_clone(b, args);
 }
 
+/* strace's IOPRIO_PRIO_VALUE(class, data): the class in the top 3 of 16 bits */
+static void print_ioprio(struct sbuf *b, unsigned v)
+{
+	sb_puts(b, "IOPRIO_PRIO_VALUE(");
+	xlat_val(b, &xlat_ioprio_class, v >> 13);
+	sb_printf(b, ", %u)", v & 0x1fff);
+}
+
+static void p_ioprio(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
+{
+	print_ioprio(b, (unsigned)args[i]);
+}
+
+static void p_prctlarg(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
+{
+	prctl_arg(b, args[0], i, args[i]);
+}
+
 static void p_fcntlarg(struct sbuf *b, const struct xlat *x, const uint64_t *args, int i)
 {
 	fcntl_arg(b, (unsigned)args[1], args[i]);
@@ -264,11 +294,17 @@ static void p_statxfl(struct sbuf *b, const struct xlat *x, const uint64_t *args
 {
 	uint64_t v = args[i];
 
-	xlat_flags(b, &xlat_at_statx_sync_types, v & AT_STATX_SYNC_TYPE);
+	size_t at;
+
+	/* -X raw: strace prints nothing of a sync type of 0, then "|0x900" */
+	if (xlat_get_style() != XLAT_RAW || (v & AT_STATX_SYNC_TYPE))
+		xlat_flags(b, &xlat_at_statx_sync_types, v & AT_STATX_SYNC_TYPE);
 	v &= 0xffffffff & ~(uint64_t)AT_STATX_SYNC_TYPE;
 	if (v) {
 		sb_putc(b, '|');
+		at = b->len;
 		print_flags(b, v, xlat_at_flags.f, xlat_at_flags.n, NULL);
+		xlat_restyle(b, at, v, XLAT_HEX);
 	}
 }
 
@@ -343,48 +379,59 @@ typedef void scalar_printer(struct sbuf *b, const struct xlat *x, const uint64_t
 
 /* Each type's printer (schema/syscall_types.h), given the ARG's table; none: hex. */
 static scalar_printer *const printers[A_COUNT] = {
-	[A_INT] = p_int,
-	[A_FD] = p_int,
-	[A_PID] = p_int,
-	[A_UINT] = p_uint,
-	[A_LONG] = p_long,
-	[A_ULONG] = p_ulong,
-	[A_HEX] = p_hex,
-	[A_PTR] = p_ptr,
-	[A_OPTVAL] = p_ptr,
-	[A_STR] = p_ptr,
-	[A_DIRFD] = p_dirfd,
-	[A_MODE] = p_mode,
-	[A_XVAL] = p_xval,
-	[A_XVAL32] = p_xval32,
-	[A_FLAGS] = p_flags,
-	[A_FLAGS32] = p_flags32,
-	[A_OFLAGS] = p_oflags,
-	[A_MMAPFL] = p_mmapfl,
-	[A_SIG] = p_sig,
-	[A_CLONE] = p_clone,
-	[A_FCNTLARG] = p_fcntlarg,
-	[A_STATXFL] = p_statxfl,
-	[A_FUTEXOP] = p_futexop,
-	[A_FUTEX3] = p_futex3,
-	[A_FUTEX5] = p_futex5,
-	[A_SOCKTYPE] = p_socktype,
-	[A_SOCKPROTO] = p_sockproto,
-	[A_SOCKOPT] = p_sockopt,
-	[A_IOCTL] = p_ioctl,
-	[A_IOCTLARG] = p_ioctlarg,
-	[A_CLOCKID] = p_clockid,
+	[A_INT] = p_int,	   [A_FD] = p_int,
+	[A_PID] = p_int,	   [A_UINT] = p_uint,
+	[A_LONG] = p_long,	   [A_ULONG] = p_ulong,
+	[A_HEX] = p_hex,	   [A_PTR] = p_ptr,
+	[A_OPTVAL] = p_ptr,	   [A_STR] = p_ptr,
+	[A_HEXBUF] = p_ptr,	   [A_PRCTLARG] = p_prctlarg,
+	[A_IOPRIO] = p_ioprio,	   [A_DIRFD] = p_dirfd,
+	[A_MODE] = p_mode,	   [A_XVAL] = p_xval,
+	[A_XVAL32] = p_xval32,	   [A_FLAGS] = p_flags,
+	[A_FLAGS32] = p_flags32,   [A_OFLAGS] = p_oflags,
+	[A_MMAPFL] = p_mmapfl,	   [A_SIG] = p_sig,
+	[A_CLONE] = p_clone,	   [A_FCNTLARG] = p_fcntlarg,
+	[A_STATXFL] = p_statxfl,   [A_FUTEXOP] = p_futexop,
+	[A_FUTEX3] = p_futex3,	   [A_FUTEX5] = p_futex5,
+	[A_SOCKTYPE] = p_socktype, [A_SOCKPROTO] = p_sockproto,
+	[A_SOCKOPT] = p_sockopt,   [A_IOCTL] = p_ioctl,
+	[A_IOCTLARG] = p_ioctlarg, [A_CLOCKID] = p_clockid,
+};
+
+/* -X: the raw value of the types whose printers print constants of their own as
+ * one (the table types' printers, and socket types' and statx flags' parts, follow
+ * -X themselves) */
+enum { RS_NONE = 0, RS_HEX, RS_HEX32, RS_DEC32, RS_DEC32_NESTED /* its parts follow -X too */ };
+static const unsigned char restyled[A_COUNT] = {
+	[A_OFLAGS] = RS_HEX32, [A_MMAPFL] = RS_HEX,	     [A_FUTEXOP] = RS_HEX32,
+	[A_IOCTL] = RS_HEX32,  [A_CLOCKID] = RS_HEX32,	     [A_DIRFD] = RS_DEC32,
+	[A_SIG] = RS_DEC32,    [A_IOPRIO] = RS_DEC32_NESTED,
 };
 
 void scalar_arg(struct sbuf *b, int type, int xlat, const uint64_t *args, int i)
 {
 	scalar_printer *p = type >= 0 && type < A_COUNT ? printers[type] : NULL;
 	const struct xlat *x = xlat > 0 && xlat < XL_COUNT ? xlat_by_id[xlat] : NULL;
+	int rs = p ? restyled[type] : RS_NONE, style;
+	size_t at = b->len;
 
 	/* a table type without its table (a schema error the unit test catches): hex */
 	if (!p || (!x && type >= A_XVAL && type <= A_FLAGS32))
 		p = p_hex;
+	if (rs == RS_NONE) {
+		p(b, x, args, i);
+		return;
+	}
+	style = xlat_get_style();
+	if (rs != RS_DEC32_NESTED)
+		xlat_set_style(XLAT_ABBREV);
 	p(b, x, args, i);
+	xlat_set_style(style);
+	xlat_restyle(b, at,
+		     rs == RS_HEX     ? args[i]
+		     : rs == RS_HEX32 ? (uint32_t)args[i]
+				      : (uint64_t)(int64_t)(int32_t)args[i],
+		     rs >= RS_DEC32 ? XLAT_DEC : XLAT_HEX);
 }
 
 unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)
@@ -408,6 +455,13 @@ unsigned scalar_argmask(const struct sysdesc *d, const uint64_t *args)
 		op = args[1] & 0x7f;
 		m &= op < NF(futex_args) ? futex_args[op] : 0x3f;
 		break;
+	case S_PRCTL:
+		m &= prctl_argmask(args[0]);
+		break;
+	case S_IOCTL:
+		if (xlat_name(&xlat_ioctl_noarg, (unsigned)args[1]))
+			m &= ~4U;
+		break;
 	case S_MREMAP:
 		if ((args[3] & (MREMAP_MAYMOVE | MREMAP_FIXED)) != (MREMAP_MAYMOVE | MREMAP_FIXED))
 			m &= ~0x10U;
@@ -423,9 +477,17 @@ int scalar_ret(struct sbuf *b, const struct sysdesc *d, const uint64_t *args, in
 		return 1;
 	}
 	if (d && d->ret == R_OCT) {
-		sb_printf(b, "%#llo", (unsigned long long)ret);
+		sb_printf(b, "%#03llo", (unsigned long long)ret);
 		return 1;
 	}
+	if (d && d->ret == R_IOPRIO) {
+		sb_printf(b, "%lld (", (long long)ret);
+		print_ioprio(b, (unsigned)ret);
+		sb_putc(b, ')');
+		return 1;
+	}
+	if (d && d->ret == R_PRCTL && args)
+		return prctl_ret(b, args[0], ret);
 	if (!d || d->ret != R_FCNTL || !args)
 		return 0;
 	return fcntl_ret(b, (unsigned)args[1], ret);

@@ -3,7 +3,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "decode/decode.h"
+#include "decode/struct.h"
 
 #define KERNEL_SIGRTMIN 32 /* the kernel's; glibc keeps 32 and 33 for itself */
 
@@ -33,6 +33,7 @@ static void sig_short_name(struct sbuf *b, int sig)
 void decode_sigset(struct sbuf *b, uint64_t mask)
 {
 	int sig, first = 1;
+	size_t at;
 
 	/* as strace: more than half of the signals set, the others after '~' */
 	if (__builtin_popcountll(mask) > 32) {
@@ -46,7 +47,9 @@ void decode_sigset(struct sbuf *b, uint64_t mask)
 		if (!first)
 			sb_putc(b, ' ');
 		first = 0;
+		at = b->len;
 		sig_short_name(b, sig);
+		xlat_restyle(b, at, (uint64_t)sig, XLAT_DEC); /* -X: 12 <c> USR2 <e> */
 	}
 	sb_putc(b, ']');
 }
@@ -73,4 +76,23 @@ void decode_signal(struct sbuf *b, int sig)
 		sb_printf(b, "SIG%s", a);
 	else
 		sb_printf(b, "%d", sig);
+}
+
+/* sigaltstack's stack_t (x86_64): {ss_sp=0x..., ss_flags=SS_DISABLE, ss_size=8192} */
+int fmt_stack(struct sbuf *b, const void *p, size_t len)
+{
+	uint64_t sp;
+
+	if (len < 24)
+		return -1;
+	sp = ld64(p, 0);
+	sb_puts(b, "{ss_sp=");
+	if (sp)
+		sb_xhex(b, sp);
+	else
+		sb_puts(b, "NULL");
+	sb_puts(b, ", ss_flags=");
+	xlat_flags(b, &xlat_sigaltstack_flags, ld32(p, 8));
+	sb_printf(b, ", ss_size=%llu}", (unsigned long long)ld64(p, 16));
+	return 0;
 }

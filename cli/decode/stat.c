@@ -52,6 +52,7 @@ enum {
 void fmt_mode(struct sbuf *b, unsigned mode)
 {
 	const char *ifmt = mode & S_IFMT ? xlat_name(&xlat_modetypes, mode & S_IFMT) : "";
+	size_t at = b->len;
 
 	if (!ifmt) {
 		sb_printf(b, "%#03o", mode);
@@ -60,11 +61,15 @@ void fmt_mode(struct sbuf *b, unsigned mode)
 	sb_printf(b, "%s%s%s%s%s%#03o", ifmt, ifmt[0] ? "|" : "", mode & S_ISUID ? "S_ISUID|" : "",
 		  mode & S_ISGID ? "S_ISGID|" : "", mode & S_ISVTX ? "S_ISVTX|" : "",
 		  mode & ~(unsigned)(S_IFMT | S_ISUID | S_ISGID | S_ISVTX));
+	xlat_restyle(b, at, mode, XLAT_OCT); /* -X: 0100644 */
 }
 
 static void fmt_dev(struct sbuf *b, uint64_t dev)
 {
+	size_t at = b->len;
+
 	sb_printf(b, "makedev(%#x, %#x)", major(dev), minor(dev));
+	xlat_restyle(b, at, dev, XLAT_HEX); /* -X: 0x103 */
 }
 
 int fmt_stat(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)

@@ -16,7 +16,8 @@
 struct decode_opts {
 	unsigned strsize; /* -s: bytes of a string or buffer printed (strace's default 32) */
 	int verbose;	  /* -v: every field of a structure */
-	int xflag; /* -x: 1 a string with a non-printable byte all as \xNN, 2 (-xx) every string */
+	int xflag;  /* -x: 1 a string with a non-printable byte all as \xNN, 2 (-xx) every string */
+	int xstyle; /* -X: XLAT_ABBREV, XLAT_RAW, XLAT_VERBOSE */
 };
 
 /*
@@ -130,5 +131,21 @@ void fmt_open_flags(struct sbuf *b, unsigned long v);
 int fcntl_has_arg(unsigned cmd); /* 0: strace prints none (F_GETFD) */
 void fcntl_arg(struct sbuf *b, unsigned cmd, uint64_t v);
 int fcntl_ret(struct sbuf *b, unsigned cmd, int64_t ret); /* as scalar_ret */
+/* prctl.c: prctl's arguments (a bit each, the option's included) and result by its option */
+unsigned prctl_argmask(uint64_t option);
+void prctl_arg(struct sbuf *b, uint64_t option, int i, uint64_t v);
+int prctl_ret(struct sbuf *b, uint64_t option, int64_t ret); /* as scalar_ret */
+/* the struct flock of command cmd: 0 none, 1 the entry's, 2 the exit's with l_pid */
+int fcntl_flock(unsigned cmd);
+int fmt_flock(struct sbuf *b, const void *p, size_t len, int with_pid);
+int fmt_rusage(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o);
+int fmt_siginfo(struct sbuf *b, const void *p, size_t len); /* waitid's */
+int fmt_cpuset(struct sbuf *b, const void *p, size_t len);  /* [0 1] */
+int fmt_stack(struct sbuf *b, const void *p, size_t len);   /* sigaltstack's stack_t */
+/* timer_create's struct sigevent: a signal's notification only, else -1 */
+int fmt_sigevent(struct sbuf *b, const void *p, size_t len);
+/* clone3's struct clone_args; ret: the call's result (-1: not known), its
+ * " => {parent_tid=[ret]}" with CLONE_PARENT_SETTID */
+int fmt_clone_args(struct sbuf *b, const void *p, size_t len, int64_t ret);
 
 #endif

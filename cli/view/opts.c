@@ -153,6 +153,10 @@ static const struct argp_option view_options[] = {
 	{ "no-abbrev", 'v', NULL, 0, "Print every field of the structures arguments point to", 10 },
 	{ NULL, 'x', NULL, 0,
 	  "Print strings with a non-printable byte in hexadecimal (-xx: every string)", 10 },
+	{ "const-print-style", 'X', "STYLE", 0,
+	  "Print constants as strace -X does: raw (their values), abbrev (their names, the "
+	  "default) or verbose (both: 0x3 /* PROT_READ|PROT_WRITE */)",
+	  10 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, NULL, 10 }, /* strace's -h: the help */
 	{ "debug", 'd', "X", REFUSED, "its debug output", 0 },
 	{ NULL, 'F', "X", REFUSED, "following vforks (ptbpf -f follows them)", 0 },
@@ -160,7 +164,6 @@ static const struct argp_option view_options[] = {
 	{ "interruptible", 'I', "X", REFUSED, "when the tracer may be interrupted", 0 },
 	{ "syscall-number", 'n', "X", REFUSED, "printing syscall numbers", 0 },
 	{ "summary-syscall-overhead", 'O', "X", REFUSED, "the overhead taken off -c's times", 0 },
-	{ "const-print-style", 'X', "X", REFUSED, "the style of constants", 0 },
 	{ "strings-in-hex", OPT_NO_STRINGS_IN_HEX, "X", REFUSED, "strings in hexadecimal", 0 },
 	{ "pidns-translation", OPT_NO_PIDNS, "X", REFUSED, "pid namespace translation", 0 },
 	{ "tips", OPT_NO_TIPS, "X", REFUSED, "tips", 0 },
@@ -413,6 +416,17 @@ static error_t view_parse(int key, char *arg, struct argp_state *state)
 	case 'x':
 		if (o->xflag < 2)
 			o->xflag++;
+		break;
+	case 'X':
+		if (!strcmp(arg, "raw"))
+			o->xstyle = XLAT_RAW;
+		else if (!strcmp(arg, "abbrev"))
+			o->xstyle = XLAT_ABBREV;
+		else if (!strcmp(arg, "verbose"))
+			o->xstyle = XLAT_VERBOSE;
+		else
+			argp_failure(state, CLI_EXIT_USAGE, 0,
+				     "-X: '%s' is not raw, abbrev or verbose", arg);
 		break;
 	case 'P':
 		if (o->npaths == VIEW_MAX_PATHS)

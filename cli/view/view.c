@@ -93,8 +93,10 @@ int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int li
 	if (o->stacks && !(v->stk = stack_view_new()))
 		return -1;
 	fdtable_enable(o->fds);
-	decode_set_opts(&(struct decode_opts){
-		.strsize = o->strsize, .verbose = o->verbose, .xflag = o->xflag });
+	decode_set_opts(&(struct decode_opts){ .strsize = o->strsize,
+					       .verbose = o->verbose,
+					       .xflag = o->xflag,
+					       .xstyle = o->xstyle });
 	return 0;
 oom:
 	cli_err("out of memory");

@@ -162,6 +162,7 @@ struct view_opts {
 	uint64_t sigs_hidden;	/* -e signal=: bit N-1, signal N not printed */
 	int named_events;	/* -e named events other than syscalls: printed */
 	int detach_exec;	/* record -b execve */
+	int xstyle;		/* -X: XLAT_ABBREV (0), XLAT_RAW, XLAT_VERBOSE */
 };
 void view_opts_init(struct view_opts *o);
 /* look.c: the options of the look (a child of view_argp) */

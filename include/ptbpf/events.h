@@ -173,6 +173,28 @@ struct ptbpf_sys_cap {
  * count differs).
  */
 #define PTBPF_CAP_ARG_STRINGS 28
+/* fcntl's struct flock (32 bytes) */
+#define PTBPF_CAP_FLOCK 29
+/* struct rusage (144 bytes) */
+#define PTBPF_CAP_RUSAGE 30
+/* sigaltstack's stack_t (24 bytes) */
+#define PTBPF_CAP_STACK 31
+/* a CPU mask (sched_getaffinity, sched_setaffinity): its bytes */
+#define PTBPF_CAP_CPUSET 32
+/* a 64-bit number the call reads and may write (sendfile's offset) */
+#define PTBPF_CAP_INT64 33
+/* a siginfo_t (128 bytes: waitid's) */
+#define PTBPF_CAP_SIGINFO 34
+/* clone3's struct clone_args (its size argument's bytes, at most 88) */
+#define PTBPF_CAP_CLONE_ARGS 35
+/* mincore's vector, a byte a page: its first bytes (at most the string size);
+ * full: the length of the range, in bytes */
+#define PTBPF_CAP_MINCORE 36
+/* a signal set read again at the exit, for an entry that could not read it
+ * (its page was not in the process's page tables yet) */
+#define PTBPF_CAP_SIGSET_LATE 37
+/* struct sigevent (64 bytes: timer_create's) */
+#define PTBPF_CAP_SIGEVENT 38
 
 /*
  * "sys_enter_NAME": the raw arguments at entry, as many as the syscall

@@ -138,7 +138,7 @@ grep -q 'exit_group(0) *= ?$' "$T/p.txt" || fail "-T: exit_group has no time"
 grep -q -E 'getppid\(\) += [0-9]+ <0\.[0-9]{9}>$' "$T/p.txt" || fail "--syscall-times=ns"
 
 # strace's options that ptbpf does not take: refused, by name, exit 2
-for o in -i -n -X -I -O -F \
+for o in -i -n -I -O -F \
 	--decode-fds=path --tips \
 	"-e abbrev=none" "-e read=3" "-e inject=open:error=ENOENT"; do
 	# shellcheck disable=SC2086
@@ -159,6 +159,18 @@ grep -q 'invalid string size' "$T/o.err" || fail "-s 4001: no message"
 	grep -q -E 'write\(1, 0x[0-9a-f]*, 3\) += 3' || fail "-s 0: write's buffer not a pointer"
 "$P" record -v -x -s 32 -e write -- sh -c 'echo hi' 2>&1 >/dev/null | grep -q 'write(1, ' ||
 	fail "-v -x"
+# -X: constants raw, abbreviated (the default) or both, as strace -X
+"$P" record -X verbose -e openat -- cat /dev/null 2>&1 >/dev/null |
+	grep -q 'openat(-100 /\* AT_FDCWD \*/, "/dev/null", 0 /\* O_RDONLY \*/) *= [0-9]' ||
+	fail "-X verbose"
+"$P" record -X raw -e openat -- cat /dev/null 2>&1 >/dev/null |
+	grep -q 'openat(-100, "/dev/null", 0) *= [0-9]' || fail "-X raw"
+"$P" record -X abbrev -e openat -- cat /dev/null 2>&1 >/dev/null |
+	grep -q 'openat(AT_FDCWD, "/dev/null", O_RDONLY) *= [0-9]' || fail "-X abbrev"
+"$P" record -X bogus -- true >/dev/null 2>&1 && fail "-X bogus accepted"
+"$P" record -o "$T/x.log" -e openat -- cat /dev/null >/dev/null 2>&1 || fail "record -o"
+"$P" show -X raw "$T/x.log" 2>&1 | grep -q 'openat(-100, "/dev/null", 0) *= [0-9]' ||
+	fail "show -X raw"
 # strace's -h: the help
 "$P" record -h | grep -q -e '--summary-only' || fail "-h: no help"
 echo PASS

@@ -66,6 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fmt_epoll_ctl_op(&b, (int)n);
 	fmt_poll_events(&b, (unsigned)n);
 	fmt_statx_mask(&b, (unsigned)n);
+	fmt_flock(&b, p, len, (int)(n & 1));
+	fmt_rusage(&b, p, len, &o);
+	fmt_siginfo(&b, p, len);
+	fmt_cpuset(&b, p, len);
+	fmt_stack(&b, p, len);
+	fmt_sigevent(&b, p, len);
+	fmt_clone_args(&b, p, len, (int64_t)n);
 	if (name_ioctl(n))
 		sb_puts(&b, name_ioctl(n));
 	/* whatever the bytes, a bounded text */

@@ -224,7 +224,9 @@ static void test_execve_late_argv(void **state)
 
 static void test_split(void **state)
 {
-	uint64_t rd[6] = { 3, 0x7ffd1000, 832 };
+	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, mask[6] = { 0 /* SIG_BLOCK */, 0x7ffd2000, 0, 8 },
+		 setlkw[6] = { 3, 7 /* F_SETLKW */, 0x7ffd0000 }, usr2 = 1ULL << (SIGUSR2 - 1);
+	unsigned char fl[32] = { 1 };
 	struct pl e, x;
 	struct sbuf b = { 0 };
 
@@ -243,6 +245,29 @@ static void test_split(void **state)
 	pl_enter(&e, 0, rd, 0);
 	assert_int_equal(decode_sys_unfinished(&b, "read", sys_desc("read"), e.b, e.len), 0);
 	assert_int_equal(b.len, 0);
+	/* a set the entry read: split after it, "rt_sigprocmask(SIG_BLOCK, [USR2], " */
+	pl_enter(&e, 14, mask,
+		 PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_cap(&e, 1, PTBPF_CAP_SIGSET, &usr2, 8, 8);
+	assert_int_equal(
+		decode_sys_unfinished(&b, "rt_sigprocmask", sys_desc("rt_sigprocmask"), e.b, e.len),
+		1);
+	assert_string_equal(b.s, "rt_sigprocmask(SIG_BLOCK, [USR2], ");
+	sb_reset(&b);
+	/* one it could not read: the exit's, unless the call wrote there too */
+	pl_enter(&e, 14, mask, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_exit(&x, 14, 0);
+	pl_cap(&x, 1, PTBPF_CAP_SIGSET_LATE, &usr2, 8, 8);
+	expect_call("rt_sigprocmask(SIG_BLOCK, [USR2], NULL, 8)", "rt_sigprocmask", &e, &x);
+	mask[2] = mask[1];
+	pl_enter(&e, 14, mask, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_cap(&x, 2, PTBPF_CAP_SIGSET, &usr2, 8, 8);
+	expect_call("rt_sigprocmask(SIG_BLOCK, 0x7ffd2000, [USR2], 8)", "rt_sigprocmask", &e, &x);
+	/* a lock to set, read whole at the entry: not split (F_SETLKW blocks) */
+	pl_enter(&e, 72, setlkw,
+		 PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(2));
+	pl_cap(&e, 2, PTBPF_CAP_FLOCK, fl, sizeof(fl), sizeof(fl));
+	assert_int_equal(decode_sys_unfinished(&b, "fcntl", sys_desc("fcntl"), e.b, e.len), 0);
 	sb_free(&b);
 }
 
@@ -706,6 +731,74 @@ static void test_ioctl_json_threads(void **state)
 	free(out);
 }
 
+/* issue #54's structures: fcntl's locks, rusage, sendfile's offset, clone3 */
+static void test_structs(void **state)
+{
+	uint64_t setlk[6] = { 3, 6 /* F_SETLK */, 0x7ffd0000 },
+		 getlk[6] = { 3, 5 /* F_GETLK */, 0x7ffd0000 },
+		 setfd[6] = { 3, 2 /* F_SETFD */, 1 }, ru[6] = { 0, 0x7ffd0000 },
+		 sf[6] = { 4, 3, 0x7ffd0000, 1100 }, cl[6] = { 0x7ffd0000, 88 },
+		 w4[6] = { (uint64_t)-1, 0x7ffd0000, 1 };
+	unsigned char fl[32] = { 1, 0, 0, 0 }, rus[144] = { 0 }, ca[88] = { 0 };
+	int64_t off0 = 0, off1 = 1100;
+	uint64_t flags = 0x3d0f00, v;
+	int status = 0x1234;
+	struct pl e, x;
+
+	(void)state;
+	v = 100;
+	memcpy(fl + 16, &v, 8);
+	pl_enter(&e, 72, setlk, PTBPF_SYS_CAPS);
+	pl_cap(&e, 2, PTBPF_CAP_FLOCK, fl, sizeof(fl), sizeof(fl));
+	expect_call("fcntl(3, F_SETLK, {l_type=F_WRLCK, l_whence=SEEK_SET, l_start=0, l_len=100})",
+		    "fcntl", &e, NULL);
+	/* F_GETLK: as the call left it, with l_pid */
+	pl_enter(&e, 72, getlk, PTBPF_SYS_CAPS);
+	pl_cap(&e, 2, PTBPF_CAP_FLOCK, fl, sizeof(fl), sizeof(fl));
+	pl_exit(&x, 72, 0);
+	fl[0] = 2;
+	pl_cap(&x, 2, PTBPF_CAP_FLOCK, fl, sizeof(fl), sizeof(fl));
+	expect_call("fcntl(3, F_GETLK, {l_type=F_UNLCK, l_whence=SEEK_SET, l_start=0, l_len=100, "
+		    "l_pid=0})",
+		    "fcntl", &e, &x);
+	/* a command without a lock: its argument, whatever was captured */
+	pl_enter(&e, 72, setfd, PTBPF_SYS_CAPS);
+	pl_cap(&e, 2, PTBPF_CAP_FLOCK, fl, sizeof(fl), sizeof(fl));
+	expect_call("fcntl(3, F_SETFD, FD_CLOEXEC)", "fcntl", &e, NULL);
+	/* getrusage(RUSAGE_SELF, {ru_utime=..., ru_stime=..., ...}) */
+	v = 7;
+	memcpy(rus + 8, &v, 8);
+	pl_enter(&e, 98, ru, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_exit(&x, 98, 0);
+	pl_cap(&x, 1, PTBPF_CAP_RUSAGE, rus, sizeof(rus), sizeof(rus));
+	expect_call("getrusage(RUSAGE_SELF, {ru_utime={tv_sec=0, tv_usec=7}, ru_stime={tv_sec=0, "
+		    "tv_usec=0}, ...})",
+		    "getrusage", &e, &x);
+	/* sendfile(4, 3, [0] => [1100], 1100) = 1100 */
+	pl_enter(&e, 40, sf, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(2));
+	pl_cap(&e, 2, PTBPF_CAP_INT64, &off0, 8, 8);
+	pl_exit(&x, 40, 1100);
+	pl_cap(&x, 2, PTBPF_CAP_INT64, &off1, 8, 8);
+	expect_call("sendfile(4, 3, [0] => [1100], 1100)", "sendfile", &e, &x);
+	/* clone3 of a thread: its tid from the result */
+	memcpy(ca, &flags, 8);
+	pl_enter(&e, 435, cl, PTBPF_SYS_CAPS | PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(0));
+	pl_cap(&e, 0, PTBPF_CAP_CLONE_ARGS, ca, sizeof(ca), sizeof(ca));
+	pl_exit(&x, 435, 102);
+	pl_cap(&x, 0, PTBPF_CAP_CLONE_ARGS, ca, sizeof(ca), sizeof(ca));
+	expect_call("clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		    "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, "
+		    "child_tid=NULL, parent_tid=NULL, exit_signal=0, stack=NULL, stack_size=0, "
+		    "tls=NULL} "
+		    "=> {parent_tid=[102]}, 88)",
+		    "clone3", &e, &x);
+	/* wait4 with WNOHANG finding nothing: the status untouched, its pointer */
+	pl_enter(&e, 61, w4, PTBPF_SYS_CAPS_AT_EXIT | PTBPF_SYS_EXIT_ARG_FLAG(1));
+	pl_exit(&x, 61, 0);
+	pl_cap(&x, 1, PTBPF_CAP_WAIT_STATUS, &status, 4, 4);
+	expect_call("wait4(-1, 0x7ffd0000, WNOHANG, NULL)", "wait4", &e, &x);
+}
+
 static void test_hostile(void **state)
 {
 	uint64_t rd[6] = { 3, 0x7ffd1000, 832 }, a[6] = { 0x55aa0000, 0x7ffd2000, 0x7ffd3000 };
@@ -757,6 +850,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_write),
+		cmocka_unit_test(test_structs),
 		cmocka_unit_test(test_execve),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_poll),

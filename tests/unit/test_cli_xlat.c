@@ -136,12 +136,44 @@ static void test_printers(void **state)
 	expect(A_FLAGS, XL_, 3, "0x3");
 }
 
+/* -X raw and verbose, as strace 6.1 -X prints these arguments */
+static void test_styles(void **state)
+{
+	(void)state;
+	xlat_set_style(XLAT_VERBOSE);
+	expect(A_FLAGS32, XL_mmap_prot, 3, "0x3 /* PROT_READ|PROT_WRITE */");
+	expect(A_FLAGS32, XL_mmap_prot, 0, "0 /* PROT_NONE */");
+	expect(A_FLAGS32, XL_mmap_prot, 0x40, "0x40 /* PROT_??? */");
+	expect(A_FLAGS32, XL_wait4_options, 0, "0");
+	expect(A_XVAL, XL_fcntlcmds, 6, "0x6 /* F_SETLK */");
+	expect(A_OFLAGS, XL_, O_CLOEXEC, "0x80000 /* O_RDONLY|O_CLOEXEC */");
+	expect(A_DIRFD, XL_, (uint64_t)-100, "-100 /* AT_FDCWD */");
+	expect(A_DIRFD, XL_, 3, "3");
+	expect(A_SIG, XL_, 17, "17 /* SIGCHLD */");
+	expect(A_CLOCKID, XL_, 1, "0x1 /* CLOCK_MONOTONIC */");
+	/* a socket type and statx's flags: each part on its own, as strace */
+	expect(A_SOCKTYPE, XL_, 1 | 0x80000, "0x1 /* SOCK_STREAM */|0x80000 /* SOCK_CLOEXEC */");
+	expect(A_STATXFL, XL_, 0x900,
+	       "0 /* AT_STATX_SYNC_AS_STAT */|0x900 /* AT_SYMLINK_NOFOLLOW|AT_NO_AUTOMOUNT */");
+	xlat_set_style(XLAT_RAW);
+	expect(A_SOCKTYPE, XL_, 1 | 0x80000, "0x1|0x80000");
+	expect(A_STATXFL, XL_, 0x900, "|0x900");
+	expect(A_FLAGS32, XL_mmap_prot, 3, "0x3");
+	expect(A_FLAGS32, XL_mmap_prot, 0x40, "0x40");
+	expect(A_OFLAGS, XL_, O_CLOEXEC, "0x80000");
+	expect(A_DIRFD, XL_, (uint64_t)-100, "-100");
+	expect(A_SIG, XL_, 17, "17");
+	xlat_set_style(XLAT_ABBREV);
+	expect(A_FLAGS32, XL_mmap_prot, 3, "PROT_READ|PROT_WRITE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_schema_tables),
 		cmocka_unit_test(test_printers),
+		cmocka_unit_test(test_styles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -252,7 +252,11 @@ static int record_attrs(struct run *u, trace_attr_t *attr)
 	 * other syscalls nor the scheduler's programs) */
 	evsel_kernel(&u->sel, &kset);
 	view_need(u->r.view, &kset);
+	/* -c alone: the kernel counts the syscalls, none is recorded */
+	if (record_counts_only(a))
+		record_no_syscalls(&kset);
 	ptbpf_trace_attr_setevents(attr, &kset);
+	ptbpf_trace_attr_setaggregate(attr, record_aggregate(a));
 	if (a->view.stacks && record_set_stacks(attr, a))
 		return CLI_EXIT_USAGE;
 	return 0;
@@ -352,6 +356,19 @@ static int record_start(struct run *u)
 	return CLI_EXIT_NOCMD;
 }
 
+/* -c alone: the kernel's counts into the tables */
+static void record_view_stats(struct rec *r)
+{
+	struct ptbpf_syscall_stats *st;
+	size_t n;
+	int err = record_stats(r->trid, &st, &n);
+
+	if (err)
+		cli_err("cannot read the syscalls' counts: %s", strerror(err));
+	view_add_stats(r->view, st, n);
+	free(st);
+}
+
 /* The stream shut down (its counters in cnt), its errors said. */
 static void record_shutdown(struct run *u, struct ptbpf_counters *cnt)
 {
@@ -366,6 +383,8 @@ static void record_shutdown(struct run *u, struct ptbpf_counters *cnt)
 	    !targets_done(r))
 		r->have_child = 0;
 	ptbpf_trace_get_counters(r->trid, cnt);
+	if (record_counts_only(&u->a))
+		record_view_stats(r);
 	err = posix_trace_shutdown(r->trid);
 	if (!r->log_error && u->a.output)
 		r->log_error = err ? err : cnt->log_error;

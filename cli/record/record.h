@@ -38,6 +38,16 @@
 /* -E given at most this often */
 #define RECORD_MAX_ENV 64
 
+/* --metrics-*: what the metrics room (cli/metrics) is given */
+#define RECORD_MAX_LABELS 16
+struct record_metrics {
+	const char *listen;		       /* --metrics-listen ADDR:PORT */
+	const char *push;		       /* --metrics-push URL */
+	double interval;		       /* --metrics-interval seconds, 0: the default */
+	const char *labels[RECORD_MAX_LABELS]; /* --metrics-label K=V */
+	int nlabels;
+};
+
 struct record_args {
 	const char *output;
 	const char *text_out; /* --output-text: NULL stderr, - stdout, or a file */
@@ -70,7 +80,18 @@ struct record_args {
 	int early_uev; /* --early-user-events */
 	char **cmd;
 	struct view_opts view; /* strace's -c, -T, -z, -P... */
+	struct record_metrics metrics;
 };
+
+/* count.c: syscalls counted in the kernel */
+/* Only aggregates asked for, nothing the events would be needed for? */
+int record_counts_only(const struct record_args *a);
+/* The PTBPF_AGG_* the record asks the stream for, 0: none. */
+unsigned int record_aggregate(const struct record_args *a);
+/* The syscalls' events out of set: the kernel counts them. */
+void record_no_syscalls(trace_event_set_t *set);
+/* The counts so far, in a new array of *n (NULL: none); 0 or an errno. */
+int record_stats(trace_id_t trid, struct ptbpf_syscall_stats **st, size_t *n);
 
 /* record_opts.c: the options and their parser (fills a struct record_args) */
 extern const struct argp record_argp;

@@ -382,6 +382,8 @@ static void record_shutdown(struct run *u, struct ptbpf_counters *cnt)
 	if ((!got_signal || r->log_error || r->out.err) && r->have_child && !r->child_done &&
 	    !targets_done(r))
 		r->have_child = 0;
+	/* the last push, with every count; the server stopped */
+	record_metrics_end(r, 1);
 	ptbpf_trace_get_counters(r->trid, cnt);
 	if (record_counts_only(&u->a))
 		record_view_stats(r);
@@ -445,6 +447,7 @@ static int record_end(struct run *u, int ret)
  * command killed before its exec, the new file removed. */
 static void record_abort(struct run *u, int traced)
 {
+	record_metrics_end(&u->r, 0);
 	if (traced)
 		posix_trace_shutdown(u->r.trid);
 	if (u->r.have_child) {
@@ -539,8 +542,13 @@ int cmd_record(int argc, char **argv)
 		ret = CLI_EXIT_USAGE;
 	if (!ret)
 		ret = check_cgroups(&u.a);
+	if (!ret)
+		ret = record_metrics_check(&u.a);
 	if (!ret && !(ret = record_prepare(&u))) {
 		ret = record_select(&u);
+		/* listening before the command runs: a port in use stops it */
+		if (!ret)
+			ret = record_metrics_start(&u.r);
 		if (!ret)
 			ret = record_start(&u);
 		if (ret) {

@@ -9,10 +9,13 @@ set -eu
 # "crun | runc" (crun refuses a hybrid cgroup v1/v2 layout); the container runs
 # as root with --network none on vfs storage, so neither uidmap, slirp4netns,
 # netavark nor fuse-overlayfs is needed (podman only recommends them).
+# libmicrohttpd-dev, libcurl4-openssl-dev: --metrics-listen's server and
+# --metrics-push's client; prometheus, prometheus-pushgateway: the real ones
+# tests/cli/metrics.test.sh starts on 127.0.0.1 (promtool is prometheus's).
 pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
 libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
-podman runc"
+podman runc libmicrohttpd-dev libcurl4-openssl-dev prometheus prometheus-pushgateway"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi

@@ -215,8 +215,22 @@ struct rec {
 	int log_error;	      /* writing the log failed (an errno value) */
 	double sig_passed_at; /* got_signal was passed on to the command then (0: not) */
 	struct view *view;
-	struct live_out out; /* without -o: where the events are printed */
+	struct live_out out;	     /* without -o: where the events are printed */
+	struct rec_metrics *metrics; /* --metrics-*, NULL: none */
 };
+
+/* metrics.c: --metrics-listen, --metrics-push */
+/* The options checked before anything starts: 0 or an exit code (said). */
+int record_metrics_check(const struct record_args *a);
+/* The server listening (before the command runs): 0 or an exit code. */
+int record_metrics_start(struct rec *r);
+/* An event read (counted by type). */
+void record_metrics_event(struct rec *r, trace_event_id_t id);
+/* While recording: the pushes every interval. */
+void record_metrics_tick(struct rec *r);
+/* Before the stream is shut down: the last push (last_push), the server
+ * stopped. */
+void record_metrics_end(struct rec *r, int last_push);
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */
 extern volatile sig_atomic_t got_signal;

@@ -218,6 +218,7 @@ bool record_tick(struct rec *r)
 	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
 		return true;
 	status_line(r, 0);
+	record_metrics_tick(r);
 	/* every event of an exited process is in the rings before it can be
 	 * reaped: the stop that follows drains them, nothing to wait for */
 	if (!targets_done(r))

@@ -41,6 +41,7 @@ int metrics_push(const char *url, const struct sbuf *body, char *msg, size_t msg
 	struct body b = { body->s ? body->s : "", body->len };
 	struct curl_slist *hdrs;
 	char full[1024], host[256] = "localhost", *esc;
+	size_t n = strlen(url);
 	long status = 0;
 	CURLcode rc;
 	CURL *c;
@@ -52,8 +53,10 @@ int metrics_push(const char *url, const struct sbuf *body, char *msg, size_t msg
 		return -1;
 	}
 	esc = curl_easy_escape(c, host, 0);
-	snprintf(full, sizeof(full), "%s%s/metrics/job/ptbpf/instance/%s", url,
-		 url[0] && url[strlen(url) - 1] == '/' ? "" : "", esc ? esc : "localhost");
+	while (n && url[n - 1] == '/')
+		n--;
+	snprintf(full, sizeof(full), "%.*s/metrics/job/ptbpf/instance/%s", (int)n, url,
+		 esc ? esc : "localhost");
 	curl_free(esc);
 	hdrs = curl_slist_append(NULL, "Content-Type: text/plain; version=0.0.4; charset=utf-8");
 	curl_easy_setopt(c, CURLOPT_URL, full);

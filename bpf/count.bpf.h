@@ -120,7 +120,7 @@ static __always_inline void cnt_add(__u32 nr, long ret, __u64 ns)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ptbpf_cnt_enter, struct pt_regs *regs, long id)
 {
-	struct kern_count_start st;
+	struct kern_count_start *st, init = {};
 	__u32 tgid, tid;
 
 	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX || !cnt_wanted((__u32)id, &tgid, &tid))
@@ -128,10 +128,17 @@ int BPF_PROG(ptbpf_cnt_enter, struct pt_regs *regs, long id)
 	/* they do not return: not counted, as strace does not */
 	if (id == CNT_NR_EXIT || id == CNT_NR_EXIT_GROUP)
 		return 0;
-	st.ts = bpf_ktime_get_ns();
-	st.nr = (__u32)id;
-	st.pad = 0;
-	bpf_map_update_elem(&cnt_start, &tid, &st, BPF_ANY);
+	/* a thread's entry is written in place from its second call on: no
+	 * update of the LRU map (its locks) per syscall */
+	st = bpf_map_lookup_elem(&cnt_start, &tid);
+	if (!st) {
+		bpf_map_update_elem(&cnt_start, &tid, &init, BPF_NOEXIST);
+		st = bpf_map_lookup_elem(&cnt_start, &tid);
+		if (!st)
+			return 0;
+	}
+	st->nr = (__u32)id;
+	st->ts = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -140,19 +147,20 @@ int BPF_PROG(ptbpf_cnt_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct kern_count_start *st = bpf_map_lookup_elem(&cnt_start, &tid);
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now, ts;
 	__u32 nr;
 
 	/* no entry: a new thread's return from its fork, or a call made
 	 * before counting began */
-	if (!st)
+	if (!st || !st->ts)
 		return 0;
+	now = bpf_ktime_get_ns();
+	ts = st->ts;
 	nr = st->nr;
-	now = now > st->ts ? now - st->ts : 0;
-	bpf_map_delete_elem(&cnt_start, &tid);
+	st->ts = 0;
 	/* the entry's number: rt_sigreturn's exit has the interrupted call's */
 	if (enabled)
-		cnt_add(nr & (PTBPF_SYSCALL_NR_MAX - 1), ret, now);
+		cnt_add(nr & (PTBPF_SYSCALL_NR_MAX - 1), ret, now > ts ? now - ts : 0);
 	return 0;
 }
 

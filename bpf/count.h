@@ -41,7 +41,7 @@ struct kern_count_val {
 	__u64 hist[KERN_COUNT_BUCKETS];
 };
 
-/* the start of a syscall in progress, by thread */
+/* the start of a syscall in progress, by thread (ts 0: none) */
 struct kern_count_start {
 	__u64 ts;
 	__u32 nr;

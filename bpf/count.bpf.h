@@ -91,6 +91,11 @@ static __always_inline void cnt_add(__u32 nr, long ret, __u64 ns)
 	if (ret < 0 && ret >= -4095)
 		k.err = (__u16)-ret;
 	if (count_by != KERN_COUNT_SYSCALL) {
+		__u64 pt = bpf_get_current_pid_tgid();
+
+		/* the host's ids, made the stream's namespace's */
+		k.pid = (__s32)(pt >> 32);
+		k.tid = (__s32)pt;
 		pidns_current_ids((__u32 *)&k.pid, (__u32 *)&k.tid);
 		if (count_by == KERN_COUNT_PROCESS)
 			k.tid = 0;

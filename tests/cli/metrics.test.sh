@@ -9,7 +9,8 @@
 # metrics passes on what ptbpf serves, with a hostile process name too;
 # the faults: a gateway down or refusing (a warning naming the URL and the
 # status, the command's exit status), a port in use or an address that
-# cannot be bound (an error, the command never runs).
+# cannot be bound (an error, the command never runs); scrapes during a
+# syscall flood each consistent, the counters never going backwards.
 # usage: sh metrics.test.sh BUILD_DIR
 . "$(dirname "$0")/common.sh"
 CHECK=$(dirname "$0")/metrics_check.py
@@ -143,4 +144,28 @@ curl -sf "http://127.0.0.1:$MP2/metrics" >"$T/hostile.txt" || fail "GET /metrics
 promtool check metrics <"$T/hostile.txt" || { cat "$T/hostile.txt"; fail "promtool check metrics (hostile name)"; }
 grep -qF 'comm="a\"b\\c\nd\\xFF"' "$T/hostile.txt" || { grep comm= "$T/hostile.txt" | head -3; fail "the name is not escaped as it should"; }
 wait $REC || { cat "$T/hostile.err"; fail "record --summary=process (hostile)"; }
+# 6. scrapes during a syscall flood (2 threads): each one consistent, none
+# going backwards from the one before
+MP3=$(free_port)
+"$P" record -c -f --metrics-listen=127.0.0.1:$MP3 -- python3 -c '
+import os, threading, time
+def flood():
+    end = time.time() + 2.5
+    while time.time() < end:
+        os.getppid(); os.stat("/")
+ts = [threading.Thread(target=flood) for _ in range(2)]
+[t.start() for t in ts]
+[t.join() for t in ts]' >/dev/null 2>"$T/flood.err" &
+REC=$!
+PIDS="$PIDS $REC"
+wait_http "http://127.0.0.1:$MP3/metrics"
+scrapes=
+for n in 1 2 3 4 5 6; do
+	curl -sf "http://127.0.0.1:$MP3/metrics" >"$T/flood$n.txt" || fail "GET /metrics (flood)"
+	scrapes="$scrapes $T/flood$n.txt"
+	sleep 0.2
+done
+# shellcheck disable=SC2086
+python3 "$CHECK" consistent $scrapes || exit 1
+wait $REC || { cat "$T/flood.err"; fail "record (flood)"; }
 echo "PASS"

@@ -6,6 +6,9 @@ the Pushgateway holds agree: calls and errors per syscall, and each
 histogram's _count equals its calls.
 has_value JSON: a Prometheus query answered with at least one number.
 all_zero JSON: every value of a Prometheus query is 0.
+consistent SCRAPE...: in each scrape, per syscall, the calls, the
+histogram's _count and its +Inf bucket are one number and the buckets grow
+with le; from one scrape to the next no counter went backwards.
 """
 import json
 import math
@@ -87,6 +90,42 @@ def all_zero(path):
         sys.exit('not all zero: %s' % v)
 
 
+def series_key(name, labels):
+    return name + repr(sorted((k, v) for k, v in labels.items()))
+
+
+def consistent(*paths):
+    prev = {}
+    for path in paths:
+        cur, calls, count, inf, buckets = {}, {}, {}, {}, {}
+        for name, labels, v in samples(path):
+            cur[series_key(name, labels)] = v
+            s = labels.get('syscall')
+            if name == 'ptbpf_syscalls_total':
+                calls[s] = v
+            elif name == 'ptbpf_syscall_duration_seconds_count':
+                count[s] = v
+            elif name == 'ptbpf_syscall_duration_seconds_bucket':
+                if labels['le'] == '+Inf':
+                    inf[s] = v
+                else:
+                    buckets.setdefault(s, []).append((float(labels['le']), v))
+        if not calls:
+            sys.exit('%s: no ptbpf_syscalls_total' % path)
+        for s, c in calls.items():
+            if count.get(s) != c or inf.get(s) != c:
+                sys.exit('%s: %s: calls %s, _count %s, +Inf %s' % (path, s, c, count.get(s),
+                                                                   inf.get(s)))
+            b = [v for _, v in sorted(buckets.get(s, []))]
+            if b != sorted(b) or (b and b[-1] > c):
+                sys.exit('%s: %s: buckets do not grow with le: %s' % (path, s, b))
+        for k, v in prev.items():
+            if (k.startswith('ptbpf_sys') or k.startswith('ptbpf_events')) and cur.get(k, 0) < v:
+                sys.exit('%s: %s went backwards: %s then %s' % (path, k, v, cur.get(k)))
+        prev = cur
+    print('consistent: %d scrapes' % len(paths))
+
+
 if __name__ == '__main__':
     {'push_agrees': push_agrees, 'has_value': has_value,
-     'all_zero': all_zero}[sys.argv[1]](*sys.argv[2:])
+     'all_zero': all_zero, 'consistent': consistent}[sys.argv[1]](*sys.argv[2:])

@@ -366,6 +366,8 @@ static void record_view_stats(struct rec *r)
 	if (err)
 		cli_err("cannot read the syscalls' counts: %s", strerror(err));
 	view_add_stats(r->view, st, n);
+	for (size_t i = 0; i < n; i++)
+		r->kcounted += st[i].calls;
 	free(st);
 }
 

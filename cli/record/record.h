@@ -217,6 +217,7 @@ struct rec {
 	struct view *view;
 	struct live_out out;	     /* without -o: where the events are printed */
 	struct rec_metrics *metrics; /* --metrics-*, NULL: none */
+	uint64_t kcounted;	     /* -c alone: the syscalls the kernel counted */
 };
 
 /* metrics.c: --metrics-listen, --metrics-push */

@@ -18,7 +18,7 @@
 /* entries of cnt_stats (syscall x errno x process or thread) */
 #define KERN_COUNT_MAX 16384
 /* threads in a syscall at once whose entry is remembered */
-#define KERN_COUNT_STARTS 65536
+#define KERN_COUNT_STARTS 16384
 
 struct kern_count_key {
 	__s32 pid; /* as the stream's ids: its creator's pid namespace's */

@@ -565,10 +565,11 @@ class Bench:
                               dict(tracer=key, workload=wkey)))
             # ptbpf's rows are judged against the two before them in each
             # round (a VM's state can last longer than a row), and compared
-            # with the floors with paths and a file right after them
+            # with the floors with paths and a file right after them; -c's
+            # (counted in the kernel) right after -o's
             self.group(items, reps=m["sys_reps"],
-                       first=("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_api",
-                              "ref_paths", "ref_file"))
+                       first=("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_c",
+                              "ptbpf_api", "ref_paths", "ref_file"))
             self.peer_counts(section, wargs)
 
     def peer_counts(self, section, wargs):

@@ -87,6 +87,7 @@ static __always_inline void cnt_add(__u32 nr, long ret, __u64 ns)
 	struct kern_count_key k = { .nr = (__u16)nr };
 	struct kern_count_val *v;
 	__u32 b = ns ? cnt_log2(ns) + 1 : 0;
+	__u64 idx;
 
 	if (ret < 0 && ret >= -4095)
 		k.err = (__u16)-ret;
@@ -111,15 +112,19 @@ static __always_inline void cnt_add(__u32 nr, long ret, __u64 ns)
 	}
 	if (!v->comm[0])
 		bpf_get_current_comm(v->comm, sizeof(v->comm));
-	if (b >= KERN_COUNT_BUCKETS)
-		b = KERN_COUNT_BUCKETS - 1;
 	if (!v->calls || ns < v->min_ns)
 		v->min_ns = ns;
 	v->calls++;
 	if (ns > v->max_ns)
 		v->max_ns = ns;
 	v->total_ns += ns;
-	v->hist[b] += 1;
+	if (b >= KERN_COUNT_BUCKETS)
+		b = KERN_COUNT_BUCKETS - 1;
+	/* a bound older verifiers (5.10) follow: a mask, then a 64-bit test */
+	idx = b;
+	asm volatile("%0 &= 63" : "+r"(idx));
+	if (idx < KERN_COUNT_BUCKETS)
+		v->hist[idx] += 1;
 }
 
 SEC("tp_btf/sys_enter")

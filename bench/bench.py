@@ -367,6 +367,13 @@ class Bench:
             return ([self.ptbpf, "record", "-o", os.path.join(self.work, "rec.ptlog"), "--"]
                     + cmd, None, None)
 
+        def ptbpf_c(cmd):
+            # -c alone: the syscalls counted and timed in the kernel's maps,
+            # no record crosses the ring (bpf/count.bpf.h)
+            if not os.access(self.ptbpf, os.X_OK):
+                raise NA("ptbpf command not built")
+            return [self.ptbpf, "record", "-c", "--"] + cmd, None, None
+
         def ptbpf_log_k(cmd):
             if not os.access(self.ptbpf, os.X_OK):
                 raise NA("ptbpf command not built")
@@ -445,6 +452,8 @@ class Bench:
              ref_file, "n_fast"),
             ("ptbpf_live", "ptbpf record > /dev/null", ptbpf_live, "n_fast"),
             ("ptbpf_log", "ptbpf record -o FILE", ptbpf_log, "n_fast"),
+            # strace -c's table from counts kept in the kernel
+            ("ptbpf_c", "ptbpf record -c (counted in the kernel)", ptbpf_c, "n_fast"),
             ("ptbpf_api", "libposixtrace API, analyzer reading (bench_ctl)", ptbpf_api, "n_fast"),
             # -y: what each fd is, an fd_info event at each call that makes one
             ("ptbpf_log_y", "ptbpf record -y -o FILE (fd paths)", ptbpf_log_y, "n_fast"),
@@ -556,10 +565,11 @@ class Bench:
                               dict(tracer=key, workload=wkey)))
             # ptbpf's rows are judged against the two before them in each
             # round (a VM's state can last longer than a row), and compared
-            # with the floors with paths and a file right after them
+            # with the floors with paths and a file right after them; -c's
+            # (counted in the kernel) right after -o's
             self.group(items, reps=m["sys_reps"],
-                       first=("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_api",
-                              "ref_paths", "ref_file"))
+                       first=("untraced", "ref", "ptbpf_live", "ptbpf_log", "ptbpf_c",
+                              "ptbpf_api", "ref_paths", "ref_file"))
             self.peer_counts(section, wargs)
 
     def peer_counts(self, section, wargs):

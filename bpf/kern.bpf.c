@@ -1936,3 +1936,6 @@ int BPF_PROG(ptbpf_wakeup_new, struct task_struct *p)
 
 /* the processes of cgroups, those that join later too (a stream with cgroups) */
 #include "cgroup.bpf.h"
+
+/* syscalls counted in the kernel (ptbpf_trace_attr_setaggregate) */
+#include "count.bpf.h"

@@ -255,7 +255,11 @@ static int record_attrs(struct run *u, trace_attr_t *attr)
 	 * other syscalls nor the scheduler's programs) */
 	evsel_kernel(&u->sel, &kset);
 	view_need(u->r.view, &kset);
+	/* -c alone: the kernel counts the syscalls, none is recorded */
+	if (record_counts_only(a))
+		record_no_syscalls(&kset);
 	ptbpf_trace_attr_setevents(attr, &kset);
+	ptbpf_trace_attr_setaggregate(attr, record_aggregate(a));
 	if (a->view.stacks && record_set_stacks(attr, a))
 		return CLI_EXIT_USAGE;
 	return 0;
@@ -355,6 +359,21 @@ static int record_start(struct run *u)
 	return CLI_EXIT_NOCMD;
 }
 
+/* -c alone: the kernel's counts into the tables */
+static void record_view_stats(struct rec *r)
+{
+	struct ptbpf_syscall_stats *st;
+	size_t n;
+	int err = record_stats(r->trid, &st, &n);
+
+	if (err)
+		cli_err("cannot read the syscalls' counts: %s", strerror(err));
+	view_add_stats(r->view, st, n);
+	for (size_t i = 0; i < n; i++)
+		r->kcounted += st[i].calls;
+	free(st);
+}
+
 /* The stream shut down (its counters in cnt), its errors said. */
 static void record_shutdown(struct run *u, struct ptbpf_counters *cnt)
 {
@@ -368,7 +387,11 @@ static void record_shutdown(struct run *u, struct ptbpf_counters *cnt)
 	if ((!got_signal || r->log_error || r->out.err) && r->have_child && !r->child_done &&
 	    !targets_done(r))
 		r->have_child = 0;
+	/* the last push, with every count; the server stopped */
+	record_metrics_end(r, 1);
 	ptbpf_trace_get_counters(r->trid, cnt);
+	if (record_counts_only(&u->a))
+		record_view_stats(r);
 	err = posix_trace_shutdown(r->trid);
 	if (!r->log_error && u->a.output)
 		r->log_error = err ? err : cnt->log_error;
@@ -452,6 +475,7 @@ static int record_end(struct run *u, int ret)
  * command killed before its exec, the new file removed. */
 static void record_abort(struct run *u, int traced)
 {
+	record_metrics_end(&u->r, 0);
 	if (traced)
 		posix_trace_shutdown(u->r.trid);
 	if (u->r.have_child) {
@@ -595,8 +619,13 @@ int cmd_record(int argc, char **argv)
 		ret = check_cgroups(&u.a);
 	if (!ret)
 		ret = record_ch_check(&u);
+	if (!ret)
+		ret = record_metrics_check(&u.a);
 	if (!ret && !(ret = record_prepare(&u))) {
 		ret = record_select(&u);
+		/* listening before the command runs: a port in use stops it */
+		if (!ret)
+			ret = record_metrics_start(&u.r);
 		if (!ret)
 			ret = record_start(&u);
 		/* --clickhouse: its exporter reads the log as it is written */

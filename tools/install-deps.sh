@@ -9,14 +9,18 @@ set -eu
 # "crun | runc" (crun refuses a hybrid cgroup v1/v2 layout); the container runs
 # as root with --network none on vfs storage, so neither uidmap, slirp4netns,
 # netavark nor fuse-overlayfs is needed (podman only recommends them).
-# sqlite3 ... perl: the real programs tests/cli/decode.test.sh compares with strace.
+# sqlite3 ... perl: the real programs tests/cli/decode.test.sh compares with
+# strace. libmicrohttpd-dev, libcurl4-openssl-dev: --metrics-listen's server,
+# --metrics-push's and export's client; prometheus, prometheus-pushgateway: the
+# real ones tests/cli/metrics.test.sh starts on 127.0.0.1 (promtool is prometheus's).
 pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
 libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
-podman runc sqlite3 bzip2 git file diffutils mawk perl"
-# ptbpf export --clickhouse: libcurl; tests/cli/clickhouse.test.sh starts a
-# ClickHouse server of its own (the package's service is neither started nor enabled)
-pkgs="$pkgs libcurl4-openssl-dev clickhouse-server clickhouse-client"
+podman runc sqlite3 bzip2 git file diffutils mawk perl
+libmicrohttpd-dev libcurl4-openssl-dev prometheus prometheus-pushgateway"
+# tests/cli/clickhouse.test.sh starts a ClickHouse server of its own (the
+# package's service is neither started nor enabled)
+pkgs="$pkgs clickhouse-server clickhouse-client"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi

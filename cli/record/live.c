@@ -45,6 +45,7 @@ static size_t print_batch(struct rec *r, void *buf, size_t bufsz, const struct t
 		*err = ptbpf_trace_trygetnext_events(r->trid, batch, LIVE_BATCH, buf, bufsz, &got);
 	for (i = 0; !*err && i < got; i++) {
 		cli_ev_from(r->trid, &ev, &batch[i]);
+		record_metrics_event(r, ev.info.posix_event_id);
 		view_event(r->view, &ev);
 	}
 	return *err ? 0 : got;

@@ -32,6 +32,10 @@ enum {
 	OPT_CH_TABLE,
 	OPT_CH_HOST,
 	OPT_CH_RETRY,
+	OPT_METRICS_LISTEN,
+	OPT_METRICS_PUSH,
+	OPT_METRICS_INTERVAL,
+	OPT_METRICS_LABEL,
 };
 
 static const struct argp_option record_opts[] = {
@@ -136,6 +140,19 @@ static const struct argp_option record_opts[] = {
 	  "milliseconds (sets PTBPF_UEV_PENDING=1 in its environment; the command's own are "
 	  "kept without it)",
 	  0 },
+	{ "metrics-listen", OPT_METRICS_LISTEN, "ADDR:PORT", 0,
+	  "While recording, serve GET /metrics in Prometheus's text format (the syscalls "
+	  "counted in the kernel, their errors and times, the events and losses); ':PORT' "
+	  "listens on 127.0.0.1 only",
+	  0 },
+	{ "metrics-push", OPT_METRICS_PUSH, "URL", 0,
+	  "PUT the same metrics to the Pushgateway at URL (http://HOST:9091), under "
+	  "/metrics/job/ptbpf/instance/HOSTNAME, at the end and every --metrics-interval",
+	  0 },
+	{ "metrics-interval", OPT_METRICS_INTERVAL, "SECONDS", 0,
+	  "How often --metrics-push pushes while recording (default 10)", 0 },
+	{ "metrics-label", OPT_METRICS_LABEL, "NAME=VALUE", 0,
+	  "A label of every metric (host, job, service...; repeatable)", 0 },
 	{ "nice", OPT_NICE, "N", 0,
 	  "Nice value of ptbpf's own threads (default: the caller's; a lower one, e.g. -10, "
 	  "lets it keep up with a program that keeps every CPU busy; the command runs at the "
@@ -143,6 +160,38 @@ static const struct argp_option record_opts[] = {
 	  0 },
 	{ 0 }
 };
+
+/* --metrics-*; ARGP_ERR_UNKNOWN: not one */
+static error_t metrics_opt(struct record_args *a, int key, char *arg, struct argp_state *state)
+{
+	struct record_metrics *m = &a->metrics;
+	char *end;
+
+	switch (key) {
+	case OPT_METRICS_LISTEN:
+		m->listen = arg;
+		break;
+	case OPT_METRICS_PUSH:
+		if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))
+			argp_error(state, "--metrics-push: '%s' is not an http:// or https:// URL",
+				   arg);
+		m->push = arg;
+		break;
+	case OPT_METRICS_INTERVAL:
+		m->interval = strtod(arg, &end);
+		if (*end || end == arg || !(m->interval > 0))
+			argp_error(state, "invalid --metrics-interval '%s'", arg);
+		break;
+	case OPT_METRICS_LABEL:
+		if (m->nlabels == RECORD_MAX_LABELS)
+			argp_error(state, "--metrics-label: at most %d", RECORD_MAX_LABELS);
+		m->labels[m->nlabels++] = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
 
 static int parse_size(const char *s, size_t *out)
 {
@@ -310,6 +359,8 @@ static error_t record_parse(int key, char *arg, struct argp_state *state)
 	char *end, msg[160];
 
 	if (process_opt(a, key, arg, state) != ARGP_ERR_UNKNOWN)
+		return 0;
+	if (metrics_opt(a, key, arg, state) != ARGP_ERR_UNKNOWN)
 		return 0;
 	switch (key) {
 	case ARGP_KEY_INIT:

@@ -38,6 +38,16 @@
 /* -E given at most this often */
 #define RECORD_MAX_ENV 64
 
+/* --metrics-*: what the metrics room (cli/metrics) is given */
+#define RECORD_MAX_LABELS 16
+struct record_metrics {
+	const char *listen;		       /* --metrics-listen ADDR:PORT */
+	const char *push;		       /* --metrics-push URL */
+	double interval;		       /* --metrics-interval seconds, 0: the default */
+	const char *labels[RECORD_MAX_LABELS]; /* --metrics-label K=V */
+	int nlabels;
+};
+
 struct record_args {
 	const char *output;
 	const char *clickhouse; /* --clickhouse: the server the log's events go to */
@@ -74,7 +84,18 @@ struct record_args {
 	int early_uev; /* --early-user-events */
 	char **cmd;
 	struct view_opts view; /* strace's -c, -T, -z, -P... */
+	struct record_metrics metrics;
 };
+
+/* count.c: syscalls counted in the kernel */
+/* Only aggregates asked for, nothing the events would be needed for? */
+int record_counts_only(const struct record_args *a);
+/* The PTBPF_AGG_* the record asks the stream for, 0: none. */
+unsigned int record_aggregate(const struct record_args *a);
+/* The syscalls' events out of set: the kernel counts them. */
+void record_no_syscalls(trace_event_set_t *set);
+/* The counts so far, in a new array of *n (NULL: none); 0 or an errno. */
+int record_stats(trace_id_t trid, struct ptbpf_syscall_stats **st, size_t *n);
 
 /* record_opts.c: the options and their parser (fills a struct record_args) */
 extern const struct argp record_argp;
@@ -198,8 +219,23 @@ struct rec {
 	int log_error;	      /* writing the log failed (an errno value) */
 	double sig_passed_at; /* got_signal was passed on to the command then (0: not) */
 	struct view *view;
-	struct live_out out; /* without -o: where the events are printed */
+	struct live_out out;	     /* without -o: where the events are printed */
+	struct rec_metrics *metrics; /* --metrics-*, NULL: none */
+	uint64_t kcounted;	     /* -c alone: the syscalls the kernel counted */
 };
+
+/* metrics.c: --metrics-listen, --metrics-push */
+/* The options checked before anything starts: 0 or an exit code (said). */
+int record_metrics_check(const struct record_args *a);
+/* The server listening (before the command runs): 0 or an exit code. */
+int record_metrics_start(struct rec *r);
+/* An event read (counted by type). */
+void record_metrics_event(struct rec *r, trace_event_id_t id);
+/* While recording: the pushes every interval. */
+void record_metrics_tick(struct rec *r);
+/* Before the stream is shut down: the last push (last_push), the server
+ * stopped. */
+void record_metrics_end(struct rec *r, int last_push);
 
 /* cmd_record.c: the signal that asks the recording to stop, 0: none */
 extern volatile sig_atomic_t got_signal;

@@ -170,6 +170,10 @@ void print_summary(struct rec *r, const struct ptbpf_counters *c, int logfd)
 		fprintf(stderr, "%s: %llu lines written to %s (%llu bytes), %llu lost", cli_prog,
 			(unsigned long long)r->out.lines, r->out.name,
 			(unsigned long long)r->out.bytes, (unsigned long long)c->lost);
+	else if (record_counts_only(r->a))
+		/* -c alone: no syscall event, the kernel's counts */
+		fprintf(stderr, "%s: %llu syscalls counted in the kernel, %llu events lost",
+			cli_prog, (unsigned long long)r->kcounted, (unsigned long long)c->lost);
 	else
 		fprintf(stderr, "%s: %llu events %s, %llu lost", cli_prog,
 			(unsigned long long)r->printed,
@@ -218,6 +222,7 @@ bool record_tick(struct rec *r)
 	if (r->a->duration > 0 && now_mono() - r->t0 >= r->a->duration)
 		return true;
 	status_line(r, 0);
+	record_metrics_tick(r);
 	/* every event of an exited process is in the rings before it can be
 	 * reaped: the stop that follows drains them, nothing to wait for */
 	if (!targets_done(r))

@@ -17,6 +17,7 @@
 enum {
 	OPT_STATUS = 0x200,
 	OPT_FAILING,
+	OPT_HISTOGRAM,
 	OPT_DEBUG_DIR,
 	/* strace's long options without a short one, refused */
 	OPT_NO_STRINGS_IN_HEX,
@@ -116,6 +117,10 @@ static const struct argp_option view_options[] = {
 	{ "summary-columns", 'U', "COLUMNS", 0,
 	  "The -c table's columns: time-percent, total-time, min-time, max-time, avg-time, "
 	  "calls, errors, name",
+	  10 },
+	{ "histogram", OPT_HISTOGRAM, "SYSCALLS", OPTION_ARG_OPTIONAL,
+	  "At the end, each syscall's (or these: a comma list) distribution of times in log2 "
+	  "buckets, as bpftrace's hist(); counted in the kernel with -c",
 	  10 },
 	{ "summary-wall-clock", 'w', NULL, 0,
 	  "Accepted: ptbpf's -c times always are the time between entry and exit", 10 },
@@ -328,6 +333,11 @@ static error_t summary_opt(struct view_opts *o, int key, char *arg, struct argp_
 		break;
 	case 'w':
 		o->wall = 1;
+		break;
+	case OPT_HISTOGRAM:
+		if (hist_select(o->hist_sel, arg, msg, sizeof(msg)))
+			argp_failure(state, CLI_EXIT_USAGE, 0, "--histogram: %s", msg);
+		o->histogram = 1;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -147,6 +147,25 @@ void summary_add(struct summary *s, int nr, const char *name, int64_t ns, int er
 		c->max_ns = (uint64_t)ns;
 }
 
+void summary_add_counts(struct summary *s, int nr, const char *name, uint64_t calls,
+			uint64_t errors, uint64_t total_ns, uint64_t min_ns, uint64_t max_ns)
+{
+	struct sum_count *c;
+
+	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX || !calls)
+		return;
+	c = &s->c[nr];
+	if (!c->calls)
+		snprintf(s->name[nr], SUM_NAME_MAX, "%s", name);
+	c->calls += calls;
+	c->errors += errors;
+	c->time_ns += total_ns;
+	if (min_ns < c->min_ns)
+		c->min_ns = min_ns;
+	if (max_ns > c->max_ns)
+		c->max_ns = max_ns;
+}
+
 /* strace keeps times as struct timespec: the same conversions, the same
  * digits */
 static double ns_float(uint64_t ns)

@@ -41,6 +41,7 @@ struct view {
 	int any;	   /* more than printing every event as it comes */
 	int status_filter; /* some statuses are not printed */
 	struct summary *sum;
+	struct hist *hist; /* --histogram */
 	struct thsum *th;
 	struct pathtrace *pt;
 	struct stack_view *stk; /* -k */
@@ -60,8 +61,14 @@ int view_opts_prints(const struct view_opts *o)
 
 int view_opts_active(const struct view_opts *o)
 {
-	return o->cflag || o->threads || o->times >= 0 || o->status != VIEW_ST_ALL || o->npaths ||
-	       o->stacks || o->detach_exec;
+	return o->cflag || o->threads || o->histogram || o->times >= 0 ||
+	       o->status != VIEW_ST_ALL || o->npaths || o->stacks || o->detach_exec;
+}
+
+int view_opts_aggregate_only(const struct view_opts *o)
+{
+	return o->cflag == VIEW_C_ONLY && !o->threads && !o->npaths && !o->stacks &&
+	       o->status == VIEW_ST_ALL && !o->detach_exec;
 }
 
 int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int live)
@@ -80,6 +87,8 @@ int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int li
 			goto oom;
 		summary_init(v->sum);
 	}
+	if (o->histogram && !(v->hist = hist_new(o->hist_sel)))
+		goto oom;
 	if (o->threads && !(v->th = thsum_new(o->threads == VIEW_TH_PROCESS, live)))
 		goto oom;
 	if (o->npaths) {
@@ -269,7 +278,9 @@ static void tid_end(struct view *v, struct view_tid *t, pid_t tid, unsigned int 
 
 	if (t->nr < 0)
 		return;
-	if (count && t->shown && (v->sum || v->th) && (name = sys_name_nr(t->nr, buf))) {
+	if (count && t->shown && (v->sum || v->th || v->hist) && (name = sys_name_nr(t->nr, buf))) {
+		if (v->hist)
+			hist_add(v->hist, t->nr, name, -1);
 		if (v->sum)
 			summary_add(v->sum, t->nr, name, -1, 0);
 		if (v->th)
@@ -378,6 +389,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	v->nevents++;
 	if (v->sum && !child)
 		summary_add(v->sum, nr, name, ns, err);
+	if (v->hist && !child)
+		hist_add(v->hist, nr, name, ns);
 	if (v->th && !child)
 		thsum_syscall(v->th, ev->info.posix_pid, ev->tid, nr, name, ns, err);
 	if (v->th)
@@ -611,9 +624,30 @@ int view_report(struct view *v, FILE *out)
 
 	if (v->sum)
 		summary_print(v->sum, v->o.columns, v->o.sortby, out);
+	if (v->hist)
+		hist_print(v->hist, out);
 	if (v->th)
 		ret = thsum_print(v->th, out);
 	return ret;
+}
+
+void view_add_stats(struct view *v, const struct ptbpf_syscall_stats *st, size_t n)
+{
+	char buf[TRACE_EVENT_NAME_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		int nr = (int)st[i].nr;
+		const char *name = sys_name_nr(nr, buf);
+		int err = st[i].err && !(sysclass_of(nr) & SC_NEVER_FAILS);
+
+		if (!name)
+			continue;
+		if (v->sum)
+			summary_add_counts(v->sum, nr, name, st[i].calls, err ? st[i].calls : 0,
+					   st[i].total_ns, st[i].min_ns, st[i].max_ns);
+		if (v->hist)
+			hist_add_buckets(v->hist, nr, name, st[i].hist);
+	}
 }
 
 int view_failed(const struct view *v)
@@ -633,6 +667,7 @@ void view_free(struct view *v)
 	pidmap_free(&v->tids, tid_free);
 	pidmap_free(&v->detached, NULL);
 	free(v->sum);
+	hist_free(v->hist);
 	thsum_free(v->th);
 	pathtrace_free(v->pt);
 	stack_view_free(v->stk);

@@ -93,6 +93,26 @@ int summary_columns(uint8_t *cols, const char *spec, char *msg, size_t msgsz);
  * nothing when no call was counted, as strace. */
 void summary_print(const struct summary *s, const uint8_t *cols, int sortby, FILE *out);
 
+/* Calls of syscall nr counted elsewhere (the kernel): calls, of which
+ * errors failed, total_ns in all, min_ns and max_ns the extremes. */
+void summary_add_counts(struct summary *s, int nr, const char *name, uint64_t calls,
+			uint64_t errors, uint64_t total_ns, uint64_t min_ns, uint64_t max_ns);
+
+/* hist.c: --histogram, bpftrace's hist() of each syscall's times */
+struct hist;
+/* The bucket of a call of ns (< 0: no time known, as 0). */
+int hist_bucket(int64_t ns);
+/* --histogram=SPEC (NULL: all) into sel (PTBPF_SYSCALL_NR_MAX bits); 0, or
+ * -1 with why in msg. */
+int hist_select(uint64_t *sel, const char *spec, char *msg, size_t msgsz);
+struct hist *hist_new(const uint64_t *sel);
+void hist_add(struct hist *h, int nr, const char *name, int64_t ns);
+void hist_add_buckets(struct hist *h, int nr, const char *name, const uint64_t *b);
+/* One histogram (PTBPF_HIST_BUCKETS counts), as bpftrace's @ns[name]. */
+void hist_print_one(const char *name, const uint64_t *b, FILE *out);
+void hist_print(const struct hist *h, FILE *out);
+void hist_free(struct hist *h);
+
 /* thsummary.c: perf trace --summary, per thread or per process */
 struct thsum;
 /* live: the threads run now (their names are read from /proc) */
@@ -163,6 +183,8 @@ struct view_opts {
 	int named_events;	/* -e named events other than syscalls: printed */
 	int detach_exec;	/* record -b execve */
 	int xstyle;		/* -X: XLAT_ABBREV (0), XLAT_RAW, XLAT_VERBOSE */
+	int histogram;		/* --histogram */
+	uint64_t hist_sel[PTBPF_SYSCALL_NR_MAX / 64]; /* its syscalls */
 };
 void view_opts_init(struct view_opts *o);
 /* look.c: the options of the look (a child of view_argp) */
@@ -193,6 +215,9 @@ int view_opts_prints(const struct view_opts *o);
 unsigned int view_opts_kernel_status(const struct view_opts *o);
 /* Does anything of the view act on the events? */
 int view_opts_active(const struct view_opts *o);
+/* Are only aggregates asked for, which the kernel may count (-c, and
+ * --histogram), nothing that needs the events? */
+int view_opts_aggregate_only(const struct view_opts *o);
 
 /* view.c: the events between their reader and the printer */
 struct view;
@@ -222,6 +247,8 @@ void view_event(struct view *v, const struct cli_ev *ev);
 void view_end(struct view *v, int detached);
 /* The summaries asked for; 0, or -1: out of memory. */
 int view_report(struct view *v, FILE *out);
+/* The syscalls counted in the kernel, into the summaries (-c, --histogram) */
+void view_add_stats(struct view *v, const struct ptbpf_syscall_stats *st, size_t n);
 int view_failed(const struct view *v);
 uint64_t view_nevents(const struct view *v); /* the events shown or summarized */
 void view_free(struct view *v);

@@ -189,6 +189,60 @@ __PTBPF_API int ptbpf_trace_attr_setstrsize(trace_attr_t *attr, unsigned int str
 __PTBPF_API int ptbpf_trace_attr_getstrsize(const trace_attr_t *attr, unsigned int *strsize);
 
 /*
+ * Syscalls counted in the kernel: a stream created with these attributes
+ * and PTBPF_AGG_SYSCALLS counts and times, in BPF maps, each syscall its
+ * filter records the exit of (per syscall and errno, and per process or
+ * thread with PTBPF_AGG_BY_PROCESS or PTBPF_AGG_BY_THREAD), read with
+ * ptbpf_trace_get_syscall_stats(). No event crosses the kernel's ring for
+ * it: a stream whose ptbpf_trace_attr_setevents() leaves the syscalls out
+ * counts them without recording them. A call is counted when it returns,
+ * with the time since its entry; a new thread's return from the fork that
+ * made it is not counted (it made no call), nor are exit and exit_group,
+ * which do not return. 0 (the default): none.
+ * EINVAL: no attributes object, or unknown flags, or both BY_ flags.
+ */
+#define PTBPF_AGG_SYSCALLS   0x1u
+#define PTBPF_AGG_BY_PROCESS 0x2u
+#define PTBPF_AGG_BY_THREAD  0x4u
+__PTBPF_API int ptbpf_trace_attr_setaggregate(trace_attr_t *attr, unsigned int flags);
+__PTBPF_API int ptbpf_trace_attr_getaggregate(const trace_attr_t *attr, unsigned int *flags);
+
+/*
+ * A count of ptbpf_trace_get_syscall_stats(): the calls of syscall nr that
+ * failed with errno err (0: did not fail; the caller decides which
+ * syscalls never fail), of process pid and thread tid (0 unless counted
+ * by process or thread; the stream's pid namespace's ids), comm the name
+ * of the task that made one of them. hist[0] counts the calls of no
+ * measurable time, hist[k] those of 2^(k-1) to 2^k - 1 ns, the last
+ * bucket also all longer ones; calls is their sum, so the counts of a
+ * stream read again never go backwards and always equal the histogram's.
+ * min_ns and max_ns: the shortest and the longest call (0: no calls).
+ */
+#define PTBPF_HIST_BUCKETS 40
+struct ptbpf_syscall_stats {
+	pid_t pid;
+	pid_t tid;
+	unsigned int nr;
+	int err;
+	char comm[16];
+	uint64_t calls;
+	uint64_t total_ns;
+	uint64_t min_ns;
+	uint64_t max_ns;
+	uint64_t hist[PTBPF_HIST_BUCKETS];
+};
+
+/*
+ * The syscalls counted so far by active stream trid (see
+ * ptbpf_trace_attr_setaggregate), up to max of them into st; *count: how
+ * many there are (more than max: call again with room for them). Safe
+ * from any thread while the stream exists. EINVAL: trid is not an active
+ * stream that counts, or st is NULL with max > 0, or count is NULL.
+ */
+__PTBPF_API int ptbpf_trace_get_syscall_stats(trace_id_t trid, struct ptbpf_syscall_stats *st,
+					      size_t max, size_t *count);
+
+/*
  * The events a stream created with these attributes may record, at most:
  * the BPF programs that only other system events need are not loaded (the
  * kernel's verifier checking them is most of a creation's time: a stream

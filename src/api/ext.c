@@ -76,6 +76,19 @@ int ptbpf_trace_get_counters(trace_id_t trid, struct ptbpf_counters *c)
 	return 0;
 }
 
+int ptbpf_trace_get_syscall_stats(trace_id_t trid, struct ptbpf_syscall_stats *st, size_t max,
+				  size_t *count)
+{
+	struct api_ref r;
+	int err;
+
+	if (!count || (max && !st) || api_get(trid, TRACE_KIND_ACTIVE, &r))
+		return EINVAL;
+	err = stream__syscall_stats(r.obj, st, max, count);
+	api_put(&r);
+	return api_err(err);
+}
+
 int ptbpf_probe_features(struct ptbpf_features *f)
 {
 	struct ptbpf_features all;

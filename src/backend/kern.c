@@ -271,6 +271,7 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	}
 	memset(skel->bss->filter_bits, 0xff, sizeof(skel->bss->filter_bits));
 	kb->no_probes = o && o->ev_bounded && !o->ev_probes;
+	kb->counting = o && o->aggregate;
 	/* The inner map template: what every ring put in rings looks like.
 	 * The kernel compares a ring's type, not its size, with it: one page
 	 * here, and the rings, which take long to clear, on a thread. */

@@ -48,6 +48,8 @@ struct kern_opts {
 	uint64_t ev_sys[KERN_SYS_WORDS]; /* syscalls by number: entry or exit */
 	uint64_t ev_kern;		 /* the kernel events, bit id (ids below 64) */
 	bool ev_probes;			 /* probes (kern_backend__add_probe) */
+	/* PTBPF_AGG_*: syscalls counted in the kernel (bpf/count.bpf.h) */
+	unsigned int aggregate;
 };
 
 /* Callbacks used while draining. ts are CLOCK_MONOTONIC nanoseconds. */
@@ -131,6 +133,9 @@ int kern_backend__set_enabled(struct kern_backend *kb, bool on);
  * in `filtered`. All events are recorded until the first call.
  */
 int kern_backend__set_filter(struct kern_backend *kb, const uint64_t *bits);
+/* The syscalls counted (kern_opts.aggregate): PTBPF_SYSCALL_NR_MAX bits,
+ * bit nr set: syscall nr is; none until the first call. */
+void kern_backend__set_counted(struct kern_backend *kb, const uint64_t *nrs);
 /*
  * Drain what is there without blocking: the number of events (poll():
  * or -errno when the wait fails).
@@ -159,6 +164,13 @@ int kern_backend__epoll_fd(struct kern_backend *kb);
  */
 bool kern_backend__populate(struct kern_backend *kb, size_t bytes);
 void kern_backend__counters(struct kern_backend *kb, struct kern_counters *c);
+struct ptbpf_syscall_stats;
+/*
+ * The syscalls counted so far (kern_opts.aggregate), up to max into st;
+ * *count: how many there are. -EINVAL: the backend does not count.
+ */
+int kern_backend__syscall_stats(struct kern_backend *kb, struct ptbpf_syscall_stats *st, size_t max,
+				size_t *count);
 /* Detach and free every program, link and map. */
 void kern_backend__destroy(struct kern_backend *kb);
 

@@ -57,6 +57,7 @@ struct kern_backend {
 
 	struct pidns *pidns; /* the caller's pid namespace, NULL: the initial one */
 	bool no_probes;	     /* the probe programs were not loaded (kern_progs.c) */
+	bool counting;	     /* syscalls counted in the kernel (bpf/count.bpf.h) */
 };
 
 /*

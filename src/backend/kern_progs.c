@@ -17,6 +17,7 @@
 #include "backend/syscalls.h"
 /* bpf/kern.h (a plain "kern.h" would be backend/kern.h) */
 #include "../../bpf/kern.h"
+#include "../../bpf/count.h"
 #include "kern.skel.h"
 
 #define KERN_BIT(id) (1ull << (id))
@@ -109,6 +110,17 @@ int kern_progs__choose(struct kern_bpf *skel, const struct kern_opts *o)
 	kern_progs__set_path_table(skel, o);
 	kern_progs__set_nargs_table(skel);
 	kern_progs__pick_syscall_progs(skel, o);
+	/* syscalls counted in the kernel only for a stream that asks */
+	bpf_program__set_autoload(skel->progs.ptbpf_cnt_enter, o && o->aggregate);
+	bpf_program__set_autoload(skel->progs.ptbpf_cnt_exit, o && o->aggregate);
+	if (o && (o->aggregate & PTBPF_AGG_BY_THREAD))
+		skel->rodata->count_by = KERN_COUNT_THREAD;
+	else if (o && (o->aggregate & PTBPF_AGG_BY_PROCESS))
+		skel->rodata->count_by = KERN_COUNT_PROCESS;
+	/* the entries' table is preallocated (an LRU hash): its memory only
+	 * for a stream that counts */
+	if (!o || !o->aggregate)
+		bpf_map__set_max_entries(skel->maps.cnt_start, 1);
 	/* the mappings are for stacks only */
 	bpf_program__set_autoload(skel->progs.ptbpf_map_enter, stacks);
 	bpf_program__set_autoload(skel->progs.ptbpf_map_exit, stacks);

@@ -59,6 +59,8 @@ struct pt_attr {
 	/* the pid namespace whose ids the stream's events carry (the inode
 	 * of /proc/self/ns/pid of its creator), 0: unknown */
 	uint64_t pidns_ino;
+	/* PTBPF_AGG_*: syscalls counted in the kernel, 0: not */
+	uint32_t aggregate;
 };
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");

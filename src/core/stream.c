@@ -134,6 +134,7 @@ int stream__create_cgroup(struct pt_stream **out, pid_t pid, const char *cgroup,
 	ko.stack_bytes = a->stack_bytes;
 	ko.fdinfo = a->fdinfo;
 	ko.strsize = a->strsize;
+	ko.aggregate = a->aggregate;
 	ko.ev_bounded = a->ev_bounded;
 	ko.ev_probes = a->ev_probes;
 	ko.ev_kern = a->ev_kern;
@@ -394,11 +395,17 @@ void stream__get_filter(struct pt_stream *s, trace_event_set_t *set)
  * event source the local ids to record. */
 int stream__apply_filter(struct pt_stream *s)
 {
-	uint64_t keep[FILTER_WORDS];
+	uint64_t keep[FILTER_WORDS], counted[PTBPF_SYSCALL_NR_MAX / 64] = { 0 };
 	int i, k;
 
 	for (i = 0; i < FILTER_WORDS; i++)
 		keep[i] = ~s->filter[i];
+	/* the syscalls counted in the kernel: those whose exits the filter
+	 * records, whatever the attributes' events */
+	for (i = 0; i < PTBPF_SYSCALL_NR_MAX; i++)
+		if (keep[PTBPF_EV_SYS_EXIT(i) / 64] >> (PTBPF_EV_SYS_EXIT(i) % 64) & 1)
+			counted[i / 64] |= 1ULL << (i % 64);
+	kern_backend__set_counted(s->kb, counted);
 	/* nor what the attributes' events leave out (ptbpf_trace_attr_setevents) */
 	for (i = PTBPF_EV_KERNEL_FIRST; s->attr.ev_bounded && i <= PTBPF_EV_KERNEL_LAST; i++)
 		if (!(s->attr.ev_kern >> i & 1))
@@ -478,6 +485,14 @@ void stream__counters(struct pt_stream *s, struct ptbpf_counters *c)
 	if (s->log)
 		stream_log__counters(s->log, c);
 	pthread_mutex_unlock(&s->lock);
+}
+
+int stream__syscall_stats(struct pt_stream *s, struct ptbpf_syscall_stats *st, size_t max,
+			  size_t *count)
+{
+	/* the BPF maps are read without the stream's lock, which a drain
+	 * holds: a scrape does not wait for it */
+	return s->kb ? kern_backend__syscall_stats(s->kb, st, max, count) : -EINVAL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -58,6 +58,9 @@ void stream__get_status(struct pt_stream *s, struct posix_trace_status_info *st)
 void stream__get_filter(struct pt_stream *s, trace_event_set_t *set);
 int stream__set_filter(struct pt_stream *s, const trace_event_set_t *set, int how);
 void stream__counters(struct pt_stream *s, struct ptbpf_counters *c);
+/* The syscalls counted in the kernel (ptbpf_trace_get_syscall_stats). */
+int stream__syscall_stats(struct pt_stream *s, struct ptbpf_syscall_stats *st, size_t max,
+			  size_t *count);
 
 int stream__eventid_name(struct pt_stream *s, trace_event_id_t id, char *name);
 int stream__eventid_open(struct pt_stream *s, const char *name, trace_event_id_t *id);

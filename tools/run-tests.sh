@@ -41,7 +41,13 @@ step "tree checks"
 step "ASan+UBSan build"
 build "$out/build-asan" -DCMAKE_BUILD_TYPE=Debug -DPTBPF_SANITIZE=ON -DPTBPF_BENCH=OFF
 step "Release build"
-build "$out/build-release" -DCMAKE_BUILD_TYPE=Release -DPTBPF_BENCH=OFF
+# the library, the command, the examples and the unit tests (the tests that
+# trace run in the two builds above)
+cmake -S "$top" -B "$out/build-release" -DPTBPF_WERROR=ON -DCMAKE_BUILD_TYPE=Release \
+	-DPTBPF_BENCH=OFF >/dev/null
+cmake --build "$out/build-release" -j"$jobs" --target posixtrace posixtrace_static ptbpf \
+	example_user_events example_controller example_log_analyzer \
+	$(cd "$top/tests/unit" && ls test_*.c | sed 's/\.c$//')
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -125,7 +125,6 @@ ptbpf record -e user:app.request -- ./user_events 2 2>rec.txt
 grep -q 'user:app.request "request 1"' rec.txt || { cat rec.txt; echo "FAIL: record: no user event"; exit 1; }
 ptbpf record -o t.log -- ./user_events 3
 ./log_analyzer t.log >an.txt
-cat an.txt
 grep -q '^ *3  app.request$' an.txt || { echo "FAIL: log_analyzer"; exit 1; }
 ./controller ./user_events 2 >ctl.txt
 grep -q ' app.done ' ctl.txt || { cat ctl.txt; echo "FAIL: controller: no app.done"; exit 1; }

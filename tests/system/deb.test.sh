@@ -80,7 +80,7 @@ done
 
 # 2. lintian
 step "lintian"
-lintian --fail-on error,warning --info "$tmp"/*.changes >"$tmp/lintian.log" 2>&1 ||
+lintian --fail-on error,warning --display-info "$tmp"/*.changes >"$tmp/lintian.log" 2>&1 ||
 	{ cat "$tmp/lintian.log"; fail "lintian"; }
 cat "$tmp/lintian.log"
 

@@ -14,9 +14,9 @@ libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
 libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
 podman runc"
 # the Debian packages' test (tests/system/deb.test.sh: dpkg-buildpackage,
-# lintian, a clean root by debootstrap), the bash completion's and Python's
-# reading of a CTF trace (examples/bt2_summary.py)
-pkgs="$pkgs debhelper dpkg-dev fakeroot lintian debootstrap bash-completion python3-bt2"
+# lintian, a clean root by debootstrap), the bash and fish completions' and
+# Python's reading of a CTF trace (examples/bt2_summary.py)
+pkgs="$pkgs debhelper dpkg-dev fakeroot lintian debootstrap bash-completion fish python3-bt2"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi

@@ -70,6 +70,7 @@ has() {
 has ptbpf '^\./usr/bin/ptbpf$'
 has ptbpf '/usr/share/man/man1/ptbpf\.1'
 has ptbpf '^\./usr/share/bash-completion/completions/ptbpf$'
+has ptbpf '^\./usr/share/fish/vendor_completions.d/ptbpf.fish$'
 has ptbpf '^\./usr/share/doc/ptbpf/examples/user_events\.c$'
 has libposixtrace0 '/libposixtrace\.so\.0$'
 has libposixtrace0 '/libposixtrace\.so\.0\.1\.0$'

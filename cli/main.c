@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <ptbpf/ptbpf.h>
 
 #include "cli.h"
@@ -37,6 +39,30 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", subcmds[i].name, subcmds[i].help);
 	fprintf(f, "\nptbpf COMMAND --help shows the options of a command.\n"
 		   "Options: --help, --usage, --version\n");
+}
+
+/* The optional features this ptbpf was built with, as strace -V names its own. */
+static const char version_features[] = "stack-trace=libdw"
+#if defined(__SANITIZE_ADDRESS__)
+				       " asan"
+#endif
+	;
+
+/*
+ * GNU's --version: the first line "ptbpf X.Y.Z" alone (scripts read its last
+ * word), then the library's version and what was compiled in, as strace -V.
+ */
+static void print_version(FILE *f, struct argp_state *state)
+{
+	fprintf(f,
+		"ptbpf %s\n"
+		"libposixtrace %s, libdw %s\n"
+		"License LGPL-2.1-or-later: this is free software; see the source for copying\n"
+		"conditions. There is NO warranty; not even for MERCHANTABILITY or FITNESS\n"
+		"FOR A PARTICULAR PURPOSE.\n"
+		"\n"
+		"Optional features enabled: %s\n",
+		PTBPF_VERSION_STRING, ptbpf_version(), dwfl_version(NULL), version_features);
 }
 
 /*
@@ -72,12 +98,12 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("ptbpf %s (libposixtrace %s)\n", PTBPF_VERSION_STRING, ptbpf_version());
+		print_version(stdout, NULL);
 		return CLI_EXIT_OK;
 	}
 	/* argp errors exit with our usage code and name "ptbpf COMMAND" */
 	argp_err_exit_status = CLI_EXIT_USAGE;
-	argp_program_version = "ptbpf " PTBPF_VERSION_STRING;
+	argp_program_version_hook = print_version;
 	argp_program_bug_address = NULL;
 	for (i = 0; i < NSUB; i++) {
 		if (!strcmp(argv[1], subcmds[i].name)) {

@@ -18,11 +18,15 @@ function(ptbpf_bpf_skeleton src out_var)
   set(dir ${PROJECT_BINARY_DIR}/bpf)
   set(obj ${dir}/${name}.bpf.o)
   set(skel ${dir}/${name}.skel.h)
+  set(werror)
+  if(PTBPF_WERROR)
+    set(werror -Werror)
+  endif()
   file(GLOB hdrs ${PROJECT_SOURCE_DIR}/bpf/*.h ${PROJECT_SOURCE_DIR}/include/ptbpf/*.h)
   add_custom_command(
     OUTPUT ${obj}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND ${BPF_CLANG} -target bpf -g -O2 -Wall -Werror
+    COMMAND ${BPF_CLANG} -target bpf -g -O2 -Wall ${werror}
             -D__TARGET_ARCH_${PTBPF_BPF_ARCH}
             -I${PTBPF_VMLINUX_DIR} -I${PROJECT_SOURCE_DIR}/bpf
             -I${PROJECT_SOURCE_DIR}/include

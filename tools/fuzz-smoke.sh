@@ -19,7 +19,7 @@ build=${BUILD_DIR:-$src/build-fuzz}
 jobs=${JOBS:-$(nproc)}
 
 CC=clang CXX=clang++ cmake -S "$src" -B "$build" -DPTBPF_FUZZ=ON -DPTBPF_SANITIZE=ON \
-	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTBPF_WERROR=ON >/dev/null
 cmake --build "$build" -j"$jobs" --target fuzz_log_reader fuzz_log_image fuzz_uev_consumer fuzz_probe fuzz_stacks \
 	fuzz_decode_struct fuzz_evfields fuzz_fdtable fuzz_decode_caps fuzz_elf_file fuzz_ch_resp
 

@@ -21,6 +21,10 @@ libmicrohttpd-dev libcurl4-openssl-dev prometheus prometheus-pushgateway"
 # tests/cli/clickhouse.test.sh starts a ClickHouse server of its own (the
 # package's service is neither started nor enabled)
 pkgs="$pkgs clickhouse-server clickhouse-client"
+# the Debian packages' test (tests/system/deb.test.sh: dpkg-buildpackage,
+# lintian, a clean root by debootstrap), the bash and fish completions' and
+# Python's reading of a CTF trace (examples/bt2_summary.py)
+pkgs="$pkgs debhelper dpkg-dev fakeroot lintian debootstrap bash-completion fish python3-bt2"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi

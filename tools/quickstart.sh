@@ -4,7 +4,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/tools/install-deps.sh"
-cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTBPF_WERROR=ON >/dev/null
 cmake --build "$top/build" -j"$(nproc)" >/dev/null
 "$top/build/ptbpf" info
 if "$top/build/ptbpf" --help | grep -q '^  record'; then

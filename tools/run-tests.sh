@@ -3,13 +3,15 @@
 #  1. a normal build and its tests (unit, integration with real BPF, script),
 #     and the rules the tree keeps (tools/check-tree.sh: formatting, exported
 #     symbols, public headers),
-#  2. an ASan+UBSan build and the same tests,
+#  2. an ASan+UBSan build and the same tests, and a Release build (-O3, what
+#     distributions build; compiled, the unit tests run),
 #  3. the fuzz targets (log reader, user-event consumer) for a short time
 #     (PTBPF_FUZZ_SECONDS, 30, split between them),
 #  4. with --vm (or PTBPF_VMTEST=1), the integration tests under QEMU on the
 #     Debian kernels 5.10, 6.1 and 6.12 (tools/vmtest-suite).
 # Integration tests skip without BPF on a developer machine, but fail when
-# CI=true. Build trees: build/ and build-asan/ (PTBPF_BUILD_DIR to move them).
+# CI=true. Warnings are errors (PTBPF_WERROR). Build trees: build/,
+# build-asan/ and build-release/ (PTBPF_BUILD_DIR to move them).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${PTBPF_BUILD_DIR:-$top}
@@ -28,7 +30,7 @@ step() { printf '\n=== %s\n' "$*"; }
 build() {
 	local dir=$1
 	shift
-	cmake -S "$top" -B "$dir" "$@" >/dev/null
+	cmake -S "$top" -B "$dir" -DPTBPF_WERROR=ON "$@" >/dev/null
 	cmake --build "$dir" -j"$jobs"
 }
 
@@ -38,6 +40,14 @@ step "tree checks"
 "$top/tools/check-tree.sh" "$out/build"
 step "ASan+UBSan build"
 build "$out/build-asan" -DCMAKE_BUILD_TYPE=Debug -DPTBPF_SANITIZE=ON -DPTBPF_BENCH=OFF
+step "Release build"
+# the library, the command, the examples and the unit tests (the tests that
+# trace run in the two builds above)
+cmake -S "$top" -B "$out/build-release" -DPTBPF_WERROR=ON -DCMAKE_BUILD_TYPE=Release \
+	-DPTBPF_BENCH=OFF >/dev/null
+cmake --build "$out/build-release" -j"$jobs" --target posixtrace posixtrace_static ptbpf \
+	example_user_events example_controller example_log_analyzer \
+	$(cd "$top/tests/unit" && ls test_*.c | sed 's/\.c$//')
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
@@ -54,5 +64,7 @@ fi
 
 step "tests: ASan+UBSan build"
 ctest --test-dir "$out/build-asan" --output-on-failure -j"$jobs"
+step "tests: Release build (unit)"
+ctest --test-dir "$out/build-release" --output-on-failure -j"$jobs" -L unit
 step "tests: normal build"
 ctest --test-dir "$out/build" --output-on-failure -j"$jobs"

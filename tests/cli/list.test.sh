@@ -19,8 +19,13 @@ for c in "" record show convert list info; do
 	grep -q -i usage "$T/h" || fail "ptbpf $c --help: no usage"
 done
 "$P" record --help | grep -q -- '--follow-forks' || fail "record --help lacks -f"
-"$P" --version | grep -q "^ptbpf [0-9]" || fail "--version"
-"$P" record --version | grep -q "^ptbpf [0-9]" || fail "record --version"
+# GNU's --version: the first line "ptbpf X.Y.Z" alone, then the library's
+# version and the optional features (as strace -V)
+"$P" --version >"$T/v" || fail "--version"
+head -n 1 "$T/v" | grep -q -x "ptbpf [0-9]*\.[0-9]*\.[0-9]*" || { cat "$T/v"; fail "--version: first line"; }
+grep -q "^libposixtrace [0-9]" "$T/v" || fail "--version: no library version"
+grep -q "^Optional features enabled: " "$T/v" || fail "--version: no features"
+"$P" record --version | cmp -s - "$T/v" || fail "record --version differs from --version"
 "$P" --usage | grep -q -i usage || fail "--usage"
 "$P" show --usage | grep -q "LOG" || fail "show --usage"
 

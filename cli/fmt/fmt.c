@@ -13,15 +13,6 @@
 #include "fmt/fmt.h"
 #include "decode/fdtable.h"
 
-struct fmt_pending {
-	pid_t pid, tid;
-	int64_t ts; /* of its entry: -T */
-	char name[TRACE_EVENT_NAME_MAX];
-	struct sbuf data; /* its entry's payload, when its exit brings captures */
-	uint64_t args[6]; /* its entry's arguments, for its result */
-	int args_ok;
-};
-
 void fmt_init(struct fmt *f, FILE *out, int json, const struct fmt_look *look)
 {
 	memset(f, 0, sizeof(*f));
@@ -40,9 +31,7 @@ void fmt_fini(struct fmt *f)
 	fmt_flush(f);
 	fmt_hold_fini(&f->hold);
 	fmt_chld_fini(f);
-	for (size_t i = 0; i < f->nunfinished; i++)
-		sb_free(&f->unfinished[i].data);
-	free(f->unfinished);
+	fmt_pending_free(f);
 	sb_free(&f->resume_data);
 	sb_free(&f->held_text);
 	sb_free(&f->held_data);
@@ -114,70 +103,6 @@ static void held_start(struct fmt *f, pid_t tid)
 	fmt_leader(f, f->held_ts, f->held.info.posix_pid, tid, f->held_nalive, f->held_comm);
 }
 
-/* data: the entry's payload for its resumed line, or NULL; args: its arguments, or NULL */
-static void unfinished_add(struct fmt *f, pid_t pid, pid_t tid, const char *name, int64_t ts,
-			   const struct sbuf *data, const uint64_t *args)
-{
-	size_t i, n;
-
-	for (i = 0; i < f->nunfinished; i++)
-		if (f->unfinished[i].tid == tid)
-			break;
-	if (i == f->nunfinished) {
-		if (f->nunfinished == f->capunfinished) {
-			size_t cap = f->capunfinished ? 2 * f->capunfinished : 16;
-			void *p = realloc(f->unfinished, cap * sizeof(*f->unfinished));
-
-			if (!p)
-				return;
-			f->unfinished = p;
-			f->capunfinished = cap;
-		}
-		memset(&f->unfinished[i].data, 0, sizeof(f->unfinished[i].data));
-		f->nunfinished++;
-	}
-	sb_reset(&f->unfinished[i].data);
-	if (data)
-		sb_cat(&f->unfinished[i].data, data);
-	f->unfinished[i].pid = pid;
-	f->unfinished[i].tid = tid;
-	f->unfinished[i].ts = ts;
-	f->unfinished[i].args_ok = args != NULL;
-	if (args)
-		memcpy(f->unfinished[i].args, args, sizeof(f->unfinished[i].args));
-	/* not snprintf: two threads' syscalls interleave, so this runs for
-	 * about every other syscall of a multithreaded process */
-	n = strnlen(name, sizeof(f->unfinished[i].name) - 1);
-	memcpy(f->unfinished[i].name, name, n);
-	f->unfinished[i].name[n] = '\0';
-}
-
-/* Forgets tid's entry printed unfinished; its time, or -1 if none. Its
- * payload kept for the resumed line goes to f->resume_data (else emptied). */
-static int64_t unfinished_del(struct fmt *f, pid_t tid)
-{
-	size_t i;
-	int64_t ts;
-
-	sb_reset(&f->resume_data);
-	f->resume_args_ok = 0;
-	for (i = 0; i < f->nunfinished; i++) {
-		if (f->unfinished[i].tid == tid) {
-			struct sbuf d = f->unfinished[i].data;
-
-			ts = f->unfinished[i].ts;
-			f->resume_args_ok = f->unfinished[i].args_ok;
-			memcpy(f->resume_args, f->unfinished[i].args, sizeof(f->resume_args));
-			f->unfinished[i].data = f->resume_data;
-			f->resume_data = d;
-			sb_free(&f->unfinished[i].data);
-			f->unfinished[i] = f->unfinished[--f->nunfinished];
-			return ts;
-		}
-	}
-	return -1;
-}
-
 /* -T: " <S.UUUUUU>", the time from entry to exit, as strace prints it. */
 static void syscall_time(struct fmt *f, int64_t entry_ts, int64_t exit_ts)
 {
@@ -247,8 +172,8 @@ static void held_out(struct fmt *f, int detached)
 		sb_puts(&f->line, tail);
 		fmt_line_end(f);
 		if (!detached)
-			unfinished_add(f, pid, tid, sys, f->held_ts, &f->held_data,
-				       f->held_args_ok ? f->held_args : NULL);
+			fmt_pending_add(f, pid, tid, sys, f->held_ts, &f->held_data,
+					f->held_args_ok ? f->held_args : NULL);
 		emit_deferred(f);
 		return;
 	}
@@ -260,8 +185,8 @@ static void held_out(struct fmt *f, int detached)
 	else
 		fmt_line_end(f);
 	if (!detached)
-		unfinished_add(f, pid, tid, sys, f->held_ts, NULL,
-			       f->held_args_ok ? f->held_args : NULL);
+		fmt_pending_add(f, pid, tid, sys, f->held_ts, NULL,
+				f->held_args_ok ? f->held_args : NULL);
 	emit_deferred(f);
 }
 
@@ -299,7 +224,7 @@ void fmt_detach(struct fmt *f, int64_t now)
 		sb_puts(&f->line, p->name);
 		sb_puts(&f->line, " resumed> <detached ...>");
 		fmt_line_end(f);
-		unfinished_del(f, p->tid);
+		fmt_pending_del(f, p->tid);
 	}
 	held_out(f, 1);
 }
@@ -309,7 +234,7 @@ void fmt_detached(struct fmt *f, pid_t tid)
 {
 	if (f->json || !f->have_held || f->held.tid != tid) {
 		/* printed <unfinished ...> already: nothing resumes it */
-		unfinished_del(f, tid);
+		fmt_pending_del(f, tid);
 		return;
 	}
 	held_out(f, 1);
@@ -380,14 +305,6 @@ static void late_close(struct fmt *f, const struct cli_ev *ev, const char *sys)
 	}
 }
 
-static int unfinished_has(const struct fmt *f, pid_t tid)
-{
-	for (size_t i = 0; i < f->nunfinished; i++)
-		if (f->unfinished[i].tid == tid)
-			return 1;
-	return 0;
-}
-
 /* The current line (not ended) of an event that is no syscall. */
 static void other_done(struct fmt *f)
 {
@@ -428,7 +345,7 @@ static void chld_ignored(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 
 	line_start(f, ts, ev->info.posix_pid, tid);
 	fmt_signal_deliver(&f->line, ev->data, ev->len, sender_comm(f, ev));
-	if ((f->have_held && f->held.tid == tid) || unfinished_has(f, tid)) {
+	if ((f->have_held && f->held.tid == tid) || fmt_pending_has(f, tid)) {
 		sb_putc(&f->line, '\n');
 		if (!f->line.failed)
 			fmt_chld_add(f, tid, f->line.s + f->line_at, f->line.len - f->line_at);
@@ -543,11 +460,11 @@ static void text_resumed(struct fmt *f, const struct cli_ev *ev, int64_t ts, con
 	size_t ret_at;
 
 	/* not printed: the held entry of another thread is not cut by it */
-	if (!unfinished_has(f, ev->tid) && child_return(f, ev, sys))
+	if (!fmt_pending_has(f, ev->tid) && child_return(f, ev, sys))
 		return;
 	held_unfinished(f);
 	late_close(f, ev, sys);
-	entry_ts = unfinished_del(f, ev->tid);
+	entry_ts = fmt_pending_del(f, ev->tid);
 	line_start(f, ts, ev->info.posix_pid, ev->tid);
 	sb_puts(&f->line, "<... ");
 	sb_puts(&f->line, sys);
@@ -586,11 +503,43 @@ static void text_other(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 		chld_ignored(f, ev, ts);
 }
 
+/*
+ * An exec by a thread other than the leader: the thread takes the
+ * leader's id, its call in progress goes on under it ("<... execve
+ * resumed>"), and strace says "+++ superseded by execve in pid TID +++"
+ * under the new id.
+ */
+static void exec_switch(struct fmt *f, const struct cli_ev *ev, int64_t ts)
+{
+	const struct ptbpf_ev_exec *e = ev->data;
+	pid_t from, to;
+
+	if (ev->len < offsetof(struct ptbpf_ev_exec, filename) || e->old_tid <= 0 ||
+	    e->old_tid == e->pid)
+		return;
+	from = e->old_tid;
+	to = e->pid;
+	if (f->have_held && f->held.tid == from)
+		held_unfinished(f);
+	fmt_pending_del(f, to); /* the leader's call: gone with it */
+	fmt_pending_rekey(f, from, to);
+	fmt_hold_rekey(&f->hold, from, to);
+	/* one thread fewer, as strace's leader dropped before its line */
+	fmt_thread_gone(f, from);
+	if (f->look.look == FMT_LOOK_STRACE && !(f->look.quiet & FMT_Q_EXECVE)) {
+		line_start(f, ts, to, to);
+		sb_printf(&f->line, "+++ superseded by execve in pid %d +++", (int)from);
+		other_done(f);
+	}
+}
+
 static void fmt_text_one(struct fmt *f, const struct cli_ev *ev, int64_t ts)
 {
 	const char *sys = sys_name_of(ev);
 	trace_event_id_t id = ev->info.posix_event_id;
 
+	if (id == PTBPF_EV_PROC_EXEC)
+		exec_switch(f, ev, ts);
 	if (!sys || !PTBPF_EV_IS_SYSCALL(id))
 		text_other(f, ev, ts);
 	else if (!PTBPF_EV_SYSCALL_IS_EXIT(id))

@@ -51,6 +51,8 @@ int fmt_hold_open(struct fmt_hold *h, const char *line, size_t len, size_t cut, 
 int fmt_hold_add(struct fmt_hold *h, const char *lines, size_t len);
 /* tid's open line of kind, or NULL. */
 struct fmt_hold_line *fmt_hold_find(struct fmt_hold *h, pid_t tid, int kind);
+/* The open lines of thread from are thread to's (an exec's new id). */
+void fmt_hold_rekey(struct fmt_hold *h, pid_t from, pid_t to);
 /* Closes l, with repl in place of its text from cut when repl is not NULL. */
 void fmt_hold_close(struct fmt_hold_line *l, const char *repl, size_t rlen);
 /* Appends to out the lines that may go (all: every one); how many. */
@@ -108,7 +110,16 @@ struct fmt_look {
 void fmt_look_init(struct fmt_look *l);
 
 /* fmt.c: the output of events, text (strace-like) or JSON Lines (fmt_jsonl.c) */
-struct fmt_pending;
+/* pending.c: a call printed <unfinished ...>, its exit to come */
+struct fmt_pending {
+	pid_t pid, tid;
+	int64_t ts; /* of its entry: -T */
+	char name[TRACE_EVENT_NAME_MAX];
+	struct sbuf data; /* its entry's payload, when its exit brings captures */
+	uint64_t args[6]; /* its entry's arguments, for its result */
+	int args_ok;
+};
+
 struct fmt {
 	FILE *out;
 	int json;
@@ -156,6 +167,18 @@ struct fmt {
 	struct pidmap json_entries;
 };
 void fmt_init(struct fmt *f, FILE *out, int json, const struct fmt_look *look);
+/* pending.c: tid's call printed unfinished (data: the entry's payload for
+ * its resumed line, or NULL; args: its arguments, or NULL) */
+void fmt_pending_add(struct fmt *f, pid_t pid, pid_t tid, const char *name, int64_t ts,
+		     const struct sbuf *data, const uint64_t *args);
+/* Forgets tid's; its entry time, or -1 if none. Its payload kept for the
+ * resumed line goes to f->resume_data (else emptied). */
+int64_t fmt_pending_del(struct fmt *f, pid_t tid);
+int fmt_pending_has(const struct fmt *f, pid_t tid);
+/* A thread's calls in progress are another's now (an exec by a thread
+ * other than the leader takes the leader's id). */
+void fmt_pending_rekey(struct fmt *f, pid_t from, pid_t to);
+void fmt_pending_free(struct fmt *f);
 void fmt_event(struct fmt *f, const struct cli_ev *ev);
 /* Nonzero once a buffer of f failed: its output is incomplete. */
 int fmt_failed(const struct fmt *f);
@@ -235,6 +258,8 @@ pid_t fmt_new_thread(const struct fmt *f, const struct cli_ev *ev);
 void fmt_threads_event(struct fmt *f, const struct cli_ev *ev);
 /* A thread that runs before its first event (the command, -p's). */
 void fmt_thread_known(struct fmt *f, pid_t tid);
+/* A thread no longer traced or gone (an exec gave it another id). */
+void fmt_thread_gone(struct fmt *f, pid_t tid);
 /* After ev was printed: a thread it ends is no longer counted. */
 void fmt_threads_after(struct fmt *f, const struct cli_ev *ev);
 /* The name of thread tid (look.comm: from its fork or exec), or "". */

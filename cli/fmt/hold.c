@@ -102,6 +102,16 @@ struct fmt_hold_line *fmt_hold_find(struct fmt_hold *h, pid_t tid, int kind)
 	return NULL;
 }
 
+void fmt_hold_rekey(struct fmt_hold *h, pid_t from, pid_t to)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		struct fmt_hold_line *l = &h->l[(h->head + i) % h->cap];
+
+		if (l->kind != FMT_HOLD_CLOSED && l->tid == from)
+			l->tid = to;
+	}
+}
+
 void fmt_hold_close(struct fmt_hold_line *l, const char *repl, size_t rlen)
 {
 	l->kind = FMT_HOLD_CLOSED;

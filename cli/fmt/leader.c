@@ -128,7 +128,7 @@ void fmt_threads_event(struct fmt *f, const struct cli_ev *ev)
 	}
 }
 
-static void thread_gone(struct fmt *f, pid_t tid)
+void fmt_thread_gone(struct fmt *f, pid_t tid)
 {
 	if (tid > 0 && pidmap_del(&f->alive, tid))
 		f->nalive--;
@@ -141,9 +141,9 @@ void fmt_threads_after(struct fmt *f, const struct cli_ev *ev)
 	/* a process's first thread counts until the process's exit, as
 	 * strace's tcb of it (its +++ line is the process's) */
 	if (id == PTBPF_EV_THREAD_EXIT && ev->tid != ev->info.posix_pid)
-		thread_gone(f, ev->tid);
+		fmt_thread_gone(f, ev->tid);
 	else if (id == PTBPF_EV_PROC_EXIT)
-		thread_gone(f, ev->info.posix_pid);
+		fmt_thread_gone(f, ev->info.posix_pid);
 }
 
 static void no_free(void *p)

@@ -152,6 +152,28 @@ done
 [ "$(grep -c '^ptbpf: [0-9]* events printed, 0 lost' "$T/p.txt")" = 1 ] || fail "--stats: no summary line"
 grep -q '^=== ' "$T/p.txt" && fail "--stats: ptbpf's own lines"
 
+# an exec by a thread other than the leader: the thread's call goes on under
+# the leader's id, "+++ superseded by execve in pid TID +++" as strace's
+# (-e quiet=thread-execve: not printed), the program and argv decoded
+for tool in strace ptbpf; do
+	if [ $tool = strace ]; then
+		strace -f -o "$T/x.$tool" "$PROGS/thread_exec" /bin/true arg >/dev/null 2>&1
+	else
+		"$P" record -f --output-text "$T/x.$tool" -- "$PROGS/thread_exec" /bin/true arg >/dev/null 2>&1
+	fi || fail "$tool: thread_exec"
+	leader=$(sed -n '1s/^\([0-9]*\) .*/\1/p' "$T/x.$tool")
+	tid=$(sed -n 's/^\([0-9]*\) *execve("\/bin\/true", \["\/bin\/true", "arg"\], NULL.*/\1/p' "$T/x.$tool")
+	[ -n "$tid" ] && [ "$tid" != "$leader" ] ||
+		{ cat "$T/x.$tool"; fail "$tool: no execve of /bin/true by a thread"; }
+	grep -q "^$leader *+++ superseded by execve in pid $tid +++$" "$T/x.$tool" &&
+		grep -q -E "^$leader *<\.\.\. execve resumed>\) *= 0$" "$T/x.$tool" ||
+		{ cat "$T/x.$tool"; fail "$tool: the exec by thread $tid is not superseded and resumed in $leader"; }
+done
+"$P" record -f -e quiet=thread-execve -- "$PROGS/thread_exec" /bin/true >/dev/null 2>"$T/p.txt" ||
+	fail "record -e quiet=thread-execve"
+grep -q superseded "$T/p.txt" && fail "-e quiet=thread-execve: the superseded line"
+echo "ok: an exec by a thread, as strace's"
+
 # 7. user events, strace-like
 "$P" record -- "$PROGS/cli_uev" 2 >/dev/null 2>"$T/p.txt" || fail "record cli_uev"
 [ "$(grep -c -E '^--- user:cli_hello "hello\\001[0-9]" ---$' "$T/p.txt")" = 2 ] ||

@@ -14,6 +14,7 @@ enum prctl_arg {
 	PA_UDEC,    /* 1 */
 	PA_SIG,	    /* SIGKILL */
 	PA_XVAL,    /* the row's table: SUID_DUMP_USER, CAP_CHOWN */
+	PA_PTRACER, /* a pid, or PR_SET_PTRACER_ANY */
 };
 
 static const struct prctl_row {
@@ -34,6 +35,7 @@ static const struct prctl_row {
 	{ PR_GET_NO_NEW_PRIVS, 5, PA_UDEC },
 	{ PR_SET_NO_NEW_PRIVS, 5, PA_UDEC },
 	{ PR_SET_CHILD_SUBREAPER, 2, PA_UDEC },
+	{ PR_SET_PTRACER, 2, PA_PTRACER },
 };
 
 static const struct prctl_row *prctl_row(uint64_t option)
@@ -65,6 +67,12 @@ void prctl_arg(struct sbuf *b, uint64_t option, int i, uint64_t v)
 		xlat_restyle(b, at, (uint64_t)(int64_t)(int)v, XLAT_DEC);
 	} else if (r->arg == PA_XVAL) {
 		xlat_val(b, r->x, v);
+	} else if (r->arg == PA_PTRACER) {
+		if (v == (uint64_t)PR_SET_PTRACER_ANY)
+			sb_puts(b, "PR_SET_PTRACER_ANY");
+		else
+			sb_udec(b, v, 0);
+		xlat_restyle(b, at, v, XLAT_DEC);
 	} else {
 		sb_xhex(b, v);
 	}

@@ -22,6 +22,9 @@ void fmt_init(struct fmt *f, FILE *out, int json, const struct fmt_look *look)
 		f->look = *look;
 	else
 		fmt_look_init(&f->look);
+	/* strace's [pid N] and -Y need the threads that run; nothing else does */
+	f->count_threads =
+		f->look.look == FMT_LOOK_STRACE && (f->look.pids == FMT_PID_AUTO || f->look.comm);
 	f->tty = isatty(fileno(out));
 	f->times = -1;
 }
@@ -569,7 +572,7 @@ static void threads_before(struct fmt *f, const struct cli_ev *ev)
 
 void fmt_note(struct fmt *f, const struct cli_ev *ev)
 {
-	if (f->json)
+	if (f->json || !f->count_threads)
 		return;
 	threads_before(f, ev);
 	fmt_threads_after(f, ev);
@@ -589,9 +592,11 @@ static void fmt_text(struct fmt *f, const struct cli_ev *ev)
 		decode_set_pid_names(pid_name, f);
 
 	restart_close(f, ev);
-	threads_before(f, ev);
+	if (f->count_threads)
+		threads_before(f, ev);
 	fmt_text_one(f, ev, ts);
-	fmt_threads_after(f, ev);
+	if (f->count_threads)
+		fmt_threads_after(f, ev);
 	hold_out(f, ts, 0);
 }
 

@@ -158,6 +158,8 @@ struct fmt {
 	 * names (-Y), the time of the last line (-r), -t's second */
 	struct pidmap alive, comms;
 	size_t nalive;
+	int count_threads; /* strace's look with [pid N] or -Y */
+	pid_t alive_last;  /* counted: the last event's thread (most are its) */
 	int64_t last_line_ts;
 	int64_t tsec;
 	char tsec_s[16];

@@ -81,8 +81,11 @@ static void exec_comm(struct fmt *f, const struct cli_ev *ev)
 
 void fmt_thread_known(struct fmt *f, pid_t tid)
 {
-	if (tid > 0 && !pidmap_get(&f->alive, tid) && !pidmap_put(&f->alive, tid, f))
+	if (tid <= 0 || tid == f->alive_last)
+		return;
+	if (!pidmap_get(&f->alive, tid) && !pidmap_put(&f->alive, tid, f))
 		f->nalive++;
+	f->alive_last = tid;
 }
 
 /* strace -f counts a new thread once attached, in its fork */
@@ -107,7 +110,7 @@ pid_t fmt_new_thread(const struct fmt *f, const struct cli_ev *ev)
 
 	if (child > 0 && !pidmap_get(&f->alive, child))
 		return child;
-	if (tid > 0 && !pidmap_get(&f->alive, tid))
+	if (tid > 0 && tid != f->alive_last && !pidmap_get(&f->alive, tid))
 		return tid;
 	return 0;
 }
@@ -130,6 +133,8 @@ void fmt_threads_event(struct fmt *f, const struct cli_ev *ev)
 
 void fmt_thread_gone(struct fmt *f, pid_t tid)
 {
+	if (tid == f->alive_last)
+		f->alive_last = 0;
 	if (tid > 0 && pidmap_del(&f->alive, tid))
 		f->nalive--;
 }

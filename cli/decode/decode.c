@@ -542,3 +542,13 @@ void decode_user_data(struct sbuf *b, const void *p, size_t len, int truncated)
 {
 	fmt_str(b, p, len, truncated ? len + 1 : len, 0, decode_get_opts());
 }
+
+int sys_makes_child(const char *name)
+{
+	static const char *const forks[] = { "clone", "clone3", "fork", "vfork" };
+
+	for (size_t i = 0; i < sizeof(forks) / sizeof(forks[0]); i++)
+		if (!strcmp(name, forks[i]))
+			return 1;
+	return 0;
+}

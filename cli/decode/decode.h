@@ -53,6 +53,7 @@ size_t sys_name_offset(const char *ev_name);	  /* of "openat" in "sys_exit_opena
 const struct sysdesc *sys_desc(const char *name); /* NULL: unknown syscall */
 int sys_result_is_fd(const char *name);		  /* strace's RVAL_FD: -y prints the fd's path */
 int sys_noreturn(const struct sysdesc *d);	  /* exit, exit_group */
+int sys_makes_child(const char *name);		  /* clone, clone3, fork, vfork */
 int sys_nargs(const struct sysdesc *d);		  /* arguments it prints (6 if unknown) */
 /* 1 if what d's exit brings is printed by its entry's arguments (an ioctl's
  * bytes by its command, an exec's strings by its count). */

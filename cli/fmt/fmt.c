@@ -452,8 +452,7 @@ static int child_return(const struct fmt *f, const struct cli_ev *ev, const char
 	if (f->look.look != FMT_LOOK_STRACE || f->look.all_events || ev->len < sizeof(*x) ||
 	    x->ret != 0)
 		return 0;
-	return !strcmp(sys, "clone") || !strcmp(sys, "clone3") || !strcmp(sys, "fork") ||
-	       !strcmp(sys, "vfork");
+	return sys_makes_child(sys);
 }
 
 /* The exit of an entry printed <unfinished ...>: "<... sys resumed>". */

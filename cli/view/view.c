@@ -341,16 +341,6 @@ static void view_enter(struct view *v, const struct cli_ev *ev)
 		fmt_event(v->f, ev);
 }
 
-static int is_fork(const char *name)
-{
-	static const char *const forks[] = { "clone", "clone3", "fork", "vfork" };
-
-	for (size_t i = 0; i < sizeof(forks) / sizeof(forks[0]); i++)
-		if (!strcmp(name, forks[i]))
-			return 1;
-	return 0;
-}
-
 static void view_exit(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
@@ -381,7 +371,7 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		held = 0;
 		/* a new task's return from the fork that made it: strace
 		 * never sees it, and counts the call once */
-		child = have_ret && !ret && is_fork(name);
+		child = have_ret && !ret && sys_makes_child(name);
 	}
 	if (!shown)
 		goto out;

@@ -16,22 +16,28 @@ struct out {
 	struct fmt fmt;
 };
 
-static void out_open(struct out *o)
+/* A formatter of look (NULL: the default, strace's) writing to memory. */
+static inline void out_open_look(struct out *o, const struct fmt_look *look)
 {
 	memset(o, 0, sizeof(*o));
 	o->f = open_memstream(&o->s, &o->len);
 	assert_non_null(o->f);
-	/* ptbpf's own look, "TS PID/TID " before each line: the tests read
-	 * each line's thread (strace's look: test_cli_leader.c) */
+	fmt_init(&o->fmt, o->f, 0, look);
+}
+
+/* ptbpf's own look, "TS PID/TID " before each line: the tests read each
+ * line's thread (strace's look: test_cli_leader.c) */
+static inline void out_open(struct out *o)
+{
 	struct fmt_look look;
 
 	fmt_look_init(&look);
 	look.look = FMT_LOOK_PTBPF;
-	fmt_init(&o->fmt, o->f, 0, &look);
+	out_open_look(o, &look);
 }
 
 /* What is written so far: the finished lines (flush: the held ones too). */
-static const char *out_written(struct out *o, int flush)
+static inline const char *out_written(struct out *o, int flush)
 {
 	if (flush)
 		fmt_flush(&o->fmt);
@@ -41,7 +47,7 @@ static const char *out_written(struct out *o, int flush)
 	return o->s ? o->s : "";
 }
 
-static void out_close(struct out *o)
+static inline void out_close(struct out *o)
 {
 	fmt_fini(&o->fmt);
 	fclose(o->f);

@@ -16,37 +16,14 @@
 #include <cmocka.h>
 
 #include "view/view.h"
+#include "fmt_out.h"
 
 #define NR_CLOSE 3
 #define NR_CLONE 56
 
-struct out {
-	char *s;
-	size_t len;
-	FILE *f;
-	struct fmt fmt;
-};
-
-static void out_open(struct out *o, const struct fmt_look *look)
-{
-	memset(o, 0, sizeof(*o));
-	o->f = open_memstream(&o->s, &o->len);
-	assert_non_null(o->f);
-	fmt_init(&o->fmt, o->f, 0, look);
-}
-
 static const char *out_text(struct out *o)
 {
-	fmt_flush(&o->fmt);
-	fflush(o->f);
-	return o->s ? o->s : "";
-}
-
-static void out_close(struct out *o)
-{
-	fmt_fini(&o->fmt);
-	fclose(o->f);
-	free(o->s);
+	return out_written(o, 1);
 }
 
 static void ev_init(struct cli_ev *ev, trace_event_id_t id, const char *name, int64_t ts_us,
@@ -117,7 +94,7 @@ static void test_one_thread(void **state)
 	struct out o;
 
 	(void)state;
-	out_open(&o, NULL);
+	out_open_look(&o, NULL);
 	sys_close(&o, 1000, 100, 3, 0);
 	sys_close(&o, 2000, 100, 4, -9);
 	assert_string_equal(out_text(&o), "close(3)                                = 0\n"
@@ -133,7 +110,7 @@ static void test_pid_while_several(void **state)
 	struct out o;
 
 	(void)state;
-	out_open(&o, NULL);
+	out_open_look(&o, NULL);
 	sys_close(&o, 1000, 100, 3, 0);
 	proc_fork(&o, 2000, 100, 101, "sh");
 	sys_close(&o, 3000, 101, 5, 0);
@@ -158,7 +135,7 @@ static void test_file_and_column(void **state)
 	fmt_look_init(&look);
 	look.pids = FMT_PID_FILE;
 	look.acolumn = 20;
-	out_open(&o, &look);
+	out_open_look(&o, &look);
 	sys_close(&o, 1000, 100, 3, 0);
 	sys_close(&o, 2000, 123456, 3, 0);
 	assert_string_equal(out_text(&o), "100   close(3)      = 0\n"
@@ -197,7 +174,7 @@ static void test_times(void **state)
 		fmt_look_init(&look);
 		look.tflag = c[i].tflag;
 		look.rflag = c[i].rflag;
-		out_open(&o, &look);
+		out_open_look(&o, &look);
 		sys_close(&o, 1000100, 100, 3, 0);
 		sys_close(&o, 2250000, 100, 3, 0);
 		assert_string_equal(out_text(&o), c[i].want);
@@ -214,7 +191,7 @@ static void test_comm(void **state)
 	(void)state;
 	fmt_look_init(&look);
 	look.comm = 1;
-	out_open(&o, &look);
+	out_open_look(&o, &look);
 	sys_close(&o, 1000, 100, 3, 0);
 	proc_fork(&o, 2000, 100, 101, "worker");
 	sys_close(&o, 3000, 101, 3, 0);
@@ -248,7 +225,7 @@ static void test_signal_quiet(void **state)
 	fmt_look_init(&look);
 	look.sigs_hidden = 1ull << (SIGUSR1 - 1);
 	look.quiet = FMT_Q_EXIT;
-	out_open(&o, &look);
+	out_open_look(&o, &look);
 	signal_deliver(&o, 1000, 100, SIGUSR1);
 	signal_deliver(&o, 2000, 100, SIGUSR2);
 	proc_exit(&o, 3000, 100, 0);
@@ -269,7 +246,7 @@ static void test_hidden_and_user(void **state)
 	for (int all = 0; all < 2; all++) {
 		fmt_look_init(&look);
 		look.all_events = all;
-		out_open(&o, &look);
+		out_open_look(&o, &look);
 		ev_init(&ev, POSIX_TRACE_START, "posix_trace_start", 1000, 0);
 		fmt_event(&o.fmt, &ev);
 		ev_init(&ev, PTBPF_EV_USER_BASE + 1, "hello", 2000, 100);
@@ -291,7 +268,7 @@ static void test_child_return(void **state)
 	struct out o;
 
 	(void)state;
-	out_open(&o, NULL);
+	out_open_look(&o, NULL);
 	ev_init(&ev, PTBPF_EV_SYS_EXIT(NR_CLONE), "sys_exit_clone", 1000, 101);
 	ev.data = &x;
 	ev.len = sizeof(x);

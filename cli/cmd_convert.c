@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* ptbpf convert: a trace log to Chrome trace-event JSON, CTF 1.8 or JSON Lines. */
+/* ptbpf convert: a trace log to a Perfetto trace, Chrome trace-event JSON, CTF 1.8 or JSON Lines.
+ */
 #include <argp.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include "cli.h"
 #include "convert/convert.h"
 
-enum { TO_NONE, TO_CHROME, TO_CTF, TO_JSONL };
+enum { TO_NONE, TO_PERFETTO, TO_CHROME, TO_CTF, TO_JSONL };
 
 struct convert_args {
 	const char *log;
@@ -19,9 +20,9 @@ struct convert_args {
 };
 
 static const struct argp_option convert_opts[] = {
-	{ "to", 'T', "FORMAT", 0, "Output format: chrome, ctf or jsonl", 0 },
-	{ "output", 'o', "OUT", 0, "Output file (chrome, jsonl; - for stdout) or directory (ctf)",
-	  0 },
+	{ "to", 'T', "FORMAT", 0, "Output format: perfetto, chrome, ctf or jsonl", 0 },
+	{ "output", 'o', "OUT", 0,
+	  "Output file (perfetto, chrome, jsonl; - for stdout) or directory (ctf)", 0 },
 	{ "force", 'f', NULL, 0, "Write into an existing, non-empty CTF directory", 0 },
 	{ 0 }
 };
@@ -32,14 +33,17 @@ static error_t convert_parse(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 'T':
-		if (!strcmp(arg, "chrome") || !strcmp(arg, "perfetto"))
+		if (!strcmp(arg, "perfetto"))
+			a->to = TO_PERFETTO;
+		else if (!strcmp(arg, "chrome"))
 			a->to = TO_CHROME;
 		else if (!strcmp(arg, "ctf"))
 			a->to = TO_CTF;
 		else if (!strcmp(arg, "jsonl") || !strcmp(arg, "json"))
 			a->to = TO_JSONL;
 		else
-			argp_error(state, "unknown format '%s' (chrome, ctf or jsonl)", arg);
+			argp_error(state, "unknown format '%s' (perfetto, chrome, ctf or jsonl)",
+				   arg);
 		break;
 	case 'o':
 		a->out = arg;
@@ -71,7 +75,10 @@ static const struct argp convert_argp = {
 	.parser = convert_parse,
 	.args_doc = "LOG",
 	.doc = "Convert a POSIX trace log (LOG: a file, a pipe, or - for standard input).\v"
-	       "chrome: Chrome trace-event JSON for the Perfetto UI and chrome://tracing; "
+	       "perfetto: a Perfetto trace (protobuf) for ui.perfetto.dev and its trace "
+	       "processor: a track per process and thread, each syscall a slice with its "
+	       "arguments and result, other events instants, lost events a counter.\n"
+	       "chrome: Chrome trace-event JSON for chrome://tracing and older tools; "
 	       "syscalls are complete slices per thread, other events instants.\n"
 	       "ctf: a CTF 1.8 trace directory (metadata + stream_0) that babeltrace2 and "
 	       "Trace Compass read; lost events become discarded-event counts. A directory that "
@@ -105,7 +112,9 @@ int cmd_convert(int argc, char **argv)
 		}
 	}
 	cli_big_buffer(out);
-	if (a.to == TO_CHROME)
+	if (a.to == TO_PERFETTO)
+		ret = convert_perfetto(trid, out);
+	else if (a.to == TO_CHROME)
 		ret = convert_chrome(trid, out);
 	else
 		ret = show_log(trid, out, 1);

@@ -10,6 +10,11 @@
 /* convert_chrome.c: the events of trid as Chrome trace-event JSON; an exit code */
 int convert_chrome(trace_id_t trid, FILE *out);
 /*
+ * perfetto.c: the events of trid as a Perfetto trace (perfetto.protos.Trace
+ * of TrackEvents), written as the log is read; an exit code
+ */
+int convert_perfetto(trace_id_t trid, FILE *out);
+/*
  * convert_ctf.c: the events of trid as a CTF 1.8 trace in dir; an exit code.
  * A dir that exists and holds anything is refused unless force.
  */

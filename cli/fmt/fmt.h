@@ -13,6 +13,14 @@ void fmt_json_args(struct sbuf *b, const char *sys, const struct sysdesc *d, con
 		   size_t len, const void *xdata, size_t xlen);
 
 /*
+ * The same arguments one by one to fn: name ("argN" when the schema has
+ * none), text (NULL: out of memory) and whether it is a decimal integer.
+ */
+typedef void fmt_arg_fn(void *ctx, const char *name, const char *text, size_t n, int is_int);
+void fmt_sys_args_each(const char *sys, const struct sysdesc *d, const void *data, size_t len,
+		       const void *xdata, size_t xlen, fmt_arg_fn *fn, void *ctx);
+
+/*
  * fmt_late.c: paths an entry could not read, brought by its exit. keep: a
  * copy of the entry ev's payload when it lacks a path (else emptied); redo:
  * text is the entry decoded again with the paths of exit_ev, if it has

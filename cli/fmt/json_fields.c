@@ -26,33 +26,51 @@ static int json_is_int(const char *s, size_t n)
 	return 1;
 }
 
-void fmt_json_args(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *data,
-		   size_t len, const void *xdata, size_t xlen)
+void fmt_sys_args_each(const char *sys, const struct sysdesc *d, const void *data, size_t len,
+		       const void *xdata, size_t xlen, fmt_arg_fn *fn, void *ctx)
 {
 	unsigned mask = decode_sys_argmask(d, data, len);
 	struct sbuf t = { 0 };
+	char nb[8];
 
 	for (int i = 0; i < 6; i++) {
 		const char *n = sys_arg_name(sys, i);
 
 		if (!(mask & (1U << i)))
 			continue;
-		sb_putc(b, ',');
-		if (n)
-			sb_json_str(b, n, strlen(n));
-		else
-			sb_printf(b, "\"arg%d\"", i);
-		sb_putc(b, ':');
+		if (!n) {
+			snprintf(nb, sizeof(nb), "arg%d", i);
+			n = nb;
+		}
 		sb_reset(&t);
 		decode_sys_arg(&t, d, data, len, xdata, xlen, i);
 		if (t.failed)
-			sb_fail(b);
-		else if (json_is_int(t.s, t.len))
-			sb_putn(b, t.s, t.len);
+			fn(ctx, n, NULL, 0, 0);
 		else
-			sb_json_str(b, t.s, t.len);
+			fn(ctx, n, t.s ? t.s : "", t.len, json_is_int(t.s, t.len));
 	}
 	sb_free(&t);
+}
+
+static void json_arg(void *ctx, const char *name, const char *text, size_t n, int is_int)
+{
+	struct sbuf *b = ctx;
+
+	sb_putc(b, ',');
+	sb_json_str(b, name, strlen(name));
+	sb_putc(b, ':');
+	if (!text)
+		sb_fail(b);
+	else if (is_int)
+		sb_putn(b, text, n);
+	else
+		sb_json_str(b, text, n);
+}
+
+void fmt_json_args(struct sbuf *b, const char *sys, const struct sysdesc *d, const void *data,
+		   size_t len, const void *xdata, size_t xlen)
+{
+	fmt_sys_args_each(sys, d, data, len, xdata, xlen, json_arg, b);
 }
 
 static void json_sys_enter(struct sbuf *b, const struct cli_ev *ev, const char *sys)

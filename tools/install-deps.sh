@@ -25,6 +25,8 @@ pkgs="$pkgs clickhouse-server clickhouse-client"
 # lintian, a clean root by debootstrap), the bash and fish completions' and
 # Python's reading of a CTF trace (examples/bt2_summary.py)
 pkgs="$pkgs debhelper dpkg-dev fakeroot lintian debootstrap bash-completion fish python3-bt2"
+# protoc decodes the Perfetto traces with the vendored schema (tests/cli/perfetto.test.sh)
+pkgs="$pkgs protobuf-compiler"
 if [ "${1:-}" = "--bench" ]; then
 	pkgs="$pkgs bpftrace linux-perf liblttng-ust-dev lttng-tools"
 fi

@@ -93,7 +93,7 @@ _ptbpf()
 		;;
 	-T | --to)
 		if [[ $sub == convert ]]; then
-			COMPREPLY=($(compgen -W 'chrome ctf jsonl' -- "$cur"))
+			COMPREPLY=($(compgen -W 'perfetto chrome ctf jsonl' -- "$cur"))
 			return
 		fi
 		;;

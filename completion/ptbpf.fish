@@ -38,6 +38,6 @@ complete -c ptbpf -n '__fish_seen_subcommand_from record' -s e -l events -x -a '
 complete -c ptbpf -n '__fish_seen_subcommand_from record' -s p -l pid -x -a '(__fish_complete_pids)'
 complete -c ptbpf -n '__fish_seen_subcommand_from record' -l cgroup -x -a '(__fish_complete_directories)'
 complete -c ptbpf -n '__fish_seen_subcommand_from record' -s o -l output -l output-text -r -F
-complete -c ptbpf -n '__fish_seen_subcommand_from convert' -s T -l to -x -a 'chrome ctf jsonl'
+complete -c ptbpf -n '__fish_seen_subcommand_from convert' -s T -l to -x -a 'perfetto chrome ctf jsonl'
 complete -c ptbpf -n '__fish_seen_subcommand_from convert' -s o -l output -r -F
 complete -c ptbpf -n '__fish_seen_subcommand_from show convert export' -F

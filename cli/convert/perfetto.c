@@ -189,8 +189,13 @@ static void pf_instant(struct pf *p, const struct cli_ev *ev, const char *name, 
 		pf_ann(p, "call", PF_ANN_STR, text, tlen, 0);
 	if (ev->info.posix_event_id >= PTBPF_EV_USER_BASE) {
 		n = text_len(ev->data, ev->len);
-		if (n != (size_t)-1)
+		if (n != (size_t)-1) {
 			pf_ann(p, "payload", PF_ANN_STR, ev->data, n, 0);
+		} else { /* bytes: as a C string, like strace's */
+			sb_reset(&p->tmp2);
+			sb_quote(&p->tmp2, ev->data, ev->len);
+			pf_ann(p, "payload", PF_ANN_STR, p->tmp2.s, p->tmp2.len, 0);
+		}
 	}
 	if (p->tmp.len > 1)
 		pf_ann(p, "fields", PF_ANN_JSON, p->tmp.s, p->tmp.len, 0);

@@ -85,7 +85,7 @@ struct pf_proc {
 
 struct pf {
 	FILE *out;
-	struct sbuf pkt, idata, tmp, esc;
+	struct sbuf pkt, idata, tmp, tmp2, esc;
 	struct pf_intern *names;
 	struct pidmap threads, procs;
 	uint64_t next_flow, lost;

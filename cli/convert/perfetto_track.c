@@ -40,6 +40,7 @@ void pf_fini(struct pf *p)
 	sb_free(&p->idata);
 	sb_free(&p->tmp);
 	sb_free(&p->esc);
+	sb_free(&p->tmp2);
 }
 
 /* A packet that clears the sequence's state and sets its defaults: the

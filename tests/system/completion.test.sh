@@ -54,7 +54,7 @@ comp "ptbpf --v" --version
 comp "ptbpf record --fo" --follow-forks --format=
 comp "ptbpf record -" -f -e -p -o
 comp "ptbpf show --js" --json
-comp "ptbpf convert --to " chrome ctf jsonl
+comp "ptbpf convert --to " perfetto chrome ctf jsonl
 comp "ptbpf record -e open" openat open
 comp "ptbpf record -e openat,clo" openat,close
 comp "ptbpf record -e %fi" %file
@@ -91,7 +91,7 @@ fcomp "ptbpf " record show convert list info
 fcomp "ptbpf record --fo" --follow-forks --format
 fcomp "ptbpf record -" -f -e -p -o
 fcomp "ptbpf show --js" --json
-fcomp "ptbpf convert --to " chrome ctf jsonl
+fcomp "ptbpf convert --to " perfetto chrome ctf jsonl
 fcomp "ptbpf record -e open" openat open
 fcomp "ptbpf record -e openat,clo" openat,close
 fcomp "ptbpf record -e %fi" %file

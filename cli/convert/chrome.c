@@ -13,14 +13,8 @@ static char databuf[65536];
 
 struct open_call {
 	pid_t tid, pid;
-	int64_t ts;
-	trace_event_id_t id;
 	unsigned int sf; /* its stack's innermost frame, 0: none */
-	struct sbuf text;
-	struct sbuf data;  /* the entry's payload when it lacks a path (fmt_late_keep) */
-	struct sbuf entry; /* the entry's payload: its arguments one by one */
-	uint64_t args[6];  /* the entry's arguments, for its result (fcntl's) */
-	int has_args;
+	struct conv_call c;
 };
 
 struct name_ent {
@@ -62,7 +56,7 @@ static struct open_call *call_of(struct chrome *c, pid_t tid, int create)
 		c->capcalls = cap;
 	}
 	c->calls[c->ncalls].tid = tid;
-	c->calls[c->ncalls].id = 0;
+	c->calls[c->ncalls].c.id = 0;
 	return &c->calls[c->ncalls++];
 }
 
@@ -133,23 +127,23 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 
 	sb_reset(&r);
 	if (exit_ev->len >= sizeof(struct ptbpf_ev_sys_exit))
-		decode_sys_ret(&r, exit_ev->desc, oc->has_args ? oc->args : NULL,
+		decode_sys_ret(&r, exit_ev->desc, oc->c.has_args ? oc->c.args : NULL,
 			       ((const struct ptbpf_ev_sys_exit *)exit_ev->data)->ret);
 	chrome_begin(c);
 	sb_printf(&c->b,
 		  "{\"name\":\"%s\",\"cat\":\"syscall\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
 		  "\"ts\":",
 		  sys, (int)oc->pid, (int)oc->tid);
-	chrome_ts(&c->b, oc->ts - c->origin);
+	chrome_ts(&c->b, oc->c.ts - c->origin);
 	sb_puts(&c->b, ",\"dur\":");
 	/* a slice cannot end before it begins: an exit older than its entry lasts 0 */
-	chrome_ts(&c->b, end > oc->ts ? end - oc->ts : 0);
+	chrome_ts(&c->b, end > oc->c.ts ? end - oc->c.ts : 0);
 	sb_puts(&c->b, ",\"args\":{\"call\":");
-	sb_json_str(&c->b, oc->text.s, oc->text.len);
+	sb_json_str(&c->b, oc->c.text.s, oc->c.text.len);
 	sb_puts(&c->b, ",\"ret\":");
 	sb_json_str(&c->b, r.len > 3 ? r.s + 3 : "?", r.len > 3 ? r.len - 3 : 1);
 	/* each argument by its name, what the exit brought included */
-	fmt_json_args(&c->b, sys, exit_ev->desc, oc->entry.s, oc->entry.len, exit_ev->data,
+	fmt_json_args(&c->b, sys, exit_ev->desc, oc->c.entry.s, oc->c.entry.len, exit_ev->data,
 		      exit_ev->len);
 	sb_putc(&c->b, '}');
 	if (oc->sf)
@@ -159,7 +153,7 @@ static void chrome_slice(struct chrome *c, struct open_call *oc, const struct cl
 		sb_fail(&c->b);
 	chrome_end(c);
 	sb_free(&r);
-	oc->id = 0;
+	oc->c.id = 0;
 }
 
 static void chrome_instant(struct chrome *c, const struct cli_ev *ev, const char *name,
@@ -203,8 +197,8 @@ static void chrome_stack(struct chrome *c, const struct cli_ev *ev)
 
 	if (ev->len >= sizeof(of))
 		memcpy(&of, ev->data, sizeof(of));
-	sf = c->frames ? frame_tree_event(c->frames, ev, oc && oc->id == of ? oc->sf : 0) : 0;
-	if (sf && oc && (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_STACK_REF) && oc->id == of)
+	sf = c->frames ? frame_tree_event(c->frames, ev, oc && oc->c.id == of ? oc->sf : 0) : 0;
+	if (sf && oc && (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_STACK_REF) && oc->c.id == of)
 		oc->sf = sf;
 }
 
@@ -216,33 +210,22 @@ static void chrome_sys_enter(struct chrome *c, const struct cli_ev *ev, const ch
 
 	if (!oc)
 		return;
-	if (oc->id) {
+	if (oc->c.id) {
 		struct cli_ev e = *ev;
 
-		e.info.posix_event_id = oc->id;
-		e.info.posix_timestamp.tv_sec = oc->ts / 1000000000LL;
-		e.info.posix_timestamp.tv_nsec = oc->ts % 1000000000LL;
+		e.info.posix_event_id = oc->c.id;
+		e.info.posix_timestamp.tv_sec = oc->c.ts / 1000000000LL;
+		e.info.posix_timestamp.tv_nsec = oc->c.ts % 1000000000LL;
 		e.len = 0;
-		chrome_instant(c, &e, "unfinished syscall", oc->text.s, oc->text.len);
+		chrome_instant(c, &e, "unfinished syscall", oc->c.text.s, oc->c.text.len);
 	}
 	oc->pid = ev->info.posix_pid;
-	oc->ts = ts_ns(&ev->info.posix_timestamp);
-	oc->id = ev->info.posix_event_id;
 	oc->sf = 0;
-	sb_reset(&oc->text);
-	decode_sys_args(&oc->text, sys, ev->desc, ev->data, ev->len);
-	oc->has_args = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
-	if (oc->has_args)
-		memcpy(oc->args, ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
-		       sizeof(oc->args));
-	fmt_late_keep(&oc->data, ev);
-	sb_reset(&oc->entry);
-	sb_putn(&oc->entry, ev->data, ev->len);
-	if (oc->text.failed || oc->entry.failed)
+	if (conv_call_open(&oc->c, ev, sys))
 		sb_fail(&c->b); /* c->b says it for the whole output */
 	if (sys_noreturn(ev->desc)) {
-		chrome_instant(c, ev, sys, oc->text.s, oc->text.len);
-		oc->id = 0;
+		chrome_instant(c, ev, sys, oc->c.text.s, oc->c.text.len);
+		oc->c.id = 0;
 	}
 }
 
@@ -251,8 +234,8 @@ static void chrome_sys_exit(struct chrome *c, const struct cli_ev *ev, const cha
 {
 	struct open_call *oc = call_of(c, ev->tid, 0);
 
-	if (oc && oc->id + 1 == ev->info.posix_event_id) {
-		fmt_late_redo(&oc->text, &oc->data, sys, ev);
+	if (oc && oc->c.id + 1 == ev->info.posix_event_id) {
+		fmt_late_redo(&oc->c.text, &oc->c.data, sys, ev);
 		chrome_slice(c, oc, ev);
 		return;
 	}
@@ -344,21 +327,19 @@ int convert_chrome(trace_id_t trid, FILE *out)
 	for (i = 0; i < c.ncalls; i++) {
 		struct open_call *oc = &c.calls[i];
 
-		if (oc->id) {
+		if (oc->c.id) {
 			chrome_begin(&c);
 			sb_printf(&c.b,
 				  "{\"name\":\"unfinished syscall\",\"cat\":\"syscall\","
 				  "\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d,\"ts\":",
 				  (int)oc->pid, (int)oc->tid);
-			chrome_ts(&c.b, oc->ts - c.origin);
+			chrome_ts(&c.b, oc->c.ts - c.origin);
 			sb_puts(&c.b, ",\"args\":{\"call\":");
-			sb_json_str(&c.b, oc->text.s, oc->text.len);
+			sb_json_str(&c.b, oc->c.text.s, oc->c.text.len);
 			sb_puts(&c.b, "}}");
 			chrome_end(&c);
 		}
-		sb_free(&oc->text);
-		sb_free(&oc->data);
-		sb_free(&oc->entry);
+		conv_call_free(&oc->c);
 	}
 	for (i = 0; i < c.nnames; i++) {
 		struct name_ent *n = &c.names[i];

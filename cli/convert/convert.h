@@ -20,6 +20,20 @@ int convert_perfetto(trace_id_t trid, FILE *out);
  */
 int convert_ctf(trace_id_t trid, const char *dir, int force);
 
+/* call.c: a syscall's entry kept until its exit (the slices of chrome and perfetto) */
+struct conv_call {
+	trace_event_id_t id; /* the entry's, 0: no call open */
+	int64_t ts;
+	struct sbuf text;  /* the call decoded */
+	struct sbuf data;  /* the entry's payload when it lacks a path (fmt_late_keep) */
+	struct sbuf entry; /* the entry's payload: its arguments one by one */
+	uint64_t args[6];  /* the entry's arguments, for its result (fcntl's) */
+	int has_args;
+};
+/* Keeps ev, an entry of sys; -1 when out of memory. */
+int conv_call_open(struct conv_call *c, const struct cli_ev *ev, const char *sys);
+void conv_call_free(struct conv_call *c);
+
 /* stacks.c: the user stacks of a log in a Chrome/Perfetto trace: a tree of
  * frames, each (caller, name) stored once and referred to by id, as the
  * format's "stackFrames" table and each slice's "sf" want. */

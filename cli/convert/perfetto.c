@@ -106,7 +106,7 @@ static size_t pf_event(struct pf *p, int type, uint64_t track, const char *name)
 
 /* The result: "ret" the number, "errno" its name, "result" as strace prints it
  * when that is not the number (a flag set, an address). */
-static void pf_result(struct pf *p, const struct pf_call *c, const struct cli_ev *x)
+static void pf_result(struct pf *p, const struct conv_call *c, const struct cli_ev *x)
 {
 	int64_t ret = ((const struct ptbpf_ev_sys_exit *)x->data)->ret;
 	char dec[24];
@@ -127,7 +127,7 @@ static void pf_result(struct pf *p, const struct pf_call *c, const struct cli_ev
 /* A call and its exit x: a slice, begun at the entry, ended at the exit. */
 static void pf_slice(struct pf *p, struct pf_thread *t, const struct cli_ev *x, const char *sys)
 {
-	struct pf_call *c = &t->call;
+	struct conv_call *c = &t->call;
 	int64_t begin = exit_entry_ts(x, c->ts), end = ts_ns(&x->info.posix_timestamp);
 	uint64_t track = pf_uuid(PF_UUID_THREAD, t->tid);
 	size_t at;
@@ -226,25 +226,14 @@ static void pf_sys_enter(struct pf *p, const struct cli_ev *ev, const char *sys)
 {
 	int64_t ts = ts_ns(&ev->info.posix_timestamp);
 	struct pf_thread *t = pf_thread(p, ev->info.posix_pid, ev->tid, ts);
-	struct pf_call *c;
+	struct conv_call *c;
 
 	if (!t)
 		return;
 	c = &t->call;
 	if (c->id)
 		pf_unfinished(p, t, ev);
-	c->ts = ts;
-	c->id = ev->info.posix_event_id;
-	sb_reset(&c->text);
-	decode_sys_args(&c->text, sys, ev->desc, ev->data, ev->len);
-	c->has_args = ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths);
-	if (c->has_args)
-		memcpy(c->args, ((const struct ptbpf_ev_sys_enter *)ev->data)->args,
-		       sizeof(c->args));
-	fmt_late_keep(&c->data, ev);
-	sb_reset(&c->entry);
-	sb_putn(&c->entry, ev->data, ev->len);
-	if (c->text.failed || c->entry.failed || c->data.failed)
+	if (conv_call_open(c, ev, sys))
 		p->failed = 1;
 	if (sys_noreturn(ev->desc)) {
 		pf_instant(p, ev, sys, c->text.s, c->text.len, 0);
@@ -299,7 +288,7 @@ static void pf_exec(struct pf *p, const struct cli_ev *ev)
 	pf_name_proc(p, e->pid, e->filename, n, ts);
 	t = pf_thread_named(p, e->pid, e->pid, ts, e->filename, n);
 	if (t && old && old->call.id && old->pid == e->pid) {
-		struct pf_call c = t->call;
+		struct conv_call c = t->call;
 
 		t->call = old->call;
 		old->call = c;
@@ -319,9 +308,7 @@ static void pf_exit(struct pf *p, const struct cli_ev *ev)
 		return;
 	if (t->call.id)
 		pf_unfinished(p, t, ev);
-	sb_free(&t->call.text);
-	sb_free(&t->call.data);
-	sb_free(&t->call.entry);
+	conv_call_free(&t->call);
 }
 
 /* Events lost: the counter of those lost so far, at the gap. */

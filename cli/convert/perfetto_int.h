@@ -61,20 +61,10 @@ uint64_t pf_intern(struct pf_intern *t, int ns, const char *name, size_t n, stru
  */
 #define PF_NAME_MAX 128
 
-struct pf_call {
-	trace_event_id_t id; /* the entry's, 0: no call open */
-	int64_t ts;
-	struct sbuf text;  /* the call decoded, for an unfinished one */
-	struct sbuf data;  /* the entry's payload when it lacks a path (fmt_late_keep) */
-	struct sbuf entry; /* the entry's payload */
-	uint64_t args[6];  /* for its result (fcntl's) */
-	int has_args;
-};
-
 struct pf_thread {
 	pid_t tid, pid;
 	uint64_t flow_in; /* the flow of its fork, ending at its first slice; 0: none */
-	struct pf_call call;
+	struct conv_call call;
 	char name[PF_NAME_MAX];
 };
 
@@ -94,7 +84,9 @@ struct pf {
 	int failed; /* out of memory: the output is incomplete */
 };
 
-enum { PF_UUID_PROC = 1, PF_UUID_THREAD, PF_UUID_LOST, PF_UUID_GLOBAL };
+/* Track uuids: a thread's is its tid (the most used: the shortest varint),
+ * the others above any tid. */
+enum { PF_UUID_THREAD, PF_UUID_PROC, PF_UUID_LOST, PF_UUID_GLOBAL };
 static inline uint64_t pf_uuid(int kind, pid_t id)
 {
 	return (uint64_t)kind << 32 | (uint32_t)id;

@@ -25,9 +25,7 @@ static void thread_free(void *v)
 {
 	struct pf_thread *t = v;
 
-	sb_free(&t->call.text);
-	sb_free(&t->call.data);
-	sb_free(&t->call.entry);
+	conv_call_free(&t->call);
 	free(t);
 }
 

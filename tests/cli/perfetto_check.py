@@ -146,20 +146,22 @@ def log_events(jsonl):
 
 def pair_calls(events):
     """As the converters pair them: per thread, an entry and the exit
-    that follows it (its id + 1). The slices [(tid, name)], per thread in
-    the order of their exits, and how many events they hold."""
-    open_, slices = {}, []
-    for e in events:
+    that follows it (its id + 1). The slices [(tid, name, entry ts, exit
+    ts)], per thread in the order of their exits, and the set of indexes
+    of the events they hold."""
+    open_, slices, paired = {}, [], set()
+    for i, e in enumerate(events):
         sys_ = e.get("syscall")
         if not sys_ or not e["name"].startswith(("sys_enter_", "sys_exit_")):
             continue
         tid = e["tid"] or e["pid"]
         if e["name"].startswith("sys_enter_"):
-            open_[tid] = None if sys_ in NORETURN else e["id"]
-        elif open_.get(tid) is not None and open_[tid] + 1 == e["id"]:
-            slices.append((tid, sys_))
+            open_[tid] = None if sys_ in NORETURN else (e["id"], e["ts_ns"], i)
+        elif open_.get(tid) is not None and open_[tid][0] + 1 == e["id"]:
+            slices.append((tid, sys_, open_[tid][1], e["ts_ns"]))
+            paired |= {open_[tid][2], i}
             open_[tid] = None
-    return slices
+    return slices, paired
 
 
 def trace(jsonl, txt, *expect):
@@ -169,10 +171,22 @@ def trace(jsonl, txt, *expect):
     that must be there; "lost=N": the counter ends at N."""
     ev = log_events(jsonl)
     t = Trace(txt)
-    want = pair_calls(ev)
+    want, paired = pair_calls(ev)
     begins, ends = t.of_type("TYPE_SLICE_BEGIN"), t.of_type("TYPE_SLICE_END")
     assert len(begins) == len(ends), (len(begins), len(ends))
+    # each slice's times are its entry's and its exit's, to the ns
+    open_, timed = {}, []
+    for e in t.events:
+        if e[1] == "TYPE_SLICE_BEGIN":
+            open_.setdefault(e[2], []).append(e)
+        elif e[1] == "TYPE_SLICE_END":
+            b = open_[e[2]].pop()
+            timed.append((t.threads[e[2]][1], b[3], b[0], e[0]))
+    assert not any(open_.values()), "a slice without its end"
+    assert sorted(timed) == sorted((a, b, c, max(c, d)) for a, b, c, d in want), \
+        "slice times differ from the log's"
     got = [(t.threads[e[2]][1], e[3]) for e in begins]
+    want = [(a, b) for a, b, _, _ in want]
     def per(sl):
         d = {}
         for tid, n in sl:
@@ -189,6 +203,10 @@ def trace(jsonl, txt, *expect):
     inst = t.of_type("TYPE_INSTANT")
     assert len(inst) == len(ev) - 2 * len(want) - stacks - overflows, \
         ("instants", len(inst), len(ev), len(want), stacks, overflows)
+    alone = [e["ts_ns"] for i, e in enumerate(ev)
+             if i not in paired and e["id"] != 5 and e["name"] not in STACK_EVENTS]
+    assert collections.Counter(i[0] for i in inst) == collections.Counter(alone), \
+        "instant times differ from the log's"
     # processes and threads: each one of the log has its track, named
     for e in ev:
         if e["pid"] and e["id"] != 5 and e["name"] not in STACK_EVENTS:

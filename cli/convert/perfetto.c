@@ -330,8 +330,6 @@ static void pf_ev(struct pf *p, const struct cli_ev *ev)
 	trace_event_id_t id = ev->info.posix_event_id;
 	const char *sys = sys_name_of(ev);
 
-	if (!p->started)
-		pf_clock(p, ts_ns(&ev->info.posix_timestamp));
 	if (id == PTBPF_EV_USER_STACK || id == PTBPF_EV_PROC_MAP || id == PTBPF_EV_STACK_TRACE ||
 	    id == PTBPF_EV_STACK_REF)
 		return; /* stacks: not in this format (chrome has them) */

@@ -11,6 +11,9 @@
 #include "convert/convert.h"
 
 /* the field numbers and enum values written, from the one table */
+/* the sequence's own clock (ids 64-127 are sequence-scoped), incremental */
+#define PF_CLOCK_SEQ 64
+
 enum pf_field {
 #define PF(id, msg, name, num, wire) id = num,
 #define PE(id, en, name, val)	     id = val,
@@ -79,7 +82,8 @@ struct pf {
 	struct pf_intern *names;
 	struct pidmap threads, procs;
 	uint64_t next_flow, lost;
-	int64_t last_ts;
+	int64_t last_ts; /* the newest packet's */
+	int64_t inc_ts;	 /* the sequence's clock: the time of the last packet on it */
 	int started, have_lost_track, have_global_track;
 	int failed; /* out of memory: the output is incomplete */
 };
@@ -99,8 +103,6 @@ void pf_begin(struct pf *p, int64_t ts);
 void pf_end(struct pf *p);
 /* The iid of a name interned in the packet being built. */
 uint64_t pf_name(struct pf *p, int ns, const char *s, size_t n);
-/* The first packet: the clock of the timestamps (the log's, CLOCK_REALTIME's time base). */
-void pf_clock(struct pf *p, int64_t ts);
 /* tid's thread (tid 0: pid's main thread), its tracks described if new;
  * NULL: no memory. named: with its name (a path: its last part),
  * described again if it changed. */

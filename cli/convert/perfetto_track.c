@@ -42,19 +42,70 @@ void pf_fini(struct pf *p)
 }
 
 /* A packet that clears the sequence's state and sets its defaults: the
- * timestamps' clock. */
+ * timestamps' clock, the sequence's incremental one. */
 static void pf_clear(struct pf *p)
 {
 	size_t at;
 
 	sb_reset(&p->pkt);
+	sb_reset(&p->idata);
 	pb_uint(&p->pkt, PF_PKT_SEQ_ID, PF_SEQ);
 	pb_uint(&p->pkt, PF_PKT_SEQ_FLAGS, PF_SEQ_CLEARED);
 	at = pb_open(&p->pkt, PF_PKT_DEFAULTS);
-	pb_uint(&p->pkt, PF_DEF_CLOCK_ID, PF_CLOCK_REALTIME);
+	pb_uint(&p->pkt, PF_DEF_CLOCK_ID, PF_CLOCK_SEQ);
 	pb_close(&p->pkt, at);
-	sb_reset(&p->idata);
 	pf_end(p);
+}
+
+/* A clock of the snapshot: id, its value (CLOCK_REALTIME's, the log's). */
+static void snapshot_clock(struct pf *p, unsigned int id, int64_t ts, int incremental)
+{
+	size_t at = pb_open(&p->pkt, PF_CLK_CLOCKS);
+
+	pb_uint(&p->pkt, PF_CLOCK_ID, id);
+	pb_uint(&p->pkt, PF_CLOCK_TS, (uint64_t)ts);
+	if (incremental)
+		pb_uint(&p->pkt, PF_CLOCK_INCREMENTAL, 1);
+	pb_close(&p->pkt, at);
+}
+
+/*
+ * The packet that says how timestamps read: the trace's clock is
+ * CLOCK_REALTIME (the log's time base), and the sequence's clock counts
+ * from ts in ns, each packet's timestamp the time since the previous one.
+ */
+static void pf_snapshot(struct pf *p, int64_t ts)
+{
+	size_t at;
+
+	sb_reset(&p->pkt);
+	sb_reset(&p->idata);
+	pb_uint(&p->pkt, PF_PKT_SEQ_ID, PF_SEQ);
+	at = pb_open(&p->pkt, PF_PKT_CLOCK_SNAPSHOT);
+	snapshot_clock(p, PF_CLOCK_REALTIME, ts, 0);
+	snapshot_clock(p, PF_CLOCK_SEQ, ts, 1);
+	pb_uint(&p->pkt, PF_CLK_PRIMARY, PF_CLOCK_REALTIME);
+	pb_close(&p->pkt, at);
+	pf_end(p);
+	p->inc_ts = ts;
+}
+
+/*
+ * A timestamp: the time since the packet before on the sequence's clock
+ * (a few bytes), or, older than that one (an entry written at its exit, an
+ * event that came late), the time itself on CLOCK_REALTIME.
+ */
+static void pf_timestamp(struct pf *p, int64_t ts)
+{
+	if (ts >= p->inc_ts) {
+		pb_uint(&p->pkt, PF_PKT_TIMESTAMP, (uint64_t)(ts - p->inc_ts));
+		p->inc_ts = ts;
+	} else {
+		pb_uint(&p->pkt, PF_PKT_TIMESTAMP, (uint64_t)ts);
+		pb_uint(&p->pkt, PF_PKT_CLOCK_ID, PF_CLOCK_REALTIME);
+	}
+	if (ts > p->last_ts)
+		p->last_ts = ts;
 }
 
 void pf_begin(struct pf *p, int64_t ts)
@@ -62,14 +113,13 @@ void pf_begin(struct pf *p, int64_t ts)
 	if (pf_intern_full(p->names) || !p->started) {
 		pf_intern_reset(p->names);
 		pf_clear(p);
+		pf_snapshot(p, p->started ? p->inc_ts : ts > 0 ? ts : 0);
 		p->started = 1;
 	}
 	sb_reset(&p->pkt);
 	sb_reset(&p->idata);
-	if (ts >= 0) {
-		pb_uint(&p->pkt, PF_PKT_TIMESTAMP, (uint64_t)ts);
-		p->last_ts = ts;
-	}
+	if (ts >= 0)
+		pf_timestamp(p, ts);
 	pb_uint(&p->pkt, PF_PKT_SEQ_ID, PF_SEQ);
 	pb_uint(&p->pkt, PF_PKT_SEQ_FLAGS, PF_SEQ_NEEDS);
 }
@@ -99,21 +149,6 @@ uint64_t pf_name(struct pf *p, int ns, const char *s, size_t n)
 	if (!iid)
 		p->failed = 1;
 	return iid;
-}
-
-void pf_clock(struct pf *p, int64_t ts)
-{
-	size_t snap, clk;
-
-	pf_begin(p, -1);
-	snap = pb_open(&p->pkt, PF_PKT_CLOCK_SNAPSHOT);
-	clk = pb_open(&p->pkt, PF_CLK_CLOCKS);
-	pb_uint(&p->pkt, PF_CLOCK_ID, PF_CLOCK_REALTIME);
-	pb_uint(&p->pkt, PF_CLOCK_TS, (uint64_t)ts);
-	pb_close(&p->pkt, clk);
-	pb_uint(&p->pkt, PF_CLK_PRIMARY, PF_CLOCK_REALTIME);
-	pb_close(&p->pkt, snap);
-	pf_end(p);
 }
 
 static void describe_proc(struct pf *p, const struct pf_proc *pr, int64_t ts)

@@ -59,6 +59,14 @@ for log in "$src"/tests/fuzz/corpus/log/v[13]-ts-*.log; do
 	python3 "$CHECK" trace "$T/dmg.jsonl" "$T/dmg.txt" || exit 1
 done
 
+# events that go back in time (tests/cli/log_ts.test.sh): each keeps its own
+# timestamp (the older ones absolute, the others on the sequence's clock)
+[ -x "$PROGS/late_log" ] || fail "no $PROGS/late_log"
+"$PROGS/late_log" "$T/late.log" 5000010001 5000030003 5000020002 5000005005 || fail "late_log"
+conv "$T/late.log" late
+python3 "$CHECK" trace "$T/late.jsonl" "$T/late.txt" || exit 1
+grep -q "timestamp_clock_id: 1$" "$T/late.txt" || fail "late: no timestamp on CLOCK_REALTIME"
+
 # a truncated log: what show gives, from the events before the cut
 "$P" record -o "$T/f.log" --buffer-size 16M -- "$PROGS/flood2" 100000 >/dev/null 2>&1 ||
 	fail "record (flood)"

@@ -107,10 +107,27 @@ class Trace:
         assert packets, "no packets"
         first = packets[0]
         assert int(one(first, "sequence_flags", 0)) & 1, "the first packet does not clear the state"
+        clock, inc, ts = None, None, None  # the default clock; the incremental one's time
         for p in packets:
             assert one(p, "trusted_packet_sequence_id") == "1", p
             if int(one(p, "sequence_flags", 0)) & 1:
                 names, anns = {}, {}
+                clock = one(one(p, "trace_packet_defaults"), "timestamp_clock_id")
+            for cs in p.get("clock_snapshot", []):
+                assert one(cs, "primary_trace_clock") == "BUILTIN_CLOCK_REALTIME", cs
+                clocks = {one(c, "clock_id"): c for c in cs["clocks"]}
+                inc = int(one(clocks["64"], "timestamp"))
+                assert one(clocks["64"], "is_incremental") == "true"
+                assert int(one(clocks["1"], "timestamp")) == inc, "the clocks differ"
+            if "timestamp" in p:
+                # REALTIME's time, or the time since the last packet on the default, incremental clock
+                c = one(p, "timestamp_clock_id", clock)
+                assert c in ("1", "64") and (c == "1" or clock == "64"), (c, clock)
+                if c == "64":
+                    inc += int(one(p, "timestamp"))
+                    ts = inc
+                else:
+                    ts = int(one(p, "timestamp"))
             for i in p.get("interned_data", []):
                 for e in i.get("event_names", []):
                     names[one(e, "iid")] = one(e, "name")
@@ -125,7 +142,7 @@ class Trace:
                     val = [v[0] for k, v in da.items() if k != "name_iid"]
                     a[key] = val[0]
                 name = names[one(te, "name_iid")] if "name_iid" in te else None
-                self.events.append((int(one(p, "timestamp")), one(te, "type"),
+                self.events.append((ts, one(te, "type"),
                                     int(one(te, "track_uuid")), name, a, te))
 
     def track(self, td):

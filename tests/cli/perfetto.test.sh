@@ -77,7 +77,7 @@ python3 "$CHECK" trace "$T/cut.jsonl" "$T/cut.txt" || exit 1
 
 # a large log in bounded memory: 64 MiB at most for 200 MB and more
 n=5000000
-"$P" record -o "$T/big.log" --buffer-size 64M -- "$PROGS/flood2" $n >/dev/null 2>"$T/big.err" ||
+"$P" record -o "$T/big.log" --buffer-size 64M --nice=-10 -- "$PROGS/flood2" $n >/dev/null 2>"$T/big.err" ||
 	{ cat "$T/big.err"; fail "record (large)"; }
 size=$(wc -c <"$T/big.log")
 [ "$size" -gt 200000000 ] || { cat "$T/big.err"; fail "the large log has $size bytes only"; }

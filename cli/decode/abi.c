@@ -9,17 +9,21 @@
 #define ARM64_FIELD(name, xo, xs, ao, as) .f_##name = { ao, as },
 #define X86_SIZE(name, x, a)		  .name##_size = x,
 #define ARM64_SIZE(name, x, a)		  .name##_size = a,
+#define X86_OFF(s, f, x, a)		  .s##_##f##_off = x,
+#define ARM64_OFF(s, f, x, a)		  .s##_##f##_off = a,
 
 static const struct dec_abi abis[SC_ARCH_COUNT] = {
 	[SC_ARCH_X86_64] = { .arch = SC_ARCH_X86_64,
 			     .name = "x86_64",
-			     DEC_ABI_STAT(X86_FIELD) DEC_ABI_SIZES(X86_SIZE).epoll_data_off = 4,
-			     .clone_child_tid = 3,
+			     DEC_ABI_STAT(X86_FIELD) DEC_ABI_SIZES(X86_SIZE)
+				     DEC_ABI_OFFSETS(X86_OFF)
+					     .clone_child_tid = 3,
 			     .clone_tls = 4 },
 	[SC_ARCH_ARM64] = { .arch = SC_ARCH_ARM64,
 			    .name = "aarch64",
-			    DEC_ABI_STAT(ARM64_FIELD) DEC_ABI_SIZES(ARM64_SIZE).epoll_data_off = 8,
-			    .clone_child_tid = 4,
+			    DEC_ABI_STAT(ARM64_FIELD) DEC_ABI_SIZES(ARM64_SIZE)
+				    DEC_ABI_OFFSETS(ARM64_OFF)
+					    .clone_child_tid = 4,
 			    .clone_tls = 3 },
 };
 

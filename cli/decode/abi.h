@@ -5,7 +5,8 @@
  * its syscall numbers are in, and the layouts the decoders read where the
  * two differ. The layouts are data (DEC_ABI_* below), which
  * tests/unit/abi_layouts.c checks against each architecture's kernel
- * headers (ctest unit.abi_layouts).
+ * headers (ctest unit.abi_layouts); clone's order is the kernel's
+ * CONFIG_CLONE_BACKWARDS (arm64) or not (x86_64), in no header.
  */
 #ifndef PTBPF_CLI_DECODE_ABI_H
 #define PTBPF_CLI_DECODE_ABI_H
@@ -36,6 +37,9 @@
 	F(stat, 144, 128)                                                                          \
 	F(epoll_event, 12, 16)
 
+/* other structs' fields: struct, field, x86_64 offset, arm64 offset */
+#define DEC_ABI_OFFSETS(F) F(epoll_event, data, 4, 8)
+
 /* open flags whose bits differ (arm64's <asm/fcntl.h>) */
 #define DEC_ABI_OFLAGS(F)                                                                          \
 	F(O_DIRECT, 040000, 0200000)                                                               \
@@ -54,7 +58,7 @@ struct dec_abi {
 	struct dec_field f_st_dev, f_st_ino, f_st_nlink, f_st_mode, f_st_uid, f_st_gid, f_st_rdev,
 		f_st_size, f_st_blksize, f_st_blocks, f_st_atime, f_st_mtime, f_st_ctime;
 	uint16_t stat_size, epoll_event_size;
-	uint8_t epoll_data_off; /* 4 packed, 8 aligned */
+	uint8_t epoll_event_data_off;
 	/* clone's arguments: x86_64 flags, stack, parent_tid, child_tid, tls;
 	 * arm64 (CONFIG_CLONE_BACKWARDS) flags, stack, parent_tid, tls, child_tid */
 	uint8_t clone_child_tid, clone_tls;

@@ -69,7 +69,7 @@ int fmt_pollfds(struct sbuf *b, const void *p, size_t len, size_t n, int revents
 /* struct epoll_event: u32 events, u64 data (packed on x86_64: at 4; arm64: at 8) */
 static void epoll_event_at(struct sbuf *b, const unsigned char *e, const struct dec_abi *a)
 {
-	uint64_t data = ld64(e, a->epoll_data_off);
+	uint64_t data = ld64(e, a->epoll_event_data_off);
 
 	sb_puts(b, "{events=");
 	xlat_flags(b, &xlat_epollevents, ld32(e, 0));

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* ptbpf: the user ABIs the decoders know (abi.h), and the one in use. */
+#include <stdlib.h>
 #include <string.h>
 #include <ptbpf/ptbpf.h>
 
@@ -28,6 +29,35 @@ static const struct dec_abi abis[SC_ARCH_COUNT] = {
 };
 
 static const struct dec_abi *cur = &abis[SC_ARCH_NATIVE];
+
+/* each syscall's numbers, sorted by name (bsearch) */
+static const struct sys_nrs {
+	const char *name;
+	int nr[SC_ARCH_COUNT];
+} sys_nrs[] = {
+/* clang-format off */
+#define SYSCALL(name, nr, nr_arm64, nargs, printed, ret, form, classes) { #name, { nr, nr_arm64 } },
+#define ARG(name, type, ...)
+#define CAP(...)
+#define END
+#define PATHTRACE(fds, paths)
+#define FDOP(op, flags_arg)
+#include "syscalls.def"
+	/* clang-format on */
+};
+
+static int sys_nrs_cmp(const void *k, const void *e)
+{
+	return strcmp(k, ((const struct sys_nrs *)e)->name);
+}
+
+int dec_sys_nr(int arch, const char *name)
+{
+	const struct sys_nrs *s = bsearch(name, sys_nrs, sizeof(sys_nrs) / sizeof(sys_nrs[0]),
+					  sizeof(sys_nrs[0]), sys_nrs_cmp);
+
+	return s && arch >= 0 && arch < SC_ARCH_COUNT ? s->nr[arch] : -1;
+}
 
 const struct dec_abi *dec_abi(int arch)
 {

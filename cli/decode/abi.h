@@ -64,6 +64,9 @@ struct dec_abi {
 	uint8_t clone_child_tid, clone_tls;
 };
 
+/* The number of syscall name on arch (schema/syscalls.def), -1: none there. */
+int dec_sys_nr(int arch, const char *name);
+
 /* The ABI of arch (an SC_ARCH_*; anything else: the build's). */
 const struct dec_abi *dec_abi(int arch);
 /* The SC_ARCH_* of an ELF machine (PTBPF_ARCH_*), -1: neither. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ptbpf: scalar syscall arguments (flags, commands, numbers) as strace 6.1
- * prints them on x86_64: a printer a type of schema/syscall_types.h, the
- * names from the tables of xlat/ (in the order of strace's, which decides
- * the order of the names printed).
+ * prints them on x86_64 (arm64's differences: decode/abi.h): a printer a type of
+ * schema/syscall_types.h, the names from the tables of xlat/ (in the order of strace's, which
+ * decides the order of the names printed).
  */
 #include <fcntl.h>
 #include <linux/futex.h>

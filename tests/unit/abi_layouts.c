@@ -6,8 +6,13 @@
  */
 #include <stddef.h>
 #include <asm/fcntl.h>
+#include <asm/siginfo.h>
+#include <asm/signal.h>
 #include <asm/stat.h>
+#include <asm/statfs.h>
 #include <linux/eventpoll.h>
+#include <linux/resource.h>
+#include <linux/sysinfo.h>
 
 #include "decode/abi.h"
 
@@ -33,3 +38,13 @@ DEC_ABI_OFFSETS(CHECK_OFF)
 
 #define CHECK_OFLAG(name, x, a) _Static_assert(name == PICK(x, a), #name);
 DEC_ABI_OFLAGS(CHECK_OFLAG)
+
+/* what the decoders read with one layout (cli/decode/proc.c, fcntl.c,
+ * stat.c, sigset.c): the same size on both */
+_Static_assert(sizeof(struct statfs) == 120, "struct statfs");
+_Static_assert(sizeof(struct flock) == 32, "struct flock");
+_Static_assert(sizeof(struct rusage) == 144, "struct rusage");
+_Static_assert(sizeof(struct sysinfo) == 112, "struct sysinfo");
+_Static_assert(sizeof(siginfo_t) == 128, "siginfo_t");
+_Static_assert(sizeof(sigevent_t) == 64, "struct sigevent");
+_Static_assert(sizeof(stack_t) == 24, "stack_t");

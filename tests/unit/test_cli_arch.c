@@ -368,6 +368,19 @@ static char *show(trace_id_t trid, void (*opts)(struct view_opts *))
 	return s;
 }
 
+/* show --json's first line: the stream's attributes */
+static char *json_attr(trace_id_t trid)
+{
+	char *s = NULL;
+	size_t sl = 0;
+	FILE *f = open_memstream(&s, &sl);
+
+	assert_non_null(f);
+	assert_int_equal(fmt_json_attr(f, trid), 0);
+	fclose(f);
+	return s;
+}
+
 static void opt_count(struct view_opts *o)
 {
 	o->cflag = VIEW_C_ONLY;
@@ -399,6 +412,9 @@ static void test_arm64_log(void **state)
 	fd = write_log(PTBPF_ARCH_AARCH64, types, 6, nrs);
 	assert_int_equal(posix_trace_open(fd, &trid), 0);
 	assert_int_equal(log_machine(trid), PTBPF_ARCH_AARCH64);
+	s = json_attr(trid);
+	assert_non_null(strstr(s, ",\"arch\":\"aarch64\""));
+	free(s);
 	s = show(trid, NULL);
 	assert_non_null(
 		strstr(s, "openat(AT_FDCWD, \"/etc\", O_RDONLY|O_CLOEXEC|O_DIRECTORY) = 3\n"));
@@ -444,6 +460,9 @@ static void test_old_log(void **state)
 	fd = write_log(0, types, 6, nrs);
 	assert_int_equal(posix_trace_open(fd, &trid), 0);
 	assert_int_equal(log_machine(trid), PTBPF_ARCH_X86_64);
+	s = json_attr(trid);
+	assert_non_null(strstr(s, ",\"arch\":\"x86_64\""));
+	free(s);
 	/* x86_64's bits: 040000 is O_DIRECT there */
 	s = show(trid, NULL);
 	assert_non_null(strstr(s, "openat(AT_FDCWD, \"/etc\", O_RDONLY|O_DIRECT|O_CLOEXEC) = 3\n"));

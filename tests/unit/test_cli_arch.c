@@ -327,15 +327,24 @@ static int write_log(uint32_t machine, const struct log_type_name *types, size_t
 	return rfd;
 }
 
-static unsigned int log_machine(trace_id_t trid)
+/* trid's architecture, from its attributes and in show --json's first line */
+static void expect_arch(trace_id_t trid, unsigned int want, const char *json)
 {
 	unsigned int machine = 0;
 	trace_attr_t attr;
+	char *s = NULL;
+	size_t sl = 0;
+	FILE *f = open_memstream(&s, &sl);
 
 	assert_int_equal(posix_trace_get_attr(trid, &attr), 0);
 	assert_int_equal(ptbpf_trace_attr_getarch(&attr, &machine), 0);
 	posix_trace_attr_destroy(&attr);
-	return machine;
+	assert_int_equal(machine, want);
+	assert_non_null(f);
+	assert_int_equal(fmt_json_attr(f, trid), 0);
+	fclose(f);
+	assert_non_null(strstr(s, json));
+	free(s);
 }
 
 /* The log shown as ptbpf show shows it, with opts. */
@@ -368,19 +377,6 @@ static char *show(trace_id_t trid, void (*opts)(struct view_opts *))
 	return s;
 }
 
-/* show --json's first line: the stream's attributes */
-static char *json_attr(trace_id_t trid)
-{
-	char *s = NULL;
-	size_t sl = 0;
-	FILE *f = open_memstream(&s, &sl);
-
-	assert_non_null(f);
-	assert_int_equal(fmt_json_attr(f, trid), 0);
-	fclose(f);
-	return s;
-}
-
 static void opt_count(struct view_opts *o)
 {
 	o->cflag = VIEW_C_ONLY;
@@ -391,6 +387,22 @@ static void opt_path(struct view_opts *o)
 {
 	o->paths[0] = "/etc";
 	o->npaths = 1;
+}
+
+/* The log shown from its start with opts: every line of want in it, not unwanted. */
+static void expect_show(trace_id_t trid, void (*opts)(struct view_opts *), const char *const *want,
+			const char *unwanted)
+{
+	char *s;
+
+	assert_int_equal(posix_trace_rewind(trid), 0);
+	s = show(trid, opts);
+	for (size_t i = 0; want[i]; i++)
+		if (!strstr(s, want[i]))
+			fail_msg("no \"%s\" in:\n%s", want[i], s);
+	if (unwanted)
+		assert_null(strstr(s, unwanted));
+	free(s);
 }
 
 static void test_arm64_log(void **state)
@@ -404,38 +416,25 @@ static void test_arm64_log(void **state)
 		{ PTBPF_EV_SYS_EXIT(A64_CLOSE), "sys_exit_close" },
 	};
 	static const int nrs[3] = { A64_OPENAT, A64_IO_SUBMIT, A64_CLOSE };
+	static const char *const lines[] = {
+		"openat(AT_FDCWD, \"/etc\", O_RDONLY|O_CLOEXEC|O_DIRECTORY) = 3\n",
+		"io_submit(0x5, 0x1, 0x2000", "close(3) = 0\n", NULL
+	};
+	/* -c names the calls by arm64's numbers (x86_64's 2 and 56 are open and clone) */
+	static const char *const counted[] = { " openat\n", " io_submit\n", " close\n", NULL };
+	/* -P: arm64's openat is a %file call, its close one of an fd */
+	static const char *const by_path[] = { "openat(AT_FDCWD, \"/etc\"", "close(3) = 0\n",
+					       NULL };
 	trace_id_t trid;
-	char *s;
 	int fd;
 
 	(void)state;
 	fd = write_log(PTBPF_ARCH_AARCH64, types, 6, nrs);
 	assert_int_equal(posix_trace_open(fd, &trid), 0);
-	assert_int_equal(log_machine(trid), PTBPF_ARCH_AARCH64);
-	s = json_attr(trid);
-	assert_non_null(strstr(s, ",\"arch\":\"aarch64\""));
-	free(s);
-	s = show(trid, NULL);
-	assert_non_null(
-		strstr(s, "openat(AT_FDCWD, \"/etc\", O_RDONLY|O_CLOEXEC|O_DIRECTORY) = 3\n"));
-	assert_non_null(strstr(s, "io_submit(0x5, 0x1, 0x2000"));
-	assert_non_null(strstr(s, "close(3) = 0\n"));
-	free(s);
-	/* -c names the calls by arm64's numbers (x86_64's 2 and 56 are open and clone) */
-	assert_int_equal(posix_trace_rewind(trid), 0);
-	s = show(trid, opt_count);
-	assert_non_null(strstr(s, " openat\n"));
-	assert_non_null(strstr(s, " io_submit\n"));
-	assert_non_null(strstr(s, " close\n"));
-	assert_null(strstr(s, "clone"));
-	free(s);
-	/* -P: arm64's openat is a %file call, its close one of an fd */
-	assert_int_equal(posix_trace_rewind(trid), 0);
-	s = show(trid, opt_path);
-	assert_non_null(strstr(s, "openat(AT_FDCWD, \"/etc\""));
-	assert_non_null(strstr(s, "close(3) = 0\n"));
-	assert_null(strstr(s, "io_submit"));
-	free(s);
+	expect_arch(trid, PTBPF_ARCH_AARCH64, ",\"arch\":\"aarch64\"");
+	expect_show(trid, NULL, lines, NULL);
+	expect_show(trid, opt_count, counted, "clone");
+	expect_show(trid, opt_path, by_path, "io_submit");
 	assert_int_equal(posix_trace_close(trid), 0);
 	close(fd);
 }
@@ -452,26 +451,20 @@ static void test_old_log(void **state)
 		{ PTBPF_EV_SYS_EXIT(3), "sys_exit_close" },
 	};
 	static const int nrs[3] = { 257, 209, 3 };
+	/* x86_64's bits: 040000 is O_DIRECT there */
+	static const char *const lines[] = {
+		"openat(AT_FDCWD, \"/etc\", O_RDONLY|O_DIRECT|O_CLOEXEC) = 3\n", NULL
+	};
+	static const char *const counted[] = { " openat\n", " io_submit\n", " close\n", NULL };
 	trace_id_t trid;
-	char *s;
 	int fd;
 
 	(void)state;
 	fd = write_log(0, types, 6, nrs);
 	assert_int_equal(posix_trace_open(fd, &trid), 0);
-	assert_int_equal(log_machine(trid), PTBPF_ARCH_X86_64);
-	s = json_attr(trid);
-	assert_non_null(strstr(s, ",\"arch\":\"x86_64\""));
-	free(s);
-	/* x86_64's bits: 040000 is O_DIRECT there */
-	s = show(trid, NULL);
-	assert_non_null(strstr(s, "openat(AT_FDCWD, \"/etc\", O_RDONLY|O_DIRECT|O_CLOEXEC) = 3\n"));
-	free(s);
-	assert_int_equal(posix_trace_rewind(trid), 0);
-	s = show(trid, opt_count);
-	assert_non_null(strstr(s, " openat\n"));
-	assert_non_null(strstr(s, " io_submit\n"));
-	free(s);
+	expect_arch(trid, PTBPF_ARCH_X86_64, ",\"arch\":\"x86_64\"");
+	expect_show(trid, NULL, lines, NULL);
+	expect_show(trid, opt_count, counted, NULL);
 	assert_int_equal(posix_trace_close(trid), 0);
 	close(fd);
 }

@@ -557,6 +557,8 @@ void view_event(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
+	if (v->arch != ev->arch && v->hist)
+		hist_set_arch(v->hist, v->arch, ev->arch); /* --histogram=NAME was the build's */
 	v->arch = ev->arch;
 	/* -y: the fd tables; an fd_info is no line of its own */
 	if (fdtable_event(ev))

@@ -110,6 +110,9 @@ int hist_bucket(int64_t ns);
  * -1 with why in msg. */
 int hist_select(uint64_t *sel, const char *spec, char *msg, size_t msgsz);
 struct hist *hist_new(const uint64_t *sel);
+/* The syscalls selected by name on architecture from, by their numbers on
+ * to (SC_ARCH_*: a log's); a call to lacks is no longer selected. */
+void hist_set_arch(struct hist *h, int from, int to);
 void hist_add(struct hist *h, int nr, const char *name, int64_t ns);
 void hist_add_buckets(struct hist *h, int nr, const char *name, const uint64_t *b);
 /* One histogram (PTBPF_HIST_BUCKETS counts), as bpftrace's @ns[name]. */

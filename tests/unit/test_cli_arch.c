@@ -389,6 +389,16 @@ static void opt_path(struct view_opts *o)
 	o->npaths = 1;
 }
 
+/* --histogram=openat,close: the build's names */
+static void opt_histogram(struct view_opts *o)
+{
+	char msg[128];
+
+	o->histogram = 1;
+	o->cflag = VIEW_C_ONLY;
+	assert_int_equal(hist_select(o->hist_sel, "openat,close", msg, sizeof(msg)), 0);
+}
+
 /* The log shown from its start with opts: every line of want in it, not unwanted. */
 static void expect_show(trace_id_t trid, void (*opts)(struct view_opts *), const char *const *want,
 			const char *unwanted)
@@ -423,6 +433,8 @@ static void test_arm64_log(void **state)
 	/* -c names the calls by arm64's numbers (x86_64's 2 and 56 are open and clone) */
 	static const char *const counted[] = { " openat\n", " io_submit\n", " close\n", NULL };
 	/* -P: arm64's openat is a %file call, its close one of an fd */
+	/* --histogram's names, given by the build's numbers, are arm64's calls */
+	static const char *const histogram[] = { "@ns[openat]:", "@ns[close]:", NULL };
 	static const char *const by_path[] = { "openat(AT_FDCWD, \"/etc\"", "close(3) = 0\n",
 					       NULL };
 	trace_id_t trid;
@@ -435,6 +447,7 @@ static void test_arm64_log(void **state)
 	expect_show(trid, NULL, lines, NULL);
 	expect_show(trid, opt_count, counted, "clone");
 	expect_show(trid, opt_path, by_path, "io_submit");
+	expect_show(trid, opt_histogram, histogram, "@ns[io_submit]");
 	assert_int_equal(posix_trace_close(trid), 0);
 	close(fd);
 }

@@ -8,6 +8,23 @@
 #ifndef PTBPF_SCHEMA_SYSCALL_TYPES_H
 #define PTBPF_SCHEMA_SYSCALL_TYPES_H
 
+/*
+ * The architectures of schema/syscalls.def's number columns, in column
+ * order: the command decodes a log of either on any host.
+ */
+enum sc_arch { SC_ARCH_X86_64 = 0, SC_ARCH_ARM64, SC_ARCH_COUNT };
+
+/* The number of a SYSCALL row on the architecture being built (-1: none). */
+#if defined(__aarch64__)
+#define SYSCALL_NATIVE_NR(nr, nr_arm64) (nr_arm64)
+#define SC_ARCH_NATIVE			SC_ARCH_ARM64
+#elif defined(__x86_64__)
+#define SYSCALL_NATIVE_NR(nr, nr_arm64) (nr)
+#define SC_ARCH_NATIVE			SC_ARCH_X86_64
+#else
+#error "ptbpf: syscall numbers of x86_64 and arm64 only (schema/syscalls.def)"
+#endif
+
 enum atype {
 	A_NONE = 0, /* not printed: past what the call prints, or no description */
 	A_INT,	    /* signed int */

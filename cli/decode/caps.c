@@ -15,6 +15,7 @@
 
 #include "decode/decode.h"
 #include "decode/caps.h"
+#include "decode/abi.h"
 #include "decode/scalar.h"
 
 #define ENT_FIXED  offsetof(struct ptbpf_ev_sys_enter, paths)
@@ -411,10 +412,13 @@ static int print_cap(struct sbuf *b, const struct cap_set *cs, const struct cap_
 		return print_mincore(b, c);
 	case PTBPF_CAP_CLONE_ARGS:
 		return fmt_clone_args(b, p, len, cs && cs->has_ret ? cs->ret : -1);
-	case PTBPF_CAP_EPOLL_EVENT:
-		if (len == 12 && c->h.full == 12 && !cs)
+	case PTBPF_CAP_EPOLL_EVENT: {
+		size_t esz = decode_abi()->epoll_event_size;
+
+		if (len == esz && c->h.full == esz && !cs)
 			return fmt_epoll_event(b, p, len);
-		return fmt_epoll_events(b, p, len, len / 12);
+		return fmt_epoll_events(b, p, len, len / esz);
+	}
 	}
 	return -1;
 }

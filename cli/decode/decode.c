@@ -21,7 +21,7 @@
 /* schema/syscalls.def's printing of each syscall, sorted by name (bsearch) */
 static const struct sysdesc sysdescs[] = {
 /* clang-format off */
-#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { #name, printed, ret, form, {
+#define SYSCALL(name, nr, nr_arm64, nargs, printed, ret, form, classes) { #name, printed, ret, form, {
 #define ARG(name, type, ...) { type, XL_##__VA_ARGS__ },
 #define CAP(...)
 #define END } },
@@ -65,7 +65,7 @@ struct argnames {
 /* the ARG names of schema/syscalls.def, sorted by syscall name */
 static const struct argnames argnames[] = {
 /* clang-format off */
-#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { #name, {
+#define SYSCALL(name, nr, nr_arm64, nargs, printed, ret, form, classes) { #name, {
 #define ARG(name, type, ...) #name,
 #define CAP(...)
 #define END } },

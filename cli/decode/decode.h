@@ -14,6 +14,7 @@ struct cli_ev {
 	uint8_t sys_off;	    /* name + sys_off: a syscall's name; 0: none */
 	const char *name;	    /* the event's type: in the name cache, or name_buf */
 	const struct sysdesc *desc; /* that syscall's decoding, NULL if unknown */
+	uint8_t arch;		    /* SC_ARCH_* of the trace (its syscall numbers) */
 	const void *data;
 	size_t len;
 	char name_buf[TRACE_EVENT_NAME_MAX]; /* a name not cached (no memory for it) */

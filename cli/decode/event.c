@@ -6,6 +6,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "decode/decode.h"
+#include "decode/abi.h"
 
 /*
  * Event names by id, with the syscall's decoding, for the one stream or
@@ -18,6 +19,26 @@ struct name_entry {
 };
 static struct name_entry *name_cache;
 static trace_id_t name_cache_trid;
+static int name_cache_arch = -1; /* not known yet */
+
+/* The SC_ARCH_* of trid's events (the build's if it cannot be told), and
+ * the decoders' ABI set to it. */
+static int cli_trace_arch(trace_id_t trid)
+{
+	unsigned int machine = 0;
+	trace_attr_t attr;
+	int arch;
+
+	if (!posix_trace_get_attr(trid, &attr)) {
+		ptbpf_trace_attr_getarch(&attr, &machine);
+		posix_trace_attr_destroy(&attr);
+	}
+	arch = dec_abi_arch_of(machine);
+	if (arch < 0)
+		arch = SC_ARCH_NATIVE;
+	decode_set_abi(dec_abi(arch));
+	return arch;
+}
 
 static void cli_ev_name(trace_id_t trid, struct cli_ev *ev)
 {
@@ -27,10 +48,13 @@ static void cli_ev_name(trace_id_t trid, struct cli_ev *ev)
 
 	if (!name_cache)
 		name_cache = calloc(PTBPF_EV_ID_LIMIT, sizeof(*name_cache));
-	if (name_cache && name_cache_trid != trid) {
-		memset(name_cache, 0, PTBPF_EV_ID_LIMIT * sizeof(*name_cache));
+	if (name_cache_arch < 0 || name_cache_trid != trid) {
+		if (name_cache)
+			memset(name_cache, 0, PTBPF_EV_ID_LIMIT * sizeof(*name_cache));
 		name_cache_trid = trid;
+		name_cache_arch = cli_trace_arch(trid);
 	}
+	ev->arch = (uint8_t)name_cache_arch;
 	if (name_cache && id < PTBPF_EV_ID_LIMIT)
 		e = &name_cache[id];
 	if (e && e->name[0]) {

@@ -6,9 +6,11 @@
 #include <fcntl.h>
 
 #include "decode/struct.h"
+#include "decode/abi.h"
 
 void fmt_open_flags(struct sbuf *b, unsigned long v)
 {
+	v = dec_oflags_x86(decode_abi(), v); /* the tables have x86_64's bits */
 	sb_puts(b, xlat_name(&xlat_open_access_modes, v & O_ACCMODE));
 	v &= ~(unsigned long)O_ACCMODE;
 	if (v) {

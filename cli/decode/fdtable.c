@@ -7,6 +7,7 @@
  * process's, exec drops the close-on-exec fds, exit drops the table.
  */
 #include "decode/decode.h"
+#include "decode/abi.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -63,7 +64,9 @@ void fdtable_need(trace_event_set_t *set)
 	posix_trace_eventset_add(PTBPF_EV_PROC_FORK, set);
 	posix_trace_eventset_add(PTBPF_EV_PROC_EXEC, set);
 	posix_trace_eventset_add(PTBPF_EV_PROC_EXIT, set);
-	posix_trace_eventset_add(PTBPF_EV_SYS_ENTER(72), set); /* fcntl's command */
+	/* fcntl's command (a live stream's: the build's number) */
+	posix_trace_eventset_add(PTBPF_EV_SYS_ENTER((unsigned)dec_sys_nr(SC_ARCH_NATIVE, "fcntl")),
+				 set);
 }
 
 static void proc_free(void *p)
@@ -258,6 +261,28 @@ static void exec_closes(pid_t pid)
 		p->n = o;
 }
 
+/* fcntl's command, kept from its entry for its result (by the events' numbers) */
+static void fcntl_event(const struct cli_ev *ev)
+{
+	static int fcntl_nr[SC_ARCH_COUNT] = { -2, -2 }; /* -2: not looked up */
+	trace_event_id_t id = ev->info.posix_event_id;
+	int arch = ev->arch < SC_ARCH_COUNT ? ev->arch : SC_ARCH_NATIVE;
+	int nr = (int)PTBPF_EV_SYSCALL_NR(id);
+
+	if (fcntl_nr[arch] == -2)
+		fcntl_nr[arch] = dec_sys_nr(arch, "fcntl");
+	if (nr == fcntl_nr[arch] && !PTBPF_EV_SYSCALL_IS_EXIT(id)) {
+		if (ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths)) {
+			const struct ptbpf_ev_sys_enter *se = ev->data;
+
+			T.fcntl[(unsigned int)ev->tid % FCNTL_SLOTS].tid = ev->tid;
+			T.fcntl[(unsigned int)ev->tid % FCNTL_SLOTS].cmd = (int)se->args[1];
+		}
+	} else if (nr != fcntl_nr[arch] && PTBPF_EV_SYSCALL_IS_EXIT(id)) {
+		T.fcntl[(unsigned int)ev->tid % FCNTL_SLOTS].tid = 0;
+	}
+}
+
 int fdtable_event(const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
@@ -266,6 +291,10 @@ int fdtable_event(const struct cli_ev *ev)
 		return id == PTBPF_EV_FD_INFO;
 	T.cur = ev->info.posix_pid;
 	T.cur_tid = ev->tid;
+	if (PTBPF_EV_IS_SYSCALL(id)) {
+		fcntl_event(ev);
+		return 0;
+	}
 	switch (id) {
 	case PTBPF_EV_FD_INFO:
 		fd_info(ev->info.posix_pid, ev->data, ev->len);
@@ -279,18 +308,7 @@ int fdtable_event(const struct cli_ev *ev)
 	case PTBPF_EV_PROC_EXIT:
 		proc_free(pidmap_del(&T.procs, ev->info.posix_pid));
 		break;
-	case PTBPF_EV_SYS_ENTER(72): /* fcntl */
-		if (ev->len >= offsetof(struct ptbpf_ev_sys_enter, paths)) {
-			const struct ptbpf_ev_sys_enter *se = ev->data;
-
-			T.fcntl[(unsigned int)ev->tid % FCNTL_SLOTS].tid = ev->tid;
-			T.fcntl[(unsigned int)ev->tid % FCNTL_SLOTS].cmd = (int)se->args[1];
-		}
-		break;
 	}
-	if (PTBPF_EV_IS_SYSCALL(id) && PTBPF_EV_SYSCALL_IS_EXIT(id) &&
-	    PTBPF_EV_SYSCALL_NR(id) != 72)
-		T.fcntl[(unsigned int)ev->tid % FCNTL_SLOTS].tid = 0;
 	return 0;
 }
 

@@ -4,6 +4,7 @@
  * (src/poll.c, epoll.c, desc.c).
  */
 #include "decode/struct.h"
+#include "decode/abi.h"
 
 /* strace's print_array stops after -s elements (these printers take no
  * options: its default) */
@@ -65,11 +66,10 @@ int fmt_pollfds(struct sbuf *b, const void *p, size_t len, size_t n, int revents
 	return 0;
 }
 
-#define EPOLL_EVENT_SIZE 12 /* packed on x86_64: u32 events, u64 data */
-
-static void epoll_event_at(struct sbuf *b, const unsigned char *e)
+/* struct epoll_event: u32 events, u64 data (packed on x86_64: at 4; arm64: at 8) */
+static void epoll_event_at(struct sbuf *b, const unsigned char *e, const struct dec_abi *a)
 {
-	uint64_t data = ld64(e, 4);
+	uint64_t data = ld64(e, a->epoll_event_data_off);
 
 	sb_puts(b, "{events=");
 	xlat_flags(b, &xlat_epollevents, ld32(e, 0));
@@ -78,23 +78,26 @@ static void epoll_event_at(struct sbuf *b, const unsigned char *e)
 
 int fmt_epoll_event(struct sbuf *b, const void *p, size_t len)
 {
-	if (len < EPOLL_EVENT_SIZE)
+	const struct dec_abi *a = decode_abi();
+
+	if (len < a->epoll_event_size)
 		return -1;
-	epoll_event_at(b, p);
+	epoll_event_at(b, p, a);
 	return 0;
 }
 
 int fmt_epoll_events(struct sbuf *b, const void *p, size_t len, size_t n)
 {
+	const struct dec_abi *a = decode_abi();
 	size_t shown = n < ARRAY_MAX ? n : ARRAY_MAX;
 
-	if (len / EPOLL_EVENT_SIZE < shown)
+	if (len / a->epoll_event_size < shown)
 		return -1;
 	sb_putc(b, '[');
 	for (size_t i = 0; i < shown; i++) {
 		if (i)
 			sb_puts(b, ", ");
-		epoll_event_at(b, (const unsigned char *)p + i * EPOLL_EVENT_SIZE);
+		epoll_event_at(b, (const unsigned char *)p + i * a->epoll_event_size, a);
 	}
 	sb_puts(b, n > shown ? ", ...]" : "]");
 	return 0;

@@ -3,7 +3,7 @@
  * ptbpf: what processes and signals pass through memory, as strace 6.1
  * prints it: wait statuses, the kernel's struct sigaction, signal sets,
  * rlimits, struct utsname and struct sysinfo, rusage, siginfo and CPU
- * masks (x86_64 layouts).
+ * masks (x86_64 layouts, arm64's the same: tests/unit/abi_layouts.c).
  */
 #include <linux/sched.h>
 #include <signal.h>

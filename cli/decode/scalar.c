@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * ptbpf: scalar syscall arguments (flags, commands, numbers) as strace 6.1
- * prints them on x86_64: a printer a type of schema/syscall_types.h, the
- * names from the tables of xlat/ (in the order of strace's, which decides
- * the order of the names printed).
+ * prints them on x86_64 (arm64's differences: decode/abi.h): a printer a type of
+ * schema/syscall_types.h, the names from the tables of xlat/ (in the order of strace's, which
+ * decides the order of the names printed).
  */
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -14,6 +14,7 @@
 
 #include "decode/scalar.h"
 #include "decode/struct.h"
+#include "decode/abi.h"
 
 #define NF(a) (sizeof(a) / sizeof(a[0]))
 
@@ -121,9 +122,11 @@ static void print_sig(struct sbuf *b, int sig)
 	xlat_restyle(b, at, (uint64_t)(int64_t)sig, XLAT_DEC);
 }
 
-/* x86_64's clone(flags, stack, parent_tid, child_tid, tls), as strace's SYS_FUNC(clone) */
+/* clone(flags, stack, parent_tid, child_tid, tls) on x86_64, tls before child_tid
+ * on arm64 (the ABI's), as strace's SYS_FUNC(clone) */
 static void print_clone(struct sbuf *b, const uint64_t *args)
 {
+	const struct dec_abi *a = decode_abi();
 	uint64_t flags = args[0] & ~0xffUL;
 	int sig = (int)(args[0] & 0xff);
 
@@ -145,11 +148,11 @@ static void print_clone(struct sbuf *b, const uint64_t *args)
 	}
 	if (flags & CLONE_SETTLS) {
 		sb_puts(b, ", tls=");
-		print_ptr(b, args[4]);
+		print_ptr(b, args[a->clone_tls]);
 	}
 	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
 		sb_puts(b, ", child_tidptr=");
-		print_ptr(b, args[3]);
+		print_ptr(b, args[a->clone_child_tid]);
 	}
 }
 

@@ -2,28 +2,14 @@
 /*
  * ptbpf: struct stat, struct statx, struct statfs and getdents64's records
  * as strace 6.1 prints them (src/print_struct_stat.c, statx.c,
- * print_statfs.c, xgetdents.c), x86_64 layouts.
+ * print_statfs.c, xgetdents.c): struct stat by the events' ABI (abi.h), the
+ * others the same on x86_64 and arm64.
  */
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include "decode/struct.h"
-
-/* struct stat (x86_64): offsets of its fields */
-enum {
-	ST_DEV = 0,
-	ST_INO = 8,
-	ST_NLINK = 16,
-	ST_MODE = 24,
-	ST_UID = 28,
-	ST_GID = 32,
-	ST_RDEV = 40,
-	ST_SIZE = 48,
-	ST_BLKSIZE = 56,
-	ST_BLOCKS = 64,
-	ST_ATIME = 72, /* then its nsec, mtime, nsec, ctime, nsec */
-	ST_END = 120,
-};
+#include "decode/abi.h"
 
 /* struct statx */
 enum {
@@ -74,31 +60,35 @@ static void fmt_dev(struct sbuf *b, uint64_t dev)
 
 int fmt_stat(struct sbuf *b, const void *p, size_t len, const struct decode_opts *o)
 {
+	const struct dec_abi *a = decode_abi();
+	/* the fields up to st_ctime's nsec, or up to st_size */
+	size_t end = a->f_st_ctime.off + 16u, need = a->f_st_size.off + 8u;
 	unsigned mode;
 
-	if (len < (o->verbose ? ST_END : ST_SIZE + 8))
+	if (len < (o->verbose ? end : need))
 		return -1;
-	mode = ld32(p, ST_MODE);
+	mode = (unsigned)dec_ld(p, a->f_st_mode);
 	sb_putc(b, '{');
 	if (o->verbose) {
 		sb_puts(b, "st_dev=");
-		fmt_dev(b, ld64(p, ST_DEV));
-		sb_printf(b, ", st_ino=%llu, st_mode=", (unsigned long long)ld64(p, ST_INO));
+		fmt_dev(b, dec_ld(p, a->f_st_dev));
+		sb_printf(b, ", st_ino=%llu, st_mode=", (unsigned long long)dec_ld(p, a->f_st_ino));
 		fmt_mode(b, mode);
 		sb_printf(b,
 			  ", st_nlink=%llu, st_uid=%u, st_gid=%u, st_blksize=%llu, st_blocks=%llu",
-			  (unsigned long long)ld64(p, ST_NLINK), ld32(p, ST_UID), ld32(p, ST_GID),
-			  (unsigned long long)ld64(p, ST_BLKSIZE),
-			  (unsigned long long)ld64(p, ST_BLOCKS));
+			  (unsigned long long)dec_ld(p, a->f_st_nlink),
+			  (unsigned)dec_ld(p, a->f_st_uid), (unsigned)dec_ld(p, a->f_st_gid),
+			  (unsigned long long)dec_ld(p, a->f_st_blksize),
+			  (unsigned long long)dec_ld(p, a->f_st_blocks));
 	} else {
 		sb_puts(b, "st_mode=");
 		fmt_mode(b, mode);
 	}
 	if ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK) {
 		sb_puts(b, ", st_rdev=");
-		fmt_dev(b, ld64(p, ST_RDEV));
+		fmt_dev(b, dec_ld(p, a->f_st_rdev));
 	} else {
-		sb_printf(b, ", st_size=%llu", (unsigned long long)ld64(p, ST_SIZE));
+		sb_printf(b, ", st_size=%llu", (unsigned long long)dec_ld(p, a->f_st_size));
 	}
 	if (!o->verbose) {
 		sb_puts(b, ", ...}");
@@ -106,8 +96,9 @@ int fmt_stat(struct sbuf *b, const void *p, size_t len, const struct decode_opts
 	}
 	for (int i = 0; i < 3; i++) {
 		static const char *const names[] = { "st_atime", "st_mtime", "st_ctime" };
-		int64_t sec = (int64_t)ld64(p, ST_ATIME + 16 * i);
-		uint64_t nsec = ld64(p, ST_ATIME + 16 * i + 8);
+		const struct dec_field t[] = { a->f_st_atime, a->f_st_mtime, a->f_st_ctime };
+		int64_t sec = (int64_t)dec_ld(p, t[i]);
+		uint64_t nsec = ld64(p, t[i].off + 8u);
 
 		sb_printf(b, ", %s=%lld", names[i], (long long)sec);
 		fmt_time_comment(b, sec, nsec);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Printers of the memory a syscall argument points to, as strace 6.1 prints
- * it (x86_64 user ABI layouts). p[0..len) holds the bytes captured from the
- * traced process: every byte is untrusted, nothing past len is read.
+ * it (x86_64 user ABI layouts; where arm64's differ, decode/abi.h's). p[0..len) holds the bytes
+ * captured from the traced process: every byte is untrusted, nothing past len is read.
  */
 #ifndef PTBPF_DECODE_STRUCT_H
 #define PTBPF_DECODE_STRUCT_H

@@ -8,6 +8,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "fmt/fmt.h"
+#include "decode/abi.h"
 
 static void json_entry_free(void *p)
 {
@@ -108,6 +109,7 @@ int fmt_json_attr(FILE *out, trace_id_t trid)
 	struct timespec ct = { 0 }, res = { 0 };
 	size_t ssz = 0, lsz = 0, mds = 0, sys = 0, usr = 0;
 	uint64_t pidns = 0;
+	unsigned int machine = 0;
 	int inh = 0, sfp = 0, lfp = 0;
 
 	if (posix_trace_attr_init(&a))
@@ -129,6 +131,7 @@ int fmt_json_attr(FILE *out, trace_id_t trid)
 	posix_trace_attr_getstreamfullpolicy(&a, &sfp);
 	posix_trace_attr_getlogfullpolicy(&a, &lfp);
 	ptbpf_trace_attr_getpidns(&a, &pidns);
+	ptbpf_trace_attr_getarch(&a, &machine);
 	posix_trace_attr_destroy(&a);
 	sb_reset(&b);
 	sb_puts(&b, "{\"type\":\"stream\",\"name\":");
@@ -142,6 +145,9 @@ int fmt_json_attr(FILE *out, trace_id_t trid)
 		  (long long)ct.tv_sec, ct.tv_nsec, (long long)ts_ns(&res), ssz, lsz, mds, sys,
 		  inh == POSIX_TRACE_INHERITED ? "true" : "false", policy_name(sfp),
 		  policy_name(lfp));
+	/* whose syscall numbers and structures the events carry */
+	if (dec_abi_arch_of(machine) >= 0)
+		sb_printf(&b, ",\"arch\":\"%s\"", dec_abi(dec_abi_arch_of(machine))->name);
 	/* whose pids the events carry (absent: a log of an older version) */
 	if (pidns)
 		sb_printf(&b, ",\"pid_namespace\":%llu", (unsigned long long)pidns);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "decode/decode.h"
+#include "decode/abi.h"
 #include "view/view.h"
 
 #define HIST_BAR 52
@@ -84,6 +85,25 @@ struct hist *hist_new(const uint64_t *sel)
 	if (h)
 		memcpy(h->sel, sel, sizeof(h->sel));
 	return h;
+}
+
+void hist_set_arch(struct hist *h, int from, int to)
+{
+	uint64_t sel[PTBPF_SYSCALL_NR_MAX / 64] = { 0 };
+	size_t all = 0;
+
+	for (size_t i = 0; i < PTBPF_SYSCALL_NR_MAX / 64; i++)
+		all += h->sel[i] == UINT64_MAX;
+	if (all == PTBPF_SYSCALL_NR_MAX / 64)
+		return; /* every call, whatever its number */
+	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
+		const char *name = sysname_of(from, nr);
+		int n = name ? dec_sys_nr(to, name) : nr; /* syscall_NNN: its number */
+
+		if (n >= 0 && (h->sel[nr / 64] >> (nr % 64) & 1))
+			sel[n / 64] |= 1ULL << (n % 64);
+	}
+	memcpy(h->sel, sel, sizeof(sel));
 }
 
 static void hist_name(struct hist *h, int nr, const char *name)

@@ -29,13 +29,13 @@
  * calls that make, copy or drop fds do.
  */
 static const struct pt_rule {
-	int nr;
+	int nr[SC_ARCH_COUNT];
 	uint8_t ruled, fds, paths;
 	uint8_t fdop;	  /* enum fdop */
 	int8_t flags_arg; /* FDOP_OPEN: the argument with O_CLOEXEC, -1: none */
 } pt_rules[] = {
 /* clang-format off */
-#define SYSCALL(name, num, nargs, printed, ret, form, classes) { .nr = num,
+#define SYSCALL(name, num, num_arm64, nargs, printed, ret, form, classes) { .nr = { num, num_arm64 },
 #define ARG(name, type, ...)
 #define CAP(...)
 #define PATHTRACE(f, p) .ruled = 1, .fds = (f), .paths = (p),
@@ -61,15 +61,44 @@ struct pt_proc {
 	size_t n, cap;
 };
 
+/* The rules by syscall number of one architecture. */
+struct pt_tab {
+	uint8_t fd_args[PTBPF_SYSCALL_NR_MAX], path_args[PTBPF_SYSCALL_NR_MAX];
+	uint8_t fdop[PTBPF_SYSCALL_NR_MAX];
+	int8_t flags_arg[PTBPF_SYSCALL_NR_MAX];
+};
+
 struct pathtrace {
 	char **paths;
 	size_t npaths;
 	struct pidmap procs; /* pid -> struct pt_proc */
-	uint8_t fd_args[PTBPF_SYSCALL_NR_MAX], path_args[PTBPF_SYSCALL_NR_MAX];
-	uint8_t fdop[PTBPF_SYSCALL_NR_MAX];
-	int8_t flags_arg[PTBPF_SYSCALL_NR_MAX];
+	struct pt_tab tab[SC_ARCH_COUNT];
 	int failed;
 };
+
+static void pt_tab_fill(struct pt_tab *t, int arch)
+{
+	memset(t->flags_arg, -1, sizeof(t->flags_arg));
+	for (size_t i = 0; i < sizeof(pt_rules) / sizeof(pt_rules[0]); i++) {
+		const struct pt_rule *r = &pt_rules[i];
+		int nr = r->nr[arch];
+		uint32_t c;
+
+		if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
+			continue;
+		c = sysclass_of_arch(arch, nr);
+		if (r->ruled) {
+			t->fd_args[nr] = r->fds;
+			t->path_args[nr] = r->paths;
+		} else if (c & SC_FILE) {
+			t->path_args[nr] = 1u << 0;
+		} else if (c & (SC_DESC | SC_NETWORK)) {
+			t->fd_args[nr] = 1u << 0;
+		}
+		t->fdop[nr] = r->fdop;
+		t->flags_arg[nr] = r->fdop == FDOP_OPEN ? r->flags_arg : -1;
+	}
+}
 
 struct pathtrace *pathtrace_new(void)
 {
@@ -77,26 +106,15 @@ struct pathtrace *pathtrace_new(void)
 
 	if (!p)
 		return NULL;
-	memset(p->flags_arg, -1, sizeof(p->flags_arg));
-	for (size_t i = 0; i < sizeof(pt_rules) / sizeof(pt_rules[0]); i++) {
-		const struct pt_rule *r = &pt_rules[i];
-		uint32_t c;
-
-		if (r->nr < 0 || r->nr >= PTBPF_SYSCALL_NR_MAX)
-			continue;
-		c = sysclass_of(r->nr);
-		if (r->ruled) {
-			p->fd_args[r->nr] = r->fds;
-			p->path_args[r->nr] = r->paths;
-		} else if (c & SC_FILE) {
-			p->path_args[r->nr] = 1u << 0;
-		} else if (c & (SC_DESC | SC_NETWORK)) {
-			p->fd_args[r->nr] = 1u << 0;
-		}
-		p->fdop[r->nr] = r->fdop;
-		p->flags_arg[r->nr] = r->fdop == FDOP_OPEN ? r->flags_arg : -1;
-	}
+	for (int a = 0; a < SC_ARCH_COUNT; a++)
+		pt_tab_fill(&p->tab[a], a);
 	return p;
+}
+
+/* the rules of arch (an event's SC_ARCH_*) */
+static const struct pt_tab *pt_tab_of(const struct pathtrace *p, int arch)
+{
+	return &p->tab[arch >= 0 && arch < SC_ARCH_COUNT ? arch : SC_ARCH_NATIVE];
 }
 
 static int pt_store(struct pathtrace *p, const char *path)
@@ -229,13 +247,14 @@ int pathtrace_entry(const struct pathtrace *p, const struct cli_ev *ev, int *by_
 {
 	const struct ptbpf_ev_sys_enter *se = ev->data;
 	int nr = (int)PTBPF_EV_SYSCALL_NR(ev->info.posix_event_id), match = 0;
+	const struct pt_tab *t = pt_tab_of(p, ev->arch);
 	struct pt_proc *pr;
 	size_t off = 0;
 
 	*by_path = 0;
 	if (ev->len < offsetof(struct ptbpf_ev_sys_enter, paths))
 		return 0;
-	if (p->path_args[nr]) {
+	if (t->path_args[nr]) {
 		for (int i = 0; i < 2; i++) {
 			size_t pl = se->path_len[i];
 			int trunc = se->flags &
@@ -247,30 +266,31 @@ int pathtrace_entry(const struct pathtrace *p, const struct cli_ev *ev, int *by_
 			if (offsetof(struct ptbpf_ev_sys_enter, paths) + off + pl > ev->len)
 				break;
 			off += pl;
-			if (!(p->path_args[nr] & A(se->path_arg[i] & 7)) || strnlen(s, pl) == pl)
+			if (!(t->path_args[nr] & A(se->path_arg[i] & 7)) || strnlen(s, pl) == pl)
 				continue;
 			if (pt_path_match(p, s, strnlen(s, pl), trunc))
 				*by_path = 1;
 		}
 	}
 	match = *by_path;
-	pr = p->fd_args[nr] ? pidmap_get(&p->procs, ev->info.posix_pid) : NULL;
+	pr = t->fd_args[nr] ? pidmap_get(&p->procs, ev->info.posix_pid) : NULL;
 	for (int i = 0; !match && pr && i < 6; i++)
-		if ((p->fd_args[nr] & A(i)) && pt_fd_find(pr, arg_fd(se->args[i])))
+		if ((t->fd_args[nr] & A(i)) && pt_fd_find(pr, arg_fd(se->args[i])))
 			match = 1;
 	return match;
 }
 
-void pathtrace_exit(struct pathtrace *p, pid_t pid, int nr, const uint64_t *args, int by_path,
-		    int64_t ret)
+void pathtrace_exit(struct pathtrace *p, int arch, pid_t pid, int nr, const uint64_t *args,
+		    int by_path, int64_t ret)
 {
+	const struct pt_tab *t = pt_tab_of(p, arch);
 	struct pt_proc *pr = pidmap_get(&p->procs, pid);
 	struct pt_fd *f;
-	int fa = nr >= 0 && nr < PTBPF_SYSCALL_NR_MAX ? p->flags_arg[nr] : -1;
+	int fa = nr >= 0 && nr < PTBPF_SYSCALL_NR_MAX ? t->flags_arg[nr] : -1;
 
 	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
 		return;
-	switch (p->fdop[nr]) {
+	switch (t->fdop[nr]) {
 	case FDOP_OPEN:
 		if (by_path && ret >= 0)
 			pt_fd_add(p, pid, (int)ret, fa >= 0 && (args[fa] & PT_O_CLOEXEC));
@@ -285,7 +305,7 @@ void pathtrace_exit(struct pathtrace *p, pid_t pid, int nr, const uint64_t *args
 			break;
 		if (pt_fd_find(pr, arg_fd(args[0])))
 			pt_fd_add(p, pid, arg_fd(args[1]),
-				  p->fdop[nr] == FDOP_DUP3 && (args[2] & PT_O_CLOEXEC));
+				  t->fdop[nr] == FDOP_DUP3 && (args[2] & PT_O_CLOEXEC));
 		else
 			pt_fd_del(pr, arg_fd(args[1]));
 		break;
@@ -409,8 +429,9 @@ void pathtrace_need(const struct pathtrace *p, trace_event_set_t *set)
 	static const trace_event_id_t procs[] = { PTBPF_EV_PROC_FORK, PTBPF_EV_PROC_EXEC,
 						  PTBPF_EV_PROC_EXIT };
 
+	/* the build's numbers: what a live stream records */
 	for (int nr = 0; nr < PTBPF_SYSCALL_NR_MAX; nr++) {
-		if (!p->fdop[nr])
+		if (!p->tab[SC_ARCH_NATIVE].fdop[nr])
 			continue;
 		posix_trace_eventset_add(PTBPF_EV_SYS_ENTER(nr), set);
 		posix_trace_eventset_add(PTBPF_EV_SYS_EXIT(nr), set);

@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * strace's syscall classes (-e %file, %desc, ...): which class each x86_64
+ * strace's syscall classes (-e %file, %desc, ...): which class each
  * syscall is in, as strace's own tables say (schema/syscalls.def), and the
- * class names.
+ * class names; the syscalls' names and classes by number on each
+ * architecture (a log's may not be the host's).
  */
 #include <strings.h>
 
 #include "view/view.h"
 
 static const struct {
-	int nr;
+	int nr[SC_ARCH_COUNT];
 	const char *name;
 	uint32_t cls;
 } sysclasses[] = {
 /* clang-format off */
-#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, #name, classes },
+#define SYSCALL(name, nr, nr_arm64, nargs, printed, ret, form, classes) { { nr, nr_arm64 }, #name, classes },
 #define ARG(name, type, ...)
 #define CAP(...)
 #define END
@@ -41,20 +42,46 @@ static const struct {
 };
 
 /* by syscall number, made once: the -P filter asks for every syscall */
-static uint32_t by_nr[PTBPF_SYSCALL_NR_MAX];
+static uint32_t by_nr[SC_ARCH_COUNT][PTBPF_SYSCALL_NR_MAX];
+static const char *name_by_nr[SC_ARCH_COUNT][PTBPF_SYSCALL_NR_MAX];
 static int by_nr_done;
+
+static void sysclass_init(void)
+{
+	for (size_t i = 0; i < sizeof(sysclasses) / sizeof(sysclasses[0]); i++) {
+		for (int a = 0; a < SC_ARCH_COUNT; a++) {
+			int nr = sysclasses[i].nr[a];
+
+			if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
+				continue; /* not a call of that architecture */
+			by_nr[a][nr] = sysclasses[i].cls;
+			name_by_nr[a][nr] = sysclasses[i].name;
+		}
+	}
+	by_nr_done = 1;
+}
+
+uint32_t sysclass_of_arch(int arch, int nr)
+{
+	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX || arch < 0 || arch >= SC_ARCH_COUNT)
+		return 0;
+	if (!by_nr_done)
+		sysclass_init();
+	return by_nr[arch][nr];
+}
 
 uint32_t sysclass_of(int nr)
 {
-	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
-		return 0;
-	if (!by_nr_done) {
-		for (size_t i = 0; i < sizeof(sysclasses) / sizeof(sysclasses[0]); i++)
-			if (sysclasses[i].nr >= 0 && sysclasses[i].nr < PTBPF_SYSCALL_NR_MAX)
-				by_nr[sysclasses[i].nr] = sysclasses[i].cls;
-		by_nr_done = 1;
-	}
-	return by_nr[nr];
+	return sysclass_of_arch(SC_ARCH_NATIVE, nr);
+}
+
+const char *sysname_of(int arch, int nr)
+{
+	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX || arch < 0 || arch >= SC_ARCH_COUNT)
+		return NULL;
+	if (!by_nr_done)
+		sysclass_init();
+	return name_by_nr[arch][nr];
 }
 
 int sysclass_lookup(const char *name, uint32_t *cls)

@@ -51,6 +51,7 @@ struct view {
 	struct pidmap detached; /* -b execve: the processes no longer traced */
 	pid_t keep_exec;	/* -b execve: the process whose first exec is kept */
 	uint64_t nevents;
+	int arch; /* SC_ARCH_* of the events' syscall numbers (the last event's) */
 	int failed;
 };
 
@@ -79,6 +80,7 @@ int view_new(struct view **out, const struct view_opts *o, struct fmt *f, int li
 	if (!v)
 		goto oom;
 	v->o = *o;
+	v->arch = SC_ARCH_NATIVE;
 	v->status_filter = o->status != VIEW_ST_ALL;
 	view_attach(v, f);
 	if (o->cflag) {
@@ -255,12 +257,16 @@ static void tid_hold(struct view *v, struct view_tid *t, const struct cli_ev *ev
 	t->held = 1;
 }
 
-/* "openat" for syscall nr, from the system's event names */
-static const char *sys_name_nr(int nr, char *buf)
+/* "openat" for syscall nr of the events' architecture, NULL: not a call of it */
+static const char *sys_name_nr(const struct view *v, int nr, char *buf)
 {
-	if (ptbpf_system_eventid_get_name(PTBPF_EV_SYS_ENTER(nr), buf))
-		return NULL;
-	return buf + sys_name_offset(buf);
+	if (v->arch == SC_ARCH_NATIVE) {
+		/* the system's event names: the running kernel's */
+		if (ptbpf_system_eventid_get_name(PTBPF_EV_SYS_ENTER(nr), buf))
+			return NULL;
+		return buf + sys_name_offset(buf);
+	}
+	return sysname_of(v->arch, nr);
 }
 
 /*
@@ -278,7 +284,8 @@ static void tid_end(struct view *v, struct view_tid *t, pid_t tid, unsigned int 
 
 	if (t->nr < 0)
 		return;
-	if (count && t->shown && (v->sum || v->th || v->hist) && (name = sys_name_nr(t->nr, buf))) {
+	if (count && t->shown && (v->sum || v->th || v->hist) &&
+	    (name = sys_name_nr(v, t->nr, buf))) {
 		if (v->hist)
 			hist_add(v->hist, t->nr, name, -1);
 		if (v->sum)
@@ -357,7 +364,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 		tid_end(v, t, ev->tid, VIEW_ST_UNFINISHED, 1);
 	if (t && t->nr == nr) {
 		if (v->pt)
-			pathtrace_exit(v->pt, t->pid, nr, t->args, t->by_path, have_ret ? ret : -1);
+			pathtrace_exit(v->pt, v->arch, t->pid, nr, t->args, t->by_path,
+				       have_ret ? ret : -1);
 		shown = t->shown;
 		held = t->held;
 		ns = ts_ns(&ev->info.posix_timestamp) - exit_entry_ts(ev, t->enter_ts);
@@ -375,7 +383,8 @@ static void view_exit(struct view *v, const struct cli_ev *ev)
 	}
 	if (!shown)
 		goto out;
-	err = have_ret && ret < 0 && ret >= -4095 && !(sysclass_of(nr) & SC_NEVER_FAILS);
+	err = have_ret && ret < 0 && ret >= -4095 &&
+	      !(sysclass_of_arch(v->arch, nr) & SC_NEVER_FAILS);
 	v->nevents++;
 	if (v->sum && !child)
 		summary_add(v->sum, nr, name, ns, err);
@@ -548,6 +557,9 @@ void view_event(struct view *v, const struct cli_ev *ev)
 {
 	trace_event_id_t id = ev->info.posix_event_id;
 
+	if (v->arch != ev->arch && v->hist)
+		hist_set_arch(v->hist, v->arch, ev->arch); /* --histogram=NAME was the build's */
+	v->arch = ev->arch;
 	/* -y: the fd tables; an fd_info is no line of its own */
 	if (fdtable_event(ev))
 		return;
@@ -627,8 +639,8 @@ void view_add_stats(struct view *v, const struct ptbpf_syscall_stats *st, size_t
 
 	for (size_t i = 0; i < n; i++) {
 		int nr = (int)st[i].nr;
-		const char *name = sys_name_nr(nr, buf);
-		int err = st[i].err && !(sysclass_of(nr) & SC_NEVER_FAILS);
+		const char *name = sys_name_nr(v, nr, buf);
+		int err = st[i].err && !(sysclass_of_arch(v->arch, nr) & SC_NEVER_FAILS);
 
 		if (!name)
 			continue;

@@ -53,8 +53,12 @@ int evsel_filter(const struct evsel *s, trace_id_t trid, trace_event_set_t *filt
 void evsel_complement(const trace_event_set_t *sel, trace_event_set_t *filter);
 void evsel_free(struct evsel *s);
 
-/* The SC_* of syscall number nr (x86_64), 0: none. */
+/* The SC_* of syscall number nr of the build's architecture, 0: none. */
 uint32_t sysclass_of(int nr);
+/* The same of architecture arch's nr (SC_ARCH_*: a log's, ev->arch). */
+uint32_t sysclass_of_arch(int arch, int nr);
+/* The name of arch's syscall nr ("openat"), NULL: none in the schema. */
+const char *sysname_of(int arch, int nr);
 /* The class of a name of strace's ("%file", "%net"...); 0, or -1: none. */
 int sysclass_lookup(const char *name, uint32_t *cls);
 
@@ -106,6 +110,9 @@ int hist_bucket(int64_t ns);
  * -1 with why in msg. */
 int hist_select(uint64_t *sel, const char *spec, char *msg, size_t msgsz);
 struct hist *hist_new(const uint64_t *sel);
+/* The syscalls selected by name on architecture from, by their numbers on
+ * to (SC_ARCH_*: a log's); a call to lacks is no longer selected. */
+void hist_set_arch(struct hist *h, int from, int to);
 void hist_add(struct hist *h, int nr, const char *name, int64_t ns);
 void hist_add_buckets(struct hist *h, int nr, const char *name, const uint64_t *b);
 /* One histogram (PTBPF_HIST_BUCKETS counts), as bpftrace's @ns[name]. */
@@ -133,8 +140,8 @@ int pathtrace_add(struct pathtrace *p, const char *path, int quiet);
  * path argument (not only an fd). */
 int pathtrace_entry(const struct pathtrace *p, const struct cli_ev *ev, int *by_path);
 /* Its exit (ret; args: the entry's): the fds that now refer to the set. */
-void pathtrace_exit(struct pathtrace *p, pid_t pid, int nr, const uint64_t *args, int by_path,
-		    int64_t ret);
+void pathtrace_exit(struct pathtrace *p, int arch, pid_t pid, int nr, const uint64_t *args,
+		    int by_path, int64_t ret);
 void pathtrace_fork(struct pathtrace *p, pid_t parent, pid_t child);
 void pathtrace_exec(struct pathtrace *p, pid_t pid);
 void pathtrace_gone(struct pathtrace *p, pid_t pid);

@@ -269,6 +269,19 @@ __PTBPF_API int ptbpf_trace_attr_getevents(const trace_attr_t *attr, trace_event
 __PTBPF_API int ptbpf_trace_attr_getpidns(const trace_attr_t *attr, uint64_t *ino);
 
 /*
+ * The architecture whose syscall numbers (the ids of the sys_enter_NAME
+ * and sys_exit_NAME events) and user structures (the bytes captured of
+ * what a syscall's arguments point to) a stream's events carry, of the
+ * attributes posix_trace_get_attr() gave: its ELF machine, the build's
+ * for an active stream (and for any other attributes object), the
+ * writer's for a log (PTBPF_ARCH_X86_64 for a log of a version that did
+ * not record it). EINVAL: no attributes object or no arch.
+ */
+#define PTBPF_ARCH_X86_64  62u	/* EM_X86_64 */
+#define PTBPF_ARCH_AARCH64 183u /* EM_AARCH64 */
+__PTBPF_API int ptbpf_trace_attr_getarch(const trace_attr_t *attr, unsigned int *arch);
+
+/*
  * Add one more process (all its threads) to an active stream created by
  * posix_trace_create(): the same access checks and errors apply.
  */

@@ -2,12 +2,18 @@
 /*
  * What BPF captures of each syscall's arguments (bpf/caps.bpf.h walks it):
  * the CAP rows of schema/syscalls.def, by syscall number, written with the
- * shorthands below. Sizes are the x86_64 user ABI's.
+ * shorthands below. Sizes are the user ABI's of the architecture built
+ * for: the structs of the system's headers where they differ (struct stat,
+ * struct epoll_event).
  */
 #include "backend/syscall_caps.h"
 
+#include "syscall_types.h"
+
 #include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
 
 struct cap_row {
 	int nr;
@@ -44,6 +50,10 @@ struct cap_row {
 		PTBPF_CAP_STR, a, KERN_CAP_STRING, 0, 0, E                                         \
 	}
 
+/* 144 and 12 (packed) bytes on x86_64, 128 and 16 on arm64 */
+#define STAT_SIZE	 sizeof(struct stat)
+#define EPOLL_EVENT_SIZE sizeof(struct epoll_event)
+
 /* a socklen_t the call reads and writes */
 #define LEN_IN(a)  FIXED(PTBPF_CAP_INT, a, 4, E)
 #define LEN_OUT(a) FIXED(PTBPF_CAP_INT, a, 4, X)
@@ -51,7 +61,7 @@ struct cap_row {
 /* each syscall's CAP rows in schema/syscalls.def, in order */
 static const struct cap_row cap_rows[] = {
 /* clang-format off */
-#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, {
+#define SYSCALL(name, nr, nr_arm64, nargs, printed, ret, form, classes) { SYSCALL_NATIVE_NR(nr, nr_arm64), {
 #define ARG(name, type, ...)
 #define CAP(...) __VA_ARGS__,
 #define END } },
@@ -71,7 +81,9 @@ int syscall_caps__table(struct kern_cap_spec specs[PTBPF_SYSCALL_NR_MAX][KERN_CA
 	for (size_t i = 0; i < sizeof(cap_rows) / sizeof(cap_rows[0]); i++) {
 		int nr = cap_rows[i].nr;
 
-		if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
+		if (nr < 0)
+			continue; /* not a call of this architecture */
+		if (nr >= PTBPF_SYSCALL_NR_MAX)
 			return -E2BIG;
 		for (int k = 0; k < KERN_CAPS && cap_rows[i].spec[k].type; k++) {
 			const struct kern_cap_spec *c = &cap_rows[i].spec[k];

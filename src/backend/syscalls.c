@@ -20,7 +20,7 @@ struct sc_entry {
 
 static const struct sc_entry sc_known[] = {
 /* clang-format off */
-#define SYSCALL(name, nr, nargs, printed, ret, form, classes) { nr, #name, nargs, {
+#define SYSCALL(name, nr, nr_arm64, nargs, printed, ret, form, classes) { SYSCALL_NATIVE_NR(nr, nr_arm64), #name, nargs, {
 #define ARG(name, type, ...) (type) == A_PATH,
 #define CAP(...)
 #define END } },

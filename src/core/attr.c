@@ -17,6 +17,7 @@ void attr__init(struct pt_attr *a)
 	a->stream_size = PT_DEFAULT_STREAM_SIZE;
 	a->max_data_size = PT_DEFAULT_MAX_DATA_SIZE;
 	a->log_size = PT_DEFAULT_LOG_SIZE;
+	a->arch = PT_ARCH_NATIVE;
 }
 
 bool attr__valid(const struct pt_attr *a)

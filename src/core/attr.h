@@ -59,9 +59,19 @@ struct pt_attr {
 	/* the pid namespace whose ids the stream's events carry (the inode
 	 * of /proc/self/ns/pid of its creator), 0: unknown */
 	uint64_t pidns_ino;
+	/* the ELF machine whose syscall numbers and struct layouts the events
+	 * carry (PT_ARCH_NATIVE; a log's: its writer's) */
+	uint32_t arch;
 	/* PTBPF_AGG_*: syscalls counted in the kernel, 0: not */
 	uint32_t aggregate;
 };
+
+/* The ELF machine of the build (EM_AARCH64, EM_X86_64 of <elf.h>). */
+#if defined(__aarch64__)
+#define PT_ARCH_NATIVE 183
+#else
+#define PT_ARCH_NATIVE 62
+#endif
 
 _Static_assert(sizeof(struct pt_attr) <= sizeof(trace_attr_t), "trace_attr_t too small");
 

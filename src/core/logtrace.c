@@ -85,6 +85,7 @@ void logtrace__get_attr(struct pt_logtrace *lt, struct pt_attr *a)
 	a->max_data_size = (size_t)m->max_data_size;
 	a->log_size = (size_t)m->log_max_size;
 	a->pidns_ino = m->pidns_ino;
+	a->arch = m->arch;
 	a->stream_policy = stream_policy_of(m->stream_full_policy);
 	switch (m->log_full_policy) {
 	case LOG_POLICY_APPEND:

@@ -91,6 +91,7 @@ int stream__create_cgroup(struct pt_stream **out, pid_t pid, const char *cgroup,
 	s->attr = *a;
 	clock_gettime(CLOCK_REALTIME, &s->attr.create_time);
 	s->attr.pidns_ino = stream__pidns_ino();
+	s->attr.arch = PT_ARCH_NATIVE; /* whatever attributes it was given */
 	s->policy = attr__stream_policy(a, log_fd >= 0);
 	s->controller = getpid();
 	/* 0: none, a cgroup's stream */

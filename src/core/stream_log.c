@@ -222,6 +222,7 @@ static void meta_from_attr(struct log_meta *m, const struct pt_attr *a, int stre
 	m->max_data_size = a->max_data_size;
 	m->log_max_size = a->log_size;
 	m->pidns_ino = a->pidns_ino;
+	m->arch = a->arch;
 	m->stream_full_policy = stream_policy;
 	m->log_full_policy = log_policy(a->log_policy);
 	m->inheritance = a->inherit;

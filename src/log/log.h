@@ -52,6 +52,9 @@ struct log_meta {
 	int32_t log_full_policy; /* LOG_POLICY_* */
 	int32_t inheritance;
 	uint64_t pidns_ino; /* the pid namespace of the events' ids, 0: unknown */
+	/* the ELF machine (EM_X86_64, EM_AARCH64) whose syscall numbers and
+	 * user ABI the events carry; a log without one reads as EM_X86_64 */
+	uint32_t arch;
 	/* reader only: when the log file was created */
 	int64_t file_sec;
 	int64_t file_nsec;

@@ -23,7 +23,7 @@
 #define LOG_VERSION_MAJOR    3
 #define LOG_VERSION_MAJOR_V2 2
 #define LOG_VERSION_MAJOR_V1 1
-#define LOG_VERSION_MINOR    1 /* 1: pidns_ino */
+#define LOG_VERSION_MINOR    2 /* 1: pidns_ino; 2: arch */
 
 #define LOG_HDR_SIZE  4096u /* space reserved for the file header */
 #define LOG_REC_ALIGN 8u
@@ -69,7 +69,7 @@ struct log_file_hdr {
 	int32_t stream_full_policy;
 	int32_t log_full_policy;
 	int32_t inheritance;
-	uint32_t reserved0;
+	uint32_t arch;	    /* 3.2: struct log_meta's; 0 before (x86_64) */
 	uint64_t pidns_ino; /* 3.1: struct log_meta's; 0 before */
 	uint64_t reserved[7];
 };

@@ -5,6 +5,7 @@
  * checked (length, crc, consecutive sequence number) before it is used.
  */
 #define _FILE_OFFSET_BITS 64
+#include <elf.h>
 #include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -206,6 +207,8 @@ static int read_hdr(struct log_reader *r)
 	r->meta.log_full_policy = (int32_t)le32toh((uint32_t)h.log_full_policy);
 	r->meta.inheritance = (int32_t)le32toh((uint32_t)h.inheritance);
 	r->meta.pidns_ino = le64toh(h.pidns_ino);
+	/* logs before 3.2 were all written on x86_64 */
+	r->meta.arch = le32toh(h.arch) ? le32toh(h.arch) : EM_X86_64;
 	r->meta.file_sec = (int64_t)le64toh((uint64_t)h.file_sec);
 	r->meta.file_nsec = (int64_t)le64toh((uint64_t)h.file_nsec);
 	return 0;

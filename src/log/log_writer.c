@@ -80,6 +80,7 @@ static void put_hdr(struct log_writer *w, const struct log_meta *m, unsigned cha
 	h.log_full_policy = (int32_t)htole32((uint32_t)m->log_full_policy);
 	h.inheritance = (int32_t)htole32((uint32_t)m->inheritance);
 	h.pidns_ino = htole64(m->pidns_ino);
+	h.arch = htole32(m->arch);
 	h.hdr_crc = htole32(log_crc32c(0, &h, sizeof(h)));
 	memcpy(out, &h, sizeof(h));
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 #include <trace.h>
+#include <ptbpf/ptbpf.h>
 
 static void test_defaults(void **state)
 {
@@ -15,6 +16,7 @@ static void test_defaults(void **state)
 	size_t sz;
 	char name[TRACE_NAME_MAX];
 	struct timespec ts;
+	unsigned int arch;
 
 	(void)state;
 	assert_int_equal(posix_trace_attr_init(&a), 0);
@@ -35,7 +37,16 @@ static void test_defaults(void **state)
 	assert_int_equal(posix_trace_attr_getclockres(&a, &ts), 0);
 	assert_true(ts.tv_sec == 0 && ts.tv_nsec >= 1);
 	assert_int_equal(posix_trace_attr_getcreatetime(&a, &ts), 0);
+	/* the build's architecture */
+	assert_int_equal(ptbpf_trace_attr_getarch(&a, &arch), 0);
+#if defined(__aarch64__)
+	assert_int_equal(arch, PTBPF_ARCH_AARCH64);
+#else
+	assert_int_equal(arch, PTBPF_ARCH_X86_64);
+#endif
+	assert_int_equal(ptbpf_trace_attr_getarch(&a, NULL), EINVAL);
 	assert_int_equal(posix_trace_attr_destroy(&a), 0);
+	assert_int_equal(ptbpf_trace_attr_getarch(&a, &arch), EINVAL);
 }
 
 static void test_set_get(void **state)

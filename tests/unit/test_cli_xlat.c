@@ -61,7 +61,7 @@ static void test_tables(void **state)
 }
 
 static const char *const sys_names[] = {
-#define SYSCALL(name, nr, nargs, printed, ret, form, classes) #name,
+#define SYSCALL(name, nr, nr_arm64, nargs, printed, ret, form, classes) #name,
 #define ARG(...)
 #define CAP(...)
 #define END

@@ -10,6 +10,7 @@
  * With LOG_CORPUS_OUT=dir in the environment, the seed logs of the fuzz corpus
  * are written to dir (tests/fuzz/corpus/log holds the committed copy).
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -66,6 +67,7 @@ static void meta_init(struct log_meta *m, int policy, uint64_t max)
 	m->stream_full_policy = 7;
 	m->log_full_policy = policy;
 	m->inheritance = 1;
+	m->arch = EM_AARCH64;
 }
 
 static uint32_t ev_len(uint64_t i)
@@ -252,6 +254,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(m->stream_full_policy, 7);
 	assert_int_equal(m->log_full_policy, LOG_POLICY_APPEND);
 	assert_int_equal(m->inheritance, 1);
+	assert_int_equal(m->arch, EM_AARCH64);
 	assert_true(m->file_sec > 1600000000);
 
 	assert_int_equal(log_reader__type_count(r), 6);
@@ -287,6 +290,24 @@ static void test_round_trip(void **state)
 	assert_int_equal(got.log_full, 0);
 	log_reader__close(r);
 	free(big);
+	close(fd);
+}
+
+/* A log without an architecture (before 3.2: the header's word 0) is x86_64's. */
+static void test_arch_absent(void **state)
+{
+	int fd = memfile();
+	struct log_writer *w;
+	struct log_reader *r;
+	struct log_meta m;
+
+	meta_init(&m, LOG_POLICY_APPEND, 0);
+	m.arch = 0;
+	assert_int_equal(log_writer__open(&w, fd, &m, NULL), 0);
+	assert_int_equal(log_writer__close(w, NULL), 0);
+	assert_int_equal(ropen(fd, &r), 0);
+	assert_int_equal(log_reader__meta(r)->arch, EM_X86_64);
+	log_reader__close(r);
 	close(fd);
 }
 
@@ -1587,27 +1608,17 @@ int main(void)
 {
 	/* format 1.0: every test, some with exact record sizes */
 	const struct CMUnitTest v1[] = {
-		cmocka_unit_test(test_crc32c),
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_types),
-		cmocka_unit_test(test_types_batch),
-		cmocka_unit_test(test_until_full),
-		cmocka_unit_test(test_append_unlimited),
-		cmocka_unit_test(test_loop),
-		cmocka_unit_test(test_loop_too_big),
-		cmocka_unit_test(test_loop_stale_lap),
-		cmocka_unit_test(test_replayed_record),
-		cmocka_unit_test(test_bad_args),
-		cmocka_unit_test(test_bad_header),
-		cmocka_unit_test(test_no_trailer),
-		cmocka_unit_test(test_sigkill),
-		cmocka_unit_test(test_truncate_everywhere),
-		cmocka_unit_test(test_byte_flips),
-		cmocka_unit_test(test_hostile_ts),
-		cmocka_unit_test(test_write_error),
-		cmocka_unit_test(test_writeback),
-		cmocka_unit_test(test_large_offsets),
-		cmocka_unit_test(test_corpus),
+		cmocka_unit_test(test_crc32c),		 cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_arch_absent),	 cmocka_unit_test(test_types),
+		cmocka_unit_test(test_types_batch),	 cmocka_unit_test(test_until_full),
+		cmocka_unit_test(test_append_unlimited), cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_loop_too_big),	 cmocka_unit_test(test_loop_stale_lap),
+		cmocka_unit_test(test_replayed_record),	 cmocka_unit_test(test_bad_args),
+		cmocka_unit_test(test_bad_header),	 cmocka_unit_test(test_no_trailer),
+		cmocka_unit_test(test_sigkill),		 cmocka_unit_test(test_truncate_everywhere),
+		cmocka_unit_test(test_byte_flips),	 cmocka_unit_test(test_hostile_ts),
+		cmocka_unit_test(test_write_error),	 cmocka_unit_test(test_writeback),
+		cmocka_unit_test(test_large_offsets),	 cmocka_unit_test(test_corpus),
 	};
 	/* format 3.0, the default: the same without the 1.0 layouts, and packing */
 	const struct CMUnitTest v3[] = {

@@ -8,8 +8,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "backend/syscall_caps.h"
 #include "backend/syscalls.h"
 
 static void test_names(void **state)
@@ -26,6 +29,15 @@ static void test_names(void **state)
 	assert_string_equal(syscalls__name(435), "clone3");
 	assert_string_equal(syscalls__name(462), "mseal");	 /* newer than the headers */
 	assert_string_equal(syscalls__name(335), "syscall_335"); /* a hole */
+#endif
+#ifdef __aarch64__
+	/* the asm-generic table: no open, stat, fork... */
+	assert_string_equal(syscalls__name(56), "openat");
+	assert_string_equal(syscalls__name(220), "clone");
+	assert_string_equal(syscalls__name(2), "io_submit");
+	assert_string_equal(syscalls__name(462), "mseal");
+	assert_int_equal(syscalls__lookup("open"), -ENOENT);
+	assert_int_equal(syscalls__lookup("fork"), -ENOENT);
 #endif
 	assert_string_equal(syscalls__name(PTBPF_SYSCALL_NR_MAX - 1), "syscall_511");
 	assert_null(syscalls__name(-1));
@@ -167,12 +179,44 @@ static void test_nargs(void **state)
 	}
 }
 
+/* nr's first capture of type, NULL: none. */
+static const struct kern_cap_spec *cap_of(struct kern_cap_spec (*specs)[KERN_CAPS], int nr,
+					  int type)
+{
+	for (int k = 0; k < KERN_CAPS; k++)
+		if (specs[nr][k].type == type)
+			return &specs[nr][k];
+	return NULL;
+}
+
+/* The captures by the build's numbers, sized by its structs. */
+static void test_caps(void **state)
+{
+	static struct kern_cap_spec specs[PTBPF_SYSCALL_NR_MAX][KERN_CAPS];
+	static uint8_t when[PTBPF_SYSCALL_NR_MAX];
+	const struct kern_cap_spec *c;
+
+	(void)state;
+	assert_true(syscall_caps__table(specs, when) > 50);
+	c = cap_of(specs, SYS_fstat, PTBPF_CAP_STAT);
+	assert_non_null(c);
+	assert_int_equal(c->max, sizeof(struct stat)); /* 144 on x86_64, 128 on arm64 */
+	c = cap_of(specs, SYS_newfstatat, PTBPF_CAP_STAT);
+	assert_non_null(c);
+	assert_int_equal(c->max, sizeof(struct stat));
+	c = cap_of(specs, SYS_epoll_pwait, PTBPF_CAP_EPOLL_EVENT);
+	assert_non_null(c);
+	assert_int_equal(c->max, sizeof(struct epoll_event)); /* 12 (packed), 16 */
+	assert_true(when[SYS_fstat] & KERN_CAP_EXIT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nargs),	  cmocka_unit_test(test_names),
 		cmocka_unit_test(test_known),	  cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_path_args),
+		cmocka_unit_test(test_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

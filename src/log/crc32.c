@@ -15,8 +15,10 @@
 #endif
 
 static uint32_t crc_tab[8][256];
-static int crc_hw;
 static pthread_once_t crc_once = PTHREAD_ONCE_INIT;
+
+#ifdef LOG_CRC_X86
+static int crc_hw;
 
 /*
  * The crc32 instruction takes 3 cycles and depends on the previous one:
@@ -67,6 +69,7 @@ static void crc_shift_init(void)
 		for (uint32_t v = 0; v < 256; v++)
 			crc_shift_tab[k][v] = gf2_times(op, v << (8 * k));
 }
+#endif
 
 static void crc_init(void)
 {
@@ -191,5 +194,7 @@ void log_crc32c__set_hw(int on)
 	pthread_once(&crc_once, crc_init);
 #ifdef LOG_CRC_X86
 	crc_hw = on ? __builtin_cpu_supports("sse4.2") : 0;
+#else
+	(void)on;
 #endif
 }

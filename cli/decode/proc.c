@@ -227,8 +227,10 @@ int fmt_siginfo(struct sbuf *b, const void *p, size_t len)
 			sb_dec(b, (int)ld32(p, 24));
 		else
 			decode_signal(b, (int)ld32(p, 24));
-		sb_printf(b, ", si_utime=%lld, si_stime=%lld", (long long)ld64(p, 32),
-			  (long long)ld64(p, 40));
+		sb_puts(b, ", si_utime=");
+		fmt_clock_t(b, ld64(p, 32));
+		sb_puts(b, ", si_stime=");
+		fmt_clock_t(b, ld64(p, 40));
 	}
 	sb_putc(b, '}');
 	return 0;

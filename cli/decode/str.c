@@ -4,8 +4,10 @@
  * strace's src/util.c), its flag and value names, times and int arrays.
  */
 #include <time.h>
+#include <unistd.h>
 
 #include "decode/struct.h"
+#include "decode/xlat.h"
 
 /* strace's is_print and its test for the bytes that make -x hex a whole string */
 static int is_print(unsigned c)
@@ -140,6 +142,26 @@ void fmt_time_comment(struct sbuf *b, int64_t sec, uint64_t nsec)
 	if (!strftime(buf + pos, sizeof(buf) - pos, "%z", &tm))
 		return;
 	sb_printf(b, " /* %s */", buf);
+}
+
+void fmt_clock_t(struct sbuf *b, uint64_t ticks)
+{
+	static long hz;
+	long t = hz;
+
+	if (!t) {
+		t = sysconf(_SC_CLK_TCK);
+		hz = t > 0 ? t : -1;
+	}
+	sb_udec(b, ticks, 0);
+	if (ticks && t > 0 && xlat_get_style() != XLAT_RAW) {
+		int width = 0;
+
+		for (long k = t; k >= 10 && width < 9; k /= 10)
+			width++;
+		sb_printf(b, " /* %llu.%0*llu s */", (unsigned long long)(ticks / (uint64_t)t),
+			  width, (unsigned long long)(ticks % (uint64_t)t));
+	}
 }
 
 void fmt_sec_nsec(struct sbuf *b, int64_t sec, uint64_t nsec, const char *nsec_name)

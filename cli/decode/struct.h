@@ -96,6 +96,8 @@ int fmt_quote(struct sbuf *b, const unsigned char *s, size_t n, int eol_nul, int
 /* " <c> 2023-11-14T22:13:20.123456789+0000 <e>" (local time; <c>, <e> a C
  * comment's delimiters), nothing when strace prints none */
 void fmt_time_comment(struct sbuf *b, int64_t sec, uint64_t nsec);
+/* a clock_t, as strace's print_clock_t: "101 <c> 1.01 s <e>" (no comment for 0 or -X raw) */
+void fmt_clock_t(struct sbuf *b, uint64_t ticks);
 /* {tv_sec=1, tv_nsec=2} of two 64-bit words */
 void fmt_sec_nsec(struct sbuf *b, int64_t sec, uint64_t nsec, const char *nsec_name);
 /* st_mode's S_IFREG|0644 */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <ptbpf/ptbpf.h>
 
+#include "decode/struct.h"
 #include "fmt/fmt.h"
 
 static const char *sig_code_name(int code)
@@ -107,8 +108,10 @@ void fmt_signal_deliver(struct sbuf *b, const struct ptbpf_ev_signal *e, size_t 
 			sb_dec(b, e->status);
 		else
 			decode_signal(b, e->status);
-		sb_printf(b, ", si_utime=%lld, si_stime=%lld", (long long)e->utime,
-			  (long long)e->stime);
+		sb_puts(b, ", si_utime=");
+		fmt_clock_t(b, (uint64_t)e->utime);
+		sb_puts(b, ", si_stime=");
+		fmt_clock_t(b, (uint64_t)e->stime);
 	}
 	sb_puts(b, "} ---");
 }

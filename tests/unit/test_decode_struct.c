@@ -33,6 +33,7 @@
 #include <ptbpf/ptbpf.h>
 
 #include "decode/struct.h"
+#include "decode/xlat.h"
 
 static const struct decode_opts dflt = { .strsize = 32 };
 
@@ -402,6 +403,18 @@ static int call_fixed(int which, struct sbuf *b, const void *p, size_t len)
  * its result; each strace 6.1's line for the same values (a test program
  * making these calls under strace -f -s 32).
  */
+/* strace's si_utime=101 /\* 1.01 s *\/ (USER_HZ is 100 on Linux) */
+static void test_clock_t(void **state)
+{
+	(void)state;
+	EXPECT_VOID("0", fmt_clock_t(&b, 0));
+	EXPECT_VOID("101 /* 1.01 s */", fmt_clock_t(&b, 101));
+	EXPECT_VOID("7 /* 0.07 s */", fmt_clock_t(&b, 7));
+	xlat_set_style(XLAT_RAW);
+	EXPECT_VOID("101", fmt_clock_t(&b, 101));
+	xlat_set_style(XLAT_ABBREV);
+}
+
 static void test_scalar(void **state)
 {
 	static const struct {
@@ -708,7 +721,7 @@ int main(void)
 		cmocka_unit_test(test_small),	cmocka_unit_test(test_signals),
 		cmocka_unit_test(test_poll),	cmocka_unit_test(test_names),
 		cmocka_unit_test(test_hostile), cmocka_unit_test(test_short),
-		cmocka_unit_test(test_scalar),
+		cmocka_unit_test(test_scalar),	cmocka_unit_test(test_clock_t),
 	};
 
 	setenv("TZ", "UTC", 1);

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tools/apt-isolated.sh - sourced: apt through a private configuration (own sources.list,
 # lists, cache and an empty dpkg status), so the host's apt and dpkg state are never touched.
 #
@@ -109,6 +110,7 @@ apt_isolated_init() {
 	} >"$d/sources.list"
 }
 
+# shellcheck disable=SC2034 # APT_OPTS is for the caller
 apt_opts() {
 	local d=$1 arch=${2:-amd64}
 	APT_OPTS=(

@@ -26,28 +26,28 @@
 #define SIGFRAME_SP_OFF (-(long)sizeof(long))
 
 /* the user registers in DWARF order (events.h's PTBPF_STACK_REGS) */
-#define USER_REGS(g, r)                                                                       \
-	do {                                                                                  \
-		(g)[0] = (r)->ax;                                                             \
-		(g)[1] = (r)->dx;                                                             \
-		(g)[2] = (r)->cx;                                                             \
-		(g)[3] = (r)->bx;                                                             \
-		(g)[4] = (r)->si;                                                             \
-		(g)[5] = (r)->di;                                                             \
-		(g)[6] = (r)->bp;                                                             \
-		(g)[7] = (r)->sp;                                                             \
-		(g)[8] = (r)->r8;                                                             \
-		(g)[9] = (r)->r9;                                                             \
-		(g)[10] = (r)->r10;                                                           \
-		(g)[11] = (r)->r11;                                                           \
-		(g)[12] = (r)->r12;                                                           \
-		(g)[13] = (r)->r13;                                                           \
-		(g)[14] = (r)->r14;                                                           \
-		(g)[15] = (r)->r15;                                                           \
-		(g)[16] = (r)->ip;                                                            \
+#define USER_REGS(g, r)                                                                            \
+	do {                                                                                       \
+		(g)[0] = (r)->ax;                                                                  \
+		(g)[1] = (r)->dx;                                                                  \
+		(g)[2] = (r)->cx;                                                                  \
+		(g)[3] = (r)->bx;                                                                  \
+		(g)[4] = (r)->si;                                                                  \
+		(g)[5] = (r)->di;                                                                  \
+		(g)[6] = (r)->bp;                                                                  \
+		(g)[7] = (r)->sp;                                                                  \
+		(g)[8] = (r)->r8;                                                                  \
+		(g)[9] = (r)->r9;                                                                  \
+		(g)[10] = (r)->r10;                                                                \
+		(g)[11] = (r)->r11;                                                                \
+		(g)[12] = (r)->r12;                                                                \
+		(g)[13] = (r)->r13;                                                                \
+		(g)[14] = (r)->r14;                                                                \
+		(g)[15] = (r)->r15;                                                                \
+		(g)[16] = (r)->ip;                                                                 \
 	} while (0)
 
-#define TS_COMPAT_FLAG 0x0002 /* thread_info.status: in a 32-bit syscall (other numbers) */
+#define TS_COMPAT_FLAG	      0x0002 /* thread_info.status: in a 32-bit syscall (other numbers) */
 #define TASK_COMPAT_EXISTS(t) bpf_core_field_exists((t)->thread_info.status)
 #define TASK_COMPAT(t)	      ((t)->thread_info.status & TS_COMPAT_FLAG)
 #define TASK_COMPAT_READ(t)   (BPF_CORE_READ(t, thread_info.status) & TS_COMPAT_FLAG)
@@ -116,17 +116,17 @@ enum {
  * the frame pointer x29 and the link register x30 that unwinding needs,
  * sp and pc at the same slots as x86_64's, x0-x2 in the rest.
  */
-#define USER_REGS(g, r)                                                                       \
-	do {                                                                                  \
-		for (int i_ = 0; i_ < 7; i_++)                                                \
-			(g)[i_] = (r)->regs[19 + i_];                                         \
-		(g)[7] = (r)->sp;                                                             \
-		for (int i_ = 0; i_ < 5; i_++)                                                \
-			(g)[8 + i_] = (r)->regs[26 + i_];                                     \
-		(g)[13] = (r)->regs[0];                                                       \
-		(g)[14] = (r)->regs[1];                                                       \
-		(g)[15] = (r)->regs[2];                                                       \
-		(g)[16] = (r)->pc;                                                            \
+#define USER_REGS(g, r)                                                                            \
+	do {                                                                                       \
+		for (int i_ = 0; i_ < 7; i_++)                                                     \
+			(g)[i_] = (r)->regs[19 + i_];                                              \
+		(g)[7] = (r)->sp;                                                                  \
+		for (int i_ = 0; i_ < 5; i_++)                                                     \
+			(g)[8 + i_] = (r)->regs[26 + i_];                                          \
+		(g)[13] = (r)->regs[0];                                                            \
+		(g)[14] = (r)->regs[1];                                                            \
+		(g)[15] = (r)->regs[2];                                                            \
+		(g)[16] = (r)->pc;                                                                 \
 	} while (0)
 
 /* thread_info.flags: a 32-bit (AArch32) task, TIF_32BIT of

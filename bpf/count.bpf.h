@@ -16,7 +16,6 @@
 
 #include "count.h"
 
-
 /* KERN_COUNT_*: what the counts tell apart */
 const volatile __u32 count_by = KERN_COUNT_SYSCALL;
 /* by number: the syscalls counted, those whose exit the stream's filter

@@ -36,7 +36,6 @@
 #define FD_INFO_FIXED	       __builtin_offsetof(struct ptbpf_ev_fd_info, path)
 #define FD_REC_MASK	       1023 /* above any fd_info record's size */
 
-
 struct fd_scratch {
 	union {
 		struct {

@@ -1089,7 +1089,8 @@ static __always_inline void mmap_enter(struct pt_regs *regs)
 	__u32 tid = pt;
 
 	if (current_compat_thread(&thread) || !enabled || !pid_traced(pt >> 32) ||
-	    !(SC_ARG2(regs) & MAP_PROT_EXEC) || (SC_ARG3(regs) & MAP_ANON) || (long)SC_ARG4(regs) < 0)
+	    !(SC_ARG2(regs) & MAP_PROT_EXEC) || (SC_ARG3(regs) & MAP_ANON) ||
+	    (long)SC_ARG4(regs) < 0)
 		return;
 	a.len = SC_ARG1(regs);
 	a.off = SC_ARG5(regs);
@@ -1181,8 +1182,8 @@ static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32
 		__u64 a[6];
 
 		syscall_args(regs, a);
-		return sys_enter_paths(tgid, tid, thread, regs->REG_IP, a, nr, pa, syscall_status != 0,
-				       loop);
+		return sys_enter_paths(tgid, tid, thread, regs->REG_IP, a, nr, pa,
+				       syscall_status != 0, loop);
 	}
 
 	/* the common case: the compact form */
@@ -1294,7 +1295,8 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 		return 0;
 	}
 	if (l || caps)
-		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->REG_IP, enter_ts, loop);
+		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->REG_IP, enter_ts,
+				     loop);
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;

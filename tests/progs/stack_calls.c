@@ -27,7 +27,7 @@ static long raw_open(const char *path)
 			   "r"(r10)
 			 : "rcx", "r11", "memory");
 #elif defined(__aarch64__)
-	register long x8 __asm__("x8") = 56; /* openat */
+	register long x8 __asm__("x8") = 56;   /* openat */
 	register long x0 __asm__("x0") = -100; /* AT_FDCWD */
 	register long x1 __asm__("x1") = (long)path;
 	register long x2 __asm__("x2") = 0;

@@ -70,10 +70,9 @@ static void class_calls(const char *path)
 	struct stat st;
 	int fd = open(path, O_RDONLY);
 
-	if (fd < 0 || stat_call(path, &st) || lstat_call(path, &st) ||
-	    statfs(path, &sf) || fstatfs(fd, &sf) ||
-	    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) || getuid() == (uid_t)-2 ||
-	    getgid() == (gid_t)-2 || semctl(-1, 0, IPC_RMID) != -1)
+	if (fd < 0 || stat_call(path, &st) || lstat_call(path, &st) || statfs(path, &sf) ||
+	    fstatfs(fd, &sf) || syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts) ||
+	    getuid() == (uid_t)-2 || getgid() == (gid_t)-2 || semctl(-1, 0, IPC_RMID) != -1)
 		_exit(2);
 	close(fd);
 }

@@ -47,6 +47,10 @@
 		(g)[16] = (r)->ip;                                                                 \
 	} while (0)
 
+/* the thread's pthread_self(): glibc's (and musl's) thread pointer */
+#define TASK_THREAD(t)	    ((t)->thread.fsbase)
+#define TASK_THREAD_READ(t) BPF_CORE_READ(t, thread.fsbase)
+
 #define TS_COMPAT_FLAG	      0x0002 /* thread_info.status: in a 32-bit syscall (other numbers) */
 #define TASK_COMPAT_EXISTS(t) bpf_core_field_exists((t)->thread_info.status)
 #define TASK_COMPAT(t)	      ((t)->thread_info.status & TS_COMPAT_FLAG)
@@ -128,6 +132,16 @@ enum {
 		(g)[15] = (r)->regs[2];                                                            \
 		(g)[16] = (r)->pc;                                                                 \
 	} while (0)
+
+/*
+ * The thread's pthread_self(): its thread pointer (TPIDR_EL0) plus
+ * thread_tp_off, which user space measures in its own thread before load
+ * (glibc's struct pthread lies below the pointer); 0 without one.
+ */
+const volatile __u64 thread_tp_off = 0;
+#define TP_THREAD(tp)	      ((tp) ? (tp) + thread_tp_off : 0)
+#define TASK_THREAD(t)	      TP_THREAD((t)->thread.uw.tp_value)
+#define TASK_THREAD_READ(t)   TP_THREAD(BPF_CORE_READ(t, thread.uw.tp_value))
 
 /* thread_info.flags: a 32-bit (AArch32) task, TIF_32BIT of
  * arch/arm64/include/asm/thread_info.h (a #define: not in BTF) */

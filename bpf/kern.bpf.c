@@ -305,11 +305,7 @@ static __always_inline __u64 current_user_ip(void)
 
 static __always_inline __u64 task_thread(struct task_struct *task)
 {
-#if defined(__TARGET_ARCH_x86)
-	return BPF_CORE_READ(task, thread.fsbase);
-#else
-	return 0;
-#endif
+	return TASK_THREAD_READ(task);
 }
 
 /*
@@ -546,11 +542,7 @@ static __always_inline bool current_compat_thread(__u64 *thread)
 		task = bpf_get_current_task_btf();
 		if (TASK_COMPAT_EXISTS(task) && TASK_COMPAT(task))
 			return true;
-#if defined(__TARGET_ARCH_x86)
-		*thread = task->thread.fsbase;
-#else
-		*thread = 0;
-#endif
+		*thread = TASK_THREAD(task);
 		return false;
 	}
 	task = (struct task_struct *)bpf_get_current_task();

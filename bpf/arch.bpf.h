@@ -196,35 +196,6 @@ enum {
 #else
 #error "bpf/arch.bpf.h: no registers and numbers for this __TARGET_ARCH"
 
-/*
- * Every number checked against the target's <asm/unistd.h> (cmake/bpf.cmake's
- * -idirafter: the build host's, a cross build's sysroot's); the calls arm64
- * lacks must be absent there.
- */
-#include <asm/unistd.h>
-/* clang-format off */
-#define NR_CHECK(n) _Static_assert(NR_##n == __NR_##n, "arch.bpf.h: NR_" #n " is not __NR_" #n)
-NR_CHECK(mmap); NR_CHECK(rt_sigreturn); NR_CHECK(execve); NR_CHECK(exit); NR_CHECK(exit_group);
-NR_CHECK(dup); NR_CHECK(socket); NR_CHECK(connect); NR_CHECK(accept); NR_CHECK(bind);
-NR_CHECK(listen); NR_CHECK(socketpair); NR_CHECK(close); NR_CHECK(ioctl); NR_CHECK(fcntl);
-NR_CHECK(chdir); NR_CHECK(fchdir); NR_CHECK(mq_open); NR_CHECK(openat);
-NR_CHECK(timerfd_create); NR_CHECK(accept4); NR_CHECK(signalfd4); NR_CHECK(eventfd2);
-NR_CHECK(epoll_create1); NR_CHECK(dup3); NR_CHECK(pipe2); NR_CHECK(inotify_init1);
-NR_CHECK(perf_event_open); NR_CHECK(fanotify_init); NR_CHECK(open_by_handle_at);
-NR_CHECK(memfd_create); NR_CHECK(userfaultfd); NR_CHECK(io_uring_setup); NR_CHECK(open_tree);
-NR_CHECK(fsopen); NR_CHECK(fsmount); NR_CHECK(fspick); NR_CHECK(pidfd_open);
-NR_CHECK(close_range); NR_CHECK(openat2); NR_CHECK(pidfd_getfd);
-NR_CHECK(landlock_create_ruleset); NR_CHECK(memfd_secret);
-#if defined(__TARGET_ARCH_x86)
-NR_CHECK(pipe); NR_CHECK(dup2); NR_CHECK(open); NR_CHECK(creat); NR_CHECK(epoll_create);
-NR_CHECK(inotify_init); NR_CHECK(signalfd); NR_CHECK(eventfd);
-#elif defined(__NR_pipe) || defined(__NR_dup2) || defined(__NR_open) || defined(__NR_creat) || \
-	defined(__NR_epoll_create) || defined(__NR_inotify_init) || defined(__NR_signalfd) || \
-	defined(__NR_eventfd)
-#error "arch.bpf.h: a call this architecture lacks has a number"
-#endif
-/* clang-format on */
-
 #endif
 
 /* the same on both: the numbers every architecture shares from 403 on */

@@ -16,9 +16,6 @@
 
 #include "count.h"
 
-#define CNT_NR_EXIT	  60
-#define CNT_NR_EXIT_GROUP 231
-
 /* KERN_COUNT_*: what the counts tell apart */
 const volatile __u32 count_by = KERN_COUNT_SYSCALL;
 /* by number: the syscalls counted, those whose exit the stream's filter
@@ -136,7 +133,7 @@ int BPF_PROG(ptbpf_cnt_enter, struct pt_regs *regs, long id)
 	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX || !cnt_wanted((__u32)id, &tgid, &tid))
 		return 0;
 	/* they do not return: not counted, as strace does not */
-	if (id == CNT_NR_EXIT || id == CNT_NR_EXIT_GROUP)
+	if (id == NR_exit || id == NR_exit_group)
 		return 0;
 	/* a thread's entry is written in place from its second call on: no
 	 * update of the LRU map (its locks) per syscall */

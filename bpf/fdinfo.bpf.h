@@ -36,56 +36,6 @@
 #define FD_INFO_FIXED	       __builtin_offsetof(struct ptbpf_ev_fd_info, path)
 #define FD_REC_MASK	       1023 /* above any fd_info record's size */
 
-/* x86_64 numbers of the syscalls that make, change or drop fds */
-enum {
-	FD_NR_pipe = 22,
-	FD_NR_dup = 32,
-	FD_NR_dup2 = 33,
-	FD_NR_socket = 41,
-	FD_NR_connect = 42,
-	FD_NR_accept = 43,
-	FD_NR_bind = 49,
-	FD_NR_listen = 50,
-	FD_NR_socketpair = 53,
-	FD_NR_open = 2,
-	FD_NR_close = 3,
-	FD_NR_ioctl = 16,
-	FD_NR_fcntl = 72,
-	FD_NR_chdir = 80,
-	FD_NR_fchdir = 81,
-	FD_NR_creat = 85,
-	FD_NR_epoll_create = 213,
-	FD_NR_mq_open = 240,
-	FD_NR_inotify_init = 253,
-	FD_NR_openat = 257,
-	FD_NR_signalfd = 282,
-	FD_NR_timerfd_create = 283,
-	FD_NR_eventfd = 284,
-	FD_NR_accept4 = 288,
-	FD_NR_signalfd4 = 289,
-	FD_NR_eventfd2 = 290,
-	FD_NR_epoll_create1 = 291,
-	FD_NR_dup3 = 292,
-	FD_NR_pipe2 = 293,
-	FD_NR_inotify_init1 = 294,
-	FD_NR_perf_event_open = 298,
-	FD_NR_fanotify_init = 300,
-	FD_NR_open_by_handle_at = 304,
-	FD_NR_memfd_create = 319,
-	FD_NR_userfaultfd = 323,
-	FD_NR_io_uring_setup = 425,
-	FD_NR_open_tree = 428,
-	FD_NR_fsopen = 430,
-	FD_NR_fsmount = 432,
-	FD_NR_fspick = 433,
-	FD_NR_pidfd_open = 434,
-	FD_NR_close_range = 436,
-	FD_NR_openat2 = 437,
-	FD_NR_pidfd_getfd = 438,
-	FD_NR_landlock_create_ruleset = 444,
-	FD_NR_memfd_secret = 447,
-};
-
 struct fd_scratch {
 	union {
 		struct {
@@ -312,78 +262,78 @@ int BPF_PROG(ptbpf_fd_exit, struct pt_regs *regs, long ret)
 	tid = (__u32)pt;
 	if (!pid_traced(tgid) || current_compat_thread(&thread) || !want(tid, PTBPF_EV_FD_INFO))
 		return 0;
-	nr = regs->orig_ax;
-	if (ret < 0 && !(nr == FD_NR_connect && ret == -FD_EINPROGRESS))
+	nr = SC_NR(regs);
+	if (ret < 0 && !(nr == NR_connect && ret == -FD_EINPROGRESS))
 		return 0;
 	task = (struct task_struct *)bpf_get_current_task();
 	switch (nr) {
-	case FD_NR_open:
-	case FD_NR_openat:
-	case FD_NR_openat2:
-	case FD_NR_creat:
-	case FD_NR_open_by_handle_at:
-	case FD_NR_socket:
-	case FD_NR_accept:
-	case FD_NR_accept4:
-	case FD_NR_dup:
-	case FD_NR_dup2:
-	case FD_NR_dup3:
-	case FD_NR_eventfd:
-	case FD_NR_eventfd2:
-	case FD_NR_epoll_create:
-	case FD_NR_epoll_create1:
-	case FD_NR_memfd_create:
-	case FD_NR_memfd_secret:
-	case FD_NR_timerfd_create:
-	case FD_NR_signalfd:
-	case FD_NR_signalfd4:
-	case FD_NR_inotify_init:
-	case FD_NR_inotify_init1:
-	case FD_NR_fanotify_init:
-	case FD_NR_pidfd_open:
-	case FD_NR_pidfd_getfd:
-	case FD_NR_perf_event_open:
-	case FD_NR_userfaultfd:
-	case FD_NR_io_uring_setup:
-	case FD_NR_open_tree:
-	case FD_NR_fsopen:
-	case FD_NR_fsmount:
-	case FD_NR_fspick:
-	case FD_NR_mq_open:
-	case FD_NR_landlock_create_ruleset:
+	case NR_open:
+	case NR_openat:
+	case NR_openat2:
+	case NR_creat:
+	case NR_open_by_handle_at:
+	case NR_socket:
+	case NR_accept:
+	case NR_accept4:
+	case NR_dup:
+	case NR_dup2:
+	case NR_dup3:
+	case NR_eventfd:
+	case NR_eventfd2:
+	case NR_epoll_create:
+	case NR_epoll_create1:
+	case NR_memfd_create:
+	case NR_memfd_secret:
+	case NR_timerfd_create:
+	case NR_signalfd:
+	case NR_signalfd4:
+	case NR_inotify_init:
+	case NR_inotify_init1:
+	case NR_fanotify_init:
+	case NR_pidfd_open:
+	case NR_pidfd_getfd:
+	case NR_perf_event_open:
+	case NR_userfaultfd:
+	case NR_io_uring_setup:
+	case NR_open_tree:
+	case NR_fsopen:
+	case NR_fsmount:
+	case NR_fspick:
+	case NR_mq_open:
+	case NR_landlock_create_ruleset:
 		fd_emit(task, ret, tgid, tid);
 		break;
-	case FD_NR_pipe:
-	case FD_NR_pipe2:
-		fd_emit_pair(task, regs->di, tgid, tid);
+	case NR_pipe:
+	case NR_pipe2:
+		fd_emit_pair(task, SC_ARG0(regs), tgid, tid);
 		break;
-	case FD_NR_socketpair:
-		fd_emit_pair(task, regs->r10, tgid, tid);
+	case NR_socketpair:
+		fd_emit_pair(task, SC_ARG3(regs), tgid, tid);
 		break;
-	case FD_NR_connect:
-	case FD_NR_bind:
-	case FD_NR_listen:
-		fd_emit(task, regs->di, tgid, tid);
+	case NR_connect:
+	case NR_bind:
+	case NR_listen:
+		fd_emit(task, SC_ARG0(regs), tgid, tid);
 		break;
-	case FD_NR_fcntl:
-		if (regs->si == FD_F_DUPFD || regs->si == FD_F_DUPFD_CLOEXEC)
+	case NR_fcntl:
+		if (SC_ARG1(regs) == FD_F_DUPFD || SC_ARG1(regs) == FD_F_DUPFD_CLOEXEC)
 			fd_emit(task, ret, tgid, tid);
-		else if (regs->si == FD_F_SETFD)
-			fd_emit(task, regs->di, tgid, tid);
+		else if (SC_ARG1(regs) == FD_F_SETFD)
+			fd_emit(task, SC_ARG0(regs), tgid, tid);
 		break;
-	case FD_NR_ioctl:
-		if (regs->si == FD_FIOCLEX || regs->si == FD_FIONCLEX)
-			fd_emit(task, regs->di, tgid, tid);
+	case NR_ioctl:
+		if (SC_ARG1(regs) == FD_FIOCLEX || SC_ARG1(regs) == FD_FIONCLEX)
+			fd_emit(task, SC_ARG0(regs), tgid, tid);
 		break;
-	case FD_NR_close:
-		fd_closed(regs->di, regs->di, false, tgid, tid);
+	case NR_close:
+		fd_closed(SC_ARG0(regs), SC_ARG0(regs), false, tgid, tid);
 		break;
-	case FD_NR_close_range:
-		fd_closed(regs->di, regs->si > 0x7fffffff ? 0x7fffffff : regs->si,
-			  regs->dx & FD_CLOSE_RANGE_CLOEXEC, tgid, tid);
+	case NR_close_range:
+		fd_closed(SC_ARG0(regs), SC_ARG1(regs) > 0x7fffffff ? 0x7fffffff : SC_ARG1(regs),
+			  SC_ARG2(regs) & FD_CLOSE_RANGE_CLOEXEC, tgid, tid);
 		break;
-	case FD_NR_chdir:
-	case FD_NR_fchdir:
+	case NR_chdir:
+	case NR_fchdir:
 		fd_emit(task, FD_AT_FDCWD, tgid, tid);
 		break;
 	}

@@ -14,10 +14,10 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "kern.h"
+/* registers, compat test and syscall numbers by architecture */
+#include "arch.bpf.h"
 /* pidns_level, pidns_inum (set before load) and the ids of a namespace */
 #include "pidns.bpf.h"
-
-#define __NR_mmap_x86_64 9
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -285,7 +285,7 @@ static __always_inline __u64 task_user_ip(struct task_struct *task)
 		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 
 		if (regs)
-			return BPF_CORE_READ(regs, ip);
+			return BPF_CORE_READ(regs, REG_IP);
 	}
 	return 0;
 }
@@ -298,18 +298,14 @@ static __always_inline __u64 current_user_ip(void)
 
 		regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 		if (regs)
-			return BPF_CORE_READ(regs, ip);
+			return BPF_CORE_READ(regs, REG_IP);
 	}
 	return 0;
 }
 
 static __always_inline __u64 task_thread(struct task_struct *task)
 {
-#if defined(__TARGET_ARCH_x86)
-	return BPF_CORE_READ(task, thread.fsbase);
-#else
-	return 0;
-#endif
+	return TASK_THREAD_READ(task);
 }
 
 /*
@@ -527,14 +523,10 @@ static __always_inline bool current_wanted_ids(__u32 id, __u32 *tgid, __u32 *tid
 /* ---------------------------------------------------------------- */
 /* Syscalls */
 
-#define TS_COMPAT_FLAG 0x0002 /* x86: in a 32-bit syscall (other numbers) */
-
 static __always_inline bool in_compat_syscall(struct task_struct *task)
 {
-#if defined(__TARGET_ARCH_x86)
-	if (bpf_core_field_exists(task->thread_info.status))
-		return BPF_CORE_READ(task, thread_info.status) & TS_COMPAT_FLAG;
-#endif
+	if (TASK_COMPAT_EXISTS(task))
+		return TASK_COMPAT_READ(task);
 	return false;
 }
 
@@ -548,14 +540,9 @@ static __always_inline bool current_compat_thread(__u64 *thread)
 
 	if (bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_get_current_task_btf)) {
 		task = bpf_get_current_task_btf();
-#if defined(__TARGET_ARCH_x86)
-		if (bpf_core_field_exists(task->thread_info.status) &&
-		    (task->thread_info.status & TS_COMPAT_FLAG))
+		if (TASK_COMPAT_EXISTS(task) && TASK_COMPAT(task))
 			return true;
-		*thread = task->thread.fsbase;
-#else
-		*thread = 0;
-#endif
+		*thread = TASK_THREAD(task);
 		return false;
 	}
 	task = (struct task_struct *)bpf_get_current_task();
@@ -571,12 +558,12 @@ static __always_inline bool current_compat_thread(__u64 *thread)
  */
 static __always_inline void syscall_args(struct pt_regs *regs, __u64 *args)
 {
-	args[0] = regs->di;
-	args[1] = regs->si;
-	args[2] = regs->dx;
-	args[3] = regs->r10;
-	args[4] = regs->r8;
-	args[5] = regs->r9;
+	args[0] = SC_ARG0(regs);
+	args[1] = SC_ARG1(regs);
+	args[2] = SC_ARG2(regs);
+	args[3] = SC_ARG3(regs);
+	args[4] = SC_ARG4(regs);
+	args[5] = SC_ARG5(regs);
 }
 
 #include "caps.bpf.h"
@@ -793,7 +780,7 @@ static __always_inline int sys_enter_compact(struct pt_regs *regs, __u32 nr, __u
 	r = rec_reserve(&rr, sizeof(__u64) * n);
 	if (!r)
 		return 0;
-	rec_fill_now(r, PTBPF_EV_SYS_ENTER(nr), sizeof(__u64) * n, tgid, tid, thread, regs->ip);
+	rec_fill_now(r, PTBPF_EV_SYS_ENTER(nr), sizeof(__u64) * n, tgid, tid, thread, regs->REG_IP);
 	r->flags = KERN_REC_COMPACT;
 	args = (void *)(r + 1);
 	syscall_args(regs, a);
@@ -802,9 +789,6 @@ static __always_inline int sys_enter_compact(struct pt_regs *regs, __u32 nr, __u
 	rec_submit(&rr, r);
 	return 0;
 }
-
-#define NR_RT_SIGRETURN 15 /* x86_64 */
-#define NR_EXECVE	59
 
 /*
  * rt_sigreturn's entry, with the signal mask it restores (as strace shows
@@ -820,24 +804,24 @@ static __always_inline int sys_enter_sigreturn(struct pt_regs *regs)
 	__u64 thread = 0, mask = 0;
 	__u32 tgid, tid;
 	__u8 one = 1;
-	long off = __builtin_offsetof(struct rt_sigframe, uc.uc_sigmask) - sizeof(long);
+	long off = __builtin_offsetof(struct rt_sigframe, uc.uc_sigmask) + SIGFRAME_SP_OFF;
 
 	tgid = bpf_get_current_pid_tgid() >> 32;
 	tid = (__u32)bpf_get_current_pid_tgid();
 	if (!pid_traced(tgid))
 		return 0;
 	bpf_map_update_elem(&in_sigreturn, &tid, &one, BPF_ANY);
-	if (!want(tid, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN)) || current_compat_thread(&thread))
+	if (!want(tid, PTBPF_EV_SYS_ENTER(NR_rt_sigreturn)) || current_compat_thread(&thread))
 		return 0;
 	r = rec_reserve(&rr, SYS_ENTER_FIXED);
 	if (!r)
 		return 0;
-	rec_fill_now(r, PTBPF_EV_SYS_ENTER(NR_RT_SIGRETURN), SYS_ENTER_FIXED, tgid, tid, thread,
-		     regs->ip);
+	rec_fill_now(r, PTBPF_EV_SYS_ENTER(NR_rt_sigreturn), SYS_ENTER_FIXED, tgid, tid, thread,
+		     regs->REG_IP);
 	e = (void *)(r + 1);
 	__builtin_memset(e, 0, SYS_ENTER_FIXED);
-	e->nr = NR_RT_SIGRETURN;
-	if (!bpf_probe_read_user(&mask, sizeof(mask), (void *)(regs->sp + off))) {
+	e->nr = NR_rt_sigreturn;
+	if (!bpf_probe_read_user(&mask, sizeof(mask), (void *)(regs->REG_SP + off))) {
 		e->args[0] = mask;
 		e->flags = PTBPF_SYS_SIGMASK;
 	}
@@ -856,7 +840,7 @@ static __always_inline long sigreturn_exit_nr(long nr)
 
 	if (bpf_map_delete_elem(&in_sigreturn, &tid))
 		return nr;
-	return NR_RT_SIGRETURN;
+	return NR_rt_sigreturn;
 }
 
 /*
@@ -914,23 +898,7 @@ static __always_inline int user_stack(struct pt_regs *regs, __u32 nr, __u32 tgid
 	if (!s)
 		return 0;
 	g = s->st.regs;
-	g[0] = regs->ax;
-	g[1] = regs->dx;
-	g[2] = regs->cx;
-	g[3] = regs->bx;
-	g[4] = regs->si;
-	g[5] = regs->di;
-	g[6] = regs->bp;
-	g[7] = regs->sp;
-	g[8] = regs->r8;
-	g[9] = regs->r9;
-	g[10] = regs->r10;
-	g[11] = regs->r11;
-	g[12] = regs->r12;
-	g[13] = regs->r13;
-	g[14] = regs->r14;
-	g[15] = regs->r15;
-	g[16] = regs->ip;
+	USER_REGS(g, regs);
 	s->st.event_id = PTBPF_EV_SYS_ENTER(nr);
 	s->st.flags = stack_unwind_depth << 8;
 	len = main_stack_len(g[7], len, &s->st.flags);
@@ -1113,11 +1081,12 @@ static __always_inline void mmap_enter(struct pt_regs *regs)
 	__u32 tid = pt;
 
 	if (current_compat_thread(&thread) || !enabled || !pid_traced(pt >> 32) ||
-	    !(regs->dx & MAP_PROT_EXEC) || (regs->r10 & MAP_ANON) || (long)regs->r8 < 0)
+	    !(SC_ARG2(regs) & MAP_PROT_EXEC) || (SC_ARG3(regs) & MAP_ANON) ||
+	    (long)SC_ARG4(regs) < 0)
 		return;
-	a.len = regs->si;
-	a.off = regs->r9;
-	a.fd = (long)regs->r8;
+	a.len = SC_ARG1(regs);
+	a.off = SC_ARG5(regs);
+	a.fd = (long)SC_ARG4(regs);
 	bpf_map_update_elem(&mmap_pending, &tid, &a, BPF_ANY);
 }
 
@@ -1169,7 +1138,7 @@ static __always_inline void exec_maps(struct task_struct *p, struct linux_binprm
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ptbpf_map_enter, struct pt_regs *regs, long id)
 {
-	if (id == __NR_mmap_x86_64)
+	if (id == NR_mmap)
 		mmap_enter(regs);
 	return 0;
 }
@@ -1177,7 +1146,7 @@ int BPF_PROG(ptbpf_map_enter, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(ptbpf_map_exit, struct pt_regs *regs, long ret)
 {
-	if (regs->orig_ax == __NR_mmap_x86_64)
+	if (SC_NR(regs) == NR_mmap)
 		mmap_exit(ret);
 	return 0;
 }
@@ -1205,8 +1174,8 @@ static __always_inline int sys_enter_event(struct pt_regs *regs, __u32 nr, __u32
 		__u64 a[6];
 
 		syscall_args(regs, a);
-		return sys_enter_paths(tgid, tid, thread, regs->ip, a, nr, pa, syscall_status != 0,
-				       loop);
+		return sys_enter_paths(tgid, tid, thread, regs->REG_IP, a, nr, pa,
+				       syscall_status != 0, loop);
 	}
 
 	/* the common case: the compact form */
@@ -1241,7 +1210,7 @@ static __always_inline int sys_enter_prog(void *ctx, struct pt_regs *regs, long 
 
 	if (id < 0 || id >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
-	if (id == NR_RT_SIGRETURN)
+	if (id == NR_rt_sigreturn)
 		return sys_enter_sigreturn(regs);
 	nr = id;
 	if (!current_wanted_ids(PTBPF_EV_SYS_ENTER(nr), &tgid, &tid))
@@ -1252,7 +1221,7 @@ static __always_inline int sys_enter_prog(void *ctx, struct pt_regs *regs, long 
 	if (stack_bytes)
 		user_stack(regs, nr, tgid, tid, thread);
 	if (stack_ips)
-		stack_ips_event(ctx, nr, tgid, tid, thread, regs->ip);
+		stack_ips_event(ctx, nr, tgid, tid, thread, regs->REG_IP);
 	return 0;
 }
 
@@ -1318,11 +1287,12 @@ static __always_inline int sys_exit_held(struct pt_regs *regs, long nr, long ret
 		return 0;
 	}
 	if (l || caps)
-		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, enter_ts, loop);
+		return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->REG_IP, enter_ts,
+				     loop);
 	r = rec_reserve(&rr, 2 * sizeof(__u64));
 	if (!r)
 		return 0;
-	rec_fill_now(r, PTBPF_EV_SYS_EXIT(nr), 2 * sizeof(__u64), tgid, tid, thread, regs->ip);
+	rec_fill_now(r, PTBPF_EV_SYS_EXIT(nr), 2 * sizeof(__u64), tgid, tid, thread, regs->REG_IP);
 	r->flags = KERN_REC_COMPACT;
 	d = (void *)(r + 1);
 	d[0] = ret;
@@ -1335,11 +1305,11 @@ static __always_inline int sys_exit_prog(struct pt_regs *regs, long ret, const b
 {
 	struct ring_ref rr;
 	struct kern_rec *r;
-	long nr = regs->orig_ax;
+	long nr = SC_NR(regs);
 	__u64 thread = 0;
 	__u32 tgid, tid;
 
-	if (nr == -1 || nr == NR_RT_SIGRETURN)
+	if (nr == -1 || nr == NR_rt_sigreturn)
 		nr = sigreturn_exit_nr(nr);
 	if (nr < 0 || nr >= PTBPF_SYSCALL_NR_MAX)
 		return 0;
@@ -1363,7 +1333,7 @@ static __always_inline int sys_exit_prog(struct pt_regs *regs, long ret, const b
 			if (syscall_status)
 				return sys_exit_held(regs, nr, ret, tgid, tid, thread, l, caps,
 						     loop);
-			return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->ip, 0,
+			return sys_exit_full(l, caps, nr, ret, tgid, tid, thread, regs->REG_IP, 0,
 					     loop);
 		}
 	}
@@ -1377,7 +1347,7 @@ static __always_inline int sys_exit_prog(struct pt_regs *regs, long ret, const b
 	r = rec_reserve(&rr, sizeof(__s64));
 	if (!r)
 		return 0;
-	rec_fill_now(r, PTBPF_EV_SYS_EXIT(nr), sizeof(__s64), tgid, tid, thread, regs->ip);
+	rec_fill_now(r, PTBPF_EV_SYS_EXIT(nr), sizeof(__s64), tgid, tid, thread, regs->REG_IP);
 	r->flags = KERN_REC_COMPACT;
 	*(__s64 *)(r + 1) = ret;
 	rec_submit(&rr, r);
@@ -1455,9 +1425,16 @@ int BPF_PROG(ptbpf_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
-/* mm_struct.flags before 6.18 (a word; since, a bitmap of one word) */
+/* mm_struct.flags before 6.18 (a word; since, a bitmap of one word): both
+ * spelled out, whichever the architecture's vmlinux.h has */
 struct mm_struct___word {
 	unsigned long flags;
+} __attribute__((preserve_access_index));
+
+struct mm_struct___bitmap {
+	struct {
+		unsigned long __mm_flags[1];
+	} flags;
 } __attribute__((preserve_access_index));
 
 #define MMF_DUMPABLE_MASK 3 /* get_dumpable() */
@@ -1465,8 +1442,10 @@ struct mm_struct___word {
 
 static __always_inline unsigned long mm_flags_word(struct mm_struct *mm)
 {
-	if (bpf_core_field_exists(mm->flags.__mm_flags))
-		return BPF_CORE_READ(mm, flags.__mm_flags[0]);
+	struct mm_struct___bitmap *b = (void *)mm;
+
+	if (bpf_core_field_exists(b->flags.__mm_flags))
+		return BPF_CORE_READ(b, flags.__mm_flags[0]);
 	return BPF_CORE_READ((struct mm_struct___word *)mm, flags);
 }
 
@@ -1555,7 +1534,7 @@ static __always_inline void late_exec(struct linux_binprm *bprm, __u32 old_tid)
 
 	/* execveat's kernel name of a path relative to a descriptor is not
 	 * the one given ("/dev/fd/N/..."): read again at exit, if it can be */
-	if (!l || l->nr != NR_EXECVE)
+	if (!l || l->nr != NR_execve)
 		return;
 	n = bpf_probe_read_kernel_str(l->name, sizeof(l->name), BPF_CORE_READ(bprm, filename));
 	l->name_len = n > 0 ? n : 0;

@@ -115,6 +115,9 @@ int BPF_KPROBE(ptbpf_uprobe)
 	s->ev.args[4] = PT_REGS_PARM5(ctx);
 #if defined(__TARGET_ARCH_x86)
 	s->ev.args[5] = ctx->r9;
+#elif defined(__TARGET_ARCH_arm64)
+	/* libbpf 1.1 has no PT_REGS_PARM6: x5 */
+	s->ev.args[5] = __PT_REGS_CAST(ctx)->regs[5];
 #else
 	s->ev.args[5] = PT_REGS_PARM6(ctx);
 #endif

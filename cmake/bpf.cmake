@@ -1,5 +1,6 @@
 # Compile one bpf/NAME.bpf.c into NAME.bpf.o (clang -target bpf, CO-RE against
-# the checked-in vmlinux.h) and generate NAME.skel.h with bpftool.
+# the checked-in vmlinux.h) and generate NAME.skel.h with bpftool; both run on
+# the build host, also when cross-compiling (cmake/aarch64-linux-gnu.cmake).
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|amd64|AMD64")
   set(PTBPF_BPF_ARCH x86)
 elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "aarch64|arm64")
@@ -30,8 +31,9 @@ function(ptbpf_bpf_skeleton src out_var)
             -D__TARGET_ARCH_${PTBPF_BPF_ARCH}
             -I${PTBPF_VMLINUX_DIR} -I${PROJECT_SOURCE_DIR}/bpf
             -I${PROJECT_SOURCE_DIR}/include
-            # <asm/errno.h> of <bpf/usdt.bpf.h>, as bcc's libbpf-tools do
-            -idirafter /usr/include/${CMAKE_LIBRARY_ARCHITECTURE}
+            # <asm/errno.h> of <bpf/usdt.bpf.h>, as bcc's libbpf-tools do:
+            # the target's (a cross build's sysroot's)
+            -idirafter ${CMAKE_SYSROOT}/usr/include/${CMAKE_LIBRARY_ARCHITECTURE}
             -c ${src} -o ${obj}
     DEPENDS ${src} ${hdrs}
     COMMENT "BPF ${name}.bpf.c"

@@ -18,6 +18,10 @@ libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
 libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
 podman runc sqlite3 bzip2 git file diffutils mawk perl
 libmicrohttpd-dev libcurl4-openssl-dev prometheus prometheus-pushgateway"
+# the arm64 cross build (tools/run-tests.sh: its sysroot is tools/arm64-root's
+# download, nothing installed) and its tests under qemu-system-aarch64
+# (tools/vmtest --arch arm64)
+pkgs="$pkgs gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-system-arm"
 # tests/cli/clickhouse.test.sh starts a ClickHouse server of its own (the
 # package's service is neither started nor enabled)
 pkgs="$pkgs clickhouse-server clickhouse-client"

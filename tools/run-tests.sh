@@ -5,13 +5,16 @@
 #     symbols, public headers),
 #  2. an ASan+UBSan build and the same tests, and a Release build (-O3, what
 #     distributions build; compiled, the unit tests run),
+#  2b. a cross build for arm64 (build-arm64/: gcc-aarch64-linux-gnu against
+#     the arm64 root of tools/arm64-root; the library, the command, the
+#     integration and CLI test programs, no unit tests nor benchmarks), timed,
 #  3. the fuzz targets (log reader, user-event consumer) for a short time
 #     (PTBPF_FUZZ_SECONDS, 30, split between them),
 #  4. with --vm (or PTBPF_VMTEST=1), the integration tests under QEMU on the
 #     Debian kernels 5.10, 6.1 and 6.12 (tools/vmtest-suite).
 # Integration tests skip without BPF on a developer machine, but fail when
 # CI=true. Warnings are errors (PTBPF_WERROR). Build trees: build/,
-# build-asan/ and build-release/ (PTBPF_BUILD_DIR to move them).
+# build-asan/, build-release/ and build-arm64/ (PTBPF_BUILD_DIR to move them).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${PTBPF_BUILD_DIR:-$top}
@@ -48,6 +51,16 @@ cmake -S "$top" -B "$out/build-release" -DPTBPF_WERROR=ON -DCMAKE_BUILD_TYPE=Rel
 cmake --build "$out/build-release" -j"$jobs" --target posixtrace posixtrace_static ptbpf \
 	example_user_events example_controller example_log_analyzer \
 	$(cd "$top/tests/unit" && ls test_*.c | sed 's/\.c$//')
+
+step "arm64 cross build"
+t0=$(date +%s)
+arm64_root=$("$top/tools/arm64-root" --quiet)
+cmake -S "$top" -B "$out/build-arm64" -DPTBPF_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	-DCMAKE_TOOLCHAIN_FILE="$top/cmake/aarch64-linux-gnu.cmake" \
+	-DPTBPF_SYSROOT="$arm64_root" \
+	-DPTBPF_BENCH=OFF -DPTBPF_UNIT_TESTS=OFF >/dev/null
+cmake --build "$out/build-arm64" -j"$jobs"
+echo "arm64 cross build: $(($(date +%s) - t0)) s"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -8,6 +8,8 @@
 #                   VALUE against the headers' NAME when they define it
 #   "TEXT" VALUE    printed TEXT (not a C name: "A or B") with VALUE
 #   #include <h>    a header the constants come from
+#   #include? <h>   one that only some architectures have (x86's <asm/prctl.h>):
+#                   where it is missing, the values are not checked
 #   #default TEXT   the name printed in a comment after a value the table
 #                   lacks (strace's "O_???")
 #   /* comment */   a line of its own
@@ -29,6 +31,8 @@ foreach(line IN LISTS lines)
     continue()
   elseif(line MATCHES "^#include +(<[^>]+>)$")
     string(APPEND includes "#include ${CMAKE_MATCH_1}\n")
+  elseif(line MATCHES "^#include\\? +(<[^>]+>)$")
+    string(APPEND includes "#if __has_include(${CMAKE_MATCH_1})\n#include ${CMAKE_MATCH_1}\n#endif\n")
   elseif(line MATCHES "^#default +([^ ]+)$")
     set(dflt "\"${CMAKE_MATCH_1}\"")
   elseif(line MATCHES "^([A-Za-z_][A-Za-z0-9_]*)$")

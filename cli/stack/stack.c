@@ -293,6 +293,27 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	return true;
 }
 
+#if defined(__aarch64__)
+/* the DWARF number of each slot of user_stack's regs (events.h), pc apart */
+static const int16_t dwarf_regno[PTBPF_STACK_REGS] = {
+	19, 20, 21, 22, 23, 24, 25, 31, 26, 27, 28, 29, 30, 0, 1, 2, -1,
+};
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct stack_proc *p = arg;
+
+	for (int i = 0; i < PTBPF_STACK_REGS; i++) {
+		Dwarf_Word v = p->st->regs[i];
+
+		if (dwarf_regno[i] >= 0 &&
+		    !dwfl_thread_state_registers(thread, dwarf_regno[i], 1, &v))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, p->st->regs[PTBPF_STACK_REG_IP]);
+	return true;
+}
+#else
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct stack_proc *p = arg;
@@ -302,6 +323,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		regs[i] = p->st->regs[i];
 	return dwfl_thread_state_registers(thread, 0, PTBPF_STACK_REGS, regs);
 }
+#endif
 
 static const Dwfl_Thread_Callbacks thread_cbs = {
 	.next_thread = next_thread,

@@ -10,9 +10,14 @@
 
 #include "stack/stack_int.h"
 
-/* x86_64 user addresses: above the first page, below the canonical hole */
+/* user addresses: above the first page, below the canonical hole (x86_64)
+ * or the largest user address space (arm64's 52 bits) */
 #define USER_ADDR_MIN 0x1000ull
+#if defined(__aarch64__)
+#define USER_ADDR_END 0x10000000000000ull
+#else
 #define USER_ADDR_END 0x800000000000ull
+#endif
 
 void stack_view_table(struct stack_view *s, const void *data, size_t len)
 {

@@ -393,8 +393,9 @@ struct ptbpf_ev_probe {
  * "user_stack": what a later unwinder needs to walk the user stack of the
  * event before it on the same thread (event_id; a stream records it only
  * for the syscall entries ptbpf_trace_attr_setstacks() selects): the
- * thread's user registers at the syscall, in the DWARF numbering of the
- * architecture (x86_64: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip), and
+ * thread's user registers at the syscall (x86_64: rax rdx rcx rbx rsi rdi
+ * rbp rsp r8-r15 rip, its DWARF numbering; arm64, the same slots for sp
+ * and pc: x19-x25 sp x26-x28 x29 (fp) x30 (lr) x0-x2 pc), and
  * stack_len bytes of its stack from regs[PTBPF_STACK_REG_SP] up. The copy
  * is shorter than asked (PTBPF_STACK_SHORT) when the stack ends first.
  * An event whose stack could not be written has none; a user_stack whose

@@ -241,6 +241,11 @@ static int kern_backend__load(struct kern_backend *kb, const struct kern_opts *o
 	skel->rodata->wakeup_bytes = per / 4;
 	skel->bss->inherit = o && o->inherit;
 	skel->rodata->follow_secure_exec = o && o->follow_secure_exec;
+#if defined(__aarch64__)
+	/* a thread's pthread_self() is this far from its thread pointer (arch.bpf.h) */
+	skel->rodata->thread_tp_off =
+		(__u64)((uintptr_t)pthread_self() - (uintptr_t)__builtin_thread_pointer());
+#endif
 	skel->rodata->syscall_status = kern_syscall_status(o);
 	/* in a pid namespace, the programs write its ids (see pidns.h) */
 	err = pidns__open(&kb->pidns);

@@ -112,6 +112,8 @@ static inline void kring__relax(void)
 	for (int i = 0; i < 64; i++) {
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		__asm__ __volatile__("yield" ::: "memory");
 #else
 		__asm__ __volatile__("" ::: "memory");
 #endif

@@ -29,6 +29,15 @@
 #include "itest.h"
 #include "itest_read.h"
 
+/* where user and kernel addresses lie (arm64: 48-bit or 52-bit spaces) */
+#if defined(__aarch64__)
+#define USER_ADDR_END	0x10000000000000ull
+#define KERNEL_ADDR_MIN 0xfff0000000000000ull
+#else
+#define USER_ADDR_END	0x800000000000ull
+#define KERNEL_ADDR_MIN 0xffff800000000000ull
+#endif
+
 #define NCALLS 50
 
 static void test_opts(void **state)
@@ -91,8 +100,7 @@ static void on_trace(const struct ptbpf_ev_stack_trace *tr, size_t len, struct r
 	assert_true(tr->nr > 0 && tr->nr <= PTBPF_STACK_TRACE_MAX);
 	assert_int_not_equal(tr->stack_id, 0);
 	for (unsigned int i = 0; i < tr->nr; i++)
-		assert_true(kernel ? tr->ips[i] >= 0xffff800000000000ull
-				   : tr->ips[i] < 0x800000000000ull);
+		assert_true(kernel ? tr->ips[i] >= KERNEL_ADDR_MIN : tr->ips[i] < USER_ADDR_END);
 	/* never the same id twice */
 	for (size_t i = 0; i < n->ntraces; i++)
 		assert_int_not_equal(n->traces[i].id, tr->stack_id);

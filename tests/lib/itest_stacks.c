@@ -28,6 +28,13 @@
 #include "itest.h"
 #include "itest_read.h"
 
+/* the C library of Debian's multiarch layout, which the test maps */
+#if defined(__x86_64__)
+#define LIBC_PATH "/usr/lib/x86_64-linux-gnu/libc.so.6"
+#elif defined(__aarch64__)
+#define LIBC_PATH "/usr/lib/aarch64-linux-gnu/libc.so.6"
+#endif
+
 #define NCALLS 20
 #define MARKER 0x5074627053746b21ULL /* "!ktSpbtP" */
 
@@ -259,8 +266,7 @@ static void check_maps(trace_id_t t, pid_t child, void *at, const char *self, st
 			assert_string_equal(e.path, "");
 			assert_int_not_equal(e.start, 0);
 			m->interp = true;
-		} else if (e.kind == PTBPF_MAP_MMAP &&
-			   !strcmp(e.path, "/usr/lib/x86_64-linux-gnu/libc.so.6")) {
+		} else if (e.kind == PTBPF_MAP_MMAP && !strcmp(e.path, LIBC_PATH)) {
 			m->libc = true;
 		}
 	}

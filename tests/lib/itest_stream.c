@@ -24,9 +24,10 @@
 
 #include "itest.h"
 
-#define NR_GETPPID 110
-#define NR_OPENAT  257
-#define NR_WRITE   1
+/* the numbers of the architecture the test is built for */
+#define NR_GETPPID SYS_getppid
+#define NR_OPENAT  SYS_openat
+#define NR_WRITE   SYS_write
 
 struct ev {
 	struct posix_trace_event_info info;

@@ -17,14 +17,27 @@ static int raw;
 
 static long raw_open(const char *path)
 {
-	register long r10 __asm__("r10") = 0;
 	long ret;
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = 0;
 
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
 			 : "0"(257L /* openat */), "D"(-100L /* AT_FDCWD */), "S"(path), "d"(0L),
 			   "r"(r10)
 			 : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = 56;   /* openat */
+	register long x0 __asm__("x0") = -100; /* AT_FDCWD */
+	register long x1 __asm__("x1") = (long)path;
+	register long x2 __asm__("x2") = 0;
+	register long x3 __asm__("x3") = 0;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2), "r"(x3) : "memory");
+	ret = x0;
+#else
+#error "stack_calls: no raw syscall for this architecture"
+#endif
 	return ret < 0 ? -1 : ret; /* as open(): -1 */
 }
 

@@ -15,7 +15,7 @@ set -eu
 # real ones tests/cli/metrics.test.sh starts on 127.0.0.1 (promtool is prometheus's).
 pkgs="cmake make gcc g++ clang llvm libbpf-dev bpftool libelf-dev libdw-dev zlib1g-dev
 libcmocka-dev pkg-config libclang-rt-14-dev systemtap-sdt-dev strace babeltrace2
-libcap2-bin python3 qemu-system-x86 qemu-system-arm busybox-static xz-utils zstd clang-format
+libcap2-bin python3 qemu-system-x86 busybox-static xz-utils zstd clang-format
 podman runc sqlite3 bzip2 git file diffutils mawk perl
 libmicrohttpd-dev libcurl4-openssl-dev prometheus prometheus-pushgateway"
 # tests/cli/clickhouse.test.sh starts a ClickHouse server of its own (the

@@ -11,7 +11,9 @@
 #  3. the fuzz targets (log reader, user-event consumer) for a short time
 #     (PTBPF_FUZZ_SECONDS, 30, split between them),
 #  4. with --vm (or PTBPF_VMTEST=1), the integration tests under QEMU on the
-#     Debian kernels 5.10, 6.1 and 6.12 (tools/vmtest-suite).
+#     Debian kernels 5.10, 6.1 and 6.12 (tools/vmtest-suite), then the arm64
+#     build's integration and CLI tests on Debian's arm64 kernels 6.1 and 6.12
+#     (tools/vmtest-suite --arch arm64, under TCG).
 # Integration tests skip without BPF on a developer machine, but fail when
 # CI=true. Warnings are errors (PTBPF_WERROR). Build trees: build/,
 # build-asan/, build-release/ and build-arm64/ (PTBPF_BUILD_DIR to move them).
@@ -73,6 +75,9 @@ fi
 if [ "$vm" = 1 ] && [ -x "$top/tools/vmtest-suite" ]; then
 	step "integration tests under QEMU kernels"
 	"$top/tools/vmtest-suite" "$out/build"
+	# the arm64 build is a step of its own above: without it this fails, never skips
+	step "arm64: integration and CLI tests under QEMU (TCG) on Debian's arm64 kernels"
+	"$top/tools/vmtest-suite" --arch arm64 "$out/build-arm64"
 fi
 
 step "tests: ASan+UBSan build"

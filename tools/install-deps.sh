@@ -21,7 +21,7 @@ libmicrohttpd-dev libcurl4-openssl-dev prometheus prometheus-pushgateway"
 # the arm64 cross build (tools/run-tests.sh: its sysroot is tools/arm64-root's
 # download, nothing installed) and its tests under qemu-system-aarch64
 # (tools/vmtest --arch arm64)
-pkgs="$pkgs gcc-aarch64-linux-gnu g++-aarch64-linux-gnu qemu-system-arm"
+pkgs="$pkgs gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross linux-libc-dev-arm64-cross qemu-system-arm"
 # tests/cli/clickhouse.test.sh starts a ClickHouse server of its own (the
 # package's service is neither started nor enabled)
 pkgs="$pkgs clickhouse-server clickhouse-client"

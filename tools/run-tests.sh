@@ -77,7 +77,7 @@ if [ "$vm" = 1 ] && [ -x "$top/tools/vmtest-suite" ]; then
 	"$top/tools/vmtest-suite" "$out/build"
 	# the arm64 build is a step of its own above: without it this fails, never skips
 	step "arm64: integration and CLI tests under QEMU (TCG) on Debian's arm64 kernels"
-	"$top/tools/vmtest-suite" --arch arm64 "$out/build-arm64"
+	"$top/tools/vmtest-suite" --arch arm64 --peer "$out/build" "$out/build-arm64"
 fi
 
 step "tests: ASan+UBSan build"

@@ -98,24 +98,21 @@ uint64_t dec_ld(const void *p, struct dec_field f)
 	return v64;
 }
 
-unsigned long dec_oflags_x86(const struct dec_abi *abi, unsigned long v)
+unsigned long dec_oflags_native(const struct dec_abi *abi, unsigned long v)
 {
-	static const struct {
-		unsigned long x86, arm64;
-	} bits[] = {
-#define OFLAG(name, x, a) { x, a },
+	static const unsigned long bits[][SC_ARCH_COUNT] = {
+#define OFLAG(name, x, a) { [SC_ARCH_X86_64] = x, [SC_ARCH_ARM64] = a },
 		DEC_ABI_OFLAGS(OFLAG)
 #undef OFLAG
 	};
-	unsigned long out;
+	unsigned long out = v;
 
-	if (abi->arch == SC_ARCH_X86_64)
+	if (abi->arch == SC_ARCH_NATIVE)
 		return v;
-	out = v;
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		out &= ~bits[i].x86;
+		out &= ~bits[i][abi->arch];
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (v & bits[i].arm64)
-			out |= bits[i].x86;
+		if (v & bits[i][abi->arch])
+			out |= bits[i][SC_ARCH_NATIVE];
 	return out;
 }

@@ -77,7 +77,7 @@ const struct dec_abi *decode_abi(void);
 void decode_set_abi(const struct dec_abi *abi);
 /* A field of struct stat (4 or 8 bytes) at p, bounded by the caller's length check. */
 uint64_t dec_ld(const void *p, struct dec_field f);
-/* open flags of abi as x86_64's bits (the xlat tables' values) */
-unsigned long dec_oflags_x86(const struct dec_abi *abi, unsigned long v);
+/* open flags of abi as the build's bits (the xlat tables' values come from its headers) */
+unsigned long dec_oflags_native(const struct dec_abi *abi, unsigned long v);
 
 #endif

@@ -10,7 +10,7 @@
 
 void fmt_open_flags(struct sbuf *b, unsigned long v)
 {
-	v = dec_oflags_x86(decode_abi(), v); /* the tables have x86_64's bits */
+	v = dec_oflags_native(decode_abi(), v); /* the tables have the build's bits */
 	sb_puts(b, xlat_name(&xlat_open_access_modes, v & O_ACCMODE));
 	v &= ~(unsigned long)O_ACCMODE;
 	if (v) {

@@ -125,9 +125,10 @@ static __always_inline __u64 cap_string(char *raw, __u64 at, __u64 end, __u8 arg
 	if (n < 2)
 		return at;
 	r = bpf_probe_read_user_str(raw + cap_mask(at) + CAP_HDR, n, (const void *)uptr);
-	if (r <= 0)
+	if (r < 0)
 		return at;
-	len = r - 1; /* without the NUL */
+	/* without the NUL; 0 for "" also where the kernel counts no NUL for it */
+	len = r > 0 ? r - 1 : 0;
 	h->full = len;
 	if (len > cap_strsize)
 		len = cap_strsize;

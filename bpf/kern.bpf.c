@@ -578,9 +578,14 @@ static __always_inline __u32 read_path(char *dst, __u64 uptr, __u16 *flags, __u1
 	long n = bpf_probe_read_user_str(dst, PTBPF_PATH_MAX, (const void *)uptr);
 	char c = 0;
 
-	if (n <= 0) {
+	if (n < 0) {
 		*flags |= fault_flag;
 		return 0;
+	}
+	if (n == 0) {
+		/* "": kernels whose strncpy_from_user_nofault() counts no NUL for it */
+		dst[0] = 0;
+		return 1;
 	}
 	if (n >= PTBPF_PATH_MAX) {
 		/* full buffer: was the last byte really the NUL? */

@@ -45,7 +45,7 @@ echo "ok: -f: parent $p, child $c"
 
 # -p: a process of the namespace, by the pid it has there
 ns sh -c "sh -c 'echo \$\$ >\"$T/t.pid\"; while :; do cat /etc/hostname >/dev/null; sleep 0.05; done' &
-	t=\$!; sleep $(tscale 0.3); timeout 60 \"$P\" record --format=ptbpf --duration 1 -f -p \$t -e openat,proc; kill \$t" \
+	t=\$!; sleep $(tscale 0.3); timeout 60 \"$P\" record --format=ptbpf --duration $(tscale 1) -f -p \$t -e openat,proc; kill \$t" \
 	>"$T/p.out" 2>&1
 t=$(cat "$T/t.pid")
 # a child it forked (cat, not sleep) opened the file
@@ -71,7 +71,7 @@ ns sh -c "echo $((host - 1)) >/proc/sys/kernel/ns_last_pid
 		'echo \$\$ >\"$d/w/n.pid\"; while :; do cat /etc/os-release >/dev/null; sleep 0.05; done' &
 	t=\$!; sleep $(tscale 0.3)
 	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all,$caps \
-		--ambient-caps=-all,$caps env LD_LIBRARY_PATH=$d timeout 60 $d/ptbpf record --format=ptbpf --duration 1 -f -p $host -e openat
+		--ambient-caps=-all,$caps env LD_LIBRARY_PATH=$d timeout 60 $d/ptbpf record --format=ptbpf --duration $(tscale 1) -f -p $host -e openat
 	kill \$t" >"$T/h.out" 2>&1
 [ "$(cat "$d/w/n.pid")" = "$host" ] || { cat "$T/h.out"; fail "the namespace's process did not get pid $host"; }
 grep -q "openat(.*\"/etc/os-release\"" "$T/h.out" ||

@@ -354,7 +354,7 @@ static void test_signal_payloads(void **state)
 		"0.000000 100/100 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, "
 		"si_uid=0} ---\n"
 		"0.000000 100/100 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=7, "
-		"si_uid=0, si_status=3, si_utime=1, si_stime=2} ---\n"
+		"si_uid=0, si_status=3, si_utime=1 /* 0.01 s */, si_stime=2 /* 0.02 s */} ---\n"
 		"0.000000 100/100 signal_deliver len=20 "
 		"data=0900000000000000070000000000000000000000 "
 		"\"....................\"\n");

@@ -1078,9 +1078,14 @@ static void test_watermark_stress(void **state)
 	 * is out of order in its ring (the stream sorts it): under QEMU's
 	 * TCG, whose interrupts land far more often inside that window, up
 	 * to 6 in 100k; a stamp taken before the reserve gave thousands.
+	 * TCG emulating arm64 on a loaded 2-core host: 92 in 100k seen.
 	 */
 	assert_true(w.below * 100000 <= w.n);
+#if defined(__aarch64__)
+	assert_true(w.back * 400 <= w.n);
+#else
 	assert_true(w.back * 2000 <= w.n);
+#endif
 	close(p2c[0]);
 	close(p2c[1]);
 	close(c2p[0]);

@@ -75,7 +75,14 @@ conv "$T/cut.log" cut
 [ "$(grep -c '"type":"event"' "$T/cut.jsonl")" -gt 1000 ] || fail "the truncated log shows too few events"
 python3 "$CHECK" trace "$T/cut.jsonl" "$T/cut.txt" || exit 1
 
-# a large log in bounded memory: 64 MiB at most for 200 MB and more
+# a large log in bounded memory: 64 MiB at most for 200 MB and more; in the
+# normal build only: a sanitizer's runtime (its quarantine of freed memory)
+# is not the converter's memory, and it records too slowly to fill the log
+if grep -q "PTBPF_SANITIZE:BOOL=ON" "$B/CMakeCache.txt" 2>/dev/null; then
+	echo "large log: checked in the normal build (a sanitizer build)"
+	echo PASS
+	exit 0
+fi
 n=5000000
 "$P" record -o "$T/big.log" --buffer-size 64M --nice=-10 -- "$PROGS/flood2" $n >/dev/null 2>"$T/big.err" ||
 	{ cat "$T/big.err"; fail "record (large)"; }
